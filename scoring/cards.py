@@ -1,0 +1,249 @@
+"""Cards, the two-pack notation and card values.
+
+A card is a rank and a suit. Input is lenient (``10h``, ``TH``, ``10♥``); output is one
+canonical ASCII form (``10H``). A card in a meld may be a two standing for another card,
+written ``2D=QS``.
+
+>>> Card.parse("t♥").code
+'10H'
+>>> MeldCard.parse("2d=qs")
+MeldCard.parse('2D=QS')
+>>> MeldCard.parse("2D=QS").points
+50
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Callable, Final, NoReturn, TypeVar
+
+T = TypeVar("T")
+
+
+class ScoringError(Exception):
+    """Base class of the errors the engine raises for input it cannot read."""
+
+
+class NotationError(ScoringError, ValueError):
+    """A card or declaration that cannot be read, with a stable code and the offending text."""
+
+    def __init__(self, code: str, text: str, index: int | None = None) -> None:
+        super().__init__(f"{code}: {text!r}")
+        self.code = code
+        self.text = text
+        self.index = index
+
+
+class Suit(enum.Enum):
+    """The four suits, by their canonical letter."""
+
+    SPADES = "S"
+    HEARTS = "H"
+    DIAMONDS = "D"
+    CLUBS = "C"
+
+
+class Rank(enum.Enum):
+    """The thirteen ranks, by their canonical notation."""
+
+    ACE = "A"
+    TWO = "2"
+    THREE = "3"
+    FOUR = "4"
+    FIVE = "5"
+    SIX = "6"
+    SEVEN = "7"
+    EIGHT = "8"
+    NINE = "9"
+    TEN = "10"
+    JACK = "J"
+    QUEEN = "Q"
+    KING = "K"
+
+    @property
+    def order(self) -> int:
+        """Position in a run with the ace low: A=1, 2=2, ..., K=13."""
+        return _RANK_ORDER[self]
+
+
+_RANK_ORDER: Final = {rank: i for i, rank in enumerate(Rank, start=1)}
+
+_SUIT_ALIASES: Final = {
+    "S": Suit.SPADES, "♠": Suit.SPADES, "♤": Suit.SPADES,
+    "H": Suit.HEARTS, "♥": Suit.HEARTS, "♡": Suit.HEARTS,
+    "D": Suit.DIAMONDS, "♦": Suit.DIAMONDS, "♢": Suit.DIAMONDS,
+    "C": Suit.CLUBS, "♣": Suit.CLUBS, "♧": Suit.CLUBS,
+}  # fmt: skip
+_RANK_ALIASES: Final = {rank.value: rank for rank in Rank} | {"T": Rank.TEN}
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One physical card. Two packs are used, so equal cards are interchangeable."""
+
+    rank: Rank
+    suit: Suit
+
+    @staticmethod
+    def parse(text: str) -> Card:
+        """Read a card in any accepted form.
+
+        >>> Card.parse(" 10♦ ").code, Card.parse("qs").code
+        ('10D', 'QS')
+        """
+        if not isinstance(text, str):
+            _bad(text)
+        return _parse_card(text)
+
+    @property
+    def code(self) -> str:
+        """The canonical ASCII notation, such as ``10H``."""
+        return self.rank.value + self.suit.value
+
+    @property
+    def points(self) -> int:
+        """What the card scores melded, or costs held.
+
+        >>> [Card.parse(c).points for c in ("QS", "QH", "AC", "2D", "9S", "7H")]
+        [50, 10, 20, 20, 10, 5]
+        """
+        return _POINTS[self]
+
+    @property
+    def is_two(self) -> bool:
+        """Whether the card is a two, the wild card of Arlington."""
+        return self.rank is Rank.TWO
+
+    def __str__(self) -> str:
+        return self.code
+
+    def __repr__(self) -> str:
+        return f"Card.parse({self.code!r})"
+
+
+def _value(rank: Rank, suit: Suit) -> int:
+    if rank is Rank.QUEEN and suit is Suit.SPADES:
+        return 50
+    if rank in (Rank.ACE, Rank.TWO):
+        return 20
+    if rank.order >= 8:
+        return 10
+    return 5
+
+
+ALL_CARDS: Final = tuple(Card(rank, suit) for suit in Suit for rank in Rank)
+_POINTS: Final = {card: _value(card.rank, card.suit) for card in ALL_CARDS}
+_BY_KEY: Final = {(card.rank, card.suit): card for card in ALL_CARDS}
+QUEEN_OF_SPADES: Final = _BY_KEY[(Rank.QUEEN, Suit.SPADES)]
+
+
+@lru_cache(maxsize=4096)
+def _parse_card(text: str) -> Card:
+    raw = text.strip().upper()
+    if "=" in raw:
+        raise NotationError("declaration_outside_meld", text)
+    if len(raw) < 2 or raw[-1] not in _SUIT_ALIASES or raw[:-1] not in _RANK_ALIASES:
+        raise NotationError("invalid_card", text)
+    return _BY_KEY[(_RANK_ALIASES[raw[:-1]], _SUIT_ALIASES[raw[-1]])]
+
+
+@dataclass(frozen=True, slots=True)
+class MeldCard:
+    """A card as melded: the physical card and the card it stands for.
+
+    Only a two may stand for another card; any other card stands for itself.
+    """
+
+    card: Card
+    represents: Card
+
+    def __post_init__(self) -> None:
+        if self.card != self.represents and not self.card.is_two:
+            raise NotationError("declaration_on_non_two", f"{self.card.code}={self.represents.code}")
+
+    @staticmethod
+    def parse(text: str) -> MeldCard:
+        """Read ``7H``, ``2C`` (a two standing for itself) or ``2D=QS``.
+
+        >>> MeldCard.parse("2h=2h") == MeldCard.parse("2H")
+        True
+        """
+        if not isinstance(text, str):
+            _bad(text)
+        return _parse_meld_card(text)
+
+    @staticmethod
+    def natural(card: Card) -> MeldCard:
+        """The card standing for itself."""
+        return MeldCard(card, card)
+
+    @property
+    def wild(self) -> bool:
+        """Whether this is a two standing for a card other than itself."""
+        return self.card != self.represents
+
+    @property
+    def points(self) -> int:
+        """A melded card scores the value of the card it stands for."""
+        return _POINTS[self.represents]
+
+    @property
+    def code(self) -> str:
+        """Canonical notation: ``7H``, ``2C`` or ``2D=QS``."""
+        if self.wild:
+            return f"{self.card.code}={self.represents.code}"
+        return self.card.code
+
+    def __str__(self) -> str:
+        return self.code
+
+    def __repr__(self) -> str:
+        return f"MeldCard.parse({self.code!r})"
+
+
+@lru_cache(maxsize=4096)
+def _parse_meld_card(text: str) -> MeldCard:
+    physical, sep, declared = text.partition("=")
+    try:
+        card = _parse_card(physical)
+        represents = _parse_card(declared) if sep else card
+    except NotationError as error:
+        raise NotationError(error.code, text) from None
+    if card != represents and not card.is_two:
+        raise NotationError("declaration_on_non_two", text)
+    return MeldCard(card, represents)
+
+
+def parse_meld(texts: object) -> tuple[MeldCard, ...]:
+    """Read a meld given as a list of card strings.
+
+    >>> [str(c) for c in parse_meld(["js", "2d=qs", "KS"])]
+    ['JS', '2D=QS', 'KS']
+    """
+    if not isinstance(texts, (list, tuple)):
+        raise NotationError("not_a_list", repr(texts))
+    return tuple(_at(i, MeldCard.parse, text) for i, text in enumerate(texts))
+
+
+def parse_cards(texts: object) -> tuple[Card, ...]:
+    """Read a list of plain cards, such as the cards left in a hand.
+
+    >>> [c.code for c in parse_cards(["2d", "4♥"])]
+    ['2D', '4H']
+    """
+    if not isinstance(texts, (list, tuple)):
+        raise NotationError("not_a_list", repr(texts))
+    return tuple(_at(i, Card.parse, text) for i, text in enumerate(texts))
+
+
+def _at(index: int, parse: Callable[[str], T], text: object) -> T:
+    try:
+        return parse(text)  # type: ignore[arg-type]
+    except NotationError as error:
+        raise NotationError(error.code, error.text, index) from None
+
+
+def _bad(value: object) -> NoReturn:
+    raise NotationError("invalid_card", repr(value))
