@@ -69,6 +69,7 @@ __all__ = [
     "rule_extend",
     "rule_hand",
     "rule_meld",
+    "rule_take_discards",
     "score_player",
     "suggest_declarations",
 ]

@@ -15,9 +15,10 @@ MeldCard.parse('2D=QS')
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable, Final, NoReturn, TypeVar
+from typing import Final, NoReturn, TypeVar
 
 T = TypeVar("T")
 
@@ -139,9 +140,12 @@ _BY_KEY: Final = {(card.rank, card.suit): card for card in ALL_CARDS}
 QUEEN_OF_SPADES: Final = _BY_KEY[(Rank.QUEEN, Suit.SPADES)]
 
 
+_EMOJI_PRESENTATION: Final = "\ufe0f"  # phone keyboards send ♥️ as ♥ + this selector
+
+
 @lru_cache(maxsize=4096)
 def _parse_card(text: str) -> Card:
-    raw = text.strip().upper()
+    raw = text.replace(_EMOJI_PRESENTATION, "").strip().upper()
     if "=" in raw:
         raise NotationError("declaration_outside_meld", text)
     if len(raw) < 2 or raw[-1] not in _SUIT_ALIASES or raw[:-1] not in _RANK_ALIASES:
@@ -161,7 +165,8 @@ class MeldCard:
 
     def __post_init__(self) -> None:
         if self.card != self.represents and not self.card.is_two:
-            raise NotationError("declaration_on_non_two", f"{self.card.code}={self.represents.code}")
+            text = f"{self.card.code}={self.represents.code}"
+            raise NotationError("declaration_on_non_two", text)
 
     @staticmethod
     def parse(text: str) -> MeldCard:
@@ -206,12 +211,14 @@ class MeldCard:
 @lru_cache(maxsize=4096)
 def _parse_meld_card(text: str) -> MeldCard:
     physical, sep, declared = text.partition("=")
+    if "=" in declared:
+        raise NotationError("invalid_card", text)
     try:
         card = _parse_card(physical)
         represents = _parse_card(declared) if sep else card
     except NotationError as error:
         raise NotationError(error.code, text) from None
-    if card != represents and not card.is_two:
+    if sep and not card.is_two:
         raise NotationError("declaration_on_non_two", text)
     return MeldCard(card, represents)
 

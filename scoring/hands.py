@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
-from scoring.cards import ALL_CARDS, Card, MeldCard, parse_cards, parse_meld  # noqa: F401  (doctest)
+from scoring.cards import ALL_CARDS, Card, MeldCard, parse_cards, parse_meld  # noqa: F401 (doctests)
 from scoring.melds import COPIES_PER_CARD, MeldRuling, rule_meld
 from scoring.violations import Code, Violation, violation
 
@@ -137,9 +137,10 @@ def _check_players(hand: HandInput, seated: Sequence[Hashable] | None) -> list[V
             found.append(violation(Code.PLAYERS_MISMATCH, "results",
                                    problem=f"{player} is listed {count} times"))  # fmt: skip
     if seated is None:
-        if not MIN_PLAYERS <= len(set(listed)) <= MAX_PLAYERS:
+        count = len(set(listed))
+        if not MIN_PLAYERS <= count <= MAX_PLAYERS:
             found.append(violation(Code.PLAYERS_MISMATCH, "results",
-                                   problem=f"{len(set(listed))} players listed, 2 to 5 play"))  # fmt: skip
+                                   problem=f"{count} players listed, 2 to 5 play"))  # fmt: skip
         return found
     for player in seated:
         if player not in listed:

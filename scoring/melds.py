@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from scoring.cards import ALL_CARDS, QUEEN_OF_SPADES, Card, MeldCard, Rank, parse_meld
+from scoring.cards import ALL_CARDS, QUEEN_OF_SPADES, Card, MeldCard, Rank, parse_meld  # noqa: F401 (doctests)
 from scoring.violations import Code, Violation, violation
 
 MIN_MELD = 3

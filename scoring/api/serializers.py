@@ -1,0 +1,133 @@
+"""Input serializers read the rulings' requests; output serializers present the engine's answers.
+
+They translate shape and notation only: every decision is the engine's.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext
+from rest_framework import serializers
+
+from scoring import Ending, MeldKind, Violation, render
+from scoring.api.fields import CardField, CardListField, MeldCardField, MeldField
+
+MAX_PLAYERS_IN_REQUEST = 10
+MAX_MELDS_PER_PLAYER = 40
+
+
+# --- input -----------------------------------------------------------------------------------
+
+
+class MeldRequestSerializer(serializers.Serializer):
+    cards = MeldField(help_text="The meld's cards in any order, e.g. [\"JS\", \"2D=QS\", \"KS\"].")
+
+
+class PlayerHandSerializer(serializers.Serializer):
+    melds = serializers.ListField(
+        child=MeldField(), max_length=MAX_MELDS_PER_PLAYER,
+        help_text="The player's melds on the table at the end of the hand.",
+    )  # fmt: skip
+    hand = CardListField(help_text="The cards left in the player's hand (no declarations).")
+
+
+class LabelledPlayerHandSerializer(PlayerHandSerializer):
+    player = serializers.CharField(max_length=100, help_text="Any label for the player.")
+
+
+class HandRequestSerializer(serializers.Serializer):
+    ending = serializers.ChoiceField(choices=[e.value for e in Ending])
+    went_out = serializers.CharField(
+        required=False, allow_null=True, default=None, max_length=100,
+        help_text="The label of the player who went out; null when the stock ran out.",
+    )  # fmt: skip
+    results = LabelledPlayerHandSerializer(many=True, max_length=MAX_PLAYERS_IN_REQUEST)
+
+
+class DiscardRequestSerializer(serializers.Serializer):
+    card = CardField(help_text="The card to discard.")
+
+
+class TakeDiscardsRequestSerializer(serializers.Serializer):
+    top_card = MeldCardField(help_text="The top card of the discard pile, as it would be melded.")
+    from_hand = MeldField(help_text="The cards from hand that would meld with it.")
+
+
+class ExtendRequestSerializer(serializers.Serializer):
+    meld = MeldField(help_text="The meld on the table, as it was melded.")
+    add = MeldField(min_length=1, help_text="The cards to add to it.")
+    player = serializers.CharField(
+        required=False, max_length=100, help_text="Who wants to add the cards (optional)."
+    )
+    owner = serializers.CharField(
+        required=False, max_length=100, help_text="Who melded the meld (optional)."
+    )
+
+
+# --- output ----------------------------------------------------------------------------------
+
+
+class ViolationSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="Stable code, listed in docs/rules.md.")
+    detail = serializers.SerializerMethodField(help_text="A human sentence naming the card.")
+
+    def get_detail(self, item: Violation) -> str:
+        return render(item, gettext)
+
+
+class PathViolationSerializer(ViolationSerializer):
+    attr = serializers.CharField(
+        source="path", allow_null=True, help_text="Where: e.g. results.1.melds.0."
+    )
+
+
+class MeldCardOutSerializer(serializers.Serializer):
+    card = serializers.CharField(source="card.code", help_text="The physical card.")
+    represents = serializers.CharField(source="represents.code", help_text="What it stands for.")
+    wild = serializers.BooleanField(help_text="A two standing for another card.")
+    points = serializers.IntegerField(help_text="The value of the card it stands for.")
+
+
+class MeldRulingSerializer(serializers.Serializer):
+    valid = serializers.BooleanField()
+    kind = serializers.ChoiceField(choices=[k.value for k in MeldKind], allow_null=True)
+    points = serializers.IntegerField(help_text="Sum of the values of the declared cards.")
+    cards = MeldCardOutSerializer(many=True)
+    violations = ViolationSerializer(many=True)
+
+
+class MeldAnswerSerializer(MeldRulingSerializer):
+    suggestions = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField()),
+        help_text="Legal melds made by declaring what a bare two stands for; never assumed.",
+    )
+
+
+class HeldCardSerializer(serializers.Serializer):
+    card = serializers.CharField(source="code")
+    points = serializers.IntegerField()
+
+
+class PlayerResultSerializer(serializers.Serializer):
+    player = serializers.CharField()
+    melded_points = serializers.IntegerField()
+    hand_penalty = serializers.IntegerField(help_text="Points of the cards left in hand.")
+    bonus = serializers.IntegerField(help_text="100 to the player who went out.")
+    net = serializers.IntegerField(help_text="melded_points - hand_penalty + bonus.")
+    melds = MeldRulingSerializer(many=True)
+    held = HeldCardSerializer(many=True)
+
+
+class HandAnswerSerializer(serializers.Serializer):
+    valid = serializers.BooleanField()
+    results = PlayerResultSerializer(many=True)
+    violations = PathViolationSerializer(many=True)
+
+
+class DiscardAnswerSerializer(serializers.Serializer):
+    allowed = serializers.BooleanField()
+    violations = ViolationSerializer(many=True)
+
+
+class MeldMoveAnswerSerializer(DiscardAnswerSerializer):
+    meld = serializers.ListField(child=MeldCardField(), allow_null=True)
+

@@ -1,0 +1,175 @@
+"""The stateless rulings: read the request, ask the engine, present its answer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_view
+from rest_framework import serializers
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.views import APIView
+
+from scoring import (
+    Ending,
+    HandInput,
+    PlayerInput,
+    rule_discard,
+    rule_extend,
+    rule_hand,
+    rule_meld,
+    rule_take_discards,
+    suggest_declarations,
+)
+from scoring.api import serializers as s
+
+
+class RulingView(APIView):
+    """A POST that reads a body with ``request_serializer`` and answers 200 with a ruling."""
+
+    permission_classes = [AllowAny]
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "rulings"
+    request_serializer: type[serializers.Serializer]
+
+    def post(self, request: Request) -> Response:
+        incoming = self.request_serializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        return Response(self.answer(incoming.validated_data))
+
+    def answer(self, data: dict[str, Any]) -> Any:
+        raise NotImplementedError
+
+
+def ruling_schema(
+    *, summary: str, request: type, response: type, body: Any, answer: Any
+) -> Any:
+    """Document a ruling endpoint with one example request and its answer."""
+    return extend_schema(
+        summary=summary,
+        request=request,
+        responses={200: response},
+        examples=[
+            OpenApiExample("Request", value=body, request_only=True),
+            OpenApiExample("Answer", value=answer, response_only=True, status_codes=["200"]),
+        ],
+        tags=["rulings"],
+        auth=[],
+    )
+
+
+@extend_schema_view(post=ruling_schema(
+    summary="Is this meld legal, what kind is it and what does it score?",
+    request=s.MeldRequestSerializer,
+    response=s.MeldAnswerSerializer,
+    body={"cards": ["JS", "2D=QS", "KS"]},
+    answer={
+        "valid": True, "kind": "run", "points": 70,
+        "cards": [
+            {"card": "JS", "represents": "JS", "wild": False, "points": 10},
+            {"card": "2D", "represents": "QS", "wild": True, "points": 50},
+            {"card": "KS", "represents": "KS", "wild": False, "points": 10},
+        ],
+        "violations": [], "suggestions": [],
+    },
+))  # fmt: skip
+class MeldRulingView(RulingView):
+    request_serializer = s.MeldRequestSerializer
+
+    def answer(self, data: dict[str, Any]) -> Any:
+        ruling = rule_meld(data["cards"])
+        suggestions = [[c.code for c in meld] for meld in suggest_declarations(data["cards"])]
+        return {**s.MeldRulingSerializer(ruling).data, "suggestions": suggestions}
+
+
+@extend_schema_view(post=ruling_schema(
+    summary="Score a finished hand and check it as a whole.",
+    request=s.HandRequestSerializer,
+    response=s.HandAnswerSerializer,
+    body={
+        "ending": "went_out", "went_out": "ann",
+        "results": [
+            {"player": "ann", "melds": [["JS", "QS", "KS"], ["7H", "7D", "2C=7S"]],
+             "hand": []},
+            {"player": "bob", "melds": [["5D", "6D", "7D"]], "hand": ["2D", "4H"]},
+        ],
+    },
+    answer={
+        "valid": False,
+        "results": [
+            {"player": "ann", "melded_points": 85, "hand_penalty": 0, "bonus": 100,
+             "net": 185, "melds": [], "held": []},
+            {"player": "bob", "melded_points": 15, "hand_penalty": 25, "bonus": 0,
+             "net": -10, "melds": [], "held": [{"card": "2D", "points": 20},
+                                               {"card": "4H", "points": 5}]},
+        ],
+        "violations": [
+            {"code": "too_few_cards", "attr": "results.0",
+             "detail": "ann accounts for 6 cards, melded and held; every player has at "
+                       "least 13."},
+        ],
+    },
+))  # fmt: skip
+class HandRulingView(RulingView):
+    request_serializer = s.HandRequestSerializer
+
+    def answer(self, data: dict[str, Any]) -> Any:
+        hand = HandInput(
+            ending=Ending(data["ending"]),
+            went_out=data["went_out"],
+            results=tuple(
+                PlayerInput(entry["player"], tuple(entry["melds"]), entry["hand"])
+                for entry in data["results"]
+            ),
+        )
+        return s.HandAnswerSerializer(rule_hand(hand)).data
+
+
+@extend_schema_view(post=ruling_schema(
+    summary="May this card be discarded?",
+    request=s.DiscardRequestSerializer,
+    response=s.DiscardAnswerSerializer,
+    body={"card": "QS"},
+    answer={"allowed": False, "violations": [{
+        "code": "queen_of_spades_discard",
+        "detail": "QS cannot be discarded: the queen of spades must be melded."}]},
+))  # fmt: skip
+class DiscardRulingView(RulingView):
+    request_serializer = s.DiscardRequestSerializer
+
+    def answer(self, data: dict[str, Any]) -> Any:
+        return s.DiscardAnswerSerializer(rule_discard(data["card"])).data
+
+
+@extend_schema_view(post=ruling_schema(
+    summary="May I take the discard pile with these cards from my hand?",
+    request=s.TakeDiscardsRequestSerializer,
+    response=s.MeldMoveAnswerSerializer,
+    body={"top_card": "7H", "from_hand": ["7D", "2C=7S"]},
+    answer={"allowed": True, "meld": ["7H", "7D", "2C=7S"], "violations": []},
+))
+class TakeDiscardsRulingView(RulingView):
+    request_serializer = s.TakeDiscardsRequestSerializer
+
+    def answer(self, data: dict[str, Any]) -> Any:
+        ruling = rule_take_discards(data["top_card"], data["from_hand"])
+        return s.MeldMoveAnswerSerializer(ruling).data
+
+
+@extend_schema_view(post=ruling_schema(
+    summary="May I add these cards to this meld?",
+    request=s.ExtendRequestSerializer,
+    response=s.MeldMoveAnswerSerializer,
+    body={"meld": ["JS", "QS", "KS"], "add": ["2C=AS"], "player": "ann", "owner": "ann"},
+    answer={"allowed": True, "meld": ["JS", "QS", "KS", "2C=AS"], "violations": []},
+))
+class ExtendRulingView(RulingView):
+    request_serializer = s.ExtendRequestSerializer
+
+    def answer(self, data: dict[str, Any]) -> Any:
+        ruling = rule_extend(
+            data["meld"], data["add"], player=data.get("player"), owner=data.get("owner")
+        )
+        return s.MeldMoveAnswerSerializer(ruling).data
