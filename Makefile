@@ -1,0 +1,41 @@
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/arlington
+
+.PHONY: venv run test lint typecheck lock bench clean
+
+venv: $(STAMP)
+
+$(STAMP): requirements.lock
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet --require-hashes -r requirements.lock
+	touch $(STAMP)
+
+run: venv
+	DEBUG=$${DEBUG:-true} $(PY) manage.py migrate
+	DEBUG=$${DEBUG:-true} $(PY) manage.py runserver 127.0.0.1:8000
+
+test: venv
+	DATABASE_URL=$(DATABASE_URL) SECRET_KEY=$${SECRET_KEY:-arlington-test-suite-key} \
+		$(PY) -m pytest --create-db
+
+lint: venv
+	$(VENV)/bin/ruff check .
+
+typecheck: venv
+	$(VENV)/bin/mypy --strict scoring/
+
+lock: venv
+	$(VENV)/bin/pip-compile --quiet --extra dev --generate-hashes --allow-unsafe --strip-extras \
+		--no-emit-index-url --no-emit-find-links --no-emit-trusted-host \
+		-o requirements.lock pyproject.toml
+
+bench: venv
+	$(PY) bench/engine.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis staticfiles
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -1,0 +1,1 @@
+"""Models for clubs, players, seasons, matches and hands."""
