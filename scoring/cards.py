@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Final, NoReturn, TypeVar
 
@@ -45,6 +45,9 @@ class Suit(enum.Enum):
     DIAMONDS = "D"
     CLUBS = "C"
 
+    # Members are singletons: identity hashing is correct and much faster than Enum's default.
+    __hash__ = object.__hash__
+
 
 class Rank(enum.Enum):
     """The thirteen ranks, by their canonical notation."""
@@ -63,6 +66,8 @@ class Rank(enum.Enum):
     QUEEN = "Q"
     KING = "K"
 
+    __hash__ = object.__hash__
+
     @property
     def order(self) -> int:
         """Position in a run with the ace low: A=1, 2=2, ..., K=13."""
@@ -70,6 +75,7 @@ class Rank(enum.Enum):
 
 
 _RANK_ORDER: Final = {rank: i for i, rank in enumerate(Rank, start=1)}
+_SUIT_ORDER: Final = {suit: i for i, suit in enumerate(Suit)}
 
 _SUIT_ALIASES: Final = {
     "S": Suit.SPADES, "♠": Suit.SPADES, "♤": Suit.SPADES,
@@ -80,12 +86,40 @@ _SUIT_ALIASES: Final = {
 _RANK_ALIASES: Final = {rank.value: rank for rank in Rank} | {"T": Rank.TEN}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Card:
     """One physical card. Two packs are used, so equal cards are interchangeable."""
 
     rank: Rank
     suit: Suit
+    index: int = field(init=False, repr=False)
+    """Position in :data:`ALL_CARDS` (suit by suit, ace to king): equality and hash use it."""
+    code: str = field(init=False, repr=False)
+    """The canonical ASCII notation, such as ``10H``."""
+    points: int = field(init=False, repr=False)
+    """What the card scores melded, or costs held.
+
+    >>> [Card.parse(c).points for c in ("QS", "QH", "AC", "2D", "9S", "7H")]
+    [50, 10, 20, 20, 10, 5]
+    """
+    is_two: bool = field(init=False, repr=False)
+    """Whether the card is a two, the wild card of Arlington."""
+
+    def __post_init__(self) -> None:
+        # Computed once: cards are read and compared on every request.
+        index = _SUIT_ORDER[self.suit] * 13 + _RANK_ORDER[self.rank] - 1
+        object.__setattr__(self, "index", index)
+        object.__setattr__(self, "code", self.rank.value + self.suit.value)
+        object.__setattr__(self, "points", _value(self.rank, self.suit))
+        object.__setattr__(self, "is_two", self.rank is Rank.TWO)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Card):
+            return self.index == other.index
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return self.index
 
     @staticmethod
     def parse(text: str) -> Card:
@@ -97,25 +131,6 @@ class Card:
         if not isinstance(text, str):
             _bad(text)
         return _parse_card(text)
-
-    @property
-    def code(self) -> str:
-        """The canonical ASCII notation, such as ``10H``."""
-        return self.rank.value + self.suit.value
-
-    @property
-    def points(self) -> int:
-        """What the card scores melded, or costs held.
-
-        >>> [Card.parse(c).points for c in ("QS", "QH", "AC", "2D", "9S", "7H")]
-        [50, 10, 20, 20, 10, 5]
-        """
-        return _POINTS[self]
-
-    @property
-    def is_two(self) -> bool:
-        """Whether the card is a two, the wild card of Arlington."""
-        return self.rank is Rank.TWO
 
     def __str__(self) -> str:
         return self.code
@@ -135,7 +150,6 @@ def _value(rank: Rank, suit: Suit) -> int:
 
 
 ALL_CARDS: Final = tuple(Card(rank, suit) for suit in Suit for rank in Rank)
-_POINTS: Final = {card: _value(card.rank, card.suit) for card in ALL_CARDS}
 _BY_KEY: Final = {(card.rank, card.suit): card for card in ALL_CARDS}
 QUEEN_OF_SPADES: Final = _BY_KEY[(Rank.QUEEN, Suit.SPADES)]
 
@@ -153,7 +167,7 @@ def _parse_card(text: str) -> Card:
     return _BY_KEY[(_RANK_ALIASES[raw[:-1]], _SUIT_ALIASES[raw[-1]])]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class MeldCard:
     """A card as melded: the physical card and the card it stands for.
 
@@ -162,11 +176,33 @@ class MeldCard:
 
     card: Card
     represents: Card
+    key: int = field(init=False, repr=False)
+    """The pair as one number: equality and hash use it."""
+    wild: bool = field(init=False, repr=False)
+    """Whether this is a two standing for a card other than itself."""
+    points: int = field(init=False, repr=False)
+    """A melded card scores the value of the card it stands for."""
+    code: str = field(init=False, repr=False)
+    """Canonical notation: ``7H``, ``2C`` or ``2D=QS``."""
 
     def __post_init__(self) -> None:
-        if self.card != self.represents and not self.card.is_two:
+        wild = self.card != self.represents
+        if wild and not self.card.is_two:
             text = f"{self.card.code}={self.represents.code}"
             raise NotationError("declaration_on_non_two", text)
+        object.__setattr__(self, "key", self.card.index * 52 + self.represents.index)
+        object.__setattr__(self, "wild", wild)
+        object.__setattr__(self, "points", self.represents.points)
+        code = f"{self.card.code}={self.represents.code}" if wild else self.card.code
+        object.__setattr__(self, "code", code)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, MeldCard):
+            return self.key == other.key
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return self.key
 
     @staticmethod
     def parse(text: str) -> MeldCard:
@@ -183,23 +219,6 @@ class MeldCard:
     def natural(card: Card) -> MeldCard:
         """The card standing for itself."""
         return MeldCard(card, card)
-
-    @property
-    def wild(self) -> bool:
-        """Whether this is a two standing for a card other than itself."""
-        return self.card != self.represents
-
-    @property
-    def points(self) -> int:
-        """A melded card scores the value of the card it stands for."""
-        return _POINTS[self.represents]
-
-    @property
-    def code(self) -> str:
-        """Canonical notation: ``7H``, ``2C`` or ``2D=QS``."""
-        if self.wild:
-            return f"{self.card.code}={self.represents.code}"
-        return self.card.code
 
     def __str__(self) -> str:
         return self.code
@@ -231,7 +250,10 @@ def parse_meld(texts: object) -> tuple[MeldCard, ...]:
     """
     if not isinstance(texts, (list, tuple)):
         raise NotationError("not_a_list", repr(texts))
-    return tuple(_at(i, MeldCard.parse, text) for i, text in enumerate(texts))
+    try:
+        return tuple(map(_parse_meld_card, texts))
+    except Exception:  # find which card, and say so, on the slow path
+        return tuple(_at(i, MeldCard.parse, text) for i, text in enumerate(texts))
 
 
 def parse_cards(texts: object) -> tuple[Card, ...]:
@@ -242,7 +264,10 @@ def parse_cards(texts: object) -> tuple[Card, ...]:
     """
     if not isinstance(texts, (list, tuple)):
         raise NotationError("not_a_list", repr(texts))
-    return tuple(_at(i, Card.parse, text) for i, text in enumerate(texts))
+    try:
+        return tuple(map(_parse_card, texts))
+    except Exception:  # find which card, and say so, on the slow path
+        return tuple(_at(i, Card.parse, text) for i, text in enumerate(texts))
 
 
 def _at(index: int, parse: Callable[[str], T], text: object) -> T:

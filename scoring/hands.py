@@ -89,7 +89,7 @@ def score_player(entry: PlayerInput, *, went_out: bool) -> PlayerResult:
     >>> r.melded_points, r.net
     (70, 70)
     """
-    melds = tuple(rule_meld(meld) for meld in entry.melds)
+    melds = tuple(map(rule_meld, entry.melds))
     return PlayerResult(
         player=entry.player,
         melds=melds,
@@ -121,7 +121,8 @@ def rule_hand(
     )
     for i, result in enumerate(results):
         for j, meld in enumerate(result.melds):
-            found.extend(v.at(f"results.{i}.melds.{j}") for v in meld.violations)
+            if meld.violations:
+                found.extend(v.at(f"results.{i}.melds.{j}") for v in meld.violations)
     found.extend(_check_ending(hand))
     found.extend(_check_copies(hand))
     if check_card_counts:
@@ -179,20 +180,25 @@ def _check_ending(hand: HandInput) -> list[Violation]:
 
 
 def _check_copies(hand: HandInput) -> list[Violation]:
-    seen: Counter[Card] = Counter()
-    flagged: dict[Card, Violation] = {}
+    every = [c.card.index for entry in hand.results for meld in entry.melds for c in meld]
+    every.extend(card.index for entry in hand.results for card in entry.held)
+    if not every or max(Counter(every).values()) <= COPIES_PER_CARD:
+        return []
+    seen = [0] * len(ALL_CARDS)
+    first_excess: dict[int, str] = {}
     for i, entry in enumerate(hand.results):
-        places = [(f"results.{i}.melds.{j}", [c.card for c in meld])
-                  for j, meld in enumerate(entry.melds)]  # fmt: skip
-        places.append((f"results.{i}.hand", list(entry.held)))
-        for path, cards in places:
-            for card in cards:
-                seen[card] += 1
-                if seen[card] > COPIES_PER_CARD and card not in flagged:
-                    flagged[card] = violation(Code.CARD_COUNT_EXCEEDED, path, card=card.code)
+        for j, meld in enumerate(entry.melds):
+            for c in meld:
+                seen[c.card.index] += 1
+                if seen[c.card.index] > COPIES_PER_CARD:
+                    first_excess.setdefault(c.card.index, f"results.{i}.melds.{j}")
+        for card in entry.held:
+            seen[card.index] += 1
+            if seen[card.index] > COPIES_PER_CARD:
+                first_excess.setdefault(card.index, f"results.{i}.hand")
     return [
-        Violation(v.code, (*v.params, ("count", str(seen[card]))), v.path)
-        for card, v in sorted(flagged.items(), key=lambda item: ALL_CARDS.index(item[0]))
+        violation(Code.CARD_COUNT_EXCEEDED, path, card=ALL_CARDS[index].code, count=seen[index])
+        for index, path in sorted(first_excess.items())
     ]
 
 

@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import enum
 import itertools
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from scoring.cards import ALL_CARDS, QUEEN_OF_SPADES, Card, MeldCard, Rank, parse_meld  # noqa: F401 (doctests)
+from scoring.cards import ALL_CARDS, QUEEN_OF_SPADES, MeldCard, Rank, Suit, parse_meld  # noqa: F401 (doctests)
 from scoring.violations import Code, Violation, violation
 
 MIN_MELD = 3
@@ -70,82 +69,96 @@ def rule_meld(cards: Sequence[MeldCard]) -> MeldRuling:
 
 @lru_cache(maxsize=8192)
 def _rule(cards: tuple[MeldCard, ...]) -> MeldRuling:
-    text = meld_text(cards)
+    # One pass gathers what every check needs: this runs for every meld of every hand.
+    count = len(cards)
+    ranks: set[Rank] = set()
+    suits: set[Suit] = set()
+    declared: set[int] = set()
+    physical: set[int] = set()
+    wild = twos = points = 0
+    for c in cards:
+        represents, card = c.represents, c.card
+        ranks.add(represents.rank)
+        suits.add(represents.suit)
+        declared.add(represents.index)
+        physical.add(card.index)
+        points += c.points
+        wild += c.wild
+        twos += card.is_two
+
     found: list[Violation] = []
-    if len(cards) < MIN_MELD:
-        found.append(violation(Code.MELD_TOO_SHORT, meld=text, count=len(cards)))
-    elif len(cards) > MAX_MELD:
-        found.append(violation(Code.MELD_TOO_LONG, meld=text, count=len(cards)))
+    if count < MIN_MELD:
+        found.append(violation(Code.MELD_TOO_SHORT, meld=meld_text(cards), count=count))
+    elif count > MAX_MELD:
+        found.append(violation(Code.MELD_TOO_LONG, meld=meld_text(cards), count=count))
 
-    kind: MeldKind | None
-    if cards and all(c.card.is_two for c in cards):
+    kind: MeldKind
+    if count and twos == count:
         kind = MeldKind.TWOS
-        found.extend(
-            violation(Code.TWOS_SET_DECLARES_OTHER_CARD, card=c.code) for c in cards if c.wild
-        )
+        if wild:
+            found.extend(violation(Code.TWOS_SET_DECLARES_OTHER_CARD, card=c.code)
+                         for c in cards if c.wild)  # fmt: skip
+            points = sum(c.card.points for c in cards)
+    elif len(ranks) <= 1:
+        kind = MeldKind.SET
+    elif len(suits) == 1:
+        kind = MeldKind.RUN
+        _run_order(cards, ranks, found)
+    elif len(ranks) < count:
+        kind = MeldKind.SET
+        names = ", ".join(r.value for r in sorted(ranks, key=lambda r: r.order))
+        found.append(violation(Code.SET_MIXED_RANKS, meld=meld_text(cards), ranks=names))
     else:
-        kind, shape = _classify([c.represents for c in cards], text)
-        found.extend(shape)
-        found.extend(_wild_queen(cards, text))
-    found.extend(_copies(cards, text))
-    points = sum(c.card.points if kind is MeldKind.TWOS else c.points for c in cards)
-    return MeldRuling(cards, kind if not found else None, points, tuple(found))
+        kind = MeldKind.RUN
+        names = ", ".join(s.value for s in Suit if s in suits)
+        found.append(violation(Code.RUN_MIXED_SUITS, meld=meld_text(cards), suits=names))
+        _run_order(cards, ranks, found)
+    if wild >= 2 and kind is not MeldKind.TWOS:
+        _wild_queen(cards, found)
+    # A third copy of a card needs at least two repeats among the cards.
+    if len(declared) <= count - 2 or len(physical) <= count - 2:
+        _copies(cards, found)
+    return MeldRuling(cards, None if found else kind, points, tuple(found))
 
 
-def _classify(declared: list[Card], text: str) -> tuple[MeldKind, list[Violation]]:
-    ranks = [card.rank for card in declared]
-    suits = {card.suit for card in declared}
-    if len(set(ranks)) <= 1:
-        return MeldKind.SET, []
-    if len(suits) == 1:
-        return MeldKind.RUN, _run_order(ranks, text)
-    if max(Counter(ranks).values()) > 1:
-        names = ", ".join(sorted({r.value for r in ranks}, key=lambda v: Rank(v).order))
-        return MeldKind.SET, [violation(Code.SET_MIXED_RANKS, meld=text, ranks=names)]
-    names = ", ".join(s.value for s in sorted(suits, key=lambda s: "SHDC".index(s.value)))
-    found = [violation(Code.RUN_MIXED_SUITS, meld=text, suits=names)]
-    found.extend(_run_order(ranks, text))
-    return MeldKind.RUN, found
+def _run_order(cards: tuple[MeldCard, ...], ranks: set[Rank], found: list[Violation]) -> None:
+    if len(ranks) == len(cards):
+        low = sorted(c.represents.rank.order for c in cards)
+        if low[-1] - low[0] == len(low) - 1:
+            return
+        if Rank.ACE in ranks:
+            high = sorted(14 if c.represents.rank is Rank.ACE else c.represents.rank.order
+                          for c in cards)  # fmt: skip
+            if high[-1] - high[0] == len(high) - 1:
+                return
+    if {Rank.KING, Rank.ACE, Rank.TWO} <= ranks:
+        found.append(violation(Code.RUN_AROUND_THE_CORNER, meld=meld_text(cards)))
+    else:
+        found.append(violation(Code.RUN_NOT_CONSECUTIVE, meld=meld_text(cards)))
 
 
-def _run_order(ranks: list[Rank], text: str) -> list[Violation]:
-    low = sorted(r.order for r in ranks)
-    high = sorted(14 if r is Rank.ACE else r.order for r in ranks)
-    if _consecutive(low) or _consecutive(high):
-        return []
-    present = set(ranks)
-    if {Rank.KING, Rank.ACE, Rank.TWO} <= present:
-        return [violation(Code.RUN_AROUND_THE_CORNER, meld=text)]
-    return [violation(Code.RUN_NOT_CONSECUTIVE, meld=text)]
+def _wild_queen(cards: tuple[MeldCard, ...], found: list[Violation]) -> None:
+    found.extend(
+        violation(Code.WILD_QUEEN_OF_SPADES, card=c.code, meld=meld_text(cards))
+        for c in cards
+        if c.wild and c.represents == QUEEN_OF_SPADES
+    )
 
 
-def _consecutive(orders: list[int]) -> bool:
-    return all(b - a == 1 for a, b in itertools.pairwise(orders))
-
-
-def _wild_queen(cards: tuple[MeldCard, ...], text: str) -> list[Violation]:
-    wild = [c for c in cards if c.wild]
-    if len(wild) < 2:
-        return []
-    return [
-        violation(Code.WILD_QUEEN_OF_SPADES, card=c.code, meld=text)
-        for c in wild
-        if c.represents == QUEEN_OF_SPADES
-    ]
-
-
-def _copies(cards: tuple[MeldCard, ...], text: str) -> list[Violation]:
-    declared = Counter(c.represents for c in cards)
-    physical = Counter(c.card for c in cards)
-    worst: dict[Card, int] = {}
-    for counter in (declared, physical):
-        for card, count in counter.items():
+def _copies(cards: tuple[MeldCard, ...], found: list[Violation]) -> None:
+    declared = [c.represents.index for c in cards]
+    physical = [c.card.index for c in cards]
+    worst: dict[int, int] = {}
+    for indexes in (declared, physical):
+        for index in set(indexes):
+            count = indexes.count(index)
             if count > COPIES_PER_CARD:
-                worst[card] = max(count, worst.get(card, 0))
-    return [
-        violation(Code.TOO_MANY_COPIES, meld=text, card=card.code, count=count)
-        for card, count in sorted(worst.items(), key=lambda item: ALL_CARDS.index(item[0]))
-    ]
+                worst[index] = max(count, worst.get(index, 0))
+    found.extend(
+        violation(Code.TOO_MANY_COPIES, meld=meld_text(cards), card=ALL_CARDS[index].code,
+                  count=count)
+        for index, count in sorted(worst.items())
+    )  # fmt: skip
 
 
 MAX_SUGGESTED_TWOS = 2
