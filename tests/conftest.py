@@ -1,19 +1,13 @@
-"""Fixtures shared by the whole test suite."""
+"""Fixtures shared by the whole suite. Engine tests (tests/scoring) need none of them."""
 
 import pytest
-from django.core.cache import cache
-from rest_framework.test import APIClient
 
 
 @pytest.fixture
-def api_client() -> APIClient:
-    """An anonymous DRF test client."""
-    return APIClient()
+def fresh_cache():
+    """An empty cache before and after the test, so throttling counts never leak between tests."""
+    from django.core.cache import cache
 
-
-@pytest.fixture(autouse=True)
-def _fresh_cache():
-    """Start every test with an empty cache, so throttling counts never leak between tests."""
     cache.clear()
-    yield
+    yield cache
     cache.clear()

@@ -1,0 +1,82 @@
+"""The site starts only when safely configured, and serves its API description offline."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from arlington_site.settings import INSECURE_DEV_SECRET_KEY
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+
+LOAD_SETTINGS = (
+    "import django; from django.conf import settings; django.setup(); print(settings.SECRET_KEY)"
+)
+
+
+def load_settings(**overrides: str) -> subprocess.CompletedProcess[str]:
+    """Import the settings in a fresh interpreter, with DEBUG and SECRET_KEY unset unless given."""
+    env = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "SECRET_KEY"}}
+    env.update(DJANGO_SETTINGS_MODULE="arlington_site.settings", **overrides)
+    return subprocess.run(
+        [sys.executable, "-c", LOAD_SETTINGS],
+        cwd=PROJECT_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_production_refuses_to_start_without_a_secret_key():
+    result = load_settings()
+    assert result.returncode != 0
+    assert "ImproperlyConfigured" in result.stderr
+
+
+def test_production_refuses_the_insecure_development_key():
+    result = load_settings(SECRET_KEY=INSECURE_DEV_SECRET_KEY)
+    assert result.returncode != 0
+    assert "ImproperlyConfigured" in result.stderr
+
+
+def test_production_starts_with_a_real_secret_key():
+    result = load_settings(SECRET_KEY="a-real-secret-for-this-test")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "a-real-secret-for-this-test"
+
+
+def test_debug_uses_the_development_key_when_none_is_set():
+    result = load_settings(DEBUG="true")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == INSECURE_DEV_SECRET_KEY
+
+
+@pytest.mark.django_db
+def test_schema_is_an_openapi_3_document(api_client):
+    response = api_client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    assert response.status_code == 200
+    schema = response.json()
+    assert schema["openapi"].startswith("3.")
+    assert schema["info"]["title"] == "Arlington scoring API"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("url", ["/api/docs/", "/api/redoc/"])
+def test_docs_are_served_from_local_static_files(api_client, url):
+    response = api_client.get(url)
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "drf_spectacular_sidecar/" in page
+    assert "cdn.jsdelivr" not in page
+    assert "unpkg.com" not in page
+
+
+@pytest.mark.django_db
+def test_unknown_api_url_is_not_found_with_the_error_envelope(api_client):
+    response = api_client.get("/api/v1/no-such-endpoint/")
+    assert response.status_code == 404
+    assert response.json()["type"] == "client_error"
+    assert [error["code"] for error in response.json()["errors"]] == ["not_found"]
