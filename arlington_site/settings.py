@@ -142,7 +142,11 @@ REST_FRAMEWORK = {
     },
 }
 
-DRF_STANDARDIZED_ERRORS = {"ENABLE_IN_DEBUG_FOR_UNHANDLED_EXCEPTIONS": True}
+DRF_STANDARDIZED_ERRORS = {
+    "ENABLE_IN_DEBUG_FOR_UNHANDLED_EXCEPTIONS": True,
+    "EXCEPTION_HANDLER_CLASS": "arlington_site.errors.ProjectExceptionHandler",
+    "EXCEPTION_FORMATTER_CLASS": "arlington_site.errors.ProjectExceptionFormatter",
+}
 
 _ERROR_ENUMS = "drf_standardized_errors.openapi_serializers"
 SPECTACULAR_SETTINGS = {
@@ -158,8 +162,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "ENUM_NAME_OVERRIDES": {
-        name: f"{_ERROR_ENUMS}.{name}.choices"
-        for name in [
+        "EndingEnum": "matches.models.Ending",
+        "MatchStatusEnum": "matches.models.MatchStatus",
+        **{name: f"{_ERROR_ENUMS}.{name}.choices" for name in [
             "ValidationErrorEnum",
             "ClientErrorEnum",
             "ServerErrorEnum",
@@ -171,7 +176,7 @@ SPECTACULAR_SETTINGS = {
             "ErrorCode415Enum",
             "ErrorCode429Enum",
             "ErrorCode500Enum",
-        ]
+        ]},
     },
     "POSTPROCESSING_HOOKS": ["drf_standardized_errors.openapi_hooks.postprocess_schema_enums"],
 }

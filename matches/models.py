@@ -1,1 +1,270 @@
-"""Models for clubs, players, seasons, matches and hands."""
+"""Clubs, their people, and the matches they score: what a row can express is a constraint here.
+
+Rules that span rows (2-5 seats per match, the dealer rotation, the 1,000-point finish) live in
+the services; the rules of the game live in the engine (`scoring`).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class Role(models.TextChoices):
+    OWNER = "owner", "owner"
+    SCOREKEEPER = "scorekeeper", "scorekeeper"
+    VIEWER = "viewer", "viewer"
+
+
+class Club(models.Model):
+    name = models.CharField(max_length=100)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    role = models.CharField(max_length=20, choices=Role.choices)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["club", "user__username"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "user"], name="one_membership_per_user"),
+            models.CheckConstraint(condition=Q(role__in=Role.values), name="membership_role_known"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.role}) in {self.club}"
+
+
+class Player(models.Model):
+    """Someone on a club's roster; a player need not have a login."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(max_length=100)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="players",
+    )  # fmt: skip
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="player_name_unique_in_club"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Season(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(max_length=100)
+    starts_on = models.DateField(null=True, blank=True)
+    ends_on = models.DateField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-starts_on", "name", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="season_name_unique_in_club"),
+            models.CheckConstraint(
+                condition=Q(starts_on__isnull=True) | Q(ends_on__isnull=True)
+                | Q(ends_on__gte=models.F("starts_on")),
+                name="season_ends_after_start",
+            ),
+        ]  # fmt: skip
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class MatchStatus(models.TextChoices):
+    IN_PROGRESS = "in_progress", "in progress"
+    FINISHED = "finished", "finished"
+
+
+MIN_SEATS = 2
+MAX_SEATS = 5
+TARGET_TOTAL = 1000
+
+
+class Match(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="matches")
+    season = models.ForeignKey(
+        Season, null=True, blank=True, on_delete=models.SET_NULL, related_name="matches"
+    )
+    table = models.CharField(max_length=50, blank=True)
+    status = models.CharField(
+        max_length=20, choices=MatchStatus.choices, default=MatchStatus.IN_PROGRESS
+    )
+    seat_count = models.PositiveSmallIntegerField()
+    first_dealer = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    hands_played = models.PositiveIntegerField(default=0)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name_plural = "matches"
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(seat_count__gte=MIN_SEATS) & Q(seat_count__lte=MAX_SEATS),
+                name="match_two_to_five_seats",
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=MatchStatus.values), name="match_status_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(status=MatchStatus.FINISHED, finished_at__isnull=False)
+                | Q(status=MatchStatus.IN_PROGRESS, finished_at__isnull=True),
+                name="match_finished_at_with_status",
+            ),
+        ]  # fmt: skip
+
+    def __str__(self) -> str:
+        return f"Match {self.pk} ({self.club})"
+
+
+class Seat(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    position = models.PositiveSmallIntegerField(help_text="0 is the first seat; play is clockwise.")
+    total = models.IntegerField(default=0)
+    winner = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["match", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "position"], name="one_player_per_seat"),
+            models.UniqueConstraint(fields=["match", "player"], name="one_seat_per_player"),
+            models.CheckConstraint(condition=Q(position__lt=MAX_SEATS), name="seat_position_range"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} at seat {self.position}"
+
+
+class Ending(models.TextChoices):
+    WENT_OUT = "went_out", "went_out"
+    STOCK_EXHAUSTED = "stock_exhausted", "stock_exhausted"
+
+
+class Hand(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveIntegerField()
+    dealer = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    ending = models.CharField(max_length=20, choices=Ending.choices)
+    went_out = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    version = models.PositiveIntegerField(default=1, help_text="Bumped by every correction.")
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    recorded_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="one_hand_per_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="hand_number_positive"),
+            models.CheckConstraint(
+                condition=Q(ending=Ending.WENT_OUT, went_out__isnull=False)
+                | Q(ending=Ending.STOCK_EXHAUSTED, went_out__isnull=True),
+                name="hand_went_out_matches_ending",
+            ),
+        ]  # fmt: skip
+
+    def __str__(self) -> str:
+        return f"Hand {self.number} of match {self.match_id}"
+
+
+class HandResult(models.Model):
+    """One player's itemised result in a hand, and their running total after it."""
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="results")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="hand_results")
+    position = models.PositiveSmallIntegerField()
+    melds = models.JSONField(
+        help_text='[{"cards": ["JS", "2D=QS", "KS"], "kind": "run", "points": 70}]'
+    )
+    held = models.JSONField(help_text='[{"card": "4H", "points": 5}]')
+    melded_points = models.IntegerField()
+    hand_penalty = models.IntegerField()
+    bonus = models.IntegerField()
+    net = models.IntegerField()
+    total = models.IntegerField(help_text="The player's running total after this hand.")
+
+    class Meta:
+        ordering = ["hand", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["hand", "player"], name="one_result_per_player"),
+            models.CheckConstraint(
+                condition=Q(net=models.F("melded_points") - models.F("hand_penalty")
+                            + models.F("bonus")),
+                name="result_net_adds_up",
+            ),
+            models.CheckConstraint(condition=Q(bonus__in=[0, 100]), name="result_bonus_known"),
+        ]  # fmt: skip
+
+
+class RevisionAction(models.TextChoices):
+    RECORDED = "recorded", "recorded"
+    CORRECTED = "corrected", "corrected"
+    VOIDED = "voided", "voided"
+
+
+class HandRevision(models.Model):
+    """Every version of every hand, kept even when the hand is voided."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="revisions")
+    number = models.PositiveIntegerField()
+    revision = models.PositiveIntegerField()
+    action = models.CharField(max_length=20, choices=RevisionAction.choices)
+    hand = models.JSONField(help_text="The hand as entered, in canonical notation, with results.")
+    reason = models.CharField(max_length=500, blank=True)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "number", "revision"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match", "number", "revision"], name="one_revision_number"
+            ),
+        ]
+
+
+class IdempotencyRecord(models.Model):
+    """The first answer to a hand submission, returned again to a retry with the same key."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=255)
+    fingerprint = models.CharField(max_length=64, help_text="SHA-256 of the request body.")
+    status_code = models.PositiveSmallIntegerField()
+    response = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "key"], name="one_answer_per_key"),
+        ]

@@ -27,6 +27,7 @@ from scoring.hands import (
     rule_hand,
     score_player,
 )
+from scoring.match import TARGET_TOTAL, Finish, Replay, dealer_position, decide_finish, replay
 from scoring.melds import MeldKind, MeldRuling, meld_text, rule_meld, suggest_declarations
 from scoring.turns import TurnRuling, rule_discard, rule_extend, rule_take_discards
 from scoring.violations import (
@@ -41,6 +42,12 @@ from scoring.violations import (
 __all__ = [
     "ALL_CARDS",
     "GOING_OUT_BONUS",
+    "TARGET_TOTAL",
+    "Finish",
+    "Replay",
+    "dealer_position",
+    "decide_finish",
+    "replay",
     "MESSAGES",
     "NOTATION_MESSAGES",
     "QUEEN_OF_SPADES",

@@ -1,9 +1,22 @@
 """URLs of the matches API, mounted under /api/v1/."""
 
 from django.urls import path
+from rest_framework.routers import SimpleRouter
 
-from matches.api.views import ObtainTokenView
+from matches.api import views
+
+router = SimpleRouter()
+router.register("clubs", views.ClubViewSet, basename="club")
+router.register("players", views.PlayerViewSet, basename="player")
+router.register("seasons", views.SeasonViewSet, basename="season")
+router.register("matches", views.MatchViewSet, basename="match")
 
 urlpatterns = [
-    path("auth/token/", ObtainTokenView.as_view(), name="auth-token"),
-]
+    path("auth/token/", views.ObtainTokenView.as_view(), name="auth-token"),
+    path("matches/<int:match_pk>/hands/", views.HandListView.as_view(), name="hand-list"),
+    path("matches/<int:match_pk>/hands/<int:number>/", views.HandDetailView.as_view(),
+         name="hand-detail"),
+    path("matches/<int:match_pk>/hands/<int:number>/revisions/",
+         views.HandRevisionsView.as_view(), name="hand-revisions"),
+    *router.urls,
+]  # fmt: skip

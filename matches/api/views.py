@@ -1,11 +1,35 @@
-"""API views of the matches app."""
+"""API views of the matches app: declarative viewsets, with every action delegated to a service."""
 
-from drf_spectacular.utils import extend_schema
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from django.db import IntegrityError
+from django.db.models import QuerySet
+from django.shortcuts import get_object_or_404
+from django_filters.rest_framework import DjangoFilterBackend
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from rest_framework import exceptions, mixins, status, viewsets
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.decorators import action
+from rest_framework.filters import OrderingFilter
+from rest_framework.generics import GenericAPIView
 from rest_framework.parsers import JSONParser
+from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import JSONRenderer
-from rest_framework.serializers import CharField, Serializer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.serializers import BaseSerializer, CharField, Serializer
+
+from matches import errors, selectors, services
+from matches.api import serializers as s
+from matches.api.filters import MatchFilter, PlayerFilter, SeasonFilter
+from matches.api.permissions import MANAGING, SCOREKEEPING, ClubRole, can_write
+from matches.models import Club, Hand, Match, Membership, Player, Season
 
 
 class TokenSerializer(Serializer):
@@ -29,3 +53,274 @@ class ObtainTokenView(ObtainAuthToken):
     )
     def post(self, request, *args, **kwargs):
         return super().post(request, *args, **kwargs)
+
+
+def writable_clubs(request: Request, roles: frozenset[str]) -> QuerySet[Club]:
+    return Club.objects.filter(memberships__user=request.user, memberships__role__in=roles)
+
+
+class ClubViewSet(mixins.CreateModelMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin,
+                  mixins.UpdateModelMixin, viewsets.GenericViewSet):  # fmt: skip
+    """Clubs you belong to. The creator of a club becomes its owner."""
+
+    serializer_class = s.ClubSerializer
+    permission_classes = [IsAuthenticated, ClubRole]
+    write_roles = MANAGING
+    filter_backends = [OrderingFilter]
+    ordering_fields = ["name", "created_at"]
+
+    def get_queryset(self) -> QuerySet[Club]:
+        return selectors.clubs_visible_to(self.request.user).prefetch_related("memberships")
+
+    def perform_create(self, serializer: BaseSerializer) -> None:
+        club = services.club_create(name=serializer.validated_data["name"], user=self.request.user)
+        serializer.instance = club
+
+    @extend_schema(
+        request=s.MembershipSerializer,
+        responses={200: s.MembershipSerializer(many=True), 201: s.MembershipSerializer},
+    )
+    @action(detail=True, methods=["get", "post"], serializer_class=s.MembershipSerializer)
+    def members(self, request: Request, pk: str | None = None) -> Response:
+        """List the members (any member), or add one or change a role (owners)."""
+        club = self.get_object_for_read()
+        if request.method == "GET":
+            page = self.paginate_queryset(club.memberships.select_related("user"))
+            return self.get_paginated_response(s.MembershipSerializer(page, many=True).data)
+        self.require(club, MANAGING)
+        incoming = s.MembershipSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        membership = services.membership_set(club=club, **incoming.validated_data)
+        return Response(s.MembershipSerializer(membership).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses={204: None})
+    @action(detail=True, methods=["delete"], url_path=r"members/(?P<username>[^/]+)")
+    def remove_member(self, request: Request, pk: str | None = None,
+                      username: str = "") -> Response:  # fmt: skip
+        """Remove a member (owners); a club keeps at least one owner."""
+        club = self.get_object_for_read()
+        self.require(club, MANAGING)
+        membership = get_object_or_404(Membership, club=club, user__username=username)
+        services.membership_remove(membership=membership)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    def get_object_for_read(self) -> Club:
+        club: Club = get_object_or_404(self.get_queryset(), pk=self.kwargs["pk"])
+        return club
+
+    def require(self, club: Club, roles: frozenset[str]) -> None:
+        if not can_write(self.request, club.pk, roles):
+            raise exceptions.PermissionDenied()
+
+
+class ClubScopedViewSet(mixins.CreateModelMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin,
+                        mixins.UpdateModelMixin, viewsets.GenericViewSet):  # fmt: skip
+    """A club's roster or seasons: members read; ``write_roles`` create and edit."""
+
+    permission_classes = [IsAuthenticated, ClubRole]
+    filter_backends = [DjangoFilterBackend, OrderingFilter]
+
+    def get_serializer_context(self) -> dict[str, Any]:
+        context: dict[str, Any] = super().get_serializer_context()
+        context["writable_clubs"] = writable_clubs(self.request, self.write_roles)
+        return context
+
+    def perform_save(self, serializer: BaseSerializer, field: str) -> None:
+        try:
+            serializer.save()
+        except IntegrityError:
+            raise exceptions.ValidationError(
+                {field: "This name is already taken in this club."}, code="unique"
+            ) from None
+
+    def perform_create(self, serializer: BaseSerializer) -> None:
+        self.perform_save(serializer, "name")
+
+    def perform_update(self, serializer: BaseSerializer) -> None:
+        self.perform_save(serializer, "name")
+
+
+class PlayerViewSet(ClubScopedViewSet):
+    """Players on the rosters of your clubs; a player need not have a login."""
+
+    serializer_class = s.PlayerSerializer
+    filterset_class = PlayerFilter
+    ordering_fields = ["name", "created_at"]
+    write_roles = SCOREKEEPING
+
+    def get_queryset(self) -> QuerySet[Player]:
+        return selectors.players_visible_to(self.request.user)
+
+
+class SeasonViewSet(ClubScopedViewSet):
+    """Seasons of your clubs; only owners create and edit them."""
+
+    serializer_class = s.SeasonSerializer
+    filterset_class = SeasonFilter
+    ordering_fields = ["name", "starts_on", "created_at"]
+    write_roles = MANAGING
+
+    def get_queryset(self) -> QuerySet[Season]:
+        return selectors.seasons_visible_to(self.request.user)
+
+
+@extend_schema_view(create=extend_schema(request=s.MatchCreateSerializer,
+                                         responses={201: s.MatchSerializer}))  # fmt: skip
+class MatchViewSet(mixins.CreateModelMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin,
+                   viewsets.GenericViewSet):  # fmt: skip
+    """Matches of your clubs. Scorekeepers and owners start them."""
+
+    serializer_class = s.MatchSerializer
+    permission_classes = [IsAuthenticated, ClubRole]
+    filter_backends = [DjangoFilterBackend, OrderingFilter]
+    filterset_class = MatchFilter
+    ordering_fields = ["created_at", "finished_at", "hands_played"]
+
+    def get_queryset(self) -> QuerySet[Match]:
+        return selectors.matches_visible_to(self.request.user)
+
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        incoming = s.MatchCreateSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        data = incoming.validated_data
+        club = selectors.clubs_visible_to(request.user).filter(pk=data["club"]).first()
+        if club is None:
+            raise errors.InvalidSetup("unknown_club", attr="club", club=data["club"])
+        if not can_write(request, club.pk):
+            raise exceptions.PermissionDenied()
+        roster = {p.pk: p for p in Player.objects.filter(club=club, pk__in=data["players"])}
+        players = []
+        for i, player_id in enumerate(data["players"]):
+            if player_id not in roster:
+                raise errors.InvalidSetup("player_not_in_club", attr=f"players.{i}",
+                                          player=player_id)  # fmt: skip
+            players.append(roster[player_id])
+        season = None
+        if data.get("season") is not None:
+            season = Season.objects.filter(club=club, pk=data["season"]).first()
+            if season is None:
+                raise errors.InvalidSetup("season_not_in_club", attr="season",
+                                          season=data["season"])  # fmt: skip
+        first_dealer = None
+        if data.get("first_dealer") is not None:
+            first_dealer = roster.get(data["first_dealer"])
+            if first_dealer is None:
+                raise errors.InvalidSetup("first_dealer_not_seated", attr="first_dealer",
+                                          player=data["first_dealer"])  # fmt: skip
+        match = services.match_create(
+            club=club, players=players, user=request.user, season=season,
+            table=data["table"], first_dealer=first_dealer,
+        )  # fmt: skip
+        match = self.get_queryset().get(pk=match.pk)
+        return Response(s.MatchSerializer(match).data, status=status.HTTP_201_CREATED)
+
+
+IDEMPOTENCY_HEADER = OpenApiParameter(
+    "Idempotency-Key", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
+    description="A retry with the same key and body returns the first answer and records "
+                "nothing new; the same key with another body is refused (422).",
+)  # fmt: skip
+
+
+class MatchHandsMixin(GenericAPIView):
+    """Finds the match in the URL among the requester's clubs (404 otherwise)."""
+
+    permission_classes = [IsAuthenticated]
+    queryset = Hand.objects.none()  # for the schema: the real rows come from the match
+
+    def get_match(self) -> Match:
+        match: Match = get_object_or_404(
+            selectors.matches_visible_to(self.request.user), pk=self.kwargs["match_pk"]
+        )
+        if self.request.method not in ("GET", "HEAD", "OPTIONS") and not can_write(
+            self.request, match.club_id
+        ):
+            raise exceptions.PermissionDenied()
+        return match
+
+    def present(self, hand: Hand) -> Any:
+        hand = selectors.hands_of(hand.match).get(pk=hand.pk)
+        return s.HandWithMatchSerializer(hand, context=self.get_serializer_context()).data
+
+
+class HandListView(MatchHandsMixin):
+    """The hands of a match (GET) and recording the next one (POST)."""
+
+    serializer_class = s.HandSerializer
+
+    @extend_schema(responses={200: s.HandSerializer(many=True)})
+    def get(self, request: Request, match_pk: int) -> Response:
+        match = self.get_match()
+        page = self.paginate_queryset(selectors.hands_of(match))
+        return self.get_paginated_response(s.HandSerializer(page, many=True).data)
+
+    @extend_schema(request=s.HandInputSerializer, responses={201: s.HandWithMatchSerializer},
+                   parameters=[IDEMPOTENCY_HEADER])  # fmt: skip
+    def post(self, request: Request, match_pk: int) -> Response:
+        match = self.get_match()
+        incoming = s.HandInputSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        key = request.headers.get("Idempotency-Key") or None
+        fingerprint = hashlib.sha256(
+            json.dumps(request.data, sort_keys=True, default=str).encode()
+        ).hexdigest()
+        outcome = services.hand_record(
+            match_id=match.pk, entry=incoming.to_entry(), user=request.user, render=self.present,
+            idempotency_key=key, fingerprint=fingerprint,
+        )  # fmt: skip
+        response = Response(outcome.body, status=outcome.status)
+        if outcome.replayed:
+            response["Idempotent-Replayed"] = "true"
+        return response
+
+
+class HandDetailView(MatchHandsMixin):
+    """One hand: read it, correct it (every correction is kept), or void it if it is the last."""
+
+    serializer_class = s.HandWithMatchSerializer
+
+    def get_hand(self, match: Match, number: int) -> Hand:
+        hand: Hand = get_object_or_404(selectors.hands_of(match), number=number)
+        return hand
+
+    def get(self, request: Request, match_pk: int, number: int) -> Response:
+        hand = self.get_hand(self.get_match(), number)
+        return Response(self.present(hand))
+
+    @extend_schema(request=s.HandCorrectionSerializer, responses={200: s.HandWithMatchSerializer})
+    def put(self, request: Request, match_pk: int, number: int) -> Response:
+        match = self.get_match()
+        self.get_hand(match, number)
+        incoming = s.HandCorrectionSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        hand = services.hand_correct(
+            match_id=match.pk, number=number, entry=incoming.to_entry(), user=request.user,
+            reason=incoming.validated_data["reason"],
+        )  # fmt: skip
+        return Response(self.present(hand))
+
+    @extend_schema(
+        responses={204: None},
+        parameters=[OpenApiParameter("reason", OpenApiTypes.STR, OpenApiParameter.QUERY)],
+    )
+    def delete(self, request: Request, match_pk: int, number: int) -> Response:
+        match = self.get_match()
+        self.get_hand(match, number)
+        services.hand_void(match_id=match.pk, number=number, user=request.user,
+                           reason=request.query_params.get("reason", "")[:500])  # fmt: skip
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class HandRevisionsView(MatchHandsMixin):
+    """Every version of a hand, oldest first, including voided ones."""
+
+    serializer_class = s.RevisionSerializer
+
+    def get(self, request: Request, match_pk: int, number: int) -> Response:
+        match = self.get_match()
+        revisions = selectors.revisions_of(match, number)
+        if not revisions.exists():
+            raise exceptions.NotFound()
+        page = self.paginate_queryset(revisions)
+        return self.get_paginated_response(s.RevisionSerializer(page, many=True).data)
+

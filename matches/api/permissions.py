@@ -1,0 +1,47 @@
+"""Who may do what in a club: viewers read; scorekeepers and owners also score; owners manage.
+
+Objects of clubs the user is not a member of never reach these checks: the views' querysets
+hide them (404).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework.permissions import SAFE_METHODS, BasePermission
+from rest_framework.request import Request
+
+from matches.selectors import role_in
+
+SCOREKEEPING = frozenset({"owner", "scorekeeper"})
+MANAGING = frozenset({"owner"})
+
+
+def club_id_of(obj: Any) -> int:
+    """The club an object belongs to: a club itself, or anything with a club or a match."""
+    for path in ("club_id", "match.club_id"):
+        value: Any = obj
+        try:
+            for part in path.split("."):
+                value = getattr(value, part)
+        except AttributeError:
+            continue
+        return int(value)
+    return int(obj.pk)
+
+
+class ClubRole(BasePermission):
+    """Reads need any membership; writes need one of the view's ``write_roles``."""
+
+    def has_object_permission(self, request: Request, view: Any, obj: Any) -> bool:
+        role = role_in(request.user, club_id_of(obj))
+        if role is None:
+            return False
+        if request.method in SAFE_METHODS:
+            return True
+        return role in getattr(view, "write_roles", SCOREKEEPING)
+
+
+def can_write(request: Request, club_id: int, roles: frozenset[str] = SCOREKEEPING) -> bool:
+    """Whether the requester holds one of ``roles`` in the club."""
+    return role_in(request.user, club_id) in roles

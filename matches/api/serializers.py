@@ -1,0 +1,252 @@
+"""Serializers of the matches API: input ones read shape and notation, output ones present rows.
+
+None of them decides a rule: the services and the engine do.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+import scoring
+from matches import services
+from matches.models import (
+    Club,
+    Hand,
+    HandResult,
+    HandRevision,
+    Match,
+    Membership,
+    Player,
+    Role,
+    Season,
+    Seat,
+)
+from scoring.api.fields import CardListField, MeldField
+from scoring.api.serializers import MAX_MELDS_PER_PLAYER, MAX_PLAYERS_IN_REQUEST
+
+# --- clubs and people ----------------------------------------------------------------------
+
+
+class ClubSerializer(serializers.ModelSerializer):
+    role = serializers.SerializerMethodField(help_text="Your role in this club.")
+
+    class Meta:
+        model = Club
+        fields = ["id", "name", "role", "created_at"]
+        read_only_fields = ["id", "role", "created_at"]
+
+    def get_role(self, club: Club) -> str | None:
+        user = self.context["request"].user
+        roles = {m.user_id: m.role for m in club.memberships.all()}
+        return roles.get(user.pk)
+
+
+class MembershipSerializer(serializers.ModelSerializer):
+    user = serializers.SlugRelatedField(
+        slug_field="username", queryset=get_user_model().objects.all(),
+        help_text="The member's username.",
+    )  # fmt: skip
+    role = serializers.ChoiceField(choices=Role.choices)
+
+    class Meta:
+        model = Membership
+        fields = ["user", "role", "created_at"]
+        read_only_fields = ["created_at"]
+
+
+class PlayerSerializer(serializers.ModelSerializer):
+    club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.none())
+    user = serializers.SlugRelatedField(
+        slug_field="username", queryset=get_user_model().objects.all(), required=False,
+        allow_null=True, help_text="The player's login, if they have one.",
+    )  # fmt: skip
+
+    class Meta:
+        model = Player
+        fields = ["id", "club", "name", "user", "created_at"]
+        read_only_fields = ["id", "created_at"]
+        validators: list[Any] = []  # uniqueness is answered by the view as a 409-free 400
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        clubs = self.context.get("writable_clubs")
+        if clubs is not None:
+            self.fields["club"].queryset = clubs
+        if self.instance is not None:
+            self.fields["club"].read_only = True
+
+
+class SeasonSerializer(serializers.ModelSerializer):
+    club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.none())
+
+    class Meta:
+        model = Season
+        fields = ["id", "club", "name", "starts_on", "ends_on", "created_at"]
+        read_only_fields = ["id", "created_at"]
+        validators: list[Any] = []
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        clubs = self.context.get("writable_clubs")
+        if clubs is not None:
+            self.fields["club"].queryset = clubs
+        if self.instance is not None:
+            self.fields["club"].read_only = True
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        starts = attrs.get("starts_on", getattr(self.instance, "starts_on", None))
+        ends = attrs.get("ends_on", getattr(self.instance, "ends_on", None))
+        if starts and ends and ends < starts:
+            raise serializers.ValidationError(
+                {"ends_on": "A season cannot end before it starts."}, code="ends_before_start"
+            )
+        return attrs
+
+
+# --- matches -------------------------------------------------------------------------------
+
+
+class MatchCreateSerializer(serializers.Serializer):
+    club = serializers.IntegerField(help_text="The club's id.")
+    season = serializers.IntegerField(required=False, allow_null=True)
+    table = serializers.CharField(required=False, allow_blank=True, max_length=50, default="")
+    players = serializers.ListField(
+        child=serializers.IntegerField(), min_length=1, max_length=10,
+        help_text="Player ids in clockwise seating order (2 to 5).",
+    )  # fmt: skip
+    first_dealer = serializers.IntegerField(
+        required=False, allow_null=True, help_text="Player id; default the first seat."
+    )
+
+
+class SeatSerializer(serializers.ModelSerializer):
+    seat = serializers.IntegerField(source="position")
+    name = serializers.CharField(source="player.name")
+
+    class Meta:
+        model = Seat
+        fields = ["seat", "player", "name", "total", "winner"]
+
+
+class MatchSerializer(serializers.ModelSerializer):
+    seats = SeatSerializer(many=True)
+    next_hand = serializers.SerializerMethodField()
+    next_dealer = serializers.SerializerMethodField()
+    winners = serializers.SerializerMethodField()
+    shared_victory = serializers.SerializerMethodField()
+    created_by = serializers.CharField(source="created_by.username")
+
+    class Meta:
+        model = Match
+        fields = [
+            "id", "club", "season", "table", "status", "seats", "hands_played", "next_hand",
+            "next_dealer", "first_dealer", "winners", "shared_victory", "created_by",
+            "created_at", "finished_at",
+        ]  # fmt: skip
+
+    def _seats(self, match: Match) -> list[Seat]:
+        return sorted(match.seats.all(), key=lambda seat: seat.position)
+
+    def get_next_hand(self, match: Match) -> int | None:
+        return None if match.status == "finished" else match.hands_played + 1
+
+    def get_next_dealer(self, match: Match) -> int | None:
+        if match.status == "finished":
+            return None
+        seats = self._seats(match)
+        first = next(s.position for s in seats if s.player_id == match.first_dealer_id)
+        return seats[scoring.dealer_position(match.hands_played + 1, len(seats), first)].player_id
+
+    def get_winners(self, match: Match) -> list[int]:
+        return [seat.player_id for seat in self._seats(match) if seat.winner]
+
+    def get_shared_victory(self, match: Match) -> bool:
+        return len(self.get_winners(match)) > 1
+
+
+# --- hands ---------------------------------------------------------------------------------
+
+
+class PlayerEntrySerializer(serializers.Serializer):
+    player = serializers.IntegerField(help_text="The player's id.")
+    melds = serializers.ListField(child=MeldField(), max_length=MAX_MELDS_PER_PLAYER)
+    hand = CardListField(help_text="The cards left in hand.")
+
+
+class HandInputSerializer(serializers.Serializer):
+    ending = serializers.ChoiceField(choices=[e.value for e in scoring.Ending])
+    went_out = serializers.IntegerField(
+        required=False, allow_null=True, default=None,
+        help_text="Id of the player who went out; null when the stock ran out.",
+    )  # fmt: skip
+    results = PlayerEntrySerializer(many=True, max_length=MAX_PLAYERS_IN_REQUEST)
+
+    def to_entry(self) -> services.HandEntry:
+        data = self.validated_data
+        return services.HandEntry(
+            ending=scoring.Ending(data["ending"]),
+            went_out=data["went_out"],
+            results=tuple(
+                services.PlayerEntry(r["player"], tuple(r["melds"]), r["hand"])
+                for r in data["results"]
+            ),
+        )
+
+
+class HandCorrectionSerializer(HandInputSerializer):
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=500, default="")
+
+
+class MeldOutSerializer(serializers.Serializer):
+    cards = serializers.ListField(child=serializers.CharField())
+    kind = serializers.ChoiceField(choices=[k.value for k in scoring.MeldKind])
+    points = serializers.IntegerField()
+
+
+class HeldOutSerializer(serializers.Serializer):
+    card = serializers.CharField()
+    points = serializers.IntegerField()
+
+
+class HandResultSerializer(serializers.ModelSerializer):
+    name = serializers.CharField(source="player.name")
+    melds = MeldOutSerializer(many=True)
+    held = HeldOutSerializer(many=True)
+
+    class Meta:
+        model = HandResult
+        fields = ["player", "name", "melds", "held", "melded_points", "hand_penalty", "bonus",
+                  "net", "total"]  # fmt: skip
+
+
+class HandSerializer(serializers.ModelSerializer):
+    results = HandResultSerializer(many=True)
+    recorded_by = serializers.CharField(source="recorded_by.username")
+
+    class Meta:
+        model = Hand
+        fields = ["number", "dealer", "ending", "went_out", "version", "results",
+                  "recorded_by", "recorded_at", "updated_at"]  # fmt: skip
+
+
+class HandWithMatchSerializer(HandSerializer):
+    match = serializers.SerializerMethodField()
+
+    class Meta(HandSerializer.Meta):
+        fields = [*HandSerializer.Meta.fields, "match"]
+
+    @extend_schema_field(MatchSerializer)
+    def get_match(self, hand: Hand) -> Any:
+        return MatchSerializer(hand.match, context=self.context).data
+
+
+class RevisionSerializer(serializers.ModelSerializer):
+    by = serializers.CharField(source="by.username")
+
+    class Meta:
+        model = HandRevision
+        fields = ["number", "revision", "action", "hand", "reason", "by", "at"]

@@ -1,0 +1,94 @@
+"""What can go wrong when a club scores a match, as exceptions that carry a stable code.
+
+Each has an HTTP status for the API's exception handler; the sentences are written here, once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.utils.translation import gettext_lazy as _
+
+from scoring import Violation
+
+
+class MatchError(Exception):
+    """Base class: a stable ``code``, the ``status`` the API answers with, and a sentence."""
+
+    status = 400
+    code = "invalid"
+    message = _("The request cannot be carried out.")
+    attr: str | None = None
+
+    def __init__(self, attr: str | None = None, **params: object) -> None:
+        self.params = params
+        if attr is not None:
+            self.attr = attr
+        super().__init__(self.detail)
+
+    @property
+    def detail(self) -> str:
+        return str(self.message).format(**self.params)
+
+
+class MatchFinished(MatchError):
+    status = 409
+    code = "match_finished"
+    message = _("Match {match} is finished: no hand can be added.")
+
+
+class CorrectionEndsMatchEarly(MatchError):
+    status = 409
+    code = "correction_ends_match_early"
+    message = _(
+        "This correction would end the match after hand {number}, before its last recorded "
+        "hand {last}; void the later hands first."
+    )
+
+
+class NotLastHand(MatchError):
+    status = 409
+    code = "not_last_hand"
+    message = _("Only the last hand ({last}) can be voided, not hand {number}.")
+
+
+class IdempotencyKeyReused(MatchError):
+    status = 422
+    code = "idempotency_key_reused"
+    message = _("This Idempotency-Key was already used with a different request body.")
+
+
+class InvalidSetup(MatchError):
+    """A match, member or player request that names the wrong people or things."""
+
+    def __init__(self, code: str, attr: str | None = None, **params: object) -> None:
+        self.code = code
+        super().__init__(attr, **params)
+
+    @property
+    def detail(self) -> str:
+        return str(SETUP_MESSAGES[self.code]).format(**self.params)
+
+
+SETUP_MESSAGES = {
+    "unknown_club": _("Club {club} does not exist or you are not a member."),
+    "seat_count": _("A match seats 2 to 5 players; {count} given."),
+    "duplicate_player": _("{player} is listed more than once."),
+    "player_not_in_club": _("Player {player} is not on this club's roster."),
+    "first_dealer_not_seated": _("The first dealer {player} is not seated at this match."),
+    "season_not_in_club": _("Season {season} does not belong to this club."),
+    "unknown_user": _("There is no user named {username}."),
+    "already_member": _("{username} is already a member of this club."),
+    "last_owner": _("A club keeps at least one owner."),
+}
+
+
+class HandRejected(MatchError):
+    """A hand that breaks the rules: every violation, each with its code and path."""
+
+    code = "hand_rejected"
+    message = _("The hand breaks the rules.")
+
+    def __init__(self, violations: Sequence[Violation]) -> None:
+        self.violations = tuple(violations)
+        super().__init__()

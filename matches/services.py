@@ -1,0 +1,341 @@
+"""Business actions of the matches app: each runs in one transaction and leaves nothing half-done.
+
+The engine (`scoring`) decides every rule; these functions lock, ask it, and save.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+import scoring
+from matches import errors
+from matches.models import (
+    MAX_SEATS,
+    MIN_SEATS,
+    Club,
+    Hand,
+    HandResult,
+    HandRevision,
+    IdempotencyRecord,
+    Match,
+    MatchStatus,
+    Membership,
+    Player,
+    RevisionAction,
+    Role,
+    Season,
+    Seat,
+)
+
+
+@dataclass(frozen=True)
+class PlayerRef:
+    """A seated player as the engine sees one: compared by id, named by name in sentences."""
+
+    id: int
+    name: str = field(compare=False)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class PlayerEntry:
+    """One player's part of a hand as the scorekeeper entered it, already read from notation."""
+
+    player: int
+    melds: tuple[tuple[scoring.MeldCard, ...], ...]
+    held: tuple[scoring.Card, ...]
+
+
+@dataclass(frozen=True)
+class HandEntry:
+    ending: scoring.Ending
+    went_out: int | None
+    results: tuple[PlayerEntry, ...]
+
+
+# --- clubs and people ----------------------------------------------------------------------
+
+
+@transaction.atomic
+def club_create(*, name: str, user: AbstractBaseUser) -> Club:
+    """Create a club; its creator becomes its owner."""
+    club = Club.objects.create(name=name, created_by=user)
+    Membership.objects.create(club=club, user=user, role=Role.OWNER)
+    return club
+
+
+@transaction.atomic
+def membership_set(*, club: Club, user: AbstractBaseUser, role: str) -> Membership:
+    """Add a user to a club with a role, or change their role; a club keeps an owner."""
+    membership, created = Membership.objects.select_for_update().get_or_create(
+        club=club, user=user, defaults={"role": role}
+    )
+    if not created and membership.role != role:
+        _keep_an_owner(club, membership)
+        membership.role = role
+        membership.save(update_fields=["role"])
+    return membership
+
+
+@transaction.atomic
+def membership_remove(*, membership: Membership) -> None:
+    """Remove a member; a club keeps at least one owner."""
+    _keep_an_owner(membership.club, membership)
+    membership.delete()
+
+
+def _keep_an_owner(club: Club, leaving: Membership) -> None:
+    if leaving.role != Role.OWNER:
+        return
+    owners = Membership.objects.select_for_update().filter(club=club, role=Role.OWNER)
+    if owners.exclude(pk=leaving.pk).count() == 0:
+        raise errors.InvalidSetup("last_owner", attr="role")
+
+
+# --- matches -------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def match_create(
+    *,
+    club: Club,
+    players: Sequence[Player],
+    user: AbstractBaseUser,
+    season: Season | None = None,
+    table: str = "",
+    first_dealer: Player | None = None,
+) -> Match:
+    """Seat 2 to 5 distinct players of the club clockwise, in the order given."""
+    if not MIN_SEATS <= len(players) <= MAX_SEATS:
+        raise errors.InvalidSetup("seat_count", attr="players", count=len(players))
+    seen: set[int] = set()
+    for i, player in enumerate(players):
+        if player.club_id != club.pk:
+            raise errors.InvalidSetup("player_not_in_club", attr=f"players.{i}", player=player.pk)
+        if player.pk in seen:
+            raise errors.InvalidSetup("duplicate_player", attr=f"players.{i}", player=player.name)
+        seen.add(player.pk)
+    if season is not None and season.club_id != club.pk:
+        raise errors.InvalidSetup("season_not_in_club", attr="season", season=season.pk)
+    dealer = first_dealer or players[0]
+    if dealer.pk not in seen:
+        raise errors.InvalidSetup("first_dealer_not_seated", attr="first_dealer", player=dealer.pk)
+    match = Match.objects.create(
+        club=club, season=season, table=table, seat_count=len(players),
+        first_dealer=dealer, created_by=user,
+    )  # fmt: skip
+    Seat.objects.bulk_create(
+        Seat(match=match, player=player, position=i) for i, player in enumerate(players)
+    )
+    return match
+
+
+def _locked_match(match_id: int) -> tuple[Match, list[Seat]]:
+    match = Match.objects.select_for_update().get(pk=match_id)
+    seats = list(match.seats.select_related("player").order_by("position"))
+    return match, seats
+
+
+def _refs(seats: Sequence[Seat]) -> dict[int, PlayerRef]:
+    return {seat.player_id: PlayerRef(seat.player_id, seat.player.name) for seat in seats}
+
+
+def _rule(entry: HandEntry, seats: Sequence[Seat]) -> scoring.HandRuling:
+    refs = _refs(seats)
+
+    def ref(player_id: int) -> PlayerRef:
+        return refs.get(player_id) or PlayerRef(player_id, f"player {player_id}")
+
+    hand = scoring.HandInput(
+        ending=entry.ending,
+        went_out=None if entry.went_out is None else ref(entry.went_out),
+        results=tuple(scoring.PlayerInput(ref(r.player), r.melds, r.held) for r in entry.results),
+    )
+    ruling = scoring.rule_hand(hand, seated=list(refs.values()))
+    if not ruling.valid:
+        raise errors.HandRejected(ruling.violations)
+    return ruling
+
+
+def _dealer(match: Match, seats: Sequence[Seat], number: int) -> Seat:
+    first = next(seat.position for seat in seats if seat.player_id == match.first_dealer_id)
+    return seats[scoring.dealer_position(number, len(seats), first)]
+
+
+def _result_rows(hand: Hand, ruling: scoring.HandRuling, seats: Sequence[Seat],
+                 totals: dict[int, int]) -> list[HandResult]:  # fmt: skip
+    position = {seat.player_id: seat.position for seat in seats}
+    rows = []
+    for result in ruling.results:
+        player_id = result.player.id  # type: ignore[attr-defined]
+        rows.append(HandResult(
+            hand=hand, player_id=player_id, position=position[player_id],
+            melds=[{"cards": m.notation, "kind": str(m.kind), "points": m.points}
+                   for m in result.melds],
+            held=[{"card": card.code, "points": card.points} for card in result.held],
+            melded_points=result.melded_points, hand_penalty=result.hand_penalty,
+            bonus=result.bonus, net=result.net, total=totals[player_id],
+        ))  # fmt: skip
+    return sorted(rows, key=lambda row: row.position)
+
+
+def _entry_json(entry: HandEntry) -> dict[str, Any]:
+    return {
+        "ending": str(entry.ending),
+        "went_out": entry.went_out,
+        "results": [
+            {"player": r.player, "melds": [[c.code for c in m] for m in r.melds],
+             "hand": [c.code for c in r.held]}
+            for r in entry.results
+        ],
+    }  # fmt: skip
+
+
+def _revise(match: Match, number: int, action: str, entry: HandEntry | None,
+            user: AbstractBaseUser, reason: str) -> None:  # fmt: skip
+    last = (
+        HandRevision.objects.filter(match=match, number=number)
+        .order_by("-revision").values_list("revision", flat=True).first()
+    )  # fmt: skip
+    HandRevision.objects.create(
+        match=match, number=number, revision=(last or 0) + 1, action=action,
+        hand=_entry_json(entry) if entry is not None else {}, reason=reason, by=user,
+    )  # fmt: skip
+
+
+def _apply_finish(match: Match, seats: Sequence[Seat], finish: scoring.Finish) -> None:
+    winners = set(finish.winners)
+    for seat in seats:
+        seat.winner = seat.player_id in winners
+    if finish.finished and match.status != MatchStatus.FINISHED:
+        match.status, match.finished_at = MatchStatus.FINISHED, timezone.now()
+    elif not finish.finished:
+        match.status, match.finished_at = MatchStatus.IN_PROGRESS, None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a hand submission produced: the hand (None for a replayed retry) and the answer."""
+
+    hand: Hand | None
+    body: Any
+    status: int
+    replayed: bool = False
+
+
+@transaction.atomic
+def hand_record(
+    *,
+    match_id: int,
+    entry: HandEntry,
+    user: AbstractBaseUser,
+    render: Callable[[Hand], Any],
+    idempotency_key: str | None = None,
+    fingerprint: str = "",
+) -> Outcome:
+    """Record the next hand of a match, or replay the first answer to a retried submission.
+
+    The match row is locked, so two scorekeepers at one table get consecutive hand numbers.
+    ``render`` presents the new hand; with an idempotency key its answer is stored with the
+    hand in the same transaction.
+    """
+    match, seats = _locked_match(match_id)
+    if idempotency_key:
+        stored = IdempotencyRecord.objects.filter(match=match, key=idempotency_key).first()
+        if stored is not None:
+            if stored.fingerprint != fingerprint:
+                raise errors.IdempotencyKeyReused(attr=None)
+            return Outcome(None, stored.response, stored.status_code, replayed=True)
+    if match.status == MatchStatus.FINISHED:
+        raise errors.MatchFinished(match=match.pk)
+    ruling = _rule(entry, seats)
+    number = match.hands_played + 1
+    hand = Hand.objects.create(
+        match=match, number=number, dealer_id=_dealer(match, seats, number).player_id,
+        ending=entry.ending, went_out_id=entry.went_out if entry.went_out is not None else None,
+        recorded_by=user,
+    )  # fmt: skip
+    nets = {r.player.id: r.net for r in ruling.results}  # type: ignore[attr-defined]
+    for seat in seats:
+        seat.total += nets[seat.player_id]
+    totals = {seat.player_id: seat.total for seat in seats}
+    HandResult.objects.bulk_create(_result_rows(hand, ruling, seats, totals))
+    _apply_finish(match, seats, scoring.decide_finish(totals))
+    Seat.objects.bulk_update(seats, ["total", "winner"])
+    match.hands_played = number
+    match.save(update_fields=["hands_played", "status", "finished_at"])
+    _revise(match, number, RevisionAction.RECORDED, entry, user, "")
+    body = render(hand)
+    if idempotency_key:
+        IdempotencyRecord.objects.create(
+            match=match, key=idempotency_key, fingerprint=fingerprint, status_code=201,
+            response=body,
+        )  # fmt: skip
+    return Outcome(hand, body, 201)
+
+
+@transaction.atomic
+def hand_correct(
+    *, match_id: int, number: int, entry: HandEntry, user: AbstractBaseUser, reason: str = ""
+) -> Hand:
+    """Re-rule hand ``number``, recompute every total after it and re-decide the finish."""
+    match, seats = _locked_match(match_id)
+    hand = Hand.objects.get(match=match, number=number)
+    ruling = _rule(entry, seats)
+    hands = list(match.hands.order_by("number").prefetch_related("results"))
+    players = [seat.player_id for seat in seats]
+    new_nets = {r.player.id: r.net for r in ruling.results}  # type: ignore[attr-defined]
+    nets = [
+        new_nets if h.number == number else {r.player_id: r.net for r in h.results.all()}
+        for h in hands
+    ]
+    outcome = scoring.replay(players, nets)
+    if outcome.finished_after is not None and outcome.finished_after < len(hands):
+        raise errors.CorrectionEndsMatchEarly(number=outcome.finished_after, last=len(hands))
+
+    hand.ending = entry.ending
+    hand.went_out_id = entry.went_out
+    hand.version += 1
+    hand.save(update_fields=["ending", "went_out", "version", "updated_at"])
+    hand.results.all().delete()
+    HandResult.objects.bulk_create(
+        _result_rows(hand, ruling, seats, outcome.totals[number - 1])  # type: ignore[arg-type]
+    )
+    later = [r for h in hands if h.number > number for r in h.results.all()]
+    for row in later:
+        row.total = outcome.totals[row.hand.number - 1][row.player_id]
+    HandResult.objects.bulk_update(later, ["total"])
+    final = outcome.totals[-1]
+    for seat in seats:
+        seat.total = final[seat.player_id]
+    _apply_finish(match, seats, outcome.finish)
+    Seat.objects.bulk_update(seats, ["total", "winner"])
+    match.save(update_fields=["status", "finished_at"])
+    _revise(match, number, RevisionAction.CORRECTED, entry, user, reason)
+    return hand
+
+
+@transaction.atomic
+def hand_void(*, match_id: int, number: int, user: AbstractBaseUser, reason: str = "") -> None:
+    """Void the last hand: totals return to what they were before it; its revisions stay."""
+    match, seats = _locked_match(match_id)
+    hand = Hand.objects.get(match=match, number=number)
+    if number != match.hands_played:
+        raise errors.NotLastHand(number=number, last=match.hands_played)
+    nets = {r.player_id: r.net for r in hand.results.all()}
+    for seat in seats:
+        seat.total -= nets[seat.player_id]
+    hand.delete()
+    _apply_finish(match, seats, scoring.Finish(False))
+    Seat.objects.bulk_update(seats, ["total", "winner"])
+    match.hands_played = number - 1
+    match.save(update_fields=["hands_played", "status", "finished_at"])
+    _revise(match, number, RevisionAction.VOIDED, None, user, reason)

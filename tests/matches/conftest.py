@@ -1,0 +1,96 @@
+"""Alice and Bob each own a club; Carol keeps score and Victor watches in Alice's club."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from rest_framework.test import APIClient
+
+from matches import services
+from matches.models import Club, Membership, Player, Role
+
+
+def make_user(username: str):
+    return get_user_model().objects.create_user(username=username, password=f"{username}-pw-1234")
+
+
+def client_for(user) -> APIClient:
+    client = APIClient()
+    client.force_authenticate(user)
+    return client
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache(fresh_cache):
+    """Every test starts with no throttling history."""
+
+
+@pytest.fixture
+def alice(db):
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob(db):
+    return make_user("bob")
+
+
+@pytest.fixture
+def carol(db):
+    return make_user("carol")
+
+
+@pytest.fixture
+def victor(db):
+    return make_user("victor")
+
+
+@pytest.fixture
+def club(alice, carol, victor) -> Club:
+    club = services.club_create(name="Arlington Card Club", user=alice)
+    Membership.objects.create(club=club, user=carol, role=Role.SCOREKEEPER)
+    Membership.objects.create(club=club, user=victor, role=Role.VIEWER)
+    return club
+
+
+@pytest.fixture
+def bobs_club(bob) -> Club:
+    return services.club_create(name="Bob's Rummy Night", user=bob)
+
+
+@pytest.fixture
+def roster(club) -> list[Player]:
+    return [Player.objects.create(club=club, name=name)
+            for name in ("Ann", "Ben", "Cleo", "Dev", "Eve")]  # fmt: skip
+
+
+@pytest.fixture
+def as_alice(alice) -> APIClient:
+    return client_for(alice)
+
+
+@pytest.fixture
+def as_bob(bob) -> APIClient:
+    return client_for(bob)
+
+
+@pytest.fixture
+def as_carol(carol) -> APIClient:
+    return client_for(carol)
+
+
+@pytest.fixture
+def as_victor(victor) -> APIClient:
+    return client_for(victor)
+
+
+def start_match(client: APIClient, club: Club, players: list[Player], **extra) -> dict:
+    response = client.post("/api/v1/matches/",
+                           {"club": club.pk, "players": [p.pk for p in players], **extra},
+                           format="json")  # fmt: skip
+    assert response.status_code == 201, response.json()
+    return response.json()
+
+
+def record(client: APIClient, match_id: int, body: dict, **headers):
+    return client.post(f"/api/v1/matches/{match_id}/hands/", body, format="json", **headers)

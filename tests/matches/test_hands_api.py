@@ -1,0 +1,234 @@
+"""Recording, reading, correcting and voiding hands: POST/GET/PUT/DELETE matches/{id}/hands/."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from matches.models import Hand, HandRevision, Match, Seat
+from tests.matches.builders import LOSER_NET, WINNER_NET, full_packs, went_out, whole_pack_out
+from tests.matches.conftest import record, start_match
+
+
+@pytest.fixture
+def trio(as_carol, club, roster):
+    return start_match(as_carol, club, roster[:3])
+
+
+def test_a_recorded_hand_is_itemised_with_running_totals(as_carol, trio, roster):
+    ann, ben, cleo = (p.pk for p in roster[:3])
+    response = record(as_carol, trio["id"], went_out(ben, [ann, ben, cleo]))
+    assert response.status_code == 201, response.json()
+    body = response.json()
+    assert body["number"] == 1
+    assert body["dealer"] == ann
+    by_player = {r["player"]: r for r in body["results"]}
+    assert by_player[ben]["net"] == WINNER_NET
+    assert by_player[ben]["bonus"] == 100
+    assert by_player[ben]["melds"][0] == {"cards": ["AS", "AH", "AD", "AC"], "kind": "set",
+                                          "points": 80}
+    assert by_player[ann]["net"] == LOSER_NET
+    assert by_player[ann]["held"][0] == {"card": "3C", "points": 5}
+    assert by_player[ann]["total"] == LOSER_NET
+    assert body["match"]["status"] == "in_progress"
+    assert body["match"]["next_hand"] == 2
+    assert body["match"]["next_dealer"] == ben
+
+
+def test_the_deal_passes_clockwise_from_the_first_dealer(as_carol, club, roster):
+    ann, ben, cleo = (p.pk for p in roster[:3])
+    match = start_match(as_carol, club, roster[:3], first_dealer=cleo)
+    dealers = [
+        record(as_carol, match["id"], went_out(ann, [ann, ben, cleo])).json()["dealer"]
+        for _ in range(2)
+    ]
+    assert dealers == [cleo, ann]
+
+
+def test_a_hand_that_breaks_the_rules_is_refused_and_writes_nothing(as_carol, trio, roster):
+    ann, ben, cleo = (p.pk for p in roster[:3])
+    body = went_out(ben, [ann, ben, cleo])
+    body["results"][0]["melds"][0] = ["5D", "6D", "8D"]
+    body["results"][2]["hand"] = []
+    response = record(as_carol, trio["id"], body)
+    assert response.status_code == 400
+    errors = response.json()["errors"]
+    assert response.json()["type"] == "validation_error"
+    assert {(e["code"], e["attr"]) for e in errors} == {
+        ("run_not_consecutive", "results.0.melds.0"),
+        ("player_without_cards", "results.2.hand"),
+        ("too_few_cards", "results.2"),
+    }
+    assert Hand.objects.count() == 0
+    assert HandRevision.objects.count() == 0
+    assert set(Seat.objects.values_list("total", flat=True)) == {0}
+
+
+def test_unseated_or_missing_players_are_refused(as_carol, trio, roster):
+    ann, ben, cleo, dev = (p.pk for p in roster[:4])
+    body = went_out(ben, [ann, ben, dev])
+    response = record(as_carol, trio["id"], body)
+    assert response.status_code == 400
+    assert {e["code"] for e in response.json()["errors"]} == {"players_mismatch"}
+
+
+def test_unreadable_notation_is_a_400_naming_the_card(as_carol, trio, roster):
+    ann, ben, cleo = (p.pk for p in roster[:3])
+    body = went_out(ben, [ann, ben, cleo])
+    body["results"][1]["melds"][2][1] = "KX"
+    response = record(as_carol, trio["id"], body)
+    assert response.status_code == 400
+    assert response.json()["errors"] == [
+        {"code": "invalid_card", "attr": "results.1.melds.2.1",
+         "detail": response.json()["errors"][0]["detail"]}
+    ]  # fmt: skip
+    assert "KX" in response.json()["errors"][0]["detail"]
+
+
+def test_outright_win_and_no_hand_after_the_finish(as_carol, club, roster):
+    ann, ben = (p.pk for p in roster[:2])
+    match = start_match(as_carol, club, roster[:2])
+    for _ in range(2):
+        body = record(as_carol, match["id"], went_out(ann, [ann, ben])).json()
+        assert body["match"]["status"] == "in_progress"
+    last = record(as_carol, match["id"], went_out(ann, [ann, ben])).json()
+    assert {r["player"]: r["total"] for r in last["results"]} == {
+        ann: 3 * WINNER_NET, ben: 3 * LOSER_NET}
+    assert last["match"]["status"] == "finished"
+    assert last["match"]["winners"] == [ann]
+    assert last["match"]["shared_victory"] is False
+    assert last["match"]["next_hand"] is None
+    after = record(as_carol, match["id"], went_out(ann, [ann, ben]))
+    assert after.status_code == 409
+    assert after.json()["errors"][0]["code"] == "match_finished"
+    assert Hand.objects.filter(match_id=match["id"]).count() == 3
+
+
+def test_a_tie_on_the_highest_total_shares_the_victory(as_carol, club, roster):
+    ann, ben = (p.pk for p in roster[:2])
+    match = start_match(as_carol, club, roster[:2])
+    record(as_carol, match["id"], full_packs(ann, ben))
+    body = record(as_carol, match["id"], full_packs(ben, ann)).json()
+    assert [s["total"] for s in body["match"]["seats"]] == [1060, 1060]
+    assert body["match"]["status"] == "finished"
+    assert sorted(body["match"]["winners"]) == sorted([ann, ben])
+    assert body["match"]["shared_victory"] is True
+
+
+def test_a_player_past_1000_loses_to_a_higher_total(as_carol, club, roster):
+    ann, ben = (p.pk for p in roster[:2])
+    match = start_match(as_carol, club, roster[:2])
+    record(as_carol, match["id"], full_packs(ann, ben, second_holds="KC"))
+    body = record(as_carol, match["id"], full_packs(ann, ben, second_holds="KC")).json()
+    totals = {s["player"]: s["total"] for s in body["match"]["seats"]}
+    assert totals == {ann: 1060, ben: 1040}
+    assert body["match"]["winners"] == [ann]
+    assert body["match"]["shared_victory"] is False
+
+
+def test_a_correction_recomputes_later_totals_and_keeps_every_version(as_carol, trio, roster):
+    ann, ben, cleo = (p.pk for p in roster[:3])
+    players = [ann, ben, cleo]
+    record(as_carol, trio["id"], went_out(ann, players))
+    record(as_carol, trio["id"], went_out(ben, players))
+    corrected = went_out(cleo, players)
+    response = as_carol.put(f"/api/v1/matches/{trio['id']}/hands/1/",
+                            {**corrected, "reason": "Cleo went out, not Ann"}, format="json")
+    assert response.status_code == 200, response.json()
+    assert response.json()["went_out"] == cleo
+    assert response.json()["version"] == 2
+    hand2 = as_carol.get(f"/api/v1/matches/{trio['id']}/hands/2/").json()
+    totals = {r["player"]: r["total"] for r in hand2["results"]}
+    assert totals == {ann: 2 * LOSER_NET, ben: LOSER_NET + WINNER_NET,
+                      cleo: WINNER_NET + LOSER_NET}  # fmt: skip
+    seats = {s["player"]: s["total"] for s in hand2["match"]["seats"]}
+    assert seats == totals
+    revisions = as_carol.get(f"/api/v1/matches/{trio['id']}/hands/1/revisions/").json()
+    assert [(r["revision"], r["action"]) for r in revisions["results"]] == [
+        (1, "recorded"), (2, "corrected")]
+    assert revisions["results"][0]["hand"]["went_out"] == ann
+    assert revisions["results"][1]["reason"] == "Cleo went out, not Ann"
+
+
+def test_a_correction_that_would_end_the_match_early_is_refused(as_carol, club, roster):
+    ann, ben = (p.pk for p in roster[:2])
+    match = start_match(as_carol, club, roster[:2])
+    for winner in (ann, ann, ben, ben):
+        record(as_carol, match["id"], went_out(winner, [ann, ben]))
+    # Hand 3 corrected to Ann melding a whole pack: 680 + 640 = 1,320 after hand 3 of 4.
+    response = as_carol.put(f"/api/v1/matches/{match['id']}/hands/3/",
+                            whole_pack_out(ann, ben), format="json")
+    assert response.status_code == 409
+    assert response.json()["errors"][0]["code"] == "correction_ends_match_early"
+    assert Hand.objects.get(match_id=match["id"], number=3).version == 1
+    assert Hand.objects.get(match_id=match["id"], number=3).went_out_id == ben
+
+
+def test_a_correction_can_finish_or_unfinish_at_the_last_hand(as_carol, club, roster):
+    ann, ben = (p.pk for p in roster[:2])
+    match = start_match(as_carol, club, roster[:2])
+    record(as_carol, match["id"], full_packs(ann, ben))
+    finished = record(as_carol, match["id"], full_packs(ann, ben)).json()
+    assert finished["match"]["status"] == "finished"
+    response = as_carol.put(f"/api/v1/matches/{match['id']}/hands/2/",
+                            went_out(ann, [ann, ben]), format="json")
+    assert response.json()["match"]["status"] == "in_progress"
+    assert response.json()["match"]["winners"] == []
+    assert Match.objects.get(pk=match["id"]).finished_at is None
+
+
+def test_only_the_last_hand_can_be_voided_and_its_revisions_stay(as_carol, trio, roster):
+    ann, ben, cleo = (p.pk for p in roster[:3])
+    players = [ann, ben, cleo]
+    record(as_carol, trio["id"], went_out(ann, players))
+    record(as_carol, trio["id"], went_out(ben, players))
+    refused = as_carol.delete(f"/api/v1/matches/{trio['id']}/hands/1/")
+    assert refused.status_code == 409
+    assert refused.json()["errors"][0]["code"] == "not_last_hand"
+    voided = as_carol.delete(f"/api/v1/matches/{trio['id']}/hands/2/?reason=typo")
+    assert voided.status_code == 204
+    match = as_carol.get(f"/api/v1/matches/{trio['id']}/").json()
+    assert {s["player"]: s["total"] for s in match["seats"]} == {
+        ann: WINNER_NET, ben: LOSER_NET, cleo: LOSER_NET}
+    assert match["next_hand"] == 2
+    assert as_carol.get(f"/api/v1/matches/{trio['id']}/hands/2/").status_code == 404
+    revisions = as_carol.get(f"/api/v1/matches/{trio['id']}/hands/2/revisions/").json()
+    assert [r["action"] for r in revisions["results"]] == ["recorded", "voided"]
+    again = record(as_carol, trio["id"], went_out(cleo, players))
+    assert again.json()["number"] == 2
+
+
+def test_idempotent_retry_returns_the_first_answer_and_records_nothing(as_carol, trio, roster):
+    ann, ben, cleo = (p.pk for p in roster[:3])
+    body = went_out(ann, [ann, ben, cleo])
+    first = record(as_carol, trio["id"], body, HTTP_IDEMPOTENCY_KEY="k-1")
+    retry = record(as_carol, trio["id"], copy.deepcopy(body), HTTP_IDEMPOTENCY_KEY="k-1")
+    assert first.status_code == retry.status_code == 201
+    assert retry.json() == first.json()
+    assert retry["Idempotent-Replayed"] == "true"
+    assert Hand.objects.filter(match_id=trio["id"]).count() == 1
+    other = went_out(ben, [ann, ben, cleo])
+    reused = record(as_carol, trio["id"], other, HTTP_IDEMPOTENCY_KEY="k-1")
+    assert reused.status_code == 422
+    assert reused.json()["errors"][0]["code"] == "idempotency_key_reused"
+    assert Hand.objects.filter(match_id=trio["id"]).count() == 1
+
+
+def test_queries_to_record_a_hand_do_not_grow_with_the_match(as_carol, club, roster):
+    players = [p.pk for p in roster[:3]]
+    match = start_match(as_carol, club, roster[:3])
+
+    def queries_to_record(winner: int) -> int:
+        with CaptureQueriesContext(connection) as captured:
+            response = record(as_carol, match["id"], went_out(winner, players))
+        assert response.status_code == 201
+        return len(captured.captured_queries)
+
+    second = queries_to_record(players[0]) and queries_to_record(players[1])
+    for _ in range(2):
+        queries_to_record(players[2])
+    assert second > 5
+    assert queries_to_record(players[0]) == second
