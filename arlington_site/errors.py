@@ -10,8 +10,9 @@ from django.core.exceptions import ObjectDoesNotExist
 from django.utils.translation import gettext
 from drf_standardized_errors.formatter import ExceptionFormatter
 from drf_standardized_errors.handler import ExceptionHandler
+from drf_standardized_errors.openapi_serializers import ClientErrorEnum
 from drf_standardized_errors.types import CLIENT_ERROR, VALIDATION_ERROR, Error, ErrorType
-from rest_framework import exceptions
+from rest_framework import exceptions, serializers
 
 from matches.errors import HandRejected, MatchError
 from scoring import render
@@ -57,3 +58,20 @@ class ProjectExceptionFormatter(ExceptionFormatter):
         errors: list[Error] = super().get_errors()
         return errors
 
+
+
+class _ErrorItemSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    detail = serializers.CharField()
+    attr = serializers.CharField(allow_null=True)
+
+
+def error_response(name: str, codes: list[str]) -> type[serializers.Serializer]:
+    """An OpenAPI schema for a client error answer that carries one of ``codes``."""
+    item = type(f"{name}ErrorItem", (_ErrorItemSerializer,), {
+        "code": serializers.ChoiceField(choices=codes),
+    })  # fmt: skip
+    return type(f"{name}ErrorResponse", (serializers.Serializer,), {
+        "type": serializers.ChoiceField(choices=ClientErrorEnum.choices),
+        "errors": item(many=True),
+    })  # fmt: skip

@@ -1,6 +1,20 @@
 """Fixtures shared by the whole suite. Engine tests (tests/scoring) need none of them."""
 
+import os
+
 import pytest
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
+    """Give each test run its own database, so that runs side by side never collide."""
+    from django.conf import settings
+
+    for alias in settings.DATABASES.values():
+        if alias["ENGINE"].endswith("sqlite3"):
+            continue
+        test = alias.setdefault("TEST", {})
+        test["NAME"] = f"test_{alias['NAME']}_{os.getpid()}"
 
 
 @pytest.fixture
