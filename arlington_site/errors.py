@@ -7,10 +7,12 @@ exceptions (matches.errors) and Django's "not found", so that none of them becom
 from __future__ import annotations
 
 from django.core.exceptions import ObjectDoesNotExist
+from django.db import InterfaceError, OperationalError
 from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from drf_standardized_errors.formatter import ExceptionFormatter
 from drf_standardized_errors.handler import ExceptionHandler
-from drf_standardized_errors.openapi_serializers import ClientErrorEnum
+from drf_standardized_errors.openapi_serializers import ClientErrorEnum, ServerErrorEnum
 from drf_standardized_errors.types import CLIENT_ERROR, VALIDATION_ERROR, Error, ErrorType
 from rest_framework import exceptions, serializers
 
@@ -37,8 +39,16 @@ def to_envelope_error(exc: MatchError) -> EnvelopeError:
                          validation=exc.status == 400)  # fmt: skip
 
 
+class DatabaseUnavailable(exceptions.APIException):
+    status_code = 503
+    default_detail = _("The database cannot be reached; nothing was saved. Try again shortly.")
+    default_code = "database_unavailable"
+
+
 class ProjectExceptionHandler(ExceptionHandler):
     def convert_known_exceptions(self, exc: Exception) -> Exception:
+        if isinstance(exc, (OperationalError, InterfaceError)):
+            return DatabaseUnavailable()
         if isinstance(exc, MatchError):
             return to_envelope_error(exc)
         if isinstance(exc, ObjectDoesNotExist):
@@ -66,12 +76,21 @@ class _ErrorItemSerializer(serializers.Serializer):
     attr = serializers.CharField(allow_null=True)
 
 
-def error_response(name: str, codes: list[str]) -> type[serializers.Serializer]:
-    """An OpenAPI schema for a client error answer that carries one of ``codes``."""
+def error_response(
+    name: str, codes: list[str], error_type: str = "client_error"
+) -> type[serializers.Serializer]:
+    """An OpenAPI schema for an error answer that carries one of ``codes``."""
+    enum = ClientErrorEnum if error_type == "client_error" else ServerErrorEnum
     item = type(f"{name}ErrorItem", (_ErrorItemSerializer,), {
         "code": serializers.ChoiceField(choices=codes),
     })  # fmt: skip
     return type(f"{name}ErrorResponse", (serializers.Serializer,), {
-        "type": serializers.ChoiceField(choices=ClientErrorEnum.choices),
+        "type": serializers.ChoiceField(choices=enum.choices),
         "errors": item(many=True),
     })  # fmt: skip
+
+
+RequestTooLargeResponse = error_response("RequestTooLarge", ["request_too_large"])
+DatabaseUnavailableResponse = error_response(
+    "DatabaseUnavailable", ["database_unavailable"], error_type="server_error"
+)

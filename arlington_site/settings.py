@@ -36,6 +36,17 @@ elif SECRET_KEY == INSECURE_DEV_SECRET_KEY and not DEBUG:
 
 ALLOWED_HOSTS = [*env_list("ALLOWED_HOSTS", "127.0.0.1,localhost"), "testserver"]
 
+# HTTPS in production (docs/deployment.md); `manage.py check --deploy` passes with these.
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=not DEBUG)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # load balancers probe over plain HTTP
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0" if DEBUG else "31536000"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", default=True)
+SESSION_COOKIE_SECURE = not DEBUG
+CSRF_COOKIE_SECURE = not DEBUG
+if env_bool("BEHIND_TLS_PROXY"):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",
@@ -54,6 +65,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "arlington_site.limits.RequestSizeLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -87,8 +99,12 @@ DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=60,
+        conn_health_checks=True,
     ),
 }
+
+# A hand of five players is about 2 KB of JSON; anything near this limit is not a hand.
+MAX_REQUEST_BODY_BYTES = int(os.environ.get("MAX_REQUEST_BODY_BYTES", 64 * 1024))
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -146,6 +162,13 @@ DRF_STANDARDIZED_ERRORS = {
     "ENABLE_IN_DEBUG_FOR_UNHANDLED_EXCEPTIONS": True,
     "EXCEPTION_HANDLER_CLASS": "arlington_site.errors.ProjectExceptionHandler",
     "EXCEPTION_FORMATTER_CLASS": "arlington_site.errors.ProjectExceptionFormatter",
+    "ALLOWED_ERROR_STATUS_CODES": [
+        "400", "401", "403", "404", "405", "406", "413", "415", "429", "500", "503",
+    ],
+    "ERROR_SCHEMAS": {
+        "413": "arlington_site.errors.RequestTooLargeResponse",
+        "503": "arlington_site.errors.DatabaseUnavailableResponse",
+    },
 }
 
 _ERROR_ENUMS = "drf_standardized_errors.openapi_serializers"

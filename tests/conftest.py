@@ -25,3 +25,10 @@ def fresh_cache():
     cache.clear()
     yield cache
     cache.clear()
+
+
+@pytest.fixture
+def plain_http(settings):
+    """The test client speaks plain HTTP; production settings would redirect it to HTTPS."""
+    settings.SECURE_SSL_REDIRECT = False
+    return settings

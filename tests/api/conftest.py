@@ -5,7 +5,7 @@ from rest_framework.test import APIClient
 
 
 @pytest.fixture(autouse=True)
-def _empty_cache(fresh_cache):
+def _empty_cache(fresh_cache, plain_http):
     """Every API test starts with no throttling history."""
 
 

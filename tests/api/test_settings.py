@@ -80,3 +80,16 @@ def test_unknown_api_url_is_not_found_with_the_error_envelope(api_client):
     assert response.status_code == 404
     assert response.json()["type"] == "client_error"
     assert [error["code"] for error in response.json()["errors"]] == ["not_found"]
+
+
+def test_production_settings_pass_the_deployment_checks():
+    env = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "SECRET_KEY"}}
+    env.update(DJANGO_SETTINGS_MODULE="arlington_site.settings",
+               SECRET_KEY="x7$kP2!vQ9#mW4^zR8&tL1*bN6(cJ3)hF5@dG0%sY-aE+uI=oU~eT",
+               ALLOWED_HOSTS="scores.example.org")  # fmt: skip
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=PROJECT_ROOT, env=env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr + result.stdout
+    assert "no issues" in result.stdout
