@@ -16,6 +16,7 @@ $(STAMP): requirements.lock
 
 run: venv
 	DEBUG=$${DEBUG:-true} $(PY) manage.py migrate
+	DEBUG=$${DEBUG:-true} $(PY) manage.py seed_demo --if-empty
 	DEBUG=$${DEBUG:-true} $(PY) manage.py runserver 127.0.0.1:8000
 
 test: venv

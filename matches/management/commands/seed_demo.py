@@ -1,0 +1,57 @@
+"""``manage.py seed_demo``: load the demo club, players and matches, and say how to log in."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.management.base import BaseCommand, CommandParser
+from rest_framework.authtoken.models import Token
+
+from matches import demo
+from matches.models import Club
+
+
+class Command(BaseCommand):
+    help = (
+        "Create a demo superuser, club, roster, season and two matches (one finished, one in "
+        "progress). Safe to run again: only what is missing is created. For local use only."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--if-empty", action="store_true",
+            help="Do nothing if the database already holds a club.",
+        )  # fmt: skip
+
+    def handle(self, *args: Any, if_empty: bool = False, **options: Any) -> None:
+        if if_empty and Club.objects.exists():
+            self.stdout.write("seed_demo: the database already holds clubs; no demo data loaded.")
+            user = get_user_model().objects.filter(username=demo.USERNAME).first()
+            if user is not None:
+                self.login(user)
+            return
+        user, made = demo.seed()
+        for item in made:
+            self.stdout.write(f"seed_demo: created {item}")
+        if not made:
+            self.stdout.write("seed_demo: demo data already present; nothing created.")
+        self.login(user)
+
+    def login(self, user: AbstractBaseUser) -> None:
+        """Say how to log in as the demo user, with a warning that it is for local use."""
+        token, _ = Token.objects.get_or_create(user=user)
+        self.stdout.write(self.style.WARNING(
+            f"The demo user {demo.USERNAME!r} is a superuser with a published password: "
+            "for local use only, never on a shared or public server."
+        ))  # fmt: skip
+        self.stdout.write(
+            "\nDemo login\n"
+            f"  user / password : {demo.USERNAME} / {demo.PASSWORD}\n"
+            f"  API token       : {token.key}\n"
+            f"                    curl -H 'Authorization: Token {token.key}' "
+            "http://127.0.0.1:8000/api/v1/matches/\n"
+            "  admin           : http://127.0.0.1:8000/admin/\n"
+            "  API docs        : http://127.0.0.1:8000/api/docs/\n"
+        )

@@ -1,0 +1,116 @@
+"""The admin shows clubs, matches and hands; scores change only through the services."""
+
+from __future__ import annotations
+
+from io import StringIO
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.test import Client
+
+from matches.models import Club, Hand, HandResult, HandRevision, Match, MatchStatus
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def admin_client_with_demo() -> Client:
+    call_command("seed_demo", stdout=StringIO())
+    client = Client()
+    client.force_login(get_user_model().objects.get(username="demo"))
+    return client
+
+
+@pytest.fixture
+def hand() -> Hand:
+    return Hand.objects.filter(match__status=MatchStatus.FINISHED).get(number=1)
+
+
+@pytest.mark.parametrize("model", ["club", "match", "hand", "handrevision", "player", "season"])
+def test_changelists_load(admin_client_with_demo, model):
+    response = admin_client_with_demo.get(f"/admin/matches/{model}/")
+
+    assert response.status_code == 200
+
+
+def test_club_change_page_shows_memberships(admin_client_with_demo):
+    club = Club.objects.get()
+
+    response = admin_client_with_demo.get(f"/admin/matches/club/{club.pk}/change/")
+
+    assert response.status_code == 200
+    assert "owner" in response.content.decode()
+
+
+def test_match_change_page_shows_seats(admin_client_with_demo):
+    match = Match.objects.get(status=MatchStatus.FINISHED)
+
+    response = admin_client_with_demo.get(f"/admin/matches/match/{match.pk}/change/")
+
+    assert response.status_code == 200
+    assert str(match.seats.get(winner=True).total) in response.content.decode()
+
+
+def test_hand_change_page_shows_melds_in_notation(admin_client_with_demo, hand):
+    response = admin_client_with_demo.get(f"/admin/matches/hand/{hand.pk}/change/")
+
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert "JS 2D=QS KS (run, 70) · 7H 7D 2C=7S (set, 15)" in page
+    assert "2D 4H 8S" in page
+
+
+def test_hands_cannot_be_added_changed_or_deleted(admin_client_with_demo, hand):
+    before = (Hand.objects.count(), HandResult.objects.count())
+
+    add = admin_client_with_demo.get("/admin/matches/hand/add/")
+    delete = admin_client_with_demo.post(f"/admin/matches/hand/{hand.pk}/delete/", {"post": "yes"})
+    change = admin_client_with_demo.post(f"/admin/matches/hand/{hand.pk}/change/", {"number": 9})
+
+    assert (add.status_code, delete.status_code, change.status_code) == (403, 403, 403)
+    assert (Hand.objects.count(), HandResult.objects.count()) == before
+
+
+@pytest.mark.parametrize("model", ["handresult", "handrevision", "idempotencyrecord"])
+def test_scores_cannot_be_added_in_the_admin(admin_client_with_demo, model):
+    response = admin_client_with_demo.get(f"/admin/matches/{model}/add/")
+
+    assert response.status_code in (403, 404)
+
+
+def test_revisions_cannot_be_deleted(admin_client_with_demo):
+    revision = HandRevision.objects.first()
+
+    response = admin_client_with_demo.post(
+        f"/admin/matches/handrevision/{revision.pk}/delete/", {"post": "yes"}
+    )
+
+    assert response.status_code == 403
+    assert HandRevision.objects.filter(pk=revision.pk).exists()
+
+
+def test_matches_cannot_be_added_and_only_table_and_season_change(admin_client_with_demo):
+    match = Match.objects.get(status=MatchStatus.IN_PROGRESS)
+    season = match.season
+
+    add = admin_client_with_demo.get("/admin/matches/match/add/")
+    change = admin_client_with_demo.post(
+        f"/admin/matches/match/{match.pk}/change/",
+        {"table": "Table 9", "season": season.pk, "hands_played": 99, "status": "finished",
+         "seats-TOTAL_FORMS": 0, "seats-INITIAL_FORMS": 0},
+    )  # fmt: skip
+
+    assert add.status_code == 403
+    assert change.status_code == 302
+    match.refresh_from_db()
+    assert (match.table, match.hands_played, match.status) == ("Table 9", 2, "in_progress")
+
+
+def test_hand_changelist_runs_a_fixed_number_of_queries(
+    admin_client_with_demo, django_assert_max_num_queries
+):
+    with django_assert_max_num_queries(8):
+        response = admin_client_with_demo.get("/admin/matches/hand/")
+
+    assert response.status_code == 200
