@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/arlington
 
-.PHONY: venv run test lint typecheck lock bench clean
+.PHONY: venv run test lint typecheck lock messages bench clean
 
 venv: $(STAMP)
 
@@ -34,8 +34,14 @@ lock: venv
 		--no-emit-index-url --no-emit-find-links --no-emit-trusted-host \
 		-o requirements.lock pyproject.toml
 
+# Needs GNU gettext (msgmerge, msgfmt); the tests and the server only read the committed .mo files.
+messages: venv
+	DEBUG=true $(PY) manage.py makemessages -l pt -l fr --no-location --no-obsolete \
+		--ignore=.venv --ignore=tests --ignore=bench --ignore=docs
+	DEBUG=true $(PY) manage.py compilemessages -l pt -l fr --ignore=.venv
+
 bench: venv
-	$(PY) bench/engine.py
+	$(PY) bench/engine.py && $(PY) bench/standings.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis staticfiles

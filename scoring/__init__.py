@@ -35,6 +35,8 @@ from scoring.violations import (
     NOTATION_MESSAGES,
     Code,
     Violation,
+    card_name,
+    label,
     render,
     render_notation,
 )
@@ -67,6 +69,8 @@ __all__ = [
     "Suit",
     "TurnRuling",
     "Violation",
+    "card_name",
+    "label",
     "meld_text",
     "parse_cards",
     "parse_meld",

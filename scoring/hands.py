@@ -135,22 +135,22 @@ def _check_players(hand: HandInput, seated: Sequence[Hashable] | None) -> list[V
     found: list[Violation] = []
     for player, count in Counter(listed).items():
         if count > 1:
-            found.append(violation(Code.PLAYERS_MISMATCH, "results",
-                                   problem=f"{player} is listed {count} times"))  # fmt: skip
+            found.append(violation(Code.PLAYERS_MISMATCH, "results", problem="duplicate",
+                                   player=player, count=count))  # fmt: skip
     if seated is None:
         count = len(set(listed))
         if not MIN_PLAYERS <= count <= MAX_PLAYERS:
             found.append(violation(Code.PLAYERS_MISMATCH, "results",
-                                   problem=f"{count} players listed, 2 to 5 play"))  # fmt: skip
+                                   problem="player_count", count=count))  # fmt: skip
         return found
     for player in seated:
         if player not in listed:
             found.append(violation(Code.PLAYERS_MISMATCH, "results",
-                                   problem=f"{player} is missing"))  # fmt: skip
+                                   problem="missing", player=player))  # fmt: skip
     for i, player in enumerate(listed):
         if player not in seated:
             found.append(violation(Code.PLAYERS_MISMATCH, f"results.{i}.player",
-                                   problem=f"{player} is not seated at this table"))  # fmt: skip
+                                   problem="not_seated", player=player))  # fmt: skip
     return found
 
 
@@ -167,12 +167,13 @@ def _check_ending(hand: HandInput) -> list[Violation]:
     for i, entry in enumerate(hand.results):
         if hand.ending is Ending.WENT_OUT and entry.player == hand.went_out:
             if entry.held:
-                problem = f"holds {' '.join(c.code for c in entry.held)}"
+                held = " ".join(c.code for c in entry.held)
                 found.append(violation(Code.WENT_OUT_WITH_CARDS, f"results.{i}.hand",
-                                       player=entry.player, problem=problem))  # fmt: skip
+                                       player=entry.player, problem="holds_cards",
+                                       cards=held))  # fmt: skip
             if not entry.melds:
                 found.append(violation(Code.WENT_OUT_WITH_CARDS, f"results.{i}.melds",
-                                       player=entry.player, problem="melded nothing"))  # fmt: skip
+                                       player=entry.player, problem="melded_nothing"))  # fmt: skip
         elif not entry.held:
             found.append(violation(Code.PLAYER_WITHOUT_CARDS, f"results.{i}.hand",
                                    player=entry.player))  # fmt: skip

@@ -2,11 +2,13 @@
 
 A violation is a code, its parameters and where it was found. The human sentence is
 rendered from the code and parameters by :func:`render`, which takes a translation
-function so that the API can serve English, Portuguese and French.
+function so that the API can serve English, Portuguese and French. Cards are named as
+players say them (:func:`card_name`), with their notation in parentheses; melds stay in
+notation.
 
 >>> v = Violation(Code.QUEEN_OF_SPADES_DISCARD, (("card", "QS"),))
 >>> render(v)
-'QS cannot be discarded: the queen of spades must be melded.'
+'The queen of spades (QS) cannot be discarded, not even as the last card: it must be melded.'
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ import enum
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Final
+
+from scoring.cards import MeldCard, Rank, Suit
 
 
 class Code(enum.StrEnum):
@@ -88,10 +92,10 @@ MESSAGES: Final[Mapping[Code, str]] = {
     Code.RUN_AROUND_THE_CORNER: gettext_noop(
         "An ace is low in A-2-3 or high in Q-K-A, never around the corner as in {meld}."),
     Code.TWOS_SET_DECLARES_OTHER_CARD: gettext_noop(
-        "In a set of twos every two stands for itself; {card} may not be declared."),
+        "In a set of twos every two stands for itself; {card} is not allowed."),
     Code.WILD_QUEEN_OF_SPADES: gettext_noop(
-        "{card} may stand for the queen of spades only when every other card of {meld} "
-        "is natural."),
+        "{card} is refused: a two may stand for the queen of spades only when every other "
+        "card of {meld} is natural."),
     Code.TOO_MANY_COPIES: gettext_noop(
         "{meld} holds {card} {count} times; two packs hold only two of each card."),
     Code.PLAYERS_MISMATCH: gettext_noop(
@@ -114,13 +118,23 @@ MESSAGES: Final[Mapping[Code, str]] = {
         "When the stock runs out the players hold or have melded 103 or 104 cards; "
         "this hand accounts for {count}."),
     Code.QUEEN_OF_SPADES_DISCARD: gettext_noop(
-        "{card} cannot be discarded: the queen of spades must be melded."),
+        "{card} cannot be discarded, not even as the last card: it must be melded."),
     Code.TAKE_DISCARDS_NEEDS_TWO: gettext_noop(
-        "To take the discard pile, meld its top card {card} with at least two cards from "
+        "To take the discard pile, meld its top card, {card}, with at least two cards from "
         "your hand; {count} given."),
     Code.NOT_YOUR_MELD: gettext_noop(
         "{player} may add cards only to their own melds; this meld belongs to {owner}."),
 }  # fmt: skip
+
+PROBLEMS: Final[Mapping[str, str]] = {
+    "duplicate": gettext_noop("{player} is listed {count} times"),
+    "player_count": gettext_noop("2 to 5 play, not {count}"),
+    "missing": gettext_noop("{player} is missing"),
+    "not_seated": gettext_noop("{player} is not seated at this table"),
+    "holds_cards": gettext_noop("holds {cards}"),
+    "melded_nothing": gettext_noop("melded nothing"),
+}
+"""The clauses a ``problem`` parameter names, for the codes that cover several situations."""
 
 
 NOTATION_MESSAGES: Final[Mapping[str, str]] = {
@@ -135,13 +149,90 @@ NOTATION_MESSAGES: Final[Mapping[str, str]] = {
 }  # fmt: skip
 
 
+RANK_NAMES: Final[Mapping[Rank, str]] = {
+    Rank.ACE: gettext_noop("the ace"),
+    Rank.TWO: gettext_noop("the two"),
+    Rank.THREE: gettext_noop("the three"),
+    Rank.FOUR: gettext_noop("the four"),
+    Rank.FIVE: gettext_noop("the five"),
+    Rank.SIX: gettext_noop("the six"),
+    Rank.SEVEN: gettext_noop("the seven"),
+    Rank.EIGHT: gettext_noop("the eight"),
+    Rank.NINE: gettext_noop("the nine"),
+    Rank.TEN: gettext_noop("the ten"),
+    Rank.JACK: gettext_noop("the jack"),
+    Rank.QUEEN: gettext_noop("the queen"),
+    Rank.KING: gettext_noop("the king"),
+}
+"""Each rank with its article, as the start of a card's name ("a dama", "la dame")."""
+
+SUIT_PHRASES: Final[Mapping[Suit, str]] = {
+    Suit.SPADES: gettext_noop("{rank} of spades"),
+    Suit.HEARTS: gettext_noop("{rank} of hearts"),
+    Suit.DIAMONDS: gettext_noop("{rank} of diamonds"),
+    Suit.CLUBS: gettext_noop("{rank} of clubs"),
+}
+"""Each suit as the phrase that completes a rank's name ("{rank} de espadas")."""
+
+WILD_PHRASE: Final = gettext_noop("{card} standing for {represents}")
+"""A two named with the card it is declared as."""
+
+KIND_LABELS: Final[Mapping[str, str]] = {
+    "set": gettext_noop("set"),
+    "run": gettext_noop("run"),
+    "twos": gettext_noop("set of twos"),
+}
+"""What players call each meld kind (the API keeps the stable value beside it)."""
+
+ENDING_LABELS: Final[Mapping[str, str]] = {
+    "went_out": gettext_noop("a player went out"),
+    "stock_exhausted": gettext_noop("the stock ran out"),
+}
+"""How each way a hand ends is said (the API keeps the stable value beside it)."""
+
+
 def _identity(message: str) -> str:
     return message
 
 
+def card_name(code: str, translate: Callable[[str], str] = _identity) -> str:
+    """A card, or a two and what it stands for, named as players say it.
+
+    >>> card_name("QS"), card_name("AH")
+    ('the queen of spades', 'the ace of hearts')
+    >>> card_name("2D=QS")
+    'the two of diamonds standing for the queen of spades'
+    """
+    melded = MeldCard.parse(code)
+    name = _plain_name(melded.card.rank, melded.card.suit, translate)
+    if not melded.wild:
+        return name
+    represents = _plain_name(melded.represents.rank, melded.represents.suit, translate)
+    return translate(WILD_PHRASE).format(card=name, represents=represents)
+
+
+def _plain_name(rank: Rank, suit: Suit, translate: Callable[[str], str]) -> str:
+    return translate(SUIT_PHRASES[suit]).format(rank=translate(RANK_NAMES[rank]))
+
+
 def render(item: Violation, translate: Callable[[str], str] = _identity) -> str:
-    """The human sentence for a violation, through ``translate`` (Django's gettext in the API)."""
-    return translate(MESSAGES[item.code]).format_map(dict(item.params))
+    """The human sentence for a violation, through ``translate`` (Django's gettext in the API).
+
+    >>> render(violation(Code.CARD_COUNT_EXCEEDED, card="AH", count=3))
+    'The ace of hearts (AH) appears 3 times in this deal; two packs hold only two.'
+    >>> render(violation(Code.PLAYERS_MISMATCH, problem="missing", player="bob"))
+    'Every seated player must appear exactly once: bob is missing.'
+    """
+    values = dict(item.params)
+    if "card" in values:
+        values["card"] = f"{card_name(values['card'], translate)} ({values['card']})"
+    if "problem" in values:
+        values["problem"] = translate(PROBLEMS[values["problem"]]).format_map(values)
+    template = translate(MESSAGES[item.code])
+    sentence = template.format_map(values)
+    if template.startswith("{card}"):
+        return sentence[:1].upper() + sentence[1:]
+    return sentence
 
 
 def render_notation(code: str, text: str, translate: Callable[[str], str] = _identity) -> str:
@@ -151,3 +242,12 @@ def render_notation(code: str, text: str, translate: Callable[[str], str] = _ide
     '7H=7D: only a two may stand for another card.'
     """
     return translate(NOTATION_MESSAGES[code]).format(text=text)
+
+
+def label(value: str, translate: Callable[[str], str] = _identity) -> str:
+    """The human name of a meld kind or a hand's ending, from its stable value.
+
+    >>> label("twos"), label("stock_exhausted")
+    ('set of twos', 'the stock ran out')
+    """
+    return translate({**KIND_LABELS, **ENDING_LABELS}[value])

@@ -8,7 +8,7 @@ from __future__ import annotations
 from django.utils.translation import gettext
 from rest_framework import serializers
 
-from scoring import Ending, MeldKind, Violation, render
+from scoring import Ending, MeldKind, MeldRuling, Violation, label, render
 from scoring.api.fields import CardField, CardListField, MeldCardField, MeldField
 
 MAX_PLAYERS_IN_REQUEST = 10
@@ -89,10 +89,18 @@ class MeldCardOutSerializer(serializers.Serializer):
 
 class MeldRulingSerializer(serializers.Serializer):
     valid = serializers.BooleanField()
-    kind = serializers.ChoiceField(choices=[k.value for k in MeldKind], allow_null=True)
+    kind = serializers.ChoiceField(
+        choices=[k.value for k in MeldKind], allow_null=True, help_text="Stable code of the kind."
+    )
+    kind_label = serializers.SerializerMethodField(
+        help_text="What players call the kind, in the language of the request."
+    )
     points = serializers.IntegerField(help_text="Sum of the values of the declared cards.")
     cards = MeldCardOutSerializer(many=True)
     violations = ViolationSerializer(many=True)
+
+    def get_kind_label(self, ruling: MeldRuling) -> str | None:
+        return label(ruling.kind, gettext) if ruling.kind else None
 
 
 class MeldAnswerSerializer(MeldRulingSerializer):

@@ -66,7 +66,7 @@ def ruling_schema(
     response=s.MeldAnswerSerializer,
     body={"cards": ["JS", "2D=QS", "KS"]},
     answer={
-        "valid": True, "kind": "run", "points": 70,
+        "valid": True, "kind": "run", "kind_label": "run", "points": 70,
         "cards": [
             {"card": "JS", "represents": "JS", "wild": False, "points": 10},
             {"card": "2D", "represents": "QS", "wild": True, "points": 50},
@@ -134,7 +134,8 @@ class HandRulingView(RulingView):
     body={"card": "QS"},
     answer={"allowed": False, "violations": [{
         "code": "queen_of_spades_discard",
-        "detail": "QS cannot be discarded: the queen of spades must be melded."}]},
+        "detail": "The queen of spades (QS) cannot be discarded, not even as the last card: "
+                  "it must be melded."}]},
 ))  # fmt: skip
 class DiscardRulingView(RulingView):
     request_serializer = s.DiscardRequestSerializer

@@ -1,0 +1,81 @@
+"""The Portuguese and French catalogs: complete, not fuzzy, same placeholders, compiled."""
+
+from __future__ import annotations
+
+import gettext
+import re
+
+import pytest
+
+from matches.errors import SETUP_MESSAGES, MatchError
+from scoring import violations
+from tests.i18n.catalogs import LANGUAGES, Entry, po_path, read_po
+
+PLACEHOLDER = re.compile(r"\{[a-z_]*\}|%\([a-z_]+\)[sd]|%[sd]")
+
+
+def messages(language: str) -> list[Entry]:
+    return [entry for entry in read_po(po_path(language)) if entry.msgid]
+
+
+def placeholders(text: str) -> list[str]:
+    return sorted(PLACEHOLDER.findall(text))
+
+
+def engine_sentences() -> set[str]:
+    """Every sentence and name the engine renders, as marked with gettext_noop."""
+    tables = [violations.MESSAGES, violations.PROBLEMS, violations.NOTATION_MESSAGES,
+              violations.RANK_NAMES, violations.SUIT_PHRASES, violations.KIND_LABELS,
+              violations.ENDING_LABELS]  # fmt: skip
+    return {text for table in tables for text in table.values()} | {violations.WILD_PHRASE}
+
+
+def domain_sentences() -> set[str]:
+    """Every sentence of matches/errors.py."""
+    found = {str(message) for message in SETUP_MESSAGES.values()}
+    classes = [MatchError]
+    while classes:
+        cls = classes.pop()
+        found.add(str(cls.message))
+        classes.extend(cls.__subclasses__())
+    return found
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_message_is_translated_and_none_is_fuzzy(language):
+    entries = messages(language)
+    assert entries
+    assert [e.msgid for e in entries if not all(e.translations)] == []
+    assert [e.msgid for e in entries if "fuzzy" in e.flags] == []
+    header = read_po(po_path(language))[0]
+    assert "fuzzy" not in header.flags
+    assert f"Language: {language}\n" in header.msgstr[0]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_placeholders_are_the_same_in_every_language(language):
+    for entry in messages(language):
+        for translation in entry.translations:
+            assert placeholders(translation) == placeholders(entry.msgid), entry.msgid
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_catalog_holds_every_sentence_of_the_engine_and_the_domain(language):
+    ids = {entry.msgid for entry in messages(language)}
+    assert engine_sentences() - ids == set(), "run `make messages`"
+    assert domain_sentences() - ids == set(), "run `make messages`"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_compiled_catalog_is_up_to_date_with_the_po_file(language):
+    po = po_path(language)
+    with po.with_suffix(".mo").open("rb") as compiled:
+        catalog = gettext.GNUTranslations(compiled)._catalog  # type: ignore[attr-defined]
+    expected: dict[object, str] = {}
+    for entry in messages(language):
+        if entry.msgid_plural is None:
+            expected[entry.msgid] = entry.msgstr[0]
+        else:
+            expected.update({(entry.msgid, n): text for n, text in entry.msgstr.items()})
+    found = {key: value for key, value in catalog.items() if key}
+    assert found == expected, "run `make messages` (compilemessages)"

@@ -1,0 +1,128 @@
+"""The API speaks English, Portuguese and French, chosen by Accept-Language or ?lang=."""
+
+import pytest
+
+MELD = "/api/v1/rulings/meld/"
+DISCARD = "/api/v1/rulings/discard/"
+HAND = "/api/v1/rulings/hand/"
+
+
+def post(client, url, body, *, language=None, query=""):
+    headers = {"HTTP_ACCEPT_LANGUAGE": language} if language else {}
+    return client.post(f"{url}{query}", body, format="json", **headers)
+
+
+def first_error(response):
+    return response.json()["errors"][0]
+
+
+def test_the_same_unreadable_card_keeps_its_code_and_changes_its_detail(api_client):
+    answers = {
+        language: post(api_client, MELD, {"cards": ["JS", "QX", "KS"]}, language=language)
+        for language in ("en", "pt", "fr")
+    }
+    assert {r.status_code for r in answers.values()} == {400}
+    assert {first_error(r)["code"] for r in answers.values()} == {"invalid_card"}
+    assert {first_error(r)["attr"] for r in answers.values()} == {"cards.1"}
+    details = {language: first_error(r)["detail"] for language, r in answers.items()}
+    assert len(set(details.values())) == 3
+    assert details["pt"].startswith("QX não é uma carta")
+    assert details["fr"].startswith("QX n'est pas une carte")
+
+
+def test_english_is_the_default(api_client):
+    response = post(api_client, DISCARD, {"card": "QS"})
+    assert response["Content-Language"] == "en"
+    assert response.json()["violations"][0]["detail"].startswith("The queen of spades (QS)")
+
+
+def test_a_violation_in_portuguese_names_the_queen_of_spades(api_client):
+    response = post(api_client, DISCARD, {"card": "QS"}, language="pt-PT,pt;q=0.9")
+    assert response.status_code == 200
+    violation = response.json()["violations"][0]
+    assert violation["code"] == "queen_of_spades_discard"
+    assert "a dama de espadas (QS)" in violation["detail"]
+    assert response["Content-Language"] == "pt"
+
+
+def test_brazilian_portuguese_gets_portuguese(api_client):
+    response = post(api_client, DISCARD, {"card": "QS"}, language="pt-BR")
+    assert "a dama de espadas" in response.json()["violations"][0]["detail"]
+
+
+def test_lang_in_the_query_overrides_accept_language(api_client):
+    response = post(api_client, DISCARD, {"card": "QS"}, language="fr", query="?lang=pt")
+    assert response["Content-Language"] == "pt"
+    assert "a dama de espadas" in response.json()["violations"][0]["detail"]
+
+
+@pytest.mark.parametrize("lang", ["xx", "de", "", "pt%00", "en-us-x-" + "a" * 300])
+def test_an_unknown_lang_falls_back_to_english(api_client, lang):
+    response = post(api_client, DISCARD, {"card": "QS"}, query=f"?lang={lang}")
+    assert response.status_code == 200
+    assert response["Content-Language"] == "en"
+    assert response.json()["violations"][0]["detail"].startswith("The queen of spades")
+
+
+def test_an_unknown_lang_keeps_the_accept_language_choice(api_client):
+    response = post(api_client, DISCARD, {"card": "QS"}, language="fr", query="?lang=xx")
+    assert response["Content-Language"] == "fr"
+    assert "la dame de pique" in response.json()["violations"][0]["detail"]
+
+
+def test_the_generic_validation_messages_are_translated(api_client):
+    fr = post(api_client, MELD, {}, language="fr")
+    pt = post(api_client, MELD, {}, language="pt")
+    assert first_error(fr) == {"code": "required", "detail": "Ce champ est obligatoire.",
+                               "attr": "cards"}  # fmt: skip
+    assert first_error(pt)["code"] == "required"
+    assert first_error(pt)["detail"] == "Este campo é obrigatório."
+
+
+def test_an_invalid_choice_is_explained_in_french(api_client):
+    body = {"ending": "nobody", "results": []}
+    error = first_error(post(api_client, HAND, body, language="fr"))
+    assert (error["code"], error["attr"]) == ("invalid_choice", "ending")
+    assert "n'est pas un choix valide" in error["detail"]
+
+
+def test_the_meld_ruling_shows_a_label_beside_the_stable_kind(api_client):
+    body = {"cards": ["JS", "2D=QS", "KS"]}
+    en = post(api_client, MELD, body).json()
+    pt = post(api_client, MELD, body, language="pt").json()
+    fr = post(api_client, MELD, body, query="?lang=fr").json()
+    assert en["kind"] == pt["kind"] == fr["kind"] == "run"
+    assert (en["kind_label"], pt["kind_label"], fr["kind_label"]) == ("run", "sequência", "suite")
+
+
+def test_an_illegal_meld_has_no_kind_and_no_label(api_client):
+    body = post(api_client, MELD, {"cards": ["5H", "2C", "7H"]}, language="pt").json()
+    assert body["kind"] is None
+    assert body["kind_label"] is None
+    assert {v["code"] for v in body["violations"]} == {"run_mixed_suits", "run_not_consecutive"}
+    assert all("5H 2C 7H" in v["detail"] for v in body["violations"])
+
+
+def test_hand_violations_are_translated_with_their_clauses(api_client):
+    body = {
+        "ending": "went_out", "went_out": "ann",
+        "results": [
+            {"player": "ann", "melds": [], "hand": ["4H"]},
+            {"player": "ann", "melds": [["5D", "6D", "7D"]], "hand": ["2D"]},
+        ],
+    }  # fmt: skip
+    answer = post(api_client, HAND, body, language="fr").json()
+    details = {}
+    for v in answer["violations"]:
+        details.setdefault(v["code"], []).append(v["detail"])
+    assert all(d.startswith("Chaque joueur assis") for d in details["players_mismatch"])
+    assert any(d.endswith(" : ann figure 2 fois.") for d in details["players_mismatch"])
+    assert any(d.endswith(" ; il garde 4H.") for d in details["went_out_with_cards"])
+    assert any(d.endswith(" ; il n'a rien posé.") for d in details["went_out_with_cards"])
+
+
+def test_an_unknown_api_path_answers_in_the_language_asked(client):
+    response = client.get("/api/v1/no-such-thing/", HTTP_ACCEPT_LANGUAGE="pt")
+    assert response.status_code == 404
+    assert response.json()["errors"][0]["code"] == "not_found"
+    assert response.json()["errors"][0]["detail"] == "Não encontrado."
