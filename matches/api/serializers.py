@@ -12,7 +12,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 import scoring
-from matches import services
+from matches import services, standings
 from matches.models import (
     Club,
     Hand,
@@ -73,7 +73,7 @@ class PlayerSerializer(serializers.ModelSerializer):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        clubs = self.context.get("writable_clubs")
+        clubs = self.context.get("member_clubs")
         if clubs is not None:
             self.fields["club"].queryset = clubs
         if self.instance is not None:
@@ -91,7 +91,7 @@ class SeasonSerializer(serializers.ModelSerializer):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        clubs = self.context.get("writable_clubs")
+        clubs = self.context.get("member_clubs")
         if clubs is not None:
             self.fields["club"].queryset = clubs
         if self.instance is not None:
@@ -250,3 +250,125 @@ class RevisionSerializer(serializers.ModelSerializer):
     class Meta:
         model = HandRevision
         fields = ["number", "revision", "action", "hand", "reason", "by", "at"]
+
+
+# --- standings and records -----------------------------------------------------------------
+
+
+class StandingsQuerySerializer(serializers.Serializer):
+    """The query of a standings request; ``from`` and ``to`` are dates of the matches' finish."""
+
+    season = serializers.IntegerField(
+        required=False, help_text="Count only this season (club standings only)."
+    )
+    ordering = serializers.CharField(
+        required=False, default="",
+        help_text="Comma-separated fields, '-' for descending, e.g. '-average_net,name'. "
+                  "Default: -victory_points,-wins,-points.",
+    )  # fmt: skip
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        fields: dict[str, serializers.Field] = super().get_fields()
+        fields["from"] = serializers.DateField(
+            required=False, help_text="Matches finished on or after this date."
+        )
+        fields["to"] = serializers.DateField(
+            required=False, help_text="Matches finished on or before this date."
+        )
+        return fields
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        try:
+            attrs["ordering"] = standings.parse_ordering(attrs.get("ordering"))
+        except ValueError as unknown:
+            raise serializers.ValidationError(
+                {"ordering": f"Cannot order by {unknown}; use one of "
+                             f"{', '.join(standings.STANDING_FIELDS)}."},
+                code="invalid_ordering",
+            ) from None  # fmt: skip
+        if attrs.get("from") and attrs.get("to") and attrs["to"] < attrs["from"]:
+            raise serializers.ValidationError(
+                {"to": "The end date is before the start date."}, code="ends_before_start"
+            )
+        return attrs
+
+
+def _ratio(places: int, help_text: str) -> serializers.DecimalField:
+    return serializers.DecimalField(max_digits=12, decimal_places=places, coerce_to_string=False,
+                                    allow_null=True, help_text=help_text)  # fmt: skip
+
+
+class StandingSerializer(serializers.Serializer):
+    rank = serializers.IntegerField(help_text="Players equal on every ordering key share it.")
+    player = serializers.IntegerField(help_text="The player's id.")
+    name = serializers.CharField()
+    matches_played = serializers.IntegerField()
+    wins = serializers.IntegerField(help_text="Outright victories.")
+    shared_wins = serializers.IntegerField(help_text="Victories shared with tied players.")
+    victory_points = _ratio(4, "1 per outright win, 1/k per k-way shared win.")
+    hands_played = serializers.IntegerField()
+    went_out = serializers.IntegerField(help_text="Hands in which the player went out.")
+    points = serializers.IntegerField(help_text="The sum of the player's final totals.")
+    average_net = _ratio(2, "Net points per hand.")
+
+
+class BestHandSerializer(serializers.Serializer):
+    match = serializers.IntegerField()
+    number = serializers.IntegerField()
+    net = serializers.IntegerField()
+
+
+class PlayerRecordSerializer(serializers.Serializer):
+    matches_played = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    shared_wins = serializers.IntegerField()
+    victory_points = _ratio(4, "1 per outright win, 1/k per k-way shared win.")
+    hands_played = serializers.IntegerField()
+    went_out = serializers.IntegerField()
+    went_out_rate = _ratio(4, "Hands gone out in per hand played; null before any hand.")
+    average_net = _ratio(2, "Net points per hand; null before any hand.")
+    best_hand = BestHandSerializer(allow_null=True, help_text="The hand with the highest net.")
+    wild_twos_melded = serializers.IntegerField(
+        allow_null=True, help_text="Twos melded standing for another card (null on SQLite)."
+    )
+    queen_of_spades_held = serializers.IntegerField(
+        allow_null=True, help_text="Hands ended holding Q♠ (null on SQLite)."
+    )
+    average_hand_penalty = _ratio(2, "Points held in hand at the end, per hand.")
+
+
+class PlayerDetailSerializer(PlayerSerializer):
+    """A player with their record over their club's finished matches."""
+
+    record = serializers.SerializerMethodField()
+
+    class Meta(PlayerSerializer.Meta):
+        fields = [*PlayerSerializer.Meta.fields, "record"]
+
+    @extend_schema_field(PlayerRecordSerializer)
+    def get_record(self, player: Player) -> Any:
+        return PlayerRecordSerializer(standings.player_record(player=player)).data
+
+
+class PlayerMatchSerializer(serializers.ModelSerializer):
+    """One of a player's matches, from their seat."""
+
+    match = serializers.IntegerField(source="match_id")
+    season = serializers.IntegerField(source="match.season_id", allow_null=True)
+    table = serializers.CharField(source="match.table")
+    status = serializers.CharField(source="match.status")
+    seat = serializers.IntegerField(source="position")
+    total = serializers.IntegerField(help_text="Their total: final once the match is finished.")
+    won = serializers.BooleanField(source="winner")
+    shared_victory = serializers.SerializerMethodField()
+    hands_played = serializers.IntegerField(source="match.hands_played")
+    created_at = serializers.DateTimeField(source="match.created_at")
+    finished_at = serializers.DateTimeField(source="match.finished_at", allow_null=True)
+
+    class Meta:
+        model = Seat
+        fields = ["match", "season", "table", "status", "seat", "total", "won", "shared_victory",
+                  "hands_played", "created_at", "finished_at"]  # fmt: skip
+
+    def get_shared_victory(self, seat: Seat) -> bool:
+        return bool(seat.winner and seat.winner_count > 1)  # type: ignore[attr-defined]

@@ -18,5 +18,8 @@ urlpatterns = [
          name="hand-detail"),
     path("matches/<int:match_pk>/hands/<int:number>/revisions/",
          views.HandRevisionsView.as_view(), name="hand-revisions"),
+    path("clubs/<int:pk>/standings/", views.ClubStandingsView.as_view(), name="club-standings"),
+    path("seasons/<int:pk>/standings/", views.SeasonStandingsView.as_view(),
+         name="season-standings"),
     *router.urls,
 ]  # fmt: skip

@@ -6,9 +6,8 @@ import hashlib
 import json
 from typing import Any
 
-from django.db import IntegrityError
+from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
-from django.shortcuts import get_object_or_404
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
@@ -17,18 +16,21 @@ from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import action
 from rest_framework.filters import OrderingFilter
-from rest_framework.generics import GenericAPIView
+from rest_framework.generics import GenericAPIView, get_object_or_404  # 404 for clubs/abc/
 from rest_framework.parsers import JSONParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import BaseSerializer, CharField, Serializer
+from rest_framework.settings import api_settings
 
-from matches import errors, selectors, services
+from arlington_site.errors import error_response
+from matches import errors, selectors, services, standings
 from matches.api import serializers as s
 from matches.api.filters import MatchFilter, PlayerFilter, SeasonFilter
 from matches.api.permissions import MANAGING, SCOREKEEPING, ClubRole, can_write
+from matches.api.renderers import CSVRenderer
 from matches.models import Club, Hand, Match, Membership, Player, Season
 
 
@@ -53,10 +55,6 @@ class ObtainTokenView(ObtainAuthToken):
     )
     def post(self, request, *args, **kwargs):
         return super().post(request, *args, **kwargs)
-
-
-def writable_clubs(request: Request, roles: frozenset[str]) -> QuerySet[Club]:
-    return Club.objects.filter(memberships__user=request.user, memberships__role__in=roles)
 
 
 class ClubViewSet(mixins.CreateModelMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin,
@@ -122,18 +120,21 @@ class ClubScopedViewSet(mixins.CreateModelMixin, mixins.ListModelMixin, mixins.R
 
     def get_serializer_context(self) -> dict[str, Any]:
         context: dict[str, Any] = super().get_serializer_context()
-        context["writable_clubs"] = writable_clubs(self.request, self.write_roles)
+        context["member_clubs"] = selectors.clubs_visible_to(self.request.user)
         return context
 
     def perform_save(self, serializer: BaseSerializer, field: str) -> None:
         try:
-            serializer.save()
+            with transaction.atomic():  # a savepoint: a refused insert breaks no outer transaction
+                serializer.save()
         except IntegrityError:
             raise exceptions.ValidationError(
                 {field: "This name is already taken in this club."}, code="unique"
             ) from None
 
     def perform_create(self, serializer: BaseSerializer) -> None:
+        if not can_write(self.request, serializer.validated_data["club"].pk, self.write_roles):
+            raise exceptions.PermissionDenied()
         self.perform_save(serializer, "name")
 
     def perform_update(self, serializer: BaseSerializer) -> None:
@@ -150,6 +151,19 @@ class PlayerViewSet(ClubScopedViewSet):
 
     def get_queryset(self) -> QuerySet[Player]:
         return selectors.players_visible_to(self.request.user)
+
+    def get_serializer_class(self) -> type[BaseSerializer]:
+        if self.action == "retrieve":
+            return s.PlayerDetailSerializer
+        return s.PlayerSerializer
+
+    @extend_schema(responses={200: s.PlayerMatchSerializer(many=True)})
+    @action(detail=True, methods=["get"], serializer_class=s.PlayerMatchSerializer,
+            filter_backends=[])  # fmt: skip
+    def matches(self, request: Request, pk: str | None = None) -> Response:
+        """The player's matches, newest first, with their total and whether they won."""
+        page = self.paginate_queryset(standings.matches_of(player=self.get_object()))
+        return self.get_paginated_response(s.PlayerMatchSerializer(page, many=True).data)
 
 
 class SeasonViewSet(ClubScopedViewSet):
@@ -215,6 +229,11 @@ class MatchViewSet(mixins.CreateModelMixin, mixins.ListModelMixin, mixins.Retrie
         return Response(s.MatchSerializer(match).data, status=status.HTTP_201_CREATED)
 
 
+RECORD_CONFLICT = error_response("RecordConflict", ["match_finished"])
+KEY_REUSED = error_response("IdempotencyKeyReused", ["idempotency_key_reused"])
+CORRECT_CONFLICT = error_response("CorrectionConflict", ["correction_ends_match_early"])
+VOID_CONFLICT = error_response("VoidConflict", ["not_last_hand"])
+
 IDEMPOTENCY_HEADER = OpenApiParameter(
     "Idempotency-Key", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
     description="A retry with the same key and body returns the first answer and records "
@@ -225,17 +244,14 @@ IDEMPOTENCY_HEADER = OpenApiParameter(
 class MatchHandsMixin(GenericAPIView):
     """Finds the match in the URL among the requester's clubs (404 otherwise)."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [IsAuthenticated, ClubRole]
     queryset = Hand.objects.none()  # for the schema: the real rows come from the match
 
     def get_match(self) -> Match:
         match: Match = get_object_or_404(
             selectors.matches_visible_to(self.request.user), pk=self.kwargs["match_pk"]
         )
-        if self.request.method not in ("GET", "HEAD", "OPTIONS") and not can_write(
-            self.request, match.club_id
-        ):
-            raise exceptions.PermissionDenied()
+        self.check_object_permissions(self.request, match)
         return match
 
     def present(self, hand: Hand) -> Any:
@@ -254,8 +270,11 @@ class HandListView(MatchHandsMixin):
         page = self.paginate_queryset(selectors.hands_of(match))
         return self.get_paginated_response(s.HandSerializer(page, many=True).data)
 
-    @extend_schema(request=s.HandInputSerializer, responses={201: s.HandWithMatchSerializer},
-                   parameters=[IDEMPOTENCY_HEADER])  # fmt: skip
+    @extend_schema(
+        request=s.HandInputSerializer,
+        responses={201: s.HandWithMatchSerializer, 409: RECORD_CONFLICT, 422: KEY_REUSED},
+        parameters=[IDEMPOTENCY_HEADER],
+    )
     def post(self, request: Request, match_pk: int) -> Response:
         match = self.get_match()
         incoming = s.HandInputSerializer(data=request.data)
@@ -287,7 +306,10 @@ class HandDetailView(MatchHandsMixin):
         hand = self.get_hand(self.get_match(), number)
         return Response(self.present(hand))
 
-    @extend_schema(request=s.HandCorrectionSerializer, responses={200: s.HandWithMatchSerializer})
+    @extend_schema(
+        request=s.HandCorrectionSerializer,
+        responses={200: s.HandWithMatchSerializer, 409: CORRECT_CONFLICT},
+    )
     def put(self, request: Request, match_pk: int, number: int) -> Response:
         match = self.get_match()
         self.get_hand(match, number)
@@ -300,7 +322,7 @@ class HandDetailView(MatchHandsMixin):
         return Response(self.present(hand))
 
     @extend_schema(
-        responses={204: None},
+        responses={204: None, 409: VOID_CONFLICT},
         parameters=[OpenApiParameter("reason", OpenApiTypes.STR, OpenApiParameter.QUERY)],
     )
     def delete(self, request: Request, match_pk: int, number: int) -> Response:
@@ -324,3 +346,74 @@ class HandRevisionsView(MatchHandsMixin):
         page = self.paginate_queryset(revisions)
         return self.get_paginated_response(s.RevisionSerializer(page, many=True).data)
 
+
+
+class CSVErrorsAsJSON(GenericAPIView):
+    """Errors of a view that offers CSV leave in the JSON envelope, like every other error."""
+
+    def finalize_response(self, request: Request, response: Response, *args: Any,
+                          **kwargs: Any) -> Response:  # fmt: skip
+        if response.status_code >= 400 and isinstance(
+            getattr(request, "accepted_renderer", None), CSVRenderer
+        ):
+            request.accepted_renderer = JSONRenderer()
+            request.accepted_media_type = JSONRenderer.media_type
+        result: Response = super().finalize_response(request, response, *args, **kwargs)
+        return result
+
+
+@extend_schema(parameters=[s.StandingsQuerySerializer],
+               responses={200: s.StandingSerializer(many=True)})  # fmt: skip
+class StandingsView(CSVErrorsAsJSON):
+    """A league table over finished matches, in JSON or CSV (``?format=csv``); not paginated."""
+
+    permission_classes = [IsAuthenticated]
+    renderer_classes = [*api_settings.DEFAULT_RENDERER_CLASSES, CSVRenderer]
+    serializer_class = s.StandingSerializer
+    pagination_class = None
+
+    def query(self) -> dict[str, Any]:
+        incoming = s.StandingsQuerySerializer(data=self.request.query_params)
+        incoming.is_valid(raise_exception=True)
+        return dict(incoming.validated_data)
+
+    csv_header = list(s.StandingSerializer().fields)
+
+    def answer(self, rows: list[dict[str, Any]]) -> Response:
+        # The selector's rows already have the serializer's shape, keys and types (it documents
+        # them); passing a hundred rows through it would cost more than the rest of the request.
+        return Response(rows)
+
+
+class ClubStandingsView(StandingsView):
+    """A club's standings: all-time, or one season's with ``?season=``."""
+
+    queryset = Club.objects.none()  # for the schema: the real rows come from the club
+
+    def get(self, request: Request, pk: int) -> Response:
+        club = get_object_or_404(selectors.clubs_visible_to(request.user), pk=pk)
+        query = self.query()
+        season = None
+        if query.get("season") is not None:
+            season = Season.objects.filter(club=club, pk=query["season"]).first()
+            if season is None:
+                raise errors.InvalidSetup("season_not_in_club", attr="season",
+                                          season=query["season"])  # fmt: skip
+        return self.answer(standings.standings_for_club(
+            club=club, season=season, date_from=query.get("from"), date_to=query.get("to"),
+            ordering=query["ordering"],
+        ))  # fmt: skip
+
+
+class SeasonStandingsView(StandingsView):
+    """A season's standings."""
+
+    queryset = Season.objects.none()
+
+    def get(self, request: Request, pk: int) -> Response:
+        season = get_object_or_404(selectors.seasons_visible_to(request.user), pk=pk)
+        query = self.query()
+        return self.answer(standings.standings_for_season(
+            season=season, date_from=query.get("from"), date_to=query.get("to"),
+            ordering=query["ordering"],
+        ))  # fmt: skip

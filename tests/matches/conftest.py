@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
 from matches import services
-from matches.models import Club, Membership, Player, Role
+from matches.models import Club, Membership, Player, Role, Season
+from tests.matches.builders import went_out
+from tests.matches.endpoints import World
 
 
 def make_user(username: str):
@@ -21,8 +25,20 @@ def client_for(user) -> APIClient:
 
 
 @pytest.fixture(autouse=True)
-def _empty_cache(fresh_cache):
+def _empty_cache(fresh_cache, plain_http):
     """Every test starts with no throttling history."""
+
+
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings):
+    """Hash test passwords cheaply: the real hasher costs most of a test's setup."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def api_client_plain() -> APIClient:
+    """A client with no login."""
+    return APIClient()
 
 
 @pytest.fixture
@@ -94,3 +110,14 @@ def start_match(client: APIClient, club: Club, players: list[Player], **extra) -
 
 def record(client: APIClient, match_id: int, body: dict, **headers):
     return client.post(f"/api/v1/matches/{match_id}/hands/", body, format="json", **headers)
+
+
+@pytest.fixture
+def alices_world(club, roster, as_carol):
+    """Alice's club with everything in it: roster, a season, a match with one hand recorded."""
+    season = Season.objects.create(club=club, name="Spring", starts_on=dt.date(2025, 3, 1),
+                                   ends_on=dt.date(2025, 5, 31))  # fmt: skip
+    seated = [p.pk for p in roster[:3]]
+    match = start_match(as_carol, club, roster[:3], season=season.pk)
+    assert record(as_carol, match["id"], went_out(seated[0], seated)).status_code == 201
+    return World(club=club, players=roster, season=season, match=match["id"], seated=seated)

@@ -1,0 +1,184 @@
+"""Clubs and their members: /api/v1/clubs/, clubs/{id}/members/ and members/{username}/."""
+
+from __future__ import annotations
+
+import pytest
+
+from matches.models import Club, Membership, Role
+from tests.matches.conftest import client_for, make_user
+
+
+def members_url(club: Club) -> str:
+    return f"/api/v1/clubs/{club.pk}/members/"
+
+
+def codes(response) -> list[str]:
+    return [e["code"] for e in response.json()["errors"]]
+
+
+def roles(club: Club) -> dict[str, str]:
+    return dict(Membership.objects.filter(club=club).values_list("user__username", "role"))
+
+
+def test_the_creator_of_a_club_becomes_its_owner(as_bob, bob):
+    response = as_bob.post("/api/v1/clubs/", {"name": "Thursday Table"}, format="json")
+    assert response.status_code == 201
+    body = response.json()
+    assert body["name"] == "Thursday Table"
+    assert body["role"] == "owner"
+    club = Club.objects.get(pk=body["id"])
+    assert club.created_by == bob
+    assert roles(club) == {"bob": "owner"}
+
+
+@pytest.mark.parametrize(("body", "code"), [({}, "required"), ({"name": ""}, "blank"),
+                                            ({"name": "x" * 101}, "max_length")])  # fmt: skip
+def test_a_club_needs_a_name(as_bob, body, code):
+    response = as_bob.post("/api/v1/clubs/", body, format="json")
+    assert response.status_code == 400
+    assert response.json()["type"] == "validation_error"
+    assert [(e["code"], e["attr"]) for e in response.json()["errors"]] == [(code, "name")]
+    assert not Club.objects.exists()
+
+
+def test_the_list_shows_only_my_clubs_with_my_role(as_victor, club, bobs_club):
+    response = as_victor.get("/api/v1/clubs/")
+    assert response.status_code == 200
+    assert set(response.json()) == {"count", "next", "previous", "results"}
+    assert [(c["id"], c["role"]) for c in response.json()["results"]] == [(club.pk, "viewer")]
+
+
+def test_a_club_i_do_not_belong_to_is_not_found(as_bob, club):
+    assert as_bob.get(f"/api/v1/clubs/{club.pk}/").status_code == 404
+
+
+def test_any_member_lists_the_members(as_victor, club):
+    response = as_victor.get(members_url(club))
+    assert response.status_code == 200
+    assert {(m["user"], m["role"]) for m in response.json()["results"]} == {
+        ("alice", "owner"), ("carol", "scorekeeper"), ("victor", "viewer")}
+
+
+def test_the_owner_adds_a_member_who_then_sees_the_club(as_alice, as_bob, club):
+    response = as_alice.post(members_url(club), {"user": "bob", "role": "viewer"}, format="json")
+    assert response.status_code == 201
+    assert response.json()["user"] == "bob"
+    assert response.json()["role"] == "viewer"
+    assert roles(club)["bob"] == "viewer"
+    assert as_bob.get(f"/api/v1/clubs/{club.pk}/").json()["role"] == "viewer"
+
+
+@pytest.mark.parametrize("client", ["as_carol", "as_victor"])
+def test_only_an_owner_adds_members(client, request, bob, club):
+    response = request.getfixturevalue(client).post(
+        members_url(club), {"user": "bob", "role": "owner"}, format="json")
+    assert response.status_code == 403
+    assert codes(response) == ["permission_denied"]
+    assert "bob" not in roles(club)
+
+
+@pytest.mark.parametrize(("body", "code", "attr"), [
+    ({"user": "nobody", "role": "viewer"}, "does_not_exist", "user"),
+    ({"user": "bob", "role": "emperor"}, "invalid_choice", "role"),
+    ({"role": "viewer"}, "required", "user"),
+    ({"user": "bob"}, "required", "role"),
+])  # fmt: skip
+def test_adding_an_unknown_user_or_role_is_a_400(as_alice, bob, club, body, code, attr):
+    response = as_alice.post(members_url(club), body, format="json")
+    assert response.status_code == 400
+    assert [(e["code"], e["attr"]) for e in response.json()["errors"]] == [(code, attr)]
+    assert "bob" not in roles(club)
+
+
+def test_posting_an_existing_member_changes_their_role(as_alice, as_carol, club):
+    response = as_alice.post(members_url(club), {"user": "carol", "role": "owner"}, format="json")
+    assert response.status_code == 201
+    assert response.json()["role"] == "owner"
+    assert roles(club)["carol"] == "owner"
+    assert Membership.objects.filter(club=club, user__username="carol").count() == 1
+    assert as_carol.patch(f"/api/v1/clubs/{club.pk}/", {"name": "Renamed"},
+                          format="json").status_code == 200  # fmt: skip
+
+
+def test_the_only_owner_cannot_step_down(as_alice, club):
+    response = as_alice.post(members_url(club), {"user": "alice", "role": "viewer"}, format="json")
+    assert response.status_code == 400
+    assert codes(response) == ["last_owner"]
+    assert roles(club)["alice"] == "owner"
+
+
+def test_the_owner_removes_a_member_who_then_loses_the_club(as_alice, as_victor, club):
+    response = as_alice.delete(f"{members_url(club)}victor/")
+    assert response.status_code == 204
+    assert "victor" not in roles(club)
+    assert as_victor.get(f"/api/v1/clubs/{club.pk}/").status_code == 404
+    assert as_victor.get("/api/v1/clubs/").json()["count"] == 0
+
+
+@pytest.mark.parametrize("client", ["as_carol", "as_victor"])
+def test_only_an_owner_removes_members(client, request, club):
+    response = request.getfixturevalue(client).delete(f"{members_url(club)}alice/")
+    assert response.status_code == 403
+    assert codes(response) == ["permission_denied"]
+    assert roles(club)["alice"] == "owner"
+
+
+def test_removing_someone_who_is_not_a_member_is_not_found(as_alice, bob, club):
+    assert as_alice.delete(f"{members_url(club)}bob/").status_code == 404
+    assert as_alice.delete(f"{members_url(club)}nobody/").status_code == 404
+
+
+def test_a_club_keeps_at_least_one_owner(as_alice, club):
+    response = as_alice.delete(f"{members_url(club)}alice/")
+    assert response.status_code == 400
+    assert response.json()["type"] == "validation_error"
+    assert codes(response) == ["last_owner"]
+    assert roles(club)["alice"] == "owner"
+
+
+def test_one_of_two_owners_may_leave(as_alice, club):
+    second = make_user("olga")
+    Membership.objects.create(club=club, user=second, role=Role.OWNER)
+    assert as_alice.delete(f"{members_url(club)}alice/").status_code == 204
+    assert roles(club) == {"carol": "scorekeeper", "victor": "viewer", "olga": "owner"}
+    olga = client_for(second)
+    assert olga.delete(f"{members_url(club)}olga/").json()["errors"][0]["code"] == "last_owner"
+
+
+def test_the_owner_renames_the_club(as_alice, club):
+    response = as_alice.patch(f"/api/v1/clubs/{club.pk}/", {"name": "Arlington Club"},
+                              format="json")  # fmt: skip
+    assert response.status_code == 200
+    assert response.json()["name"] == "Arlington Club"
+    club.refresh_from_db()
+    assert club.name == "Arlington Club"
+
+
+@pytest.mark.parametrize("client", ["as_carol", "as_victor"])
+def test_only_the_owner_renames_the_club(client, request, club):
+    response = request.getfixturevalue(client).patch(
+        f"/api/v1/clubs/{club.pk}/", {"name": "Mine now"}, format="json")
+    assert response.status_code == 403
+    assert codes(response) == ["permission_denied"]
+    club.refresh_from_db()
+    assert club.name == "Arlington Card Club"
+
+
+def test_a_club_cannot_be_deleted_through_the_api(as_alice, club):
+    assert as_alice.delete(f"/api/v1/clubs/{club.pk}/").status_code == 405
+    assert Club.objects.filter(pk=club.pk).exists()
+
+
+@pytest.mark.parametrize(("method", "url"), [
+    ("get", "/api/v1/clubs/abc/"),
+    ("get", "/api/v1/clubs/abc/members/"),
+    ("post", "/api/v1/clubs/abc/members/"),
+    ("delete", "/api/v1/clubs/abc/members/alice/"),
+    ("get", "/api/v1/players/abc/"),
+    ("get", "/api/v1/seasons/abc/"),
+    ("get", "/api/v1/matches/abc/"),
+])  # fmt: skip
+def test_an_id_that_is_not_a_number_is_not_found_never_a_500(as_alice, club, method, url):
+    response = getattr(as_alice, method)(url, {"user": "carol", "role": "owner"}, format="json")
+    assert response.status_code == 404
+    assert codes(response) == ["not_found"]

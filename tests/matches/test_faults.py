@@ -1,0 +1,67 @@
+"""When PostgreSQL cannot be reached: 503 in the envelope, nothing half-written, then recovery."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+
+from matches.models import Hand, HandResult, HandRevision, Seat
+from tests.matches.builders import went_out
+from tests.matches.conftest import client_for, record, start_match
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def dead_database():
+    """Point the connection at a port where nothing listens, then restore it."""
+    real_port = connection.settings_dict["PORT"]
+
+    def kill() -> None:
+        connection.close()
+        connection.settings_dict["PORT"] = "1"
+
+    def restore() -> None:
+        connection.close()
+        connection.settings_dict["PORT"] = real_port
+
+    yield kill, restore
+    restore()
+
+
+def test_healthz_reports_the_database(api_client_plain, dead_database):
+    kill, restore = dead_database
+    assert api_client_plain.get("/healthz").json() == {"status": "ok", "database": "ok"}
+    kill()
+    down = api_client_plain.get("/healthz")
+    assert down.status_code == 503
+    assert down.json()["database"] == "unreachable"
+    restore()
+    assert api_client_plain.get("/healthz").status_code == 200
+
+
+def test_a_hand_sent_while_the_database_is_down_gets_503_and_writes_nothing(
+    carol, club, roster, dead_database
+):
+    kill, restore = dead_database
+    players = [p.pk for p in roster[:3]]
+    match = start_match(client_for(carol), club, roster[:3])
+    record(client_for(carol), match["id"], went_out(players[0], players))
+    before = (Hand.objects.count(), HandResult.objects.count(), HandRevision.objects.count(),
+              sorted(Seat.objects.values_list("total", flat=True)))  # fmt: skip
+
+    kill()
+    client = client_for(carol)
+    client.raise_request_exception = False  # a 5xx is also reported to the logs, as it should be
+    response = record(client, match["id"], went_out(players[1], players))
+    assert response.status_code == 503
+    assert response.json()["type"] == "server_error"
+    assert response.json()["errors"][0]["code"] == "database_unavailable"
+
+    restore()
+    after = (Hand.objects.count(), HandResult.objects.count(), HandRevision.objects.count(),
+             sorted(Seat.objects.values_list("total", flat=True)))  # fmt: skip
+    assert after == before
+    resumed = record(client_for(carol), match["id"], went_out(players[1], players))
+    assert resumed.status_code == 201
+    assert resumed.json()["number"] == 2

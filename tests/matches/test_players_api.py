@@ -1,0 +1,131 @@
+"""A club's roster: /api/v1/players/ (a player need not be a user)."""
+
+from __future__ import annotations
+
+import pytest
+
+from matches import services
+from matches.models import Player
+
+
+def codes(response) -> list[tuple[str, str | None]]:
+    return [(e["code"], e["attr"]) for e in response.json()["errors"]]
+
+
+@pytest.fixture
+def second_club(alice):
+    """Another club of Alice's, with its own roster."""
+    other = services.club_create(name="Arlington Juniors", user=alice)
+    Player.objects.create(club=other, name="Zoe")
+    return other
+
+
+def names(response) -> list[str]:
+    return [p["name"] for p in response.json()["results"]]
+
+
+def test_the_roster_lists_the_players_of_my_clubs(as_alice, roster, second_club, bobs_club):
+    Player.objects.create(club=bobs_club, name="Bo")
+    response = as_alice.get("/api/v1/players/")
+    assert response.status_code == 200
+    assert set(response.json()) == {"count", "next", "previous", "results"}
+    assert sorted(names(response)) == ["Ann", "Ben", "Cleo", "Dev", "Eve", "Zoe"]
+
+
+def test_the_roster_is_filtered_by_club(as_alice, club, roster, second_club):
+    assert names(as_alice.get("/api/v1/players/", {"club": second_club.pk})) == ["Zoe"]
+    assert names(as_alice.get("/api/v1/players/", {"club": club.pk})) == [
+        "Ann", "Ben", "Cleo", "Dev", "Eve"]
+
+
+def test_the_roster_is_filtered_by_part_of_a_name(as_alice, roster, second_club):
+    assert names(as_alice.get("/api/v1/players/", {"name": "EV"})) == ["Dev", "Eve"]
+    assert names(as_alice.get("/api/v1/players/", {"name": "zo"})) == ["Zoe"]
+
+
+def test_a_player_reads_with_the_club_and_login(as_victor, club, carol):
+    player = Player.objects.create(club=club, name="Carol", user=carol)
+    response = as_victor.get(f"/api/v1/players/{player.pk}/")
+    assert response.status_code == 200
+    body = response.json()
+    assert (body["id"], body["club"], body["name"], body["user"]) == (
+        player.pk, club.pk, "Carol", "carol")
+
+
+@pytest.mark.parametrize("client", ["as_alice", "as_carol"])
+def test_scorekeepers_and_owners_add_players(client, request, club):
+    response = request.getfixturevalue(client).post(
+        "/api/v1/players/", {"club": club.pk, "name": "Fay"}, format="json")
+    assert response.status_code == 201
+    assert response.json()["name"] == "Fay"
+    assert response.json()["club"] == club.pk
+    assert response.json()["user"] is None
+    assert Player.objects.get(pk=response.json()["id"]).club == club
+
+
+def test_a_player_may_be_linked_to_a_login(as_carol, club, victor):
+    response = as_carol.post("/api/v1/players/", {"club": club.pk, "name": "Vic",
+                                                  "user": "victor"}, format="json")  # fmt: skip
+    assert response.status_code == 201
+    assert Player.objects.get(pk=response.json()["id"]).user == victor
+
+
+def test_a_viewer_cannot_add_players(as_victor, club, roster):
+    response = as_victor.post("/api/v1/players/", {"club": club.pk, "name": "Fay"}, format="json")
+    assert response.status_code == 403
+    assert codes(response) == [("permission_denied", None)]
+    assert Player.objects.filter(club=club).count() == 5
+
+
+def test_a_viewer_cannot_rename_players(as_victor, roster):
+    response = as_victor.patch(f"/api/v1/players/{roster[0].pk}/", {"name": "X"}, format="json")
+    assert response.status_code == 403
+    roster[0].refresh_from_db()
+    assert roster[0].name == "Ann"
+
+
+def test_a_name_is_unique_within_a_club(as_carol, club, roster):
+    response = as_carol.post("/api/v1/players/", {"club": club.pk, "name": "Ann"}, format="json")
+    assert response.status_code == 400
+    assert response.json()["type"] == "validation_error"
+    assert codes(response) == [("unique", "name")]
+    assert Player.objects.filter(club=club, name="Ann").count() == 1
+
+
+def test_a_rename_onto_a_taken_name_is_refused(as_carol, roster):
+    response = as_carol.patch(f"/api/v1/players/{roster[0].pk}/", {"name": "Ben"}, format="json")
+    assert response.status_code == 400
+    assert codes(response) == [("unique", "name")]
+    roster[0].refresh_from_db()
+    assert roster[0].name == "Ann"
+
+
+def test_the_same_name_may_play_in_two_clubs(as_alice, roster, second_club):
+    response = as_alice.post("/api/v1/players/", {"club": second_club.pk, "name": "Ann"},
+                             format="json")  # fmt: skip
+    assert response.status_code == 201
+
+
+def test_a_player_cannot_move_to_another_club(as_alice, roster, second_club):
+    response = as_alice.patch(f"/api/v1/players/{roster[0].pk}/", {"club": second_club.pk},
+                              format="json")  # fmt: skip
+    assert response.status_code == 200
+    roster[0].refresh_from_db()
+    assert roster[0].club_id != second_club.pk
+
+
+@pytest.mark.parametrize(("body", "code", "attr"), [
+    ({"name": "Fay"}, "required", "club"),
+    ({"club": None, "name": "Fay"}, "null", "club"),
+    ({"club": "first", "name": "Fay"}, "incorrect_type", "club"),
+    ({"club": "<club>"}, "required", "name"),
+    ({"club": "<club>", "name": ""}, "blank", "name"),
+    ({"club": "<club>", "name": "x" * 101}, "max_length", "name"),
+    ({"club": "<club>", "name": "Fay", "user": "nobody"}, "does_not_exist", "user"),
+])  # fmt: skip
+def test_an_unreadable_player_is_a_400(as_carol, club, body, code, attr):
+    body = {k: club.pk if v == "<club>" else v for k, v in body.items()}
+    response = as_carol.post("/api/v1/players/", body, format="json")
+    assert response.status_code == 400
+    assert (code, attr) in codes(response)
+    assert not Player.objects.exists()

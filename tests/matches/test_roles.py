@@ -1,0 +1,84 @@
+"""Roles inside a club: viewers read; scorekeepers also score and keep the roster; owners manage.
+
+Alice owns the club, Carol keeps score, Victor watches.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.matches import endpoints
+from tests.matches.builders import went_out
+from tests.matches.conftest import record
+from tests.matches.endpoints import Endpoint, snapshot
+
+ROLES = ["alice", "carol", "victor"]  # owner, scorekeeper, viewer
+
+# What each role gets from each write: (owner, scorekeeper, viewer).
+EXPECTED = {
+    "rename club": (200, 403, 403),
+    "replace club": (200, 403, 403),
+    "add member": (201, 403, 403),
+    "remove member": (204, 403, 403),
+    "rename player": (200, 200, 403),
+    "replace player": (200, 200, 403),
+    "create player": (201, 201, 403),
+    "rename season": (200, 403, 403),
+    "replace season": (200, 403, 403),
+    "create season": (201, 403, 403),
+    "create match": (201, 201, 403),
+    "record hand": (201, 201, 403),
+    "correct hand": (200, 200, 403),
+    "void hand": (204, 204, 403),
+}
+WRITES = endpoints.OBJECT_WRITES + endpoints.CREATES
+
+
+def test_the_table_covers_every_write():
+    assert set(EXPECTED) == {endpoint.name for endpoint in WRITES}
+
+
+@pytest.fixture
+def clients(as_alice, as_carol, as_victor):
+    return {"alice": as_alice, "carol": as_carol, "victor": as_victor}
+
+
+@pytest.mark.parametrize("username", ROLES)
+@pytest.mark.parametrize("endpoint", endpoints.READS + endpoints.LISTS, ids=str)
+def test_every_member_reads_everything(endpoint: Endpoint, username, clients, alices_world):
+    response = endpoint.call(clients[username], alices_world)
+    assert response.status_code == 200, response.content
+
+
+@pytest.mark.parametrize("username", ROLES)
+@pytest.mark.parametrize("endpoint", WRITES, ids=str)
+def test_each_role_may_write_only_what_it_is_for(endpoint: Endpoint, username, clients, bob,
+                                                 alices_world):  # fmt: skip
+    expected = EXPECTED[endpoint.name][ROLES.index(username)]
+    before = snapshot()
+    response = endpoint.call(clients[username], alices_world)
+    assert response.status_code == expected, response.content
+    if expected == 403:
+        assert response.json()["type"] == "client_error"
+        assert [e["code"] for e in response.json()["errors"]] == ["permission_denied"]
+        assert snapshot() == before
+    else:
+        assert snapshot() != before
+
+
+def test_a_viewer_promoted_to_scorekeeper_can_record(as_alice, as_victor, alices_world):
+    body = went_out(alices_world.seated[2], alices_world.seated)
+    assert record(as_victor, alices_world.match, body).status_code == 403
+    promoted = as_alice.post(f"/api/v1/clubs/{alices_world.club.pk}/members/",
+                             {"user": "victor", "role": "scorekeeper"}, format="json")
+    assert promoted.status_code == 201
+    assert record(as_victor, alices_world.match, body).status_code == 201
+
+
+def test_a_scorekeeper_demoted_to_viewer_can_no_longer_record(as_alice, as_carol, alices_world):
+    demoted = as_alice.post(f"/api/v1/clubs/{alices_world.club.pk}/members/",
+                            {"user": "carol", "role": "viewer"}, format="json")
+    assert demoted.status_code == 201
+    body = went_out(alices_world.seated[2], alices_world.seated)
+    assert record(as_carol, alices_world.match, body).status_code == 403
+    assert as_carol.get(f"/api/v1/matches/{alices_world.match}/").status_code == 200
