@@ -109,11 +109,19 @@ MAX_REQUEST_BODY_BYTES = int(os.environ.get("MAX_REQUEST_BODY_BYTES", 64 * 1024)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Throttling counts live in the cache: local memory by default (one process), Redis when
+# REDIS_URL is set, so that the limits hold across several app servers (docs/deployment.md).
+REDIS_URL = os.environ.get("REDIS_URL", "")
 CACHES = {
-    "default": {
-        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-    },
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        if REDIS_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    ),
 }
+
+# How long a hand submission's answer is kept for retries with the same Idempotency-Key.
+IDEMPOTENCY_KEY_TTL_SECONDS = int(os.environ.get("IDEMPOTENCY_KEY_TTL_SECONDS", 24 * 60 * 60))
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -152,10 +160,16 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "drf_standardized_errors.handler.exception_handler",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
+    # Per user when logged in (a whole club on one Wi-Fi is not one client), per address if not.
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.UserRateThrottle",
+        "rest_framework.throttling.AnonRateThrottle",
+    ],
     "DEFAULT_THROTTLE_RATES": {
         "anon": os.environ.get("ANON_THROTTLE_RATE", "60/min"),
         "user": os.environ.get("USER_THROTTLE_RATE", "600/min"),
         "rulings": os.environ.get("RULINGS_THROTTLE_RATE", "120/min"),
+        "auth": os.environ.get("AUTH_THROTTLE_RATE", "10/min"),
     },
 }
 

@@ -52,6 +52,33 @@ class NotLastHand(MatchError):
     message = _("Only the last hand ({last}) can be voided, not hand {number}.")
 
 
+class IdempotencyKeyInProgress(MatchError):
+    status = 409
+    code = "idempotency_key_in_progress"
+    message = _(
+        "A request with this Idempotency-Key is still being recorded; retry in a moment to "
+        "receive its answer."
+    )
+
+
+class StaleHand(MatchError):
+    status = 412
+    code = "precondition_failed"
+    message = _(
+        "Hand {number} has changed since you read it (it is now at version {version}); read "
+        "it again and reapply your correction."
+    )
+
+
+class PreconditionRequired(MatchError):
+    status = 428
+    code = "precondition_required"
+    message = _(
+        "Send the If-Match header with the hand's ETag, so that a correction never "
+        "overwrites one you have not seen."
+    )
+
+
 class IdempotencyKeyReused(MatchError):
     status = 422
     code = "idempotency_key_reused"
@@ -77,8 +104,6 @@ SETUP_MESSAGES = {
     "player_not_in_club": _("Player {player} is not on this club's roster."),
     "first_dealer_not_seated": _("The first dealer {player} is not seated at this match."),
     "season_not_in_club": _("Season {season} does not belong to this club."),
-    "unknown_user": _("There is no user named {username}."),
-    "already_member": _("{username} is already a member of this club."),
     "last_owner": _("A club keeps at least one owner."),
 }
 

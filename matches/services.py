@@ -5,12 +5,15 @@ The engine (`scoring`) decides every rule; these functions lock, ask it, and sav
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 import scoring
@@ -199,14 +202,18 @@ def _entry_json(entry: HandEntry) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def _revise(match: Match, number: int, action: str, entry: HandEntry | None,
-            user: AbstractBaseUser, reason: str) -> None:  # fmt: skip
+def _next_revision(match: Match, number: int) -> int:
     last = (
         HandRevision.objects.filter(match=match, number=number)
         .order_by("-revision").values_list("revision", flat=True).first()
     )  # fmt: skip
+    return (last or 0) + 1
+
+
+def _revise(match: Match, number: int, revision: int, action: str, entry: HandEntry | None,
+            user: AbstractBaseUser, reason: str) -> None:  # fmt: skip
     HandRevision.objects.create(
-        match=match, number=number, revision=(last or 0) + 1, action=action,
+        match=match, number=number, revision=revision, action=action,
         hand=_entry_json(entry) if entry is not None else {}, reason=reason, by=user,
     )  # fmt: skip
 
@@ -231,6 +238,37 @@ class Outcome:
     replayed: bool = False
 
 
+def key_lock_id(match_id: int, key: str) -> int:
+    """The advisory lock that marks a submission with this key as in flight."""
+    digest = hashlib.sha256(f"{match_id}:{key}".encode()).digest()
+    return int.from_bytes(digest[:8], "big", signed=True)
+
+
+def _claim_key(match_id: int, key: str) -> None:
+    """Refuse a retry while the first submission with its key is still being recorded.
+
+    On PostgreSQL a transaction-scoped advisory lock marks the key as in flight: a second
+    request gets 409 at once instead of waiting, and the lock ends with the transaction.
+    """
+    if connection.vendor != "postgresql":
+        return  # SQLite (make run) serialises writes anyway
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [key_lock_id(match_id, key)])
+        (claimed,) = cursor.fetchone()
+    if not claimed:
+        raise errors.IdempotencyKeyInProgress()
+
+
+def _stored_answer(match: Match, key: str, fingerprint: str) -> IdempotencyRecord | None:
+    """The first answer given under ``key``, if it has not expired; expired ones are removed."""
+    cutoff = timezone.now() - timedelta(seconds=settings.IDEMPOTENCY_KEY_TTL_SECONDS)
+    IdempotencyRecord.objects.filter(match=match, created_at__lt=cutoff).delete()
+    stored = IdempotencyRecord.objects.filter(match=match, key=key).first()
+    if stored is not None and stored.fingerprint != fingerprint:
+        raise errors.IdempotencyKeyReused()
+    return stored
+
+
 @transaction.atomic
 def hand_record(
     *,
@@ -245,23 +283,23 @@ def hand_record(
 
     The match row is locked, so two scorekeepers at one table get consecutive hand numbers.
     ``render`` presents the new hand; with an idempotency key its answer is stored with the
-    hand in the same transaction.
+    hand in the same transaction, and kept for IDEMPOTENCY_KEY_TTL_SECONDS.
     """
+    if idempotency_key:
+        _claim_key(match_id, idempotency_key)
     match, seats = _locked_match(match_id)
     if idempotency_key:
-        stored = IdempotencyRecord.objects.filter(match=match, key=idempotency_key).first()
+        stored = _stored_answer(match, idempotency_key, fingerprint)
         if stored is not None:
-            if stored.fingerprint != fingerprint:
-                raise errors.IdempotencyKeyReused(attr=None)
             return Outcome(None, stored.response, stored.status_code, replayed=True)
     if match.status == MatchStatus.FINISHED:
         raise errors.MatchFinished(match=match.pk)
     ruling = _rule(entry, seats)
     number = match.hands_played + 1
+    revision = _next_revision(match, number)
     hand = Hand.objects.create(
         match=match, number=number, dealer_id=_dealer(match, seats, number).player_id,
-        ending=entry.ending, went_out_id=entry.went_out if entry.went_out is not None else None,
-        recorded_by=user,
+        ending=entry.ending, went_out_id=entry.went_out, version=revision, recorded_by=user,
     )  # fmt: skip
     nets = {r.player.id: r.net for r in ruling.results}  # type: ignore[attr-defined]
     for seat in seats:
@@ -272,7 +310,7 @@ def hand_record(
     Seat.objects.bulk_update(seats, ["total", "winner"])
     match.hands_played = number
     match.save(update_fields=["hands_played", "status", "finished_at"])
-    _revise(match, number, RevisionAction.RECORDED, entry, user, "")
+    _revise(match, number, revision, RevisionAction.RECORDED, entry, user, "")
     body = render(hand)
     if idempotency_key:
         IdempotencyRecord.objects.create(
@@ -282,13 +320,49 @@ def hand_record(
     return Outcome(hand, body, 201)
 
 
+@dataclass(frozen=True)
+class Impact:
+    """What a correction changed: every total, the match's status and its winners."""
+
+    totals_before: dict[int, int]
+    totals_after: dict[int, int]
+    status_before: str
+    status_after: str
+    winners_before: list[int]
+    winners_after: list[int]
+
+    @property
+    def finish_changed(self) -> bool:
+        return self.status_before != self.status_after
+
+    @property
+    def winners_changed(self) -> bool:
+        return set(self.winners_before) != set(self.winners_after)
+
+
+def _check_version(hand: Hand, expected_version: int | None) -> None:
+    if expected_version is not None and hand.version != expected_version:
+        raise errors.StaleHand(number=hand.number, version=hand.version)
+
+
 @transaction.atomic
 def hand_correct(
-    *, match_id: int, number: int, entry: HandEntry, user: AbstractBaseUser, reason: str = ""
-) -> Hand:
-    """Re-rule hand ``number``, recompute every total after it and re-decide the finish."""
+    *,
+    match_id: int,
+    number: int,
+    entry: HandEntry,
+    user: AbstractBaseUser,
+    reason: str = "",
+    expected_version: int | None = None,
+) -> tuple[Hand, Impact]:
+    """Re-rule hand ``number``, recompute every total after it and re-decide the finish.
+
+    ``expected_version`` is the version the corrector last saw (from the hand's ETag); a
+    correction made meanwhile by someone else makes this one stale.
+    """
     match, seats = _locked_match(match_id)
     hand = Hand.objects.get(match=match, number=number)
+    _check_version(hand, expected_version)
     ruling = _rule(entry, seats)
     hands = list(match.hands.order_by("number").prefetch_related("results"))
     players = [seat.player_id for seat in seats]
@@ -301,33 +375,51 @@ def hand_correct(
     if outcome.finished_after is not None and outcome.finished_after < len(hands):
         raise errors.CorrectionEndsMatchEarly(number=outcome.finished_after, last=len(hands))
 
+    before = (
+        {seat.player_id: seat.total for seat in seats}, str(match.status),
+        [seat.player_id for seat in seats if seat.winner],
+    )  # fmt: skip
+    revision = _next_revision(match, number)
     hand.ending = entry.ending
     hand.went_out_id = entry.went_out
-    hand.version += 1
+    hand.version = revision
     hand.save(update_fields=["ending", "went_out", "version", "updated_at"])
     hand.results.all().delete()
     HandResult.objects.bulk_create(
         _result_rows(hand, ruling, seats, outcome.totals[number - 1])  # type: ignore[arg-type]
     )
-    later = [r for h in hands if h.number > number for r in h.results.all()]
-    for row in later:
-        row.total = outcome.totals[row.hand.number - 1][row.player_id]
-    HandResult.objects.bulk_update(later, ["total"])
+    later = [(h.number, r) for h in hands if h.number > number for r in h.results.all()]
+    for later_number, row in later:
+        row.total = outcome.totals[later_number - 1][row.player_id]
+    HandResult.objects.bulk_update([row for _, row in later], ["total"])
     final = outcome.totals[-1]
     for seat in seats:
         seat.total = final[seat.player_id]
     _apply_finish(match, seats, outcome.finish)
     Seat.objects.bulk_update(seats, ["total", "winner"])
     match.save(update_fields=["status", "finished_at"])
-    _revise(match, number, RevisionAction.CORRECTED, entry, user, reason)
-    return hand
+    _revise(match, number, revision, RevisionAction.CORRECTED, entry, user, reason)
+    impact = Impact(
+        totals_before=before[0], totals_after={seat.player_id: seat.total for seat in seats},
+        status_before=before[1], status_after=str(match.status),
+        winners_before=before[2], winners_after=[seat.player_id for seat in seats if seat.winner],
+    )  # fmt: skip
+    return hand, impact
 
 
 @transaction.atomic
-def hand_void(*, match_id: int, number: int, user: AbstractBaseUser, reason: str = "") -> None:
+def hand_void(
+    *,
+    match_id: int,
+    number: int,
+    user: AbstractBaseUser,
+    reason: str = "",
+    expected_version: int | None = None,
+) -> None:
     """Void the last hand: totals return to what they were before it; its revisions stay."""
     match, seats = _locked_match(match_id)
     hand = Hand.objects.get(match=match, number=number)
+    _check_version(hand, expected_version)
     if number != match.hands_played:
         raise errors.NotLastHand(number=number, last=match.hands_played)
     nets = {r.player_id: r.net for r in hand.results.all()}
@@ -338,4 +430,5 @@ def hand_void(*, match_id: int, number: int, user: AbstractBaseUser, reason: str
     Seat.objects.bulk_update(seats, ["total", "winner"])
     match.hands_played = number - 1
     match.save(update_fields=["hands_played", "status", "finished_at"])
-    _revise(match, number, RevisionAction.VOIDED, None, user, reason)
+    _revise(match, number, _next_revision(match, number), RevisionAction.VOIDED, None, user,
+            reason)  # fmt: skip

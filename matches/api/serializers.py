@@ -372,3 +372,37 @@ class PlayerMatchSerializer(serializers.ModelSerializer):
 
     def get_shared_victory(self, seat: Seat) -> bool:
         return bool(seat.winner and seat.winner_count > 1)  # type: ignore[attr-defined]
+
+
+class TotalChangeSerializer(serializers.Serializer):
+    player = serializers.IntegerField()
+    before = serializers.IntegerField()
+    after = serializers.IntegerField()
+
+
+class ImpactSerializer(serializers.Serializer):
+    """What a correction changed, so the scorekeeper sees it before walking away."""
+
+    totals = serializers.SerializerMethodField()
+    status_before = serializers.CharField()
+    status_after = serializers.CharField()
+    winners_before = serializers.ListField(child=serializers.IntegerField())
+    winners_after = serializers.ListField(child=serializers.IntegerField())
+    finish_changed = serializers.BooleanField()
+    winners_changed = serializers.BooleanField()
+
+    @extend_schema_field(TotalChangeSerializer(many=True))
+    def get_totals(self, impact: Any) -> list[dict[str, int]]:
+        return [
+            {"player": player, "before": before, "after": impact.totals_after[player]}
+            for player, before in impact.totals_before.items()
+        ]
+
+
+class CorrectedHandSerializer(HandWithMatchSerializer):
+    """A corrected hand, with the impact of the correction."""
+
+    impact = ImpactSerializer()
+
+    class Meta(HandWithMatchSerializer.Meta):
+        fields = [*HandWithMatchSerializer.Meta.fields, "impact"]

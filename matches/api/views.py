@@ -24,6 +24,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import BaseSerializer, CharField, Serializer
 from rest_framework.settings import api_settings
+from rest_framework.throttling import ScopedRateThrottle
 
 from arlington_site.errors import error_response
 from matches import errors, selectors, services, standings
@@ -46,6 +47,8 @@ class ObtainTokenView(ObtainAuthToken):
     authentication_classes = []
     parser_classes = [JSONParser]
     renderer_classes = [JSONRenderer]
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "auth"  # slows password guessing, per address
 
     @extend_schema(
         operation_id="auth_token_create",
@@ -229,10 +232,38 @@ class MatchViewSet(mixins.CreateModelMixin, mixins.ListModelMixin, mixins.Retrie
         return Response(s.MatchSerializer(match).data, status=status.HTTP_201_CREATED)
 
 
-RECORD_CONFLICT = error_response("RecordConflict", ["match_finished"])
+RECORD_CONFLICT = error_response("RecordConflict",
+                                 ["match_finished", "idempotency_key_in_progress"])  # fmt: skip
 KEY_REUSED = error_response("IdempotencyKeyReused", ["idempotency_key_reused"])
 CORRECT_CONFLICT = error_response("CorrectionConflict", ["correction_ends_match_early"])
 VOID_CONFLICT = error_response("VoidConflict", ["not_last_hand"])
+STALE = error_response("Stale", ["precondition_failed"])
+PRECONDITION_REQUIRED = error_response("PreconditionRequired", ["precondition_required"])
+
+IF_MATCH_HEADER = OpenApiParameter(
+    "If-Match", OpenApiTypes.STR, OpenApiParameter.HEADER, required=True,
+    description="The hand's ETag as last read. A correction without it is refused (428); "
+                "with an ETag that is no longer current, it is refused (412).",
+)  # fmt: skip
+IF_MATCH_OPTIONAL = OpenApiParameter(
+    "If-Match", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
+    description="Optional: the hand's ETag as last read; a stale one is refused (412).",
+)  # fmt: skip
+def etag(hand: Hand) -> str:
+    """The hand's ETag: its version, which every correction, void and re-record moves on."""
+    return f'"{hand.version}"'
+
+
+def version_from_if_match(request: Request) -> int | None:
+    """The version named by If-Match (None for "*" or no header); 412 if it names none."""
+    header = request.headers.get("If-Match", "").strip()
+    if not header or header == "*":
+        return None
+    tag = header.split(",")[0].strip().removeprefix("W/").strip('"')
+    if not tag.isdigit():
+        raise errors.StaleHand(number=request.parser_context["kwargs"]["number"], version="?")
+    return int(tag)
+
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
     "Idempotency-Key", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
@@ -290,6 +321,8 @@ class HandListView(MatchHandsMixin):
         response = Response(outcome.body, status=outcome.status)
         if outcome.replayed:
             response["Idempotent-Replayed"] = "true"
+        if outcome.hand is not None:
+            response["ETag"] = etag(outcome.hand)
         return response
 
 
@@ -304,32 +337,40 @@ class HandDetailView(MatchHandsMixin):
 
     def get(self, request: Request, match_pk: int, number: int) -> Response:
         hand = self.get_hand(self.get_match(), number)
-        return Response(self.present(hand))
+        return Response(self.present(hand), headers={"ETag": etag(hand)})
 
     @extend_schema(
         request=s.HandCorrectionSerializer,
-        responses={200: s.HandWithMatchSerializer, 409: CORRECT_CONFLICT},
-    )
+        responses={200: s.CorrectedHandSerializer, 409: CORRECT_CONFLICT, 412: STALE,
+                   428: PRECONDITION_REQUIRED},
+        parameters=[IF_MATCH_HEADER],
+    )  # fmt: skip
     def put(self, request: Request, match_pk: int, number: int) -> Response:
         match = self.get_match()
         self.get_hand(match, number)
+        if "If-Match" not in request.headers:
+            raise errors.PreconditionRequired()
+        expected = version_from_if_match(request)
         incoming = s.HandCorrectionSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
-        hand = services.hand_correct(
+        hand, impact = services.hand_correct(
             match_id=match.pk, number=number, entry=incoming.to_entry(), user=request.user,
-            reason=incoming.validated_data["reason"],
+            reason=incoming.validated_data["reason"], expected_version=expected,
         )  # fmt: skip
-        return Response(self.present(hand))
+        body = {**self.present(hand), "impact": s.ImpactSerializer(impact).data}
+        return Response(body, headers={"ETag": etag(hand)})
 
     @extend_schema(
-        responses={204: None, 409: VOID_CONFLICT},
-        parameters=[OpenApiParameter("reason", OpenApiTypes.STR, OpenApiParameter.QUERY)],
-    )
+        responses={204: None, 409: VOID_CONFLICT, 412: STALE},
+        parameters=[OpenApiParameter("reason", OpenApiTypes.STR, OpenApiParameter.QUERY),
+                    IF_MATCH_OPTIONAL],
+    )  # fmt: skip
     def delete(self, request: Request, match_pk: int, number: int) -> Response:
         match = self.get_match()
         self.get_hand(match, number)
         services.hand_void(match_id=match.pk, number=number, user=request.user,
-                           reason=request.query_params.get("reason", "")[:500])  # fmt: skip
+                           reason=request.query_params.get("reason", "")[:500],
+                           expected_version=version_from_if_match(request))  # fmt: skip
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

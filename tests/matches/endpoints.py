@@ -50,10 +50,12 @@ class Endpoint:
     method: str
     url: Callable[[World], str]
     body: Callable[[World], Any] | None = None
+    headers: tuple[tuple[str, str], ...] = ()
 
     def call(self, client: Any, world: World) -> Any:
         body = None if self.body is None else self.body(world)
-        return getattr(client, self.method)(self.url(world), body, format="json")
+        extra = {f"HTTP_{name.upper().replace('-', '_')}": value for name, value in self.headers}
+        return getattr(client, self.method)(self.url(world), body, format="json", **extra)
 
     def __str__(self) -> str:
         return self.name
@@ -104,7 +106,7 @@ OBJECT_WRITES = [
              lambda w: {"club": w.club.pk, "name": "Renamed"}),
     Endpoint("record hand", "post", _hands, _hand),
     Endpoint("correct hand", "put", lambda w: f"{_hands(w)}1/",
-             lambda w: {**_hand(w), "reason": "dispute"}),
+             lambda w: {**_hand(w), "reason": "dispute"}, headers=(("If-Match", "*"),)),
     Endpoint("void hand", "delete", lambda w: f"{_hands(w)}1/"),
 ]  # fmt: skip
 

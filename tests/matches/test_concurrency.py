@@ -9,16 +9,19 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+import psycopg
 import pytest
 from django.db import connection, connections
 
-from matches.models import Hand, HandResult, Seat
+from matches import services
+from matches.models import Hand, HandResult, HandRevision, Seat
 from tests.matches.builders import went_out
 from tests.matches.conftest import client_for, record, start_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 THREADS = 8
+RETRIES = 20
 
 
 def in_parallel(task: Callable[[int], Any], count: int = THREADS) -> list[Any]:
@@ -77,7 +80,49 @@ def test_parallel_retries_with_one_key_record_exactly_one_hand(carol, club, rost
         response = record(client_for(carol), match["id"], body, HTTP_IDEMPOTENCY_KEY="same-key")
         return response.status_code, response.json()
 
-    answers = in_parallel(submit)
-    assert [status for status, _ in answers] == [201] * THREADS
-    assert all(answer == answers[0][1] for _, answer in answers)
+    answers = in_parallel(submit, count=RETRIES)
+    statuses = [status for status, _ in answers]
+    # The first records; a retry that lands while it runs is told so (409) and records
+    # nothing; a retry after it replays its answer.
+    assert set(statuses) <= {201, 409}, statuses
+    created = [answer for status, answer in answers if status == 201]
+    assert created and all(answer == created[0] for answer in created)
+    in_flight = [answer for status, answer in answers if status == 409]
+    assert all(a["errors"][0]["code"] == "idempotency_key_in_progress" for a in in_flight)
     assert Hand.objects.filter(match_id=match["id"]).count() == 1
+    assert HandRevision.objects.filter(match_id=match["id"]).count() == 1
+
+
+def test_of_two_simultaneous_corrections_exactly_one_wins(carol, club, roster):
+    players = [p.pk for p in roster[:3]]
+    match = start_match(client_for(carol), club, roster[:3])
+    record(client_for(carol), match["id"], went_out(players[0], players))
+    url = f"/api/v1/matches/{match['id']}/hands/1/"
+
+    def correct(i: int) -> int:
+        body = went_out(players[1 + i % 2], players)
+        return client_for(carol).put(url, body, format="json", HTTP_IF_MATCH='"1"').status_code
+
+    statuses = in_parallel(correct, count=2)
+    assert sorted(statuses) == [200, 412]
+    assert HandRevision.objects.filter(match_id=match["id"], number=1).count() == 2
+    assert Hand.objects.get(match_id=match["id"], number=1).version == 2
+
+
+def test_a_retry_while_the_first_is_still_running_gets_409_and_records_nothing(carol, club,
+                                                                               roster):
+    players = [p.pk for p in roster[:3]]
+    match = start_match(client_for(carol), club, roster[:3])
+    body = went_out(players[0], players)
+    with psycopg.connect(**connection.get_connection_params()) as first:
+        # Another app server is still recording the first submission with this key.
+        first.execute("BEGIN")
+        first.execute("SELECT pg_advisory_xact_lock(%s)",
+                      [services.key_lock_id(match["id"], "slow-network")])  # fmt: skip
+        retry = record(client_for(carol), match["id"], body, HTTP_IDEMPOTENCY_KEY="slow-network")
+        assert retry.status_code == 409
+        assert retry.json()["errors"][0]["code"] == "idempotency_key_in_progress"
+        assert Hand.objects.filter(match_id=match["id"]).count() == 0
+        first.execute("ROLLBACK")
+    later = record(client_for(carol), match["id"], body, HTTP_IDEMPOTENCY_KEY="slow-network")
+    assert later.status_code == 201

@@ -135,8 +135,10 @@ def test_a_correction_recomputes_later_totals_and_keeps_every_version(as_carol, 
     record(as_carol, trio["id"], went_out(ann, players))
     record(as_carol, trio["id"], went_out(ben, players))
     corrected = went_out(cleo, players)
+    etag = as_carol.get(f"/api/v1/matches/{trio['id']}/hands/1/")["ETag"]
     response = as_carol.put(f"/api/v1/matches/{trio['id']}/hands/1/",
-                            {**corrected, "reason": "Cleo went out, not Ann"}, format="json")
+                            {**corrected, "reason": "Cleo went out, not Ann"}, format="json",
+                            HTTP_IF_MATCH=etag)
     assert response.status_code == 200, response.json()
     assert response.json()["went_out"] == cleo
     assert response.json()["version"] == 2
@@ -160,7 +162,7 @@ def test_a_correction_that_would_end_the_match_early_is_refused(as_carol, club, 
         record(as_carol, match["id"], went_out(winner, [ann, ben]))
     # Hand 3 corrected to Ann melding a whole pack: 680 + 640 = 1,320 after hand 3 of 4.
     response = as_carol.put(f"/api/v1/matches/{match['id']}/hands/3/",
-                            whole_pack_out(ann, ben), format="json")
+                            whole_pack_out(ann, ben), format="json", HTTP_IF_MATCH='"1"')
     assert response.status_code == 409
     assert response.json()["errors"][0]["code"] == "correction_ends_match_early"
     assert Hand.objects.get(match_id=match["id"], number=3).version == 1
@@ -174,7 +176,7 @@ def test_a_correction_can_finish_or_unfinish_at_the_last_hand(as_carol, club, ro
     finished = record(as_carol, match["id"], full_packs(ann, ben)).json()
     assert finished["match"]["status"] == "finished"
     response = as_carol.put(f"/api/v1/matches/{match['id']}/hands/2/",
-                            went_out(ann, [ann, ben]), format="json")
+                            went_out(ann, [ann, ben]), format="json", HTTP_IF_MATCH='"1"')
     assert response.json()["match"]["status"] == "in_progress"
     assert response.json()["match"]["winners"] == []
     assert Match.objects.get(pk=match["id"]).finished_at is None
@@ -232,3 +234,73 @@ def test_queries_to_record_a_hand_do_not_grow_with_the_match(as_carol, club, ros
         queries_to_record(players[2])
     assert second > 5
     assert queries_to_record(players[0]) == second
+
+
+def hand_url(match_id: int, number: int) -> str:
+    return f"/api/v1/matches/{match_id}/hands/{number}/"
+
+
+def test_hands_carry_an_etag_that_moves_with_every_version(as_carol, trio, roster):
+    players = [p.pk for p in roster[:3]]
+    created = record(as_carol, trio["id"], went_out(players[0], players))
+    assert created["ETag"] == '"1"'
+    assert as_carol.get(hand_url(trio["id"], 1))["ETag"] == '"1"'
+    corrected = as_carol.put(hand_url(trio["id"], 1), went_out(players[1], players),
+                             format="json", HTTP_IF_MATCH='"1"')  # fmt: skip
+    assert corrected["ETag"] == '"2"'
+    as_carol.delete(hand_url(trio["id"], 1), HTTP_IF_MATCH='"2"')
+    again = record(as_carol, trio["id"], went_out(players[2], players))
+    assert again["ETag"] == '"4"'  # recorded, corrected, voided: a re-recorded hand is new
+
+
+def test_a_correction_without_if_match_is_refused_with_428(as_carol, trio, roster):
+    players = [p.pk for p in roster[:3]]
+    record(as_carol, trio["id"], went_out(players[0], players))
+    response = as_carol.put(hand_url(trio["id"], 1), went_out(players[1], players),
+                            format="json")  # fmt: skip
+    assert response.status_code == 428
+    assert response.json()["errors"][0]["code"] == "precondition_required"
+    assert Hand.objects.get(match_id=trio["id"], number=1).went_out_id == players[0]
+
+
+def test_a_correction_with_a_stale_etag_is_refused_with_412(as_carol, trio, roster):
+    players = [p.pk for p in roster[:3]]
+    record(as_carol, trio["id"], went_out(players[0], players))
+    first = as_carol.put(hand_url(trio["id"], 1), went_out(players[1], players),
+                         format="json", HTTP_IF_MATCH='"1"')  # fmt: skip
+    assert first.status_code == 200
+    second = as_carol.put(hand_url(trio["id"], 1), went_out(players[2], players),
+                          format="json", HTTP_IF_MATCH='"1"')  # fmt: skip
+    assert second.status_code == 412
+    assert second.json()["errors"][0]["code"] == "precondition_failed"
+    assert Hand.objects.get(match_id=trio["id"], number=1).went_out_id == players[1]
+    stale_void = as_carol.delete(hand_url(trio["id"], 1), HTTP_IF_MATCH='"1"')
+    assert stale_void.status_code == 412
+
+
+def test_a_correction_answers_with_its_impact(as_carol, club, roster):
+    ann, ben = (p.pk for p in roster[:2])
+    match = start_match(as_carol, club, roster[:2])
+    record(as_carol, match["id"], full_packs(ann, ben))
+    record(as_carol, match["id"], full_packs(ann, ben, second_holds="KC"))
+    # Ann won 1060 to 1050; corrected, Ben holds the 3 of clubs too: a tie at 1060.
+    response = as_carol.put(hand_url(match["id"], 2), full_packs(ann, ben),
+                            format="json", HTTP_IF_MATCH='"1"')  # fmt: skip
+    impact = response.json()["impact"]
+    assert impact["totals"] == [{"player": ann, "before": 1060, "after": 1060},
+                                {"player": ben, "before": 1050, "after": 1060}]
+    assert (impact["status_before"], impact["status_after"]) == ("finished", "finished")
+    assert impact["finish_changed"] is False
+    assert impact["winners_before"] == [ann]
+    assert sorted(impact["winners_after"]) == sorted([ann, ben])
+    assert impact["winners_changed"] is True
+
+
+def test_an_idempotency_record_expires(as_carol, trio, roster, settings):
+    players = [p.pk for p in roster[:3]]
+    settings.IDEMPOTENCY_KEY_TTL_SECONDS = 0
+    record(as_carol, trio["id"], went_out(players[0], players), HTTP_IDEMPOTENCY_KEY="old")
+    again = record(as_carol, trio["id"], went_out(players[0], players),
+                   HTTP_IDEMPOTENCY_KEY="old")  # fmt: skip
+    assert again.status_code == 201
+    assert again.json()["number"] == 2

@@ -140,7 +140,8 @@ def test_a_correction_changes_who_leads_at_once(as_carol, as_victor, club, roste
         ("Ann", 1, 1060), ("Ben", 0, 1040)]
     # In hand 2 Ann was caught holding Q♠ (440) and Ben nothing but a 3 (530): 970 to 1,050.
     response = as_carol.put(f"/api/v1/matches/{match_id}/hands/2/",
-                            full_packs(ann.pk, ben.pk, first_holds="QS"), format="json")
+                            full_packs(ann.pk, ben.pk, first_holds="QS"), format="json",
+                            HTTP_IF_MATCH="*")
     assert response.status_code == 200, response.json()
     after = table(as_victor, url)
     assert [(r["rank"], r["name"], r["wins"], r["points"]) for r in after] == [

@@ -1,0 +1,79 @@
+"""Throttling counts each logged-in user, not each address, and can live in a shared Redis."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import redis
+from rest_framework.throttling import UserRateThrottle
+
+from tests.matches.conftest import client_for
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+
+
+def test_two_members_on_one_wifi_are_two_clients(alice, carol, club, monkeypatch):
+    monkeypatch.setattr(UserRateThrottle, "THROTTLE_RATES", {"user": "3/min"})
+    as_alice, as_carol = client_for(alice), client_for(carol)
+    same_address = {"REMOTE_ADDR": "203.0.113.7"}
+    statuses = [as_alice.get("/api/v1/clubs/", **same_address).status_code for _ in range(4)]
+    assert statuses == [200, 200, 200, 429]
+    assert as_carol.get("/api/v1/clubs/", **same_address).status_code == 200
+    throttled = as_alice.get("/api/v1/clubs/", **same_address)
+    assert throttled.json()["errors"][0]["code"] == "throttled"
+    assert "Retry-After" in throttled
+
+
+def test_the_token_endpoint_slows_password_guessing(api_client_plain, alice, monkeypatch):
+    from rest_framework.throttling import ScopedRateThrottle
+
+    monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", {"auth": "2/min"})
+    guesses = [
+        api_client_plain.post("/api/v1/auth/token/", {"username": "alice", "password": "x"},
+                              format="json").status_code  # fmt: skip
+        for _ in range(3)
+    ]
+    assert guesses == [400, 400, 429]
+
+
+@pytest.fixture
+def shared_redis(settings):
+    client = redis.Redis.from_url(REDIS_URL)
+    try:
+        client.ping()
+    except redis.ConnectionError as error:  # .ci/run starts Redis; a bare machine may not
+        pytest.fail(f"Redis is needed at {REDIS_URL}: {error}")
+    client.flushdb()
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                                   "LOCATION": REDIS_URL}}  # fmt: skip
+    from django.core.cache import caches
+
+    caches["default"].clear()
+    yield client
+    client.flushdb()
+
+
+def test_with_redis_url_a_second_app_server_sees_the_same_counts(alice, club, shared_redis):
+    as_alice = client_for(alice)
+    for _ in range(3):
+        assert as_alice.get("/api/v1/clubs/").status_code == 200
+    # Another process configured only through REDIS_URL, as a second app server would be.
+    env = {**os.environ, "REDIS_URL": REDIS_URL,
+           "DJANGO_SETTINGS_MODULE": "arlington_site.settings"}  # fmt: skip
+    env.setdefault("SECRET_KEY", "throttling-test-key")
+    script = (
+        "import django; django.setup();"
+        "from django.core.cache import cache; from django.conf import settings;"
+        f"print(settings.CACHES['default']['BACKEND'], len(cache.get('throttle_user_{alice.pk}')))"
+    )
+    seen = subprocess.run([sys.executable, "-c", script], cwd=PROJECT_ROOT, env=env,
+                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert seen.returncode == 0, seen.stderr
+    backend, count = seen.stdout.split()
+    assert backend == "django.core.cache.backends.redis.RedisCache"
+    assert int(count) == 3
