@@ -23,6 +23,7 @@ import statistics
 import sys
 import time
 import types
+from decimal import Decimal
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -78,6 +79,7 @@ def _result(rng: random.Random, out: bool) -> dict[str, int]:
 def seed(players: int, matches: int, rng: random.Random) -> tuple[int, int, int]:
     """The league: returns the club's id, a viewer's id and how many hands were written."""
     from django.contrib.auth import get_user_model
+    from django.db import connection
     from django.utils import timezone
 
     from matches.models import (
@@ -92,6 +94,7 @@ def seed(players: int, matches: int, rng: random.Random) -> tuple[int, int, int]
         Season,
         Seat,
     )
+    from matches.services import retally
 
     user_model = get_user_model()
     owner = user_model.objects.create_user("owner", password=None)
@@ -146,14 +149,26 @@ def seed(players: int, matches: int, rng: random.Random) -> tuple[int, int, int]
             ))  # fmt: skip
     HandResult.objects.bulk_create(results, batch_size=5000)
 
+    outs: dict[tuple[int, int], int] = {}
+    for hand in hands:
+        if hand.went_out_id is not None:
+            key = (hand.match_id, hand.went_out_id)
+            outs[key] = outs.get(key, 0) + 1
     seats: list[Seat] = []
     for match, seated in zip(rows, seatings, strict=True):
         finals = [totals[(match.pk, p.pk)] for p in seated]
         best = max(finals)
+        won = [match.status == MatchStatus.FINISHED and total == best for total in finals]
+        share = (Decimal(1) / sum(won)).quantize(Decimal("0.0001")) if any(won) else Decimal(0)
         for position, (player, total) in enumerate(zip(seated, finals, strict=True)):
             seats.append(Seat(match=match, player=player, position=position, total=total,
-                              winner=match.status == MatchStatus.FINISHED and total == best))
+                              winner=won[position], went_out=outs.get((match.pk, player.pk), 0),
+                              victory_points=share if won[position] else Decimal(0)))  # fmt: skip
     Seat.objects.bulk_create(seats, batch_size=5000)
+    for season in seasons:  # the tallies the services keep as matches finish
+        retally(club_id=club.pk, season_id=season.pk, player_ids=[p.pk for p in roster])
+    with connection.cursor() as cursor:  # fresh statistics, as autovacuum would soon give
+        cursor.execute("ANALYZE")
     return club.pk, viewer.pk, len(hands)
 
 

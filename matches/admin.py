@@ -129,6 +129,10 @@ class MatchAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
+    def save_model(self, request: HttpRequest, obj: Match, form: Any, change: bool) -> None:
+        """Through the service, so that a finished match's tallies follow it to its season."""
+        services.match_update(match=obj, table=obj.table, season=obj.season)
+
     def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
         """Offer only the seasons of the match's own club."""
         if db_field.name == "season":

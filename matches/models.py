@@ -6,6 +6,8 @@ the services; the rules of the game live in the engine (`scoring`).
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -149,6 +151,14 @@ class Seat(models.Model):
     position = models.PositiveSmallIntegerField(help_text="0 is the first seat; play is clockwise.")
     total = models.IntegerField(default=0)
     winner = models.BooleanField(default=False)
+    # Kept by the services with the totals, so that standings add up seats, not hands.
+    went_out = models.PositiveIntegerField(
+        default=0, help_text="Hands of this match in which the player went out."
+    )
+    victory_points = models.DecimalField(
+        max_digits=5, decimal_places=4, default=Decimal(0),
+        help_text="1 for an outright win, 1/k for a k-way shared victory, else 0.",
+    )  # fmt: skip
 
     class Meta:
         ordering = ["match", "position"]
@@ -156,10 +166,45 @@ class Seat(models.Model):
             models.UniqueConstraint(fields=["match", "position"], name="one_player_per_seat"),
             models.UniqueConstraint(fields=["match", "player"], name="one_seat_per_player"),
             models.CheckConstraint(condition=Q(position__lt=MAX_SEATS), name="seat_position_range"),
-        ]
+            models.CheckConstraint(
+                condition=Q(winner=True, victory_points__gt=0)
+                | Q(winner=False, victory_points=0),
+                name="seat_victory_points_with_winner",
+            ),
+        ]  # fmt: skip
 
     def __str__(self) -> str:
         return f"{self.player} at seat {self.position}"
+
+
+class Tally(models.Model):
+    """A player's figures over a club's finished matches of one season (or of no season).
+
+    Kept by the services from the seats whenever a finished match changes, so that a league
+    table adds up one row per player and season instead of every seat of every match.
+    """
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    # A season whose finished matches are tallied keeps its records: it cannot be deleted.
+    season = models.ForeignKey(Season, null=True, blank=True, on_delete=models.PROTECT,
+                               related_name="+")  # fmt: skip
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="tallies")
+    matches_played = models.PositiveIntegerField()
+    wins = models.PositiveIntegerField()
+    shared_wins = models.PositiveIntegerField()
+    victory_points = models.DecimalField(max_digits=9, decimal_places=4)
+    hands_played = models.PositiveIntegerField()
+    went_out = models.PositiveIntegerField()
+    points = models.IntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["club", "season", "player"],
+                                    condition=Q(season__isnull=False),
+                                    name="one_tally_per_player_and_season"),
+            models.UniqueConstraint(fields=["club", "player"], condition=Q(season__isnull=True),
+                                    name="one_tally_per_player_without_season"),
+        ]  # fmt: skip
 
 
 class Ending(models.TextChoices):

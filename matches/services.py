@@ -9,6 +9,7 @@ import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
+from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
@@ -34,7 +35,9 @@ from matches.models import (
     Role,
     Season,
     Seat,
+    Tally,
 )
+from matches.standings import seat_figures
 
 
 @dataclass(frozen=True)
@@ -104,6 +107,22 @@ def _keep_an_owner(club: Club, leaving: Membership) -> None:
 
 
 # --- matches -------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def match_update(*, match: Match, table: str, season: Season | None) -> Match:
+    """Change a match's table label or season; a finished match's tallies move with it."""
+    locked = Match.objects.select_for_update().get(pk=match.pk)
+    if season is not None and season.club_id != locked.club_id:
+        raise errors.InvalidSetup("season_not_in_club", attr="season", season=season.pk)
+    before = locked.season_id
+    locked.table, locked.season = table, season
+    locked.save(update_fields=["table", "season"])
+    if locked.status == MatchStatus.FINISHED and before != locked.season_id:
+        players = list(locked.seats.values_list("player_id", flat=True))
+        for season_id in (before, locked.season_id):
+            retally(club_id=locked.club_id, season_id=season_id, player_ids=players)
+    return locked
 
 
 @transaction.atomic
@@ -220,12 +239,45 @@ def _revise(match: Match, number: int, revision: int, action: str, entry: HandEn
 
 def _apply_finish(match: Match, seats: Sequence[Seat], finish: scoring.Finish) -> None:
     winners = set(finish.winners)
+    share = (Decimal(1) / len(winners)).quantize(VICTORY_POINT_PLACES) if winners else Decimal(0)
     for seat in seats:
         seat.winner = seat.player_id in winners
+        seat.victory_points = share if seat.winner else Decimal(0)
     if finish.finished and match.status != MatchStatus.FINISHED:
         match.status, match.finished_at = MatchStatus.FINISHED, timezone.now()
     elif not finish.finished:
         match.status, match.finished_at = MatchStatus.IN_PROGRESS, None
+
+
+def _count_going_out(seats: Sequence[Seat], player_id: int | None, step: int) -> None:
+    for seat in seats:
+        if seat.player_id == player_id:
+            seat.went_out += step
+
+
+SEAT_FIGURES = ["total", "winner", "went_out", "victory_points"]
+
+
+def retally(*, club_id: int, season_id: int | None, player_ids: Sequence[int]) -> None:
+    """Recount these players' tallies for one season of a club from its finished seats."""
+    seats = Seat.objects.filter(match__club_id=club_id, match__season_id=season_id,
+                                match__status=MatchStatus.FINISHED, player_id__in=player_ids)
+    figures = seats.order_by().values("player_id").annotate(**seat_figures())
+    Tally.objects.filter(club_id=club_id, season_id=season_id, player_id__in=player_ids).delete()
+    Tally.objects.bulk_create(
+        Tally(club_id=club_id, season_id=season_id, player_id=row["player_id"],
+              matches_played=row["counted"], wins=row["outright"], shared_wins=row["shared"],
+              victory_points=row["shares"], hands_played=row["hands"], went_out=row["outs"],
+              points=row["sum_of_totals"])
+        for row in figures
+    )  # fmt: skip
+
+
+def _retally_if_counted(match: Match, seats: Sequence[Seat], was_finished: bool) -> None:
+    if was_finished or match.status == MatchStatus.FINISHED:
+        retally(club_id=match.club_id, season_id=match.season_id,
+                player_ids=[seat.player_id for seat in seats])  # fmt: skip
+VICTORY_POINT_PLACES = Decimal("0.0001")
 
 
 @dataclass(frozen=True)
@@ -306,10 +358,12 @@ def hand_record(
         seat.total += nets[seat.player_id]
     totals = {seat.player_id: seat.total for seat in seats}
     HandResult.objects.bulk_create(_result_rows(hand, ruling, seats, totals))
+    _count_going_out(seats, entry.went_out, +1)
     _apply_finish(match, seats, scoring.decide_finish(totals))
-    Seat.objects.bulk_update(seats, ["total", "winner"])
+    Seat.objects.bulk_update(seats, SEAT_FIGURES)
     match.hands_played = number
     match.save(update_fields=["hands_played", "status", "finished_at"])
+    _retally_if_counted(match, seats, was_finished=False)
     _revise(match, number, revision, RevisionAction.RECORDED, entry, user, "")
     body = render(hand)
     if idempotency_key:
@@ -380,6 +434,8 @@ def hand_correct(
         [seat.player_id for seat in seats if seat.winner],
     )  # fmt: skip
     revision = _next_revision(match, number)
+    _count_going_out(seats, hand.went_out_id, -1)
+    _count_going_out(seats, entry.went_out, +1)
     hand.ending = entry.ending
     hand.went_out_id = entry.went_out
     hand.version = revision
@@ -395,9 +451,11 @@ def hand_correct(
     final = outcome.totals[-1]
     for seat in seats:
         seat.total = final[seat.player_id]
+    was_finished = match.status == MatchStatus.FINISHED
     _apply_finish(match, seats, outcome.finish)
-    Seat.objects.bulk_update(seats, ["total", "winner"])
+    Seat.objects.bulk_update(seats, SEAT_FIGURES)
     match.save(update_fields=["status", "finished_at"])
+    _retally_if_counted(match, seats, was_finished)
     _revise(match, number, revision, RevisionAction.CORRECTED, entry, user, reason)
     impact = Impact(
         totals_before=before[0], totals_after={seat.player_id: seat.total for seat in seats},
@@ -425,10 +483,13 @@ def hand_void(
     nets = {r.player_id: r.net for r in hand.results.all()}
     for seat in seats:
         seat.total -= nets[seat.player_id]
+    _count_going_out(seats, hand.went_out_id, -1)
     hand.delete()
+    was_finished = match.status == MatchStatus.FINISHED
     _apply_finish(match, seats, scoring.Finish(False))
-    Seat.objects.bulk_update(seats, ["total", "winner"])
+    Seat.objects.bulk_update(seats, SEAT_FIGURES)
     match.hands_played = number - 1
     match.save(update_fields=["hands_played", "status", "finished_at"])
+    _retally_if_counted(match, seats, was_finished)
     _revise(match, number, _next_revision(match, number), RevisionAction.VOIDED, None, user,
             reason)  # fmt: skip

@@ -1,8 +1,9 @@
 """Read-side queries for league tables and player records, computed on read in the database.
 
-Only finished matches count. Nothing is cached: a correction shows in the next answer.
-Everything is aggregated and ranked in SQL: one query for a table, however many matches or
-players; three for a player's record.
+Only finished matches count. Nothing is cached: a correction shows in the next answer, since
+the services update each seat's figures (total, going out, share of the victory) with the hands.
+A table is one aggregate query over seats, however many matches or players; a player's record
+takes three.
 """
 
 from __future__ import annotations
@@ -19,17 +20,15 @@ from django.db.models import (
     Count,
     F,
     IntegerField,
-    OuterRef,
     Q,
     QuerySet,
-    Subquery,
     Sum,
 )
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from matches.models import Club, Hand, HandResult, MatchStatus, Player, Season, Seat
+from matches.models import Club, HandResult, MatchStatus, Player, Season, Seat, Tally
 
 # What `?ordering=` accepts, and the default: victory points, then wins, then points.
 STANDING_FIELDS = (
@@ -37,6 +36,7 @@ STANDING_FIELDS = (
     "went_out", "points", "average_net",
 )  # fmt: skip
 DEFAULT_ORDERING = ("-victory_points", "-wins", "-points")
+FOUR_PLACES, TWO_PLACES = Decimal("0.0001"), Decimal("0.01")
 
 
 @dataclass(frozen=True)
@@ -64,53 +64,6 @@ def _start_of(day: dt.date) -> dt.datetime:
     return dt.datetime.combine(day, dt.time.min, tzinfo=timezone.get_current_timezone())
 
 
-def _winners_in_match() -> Subquery:
-    """How many seats of the seat's match won it: 1 outright, k for a k-way shared victory."""
-    return Subquery(
-        Seat.objects.filter(match_id=OuterRef("match_id"), winner=True)
-        .order_by()
-        .values("match_id")
-        .annotate(n=Count("pk"))
-        .values("n"),
-        output_field=IntegerField(),
-    )
-
-
-# One statement, whatever the number of matches or players. The counted seats and the
-# went-out counts are querysets (so the scope's dates are adapted by the database backend);
-# the winners of each match are counted once, then joined to their seats, which a correlated
-# subquery or Django's aggregation over a window cannot do without a pass per seat.
-_TABLE_SQL = """
-WITH seats AS ({seats}),
-winners AS (SELECT match_id, COUNT(*) AS k FROM seats WHERE winner GROUP BY match_id),
-outs AS ({outs}),
-figures AS (
-    SELECT seats.player_id AS player,
-           COUNT(*) AS matches_played,
-           COUNT(*) FILTER (WHERE winners.k = 1) AS wins,
-           COUNT(*) FILTER (WHERE winners.k > 1) AS shared_wins,
-           ROUND(COALESCE(SUM(1.0 / winners.k), 0), 4) AS victory_points,
-           SUM(seats.hands) AS hands_played,
-           SUM(seats.total) AS points,
-           ROUND(SUM(seats.total) * 1.0 / NULLIF(SUM(seats.hands), 0), 2) AS average_net
-    FROM seats
-    LEFT JOIN winners ON winners.match_id = seats.match_id AND seats.winner
-    {only_player}
-    GROUP BY seats.player_id
-),
-ranked AS (
-    SELECT figures.*, p.name AS name, COALESCE(outs.n, 0) AS went_out
-    FROM figures
-    JOIN {player_table} AS p ON p.id = figures.player
-    LEFT JOIN outs ON outs.went_out_id = figures.player
-)
-SELECT RANK() OVER (ORDER BY {order}) AS rank, player, name, matches_played, wins, shared_wins,
-       victory_points, hands_played, went_out, points, average_net
-FROM ranked
-ORDER BY {order}, name, player
-"""
-
-
 def parse_ordering(text: str | None) -> tuple[str, ...]:
     """``-average_net,name`` → its keys; ValueError names a key that is not a standing field."""
     if not text:
@@ -122,47 +75,90 @@ def parse_ordering(text: str | None) -> tuple[str, ...]:
     return keys or DEFAULT_ORDERING
 
 
-def _order_sql(ordering: Sequence[str]) -> str:
-    terms = []
-    for key in ordering:
-        name = key.removeprefix("-")
-        if name not in STANDING_FIELDS:  # the only text that reaches the SQL unquoted
-            raise ValueError(key)
-        direction = "DESC" if key.startswith("-") else "ASC"
-        # NULLS LAST in both directions, written so that SQLite (make run) reads it too.
-        terms.append(f"{name} IS NULL, {name} {direction}")
-    return ", ".join(terms)
+def seat_figures() -> dict[str, Any]:
+    """Aggregates over seats (of finished matches) that make a player's line of a table."""
+    return {
+        "counted": Count("pk"),
+        "outright": Count("pk", filter=Q(victory_points=1)),
+        "shared": Count("pk", filter=Q(winner=True, victory_points__lt=1)),
+        "shares": Sum("victory_points"),
+        "hands": Sum("match__hands_played"),
+        "outs": Sum("went_out"),
+        "sum_of_totals": Sum("total"),
+    }
+
+
+def _tally_figures() -> dict[str, Any]:
+    return {
+        "counted": Sum("matches_played"),
+        "outright": Sum("wins"),
+        "shared": Sum("shared_wins"),
+        "shares": Sum("victory_points"),
+        "hands": Sum("hands_played"),
+        "outs": Sum("went_out"),
+        "sum_of_totals": Sum("points"),
+    }
 
 
 def standings(*, scope: Scope, ordering: Sequence[str] = DEFAULT_ORDERING,
               player: Player | None = None) -> list[dict[str, Any]]:  # fmt: skip
     """The table: one row per player with a counted match, ranked on the ordering's keys.
 
+    One aggregate query. Without dates it adds up the tallies the services keep per player
+    and season; between dates it adds up the seats of the matches finished then (each seat
+    carries the player's total, how often they went out and their share of the victory).
     Players equal on every key share a rank, and the next rank skips (1, 2, 2, 4); among
     equals, rows are listed by name. ``player`` keeps only that player's row.
     """
-    seats = Seat.objects.filter(scope.matches("match__"))
-    hands = Hand.objects.filter(scope.matches("match__"), went_out__isnull=False)
-    only_player, player_params = "", []
-    if player is not None:  # every seat still counts towards how many won each match
-        only_player, player_params = "WHERE seats.player_id = %s", [player.pk]
-        hands = hands.filter(went_out_id=player.pk)
-    seats_sql, seats_params = (
-        seats.order_by()
-        .values("player_id", "match_id", "total", "winner", hands=F("match__hands_played"))
-        .query.sql_with_params()
-    )
-    outs_sql, outs_params = (
-        hands.order_by().values("went_out_id").annotate(n=Count("pk")).query.sql_with_params()
-    )
-    statement = _TABLE_SQL.format(
-        seats=seats_sql, outs=outs_sql, order=_order_sql(ordering), only_player=only_player,
-        player_table=connection.ops.quote_name(Player._meta.db_table),
-    )  # fmt: skip
-    with connection.cursor() as cursor:
-        cursor.execute(statement, (*seats_params, *outs_params, *player_params))
-        columns = [column[0] for column in cursor.description]
-        return [dict(zip(columns, row, strict=True)) for row in cursor.fetchall()]
+    rows: QuerySet[Any]
+    if scope.date_from is None and scope.date_to is None:
+        rows = Tally.objects.filter(club_id=scope.club_id)
+        if scope.season_id is not None:
+            rows = rows.filter(season_id=scope.season_id)
+        figures = _tally_figures()
+    else:
+        rows = Seat.objects.filter(scope.matches("match__"))
+        figures = seat_figures()
+    if player is not None:
+        rows = rows.filter(player_id=player.pk)
+    lines = rows.order_by().values("player_id", "player__name").annotate(**figures)
+    return rank([
+        {
+            "player": line["player_id"],
+            "name": line["player__name"],
+            "matches_played": line["counted"],
+            "wins": line["outright"],
+            "shared_wins": line["shared"],
+            "victory_points": Decimal(line["shares"]).quantize(FOUR_PLACES),
+            "hands_played": line["hands"],
+            "went_out": line["outs"],
+            "points": line["sum_of_totals"],
+            # a total is the sum of the player's nets, so points per hand is the average net
+            "average_net": (Decimal(line["sum_of_totals"]) / line["hands"]).quantize(TWO_PLACES)
+            if line["hands"] else None,
+        }
+        for line in lines
+        if line["counted"]
+    ], ordering)  # fmt: skip
+
+
+def rank(rows: list[dict[str, Any]], ordering: Sequence[str]) -> list[dict[str, Any]]:
+    """Sort on the ordering's keys (missing values last) and number the ranks, sharing ties."""
+    keys = [key.removeprefix("-") for key in ordering]
+    rows = sorted(rows, key=lambda row: (row["name"], row["player"]))
+    for key in reversed(ordering):  # stable sorts, least significant key first
+        name = key.removeprefix("-")
+        present = [row for row in rows if row[name] is not None]
+        present.sort(key=lambda row: row[name], reverse=key.startswith("-"))
+        rows = present + [row for row in rows if row[name] is None]
+    previous: tuple[Any, ...] | None = None
+    current = 0
+    for position, row in enumerate(rows, start=1):
+        standing = tuple(row[key] for key in keys)
+        if standing != previous:
+            current, previous = position, standing
+        row["rank"] = current
+    return [{"rank": row.pop("rank"), **row} for row in rows]
 
 
 def standings_for_club(
@@ -259,10 +255,9 @@ def _rounded(value: float | Decimal | None, places: str) -> Decimal | None:
 
 
 def matches_of(*, player: Player) -> QuerySet[Seat]:
-    """The player's seats, newest match first, each with the match and how many won it."""
+    """The player's seats, newest match first, each with its match."""
     return (
         Seat.objects.filter(player_id=player.pk)
         .select_related("match")
-        .annotate(winner_count=Coalesce(_winners_in_match(), 0))
         .order_by("-match__created_at", "-match_id")
     )

@@ -371,7 +371,7 @@ class PlayerMatchSerializer(serializers.ModelSerializer):
                   "hands_played", "created_at", "finished_at"]  # fmt: skip
 
     def get_shared_victory(self, seat: Seat) -> bool:
-        return bool(seat.winner and seat.winner_count > 1)  # type: ignore[attr-defined]
+        return bool(seat.winner and seat.victory_points < 1)
 
 
 class TotalChangeSerializer(serializers.Serializer):

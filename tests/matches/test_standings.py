@@ -10,12 +10,14 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
+from decimal import Decimal
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from matches import services
 from matches.models import Match, Player, Season, Seat
 from tests.matches.builders import full_packs, went_out
 from tests.matches.conftest import record, start_match
@@ -90,10 +92,12 @@ def test_an_unfinished_match_does_not_count(as_victor, league, roster):
 
 def test_a_three_way_tie_gives_a_third_of_a_victory_point(as_carol, as_victor, club, roster):
     # The builders cannot end a match in a three-way tie, so the finished rows are written
-    # directly: three seats at 1,050, all winners.
+    # directly, as the services would: three seats at 1,050, all winners, a third each.
     match = start_match(as_carol, club, roster[:3])
     Match.objects.filter(pk=match["id"]).update(status="finished", finished_at=timezone.now())
-    Seat.objects.filter(match_id=match["id"]).update(total=1050, winner=True)
+    Seat.objects.filter(match_id=match["id"]).update(total=1050, winner=True,
+                                                     victory_points=Decimal("0.3333"))
+    services.retally(club_id=club.pk, season_id=None, player_ids=[p.pk for p in roster[:3]])
     rows = table(as_victor, f"/api/v1/clubs/{club.pk}/standings/")
     assert [(r["rank"], r["name"], r["victory_points"], r["shared_wins"]) for r in rows] == [
         (1, "Ann", 0.3333, 1), (1, "Ben", 0.3333, 1), (1, "Cleo", 0.3333, 1)]
@@ -280,3 +284,17 @@ def test_queries_do_not_grow_with_players(as_carol, as_victor, club, roster):
     play(as_carol, club, roster, [went_out(roster[2].pk, ids)] * 3)
     assert len(table(as_victor, url)) == 5
     assert queries_for(as_victor, url) == with_two
+
+
+def test_moving_a_finished_match_to_another_season_moves_its_figures(as_carol, as_victor, club,
+                                                                      roster):
+    ann, ben = roster[:2]
+    spring = Season.objects.create(club=club, name="Spring")
+    autumn = Season.objects.create(club=club, name="Autumn")
+    match_id = outright(as_carol, club, ann, ben, season=spring.pk)
+    assert [r["name"] for r in table(as_victor, f"/api/v1/seasons/{spring.pk}/standings/")] == [
+        "Ann", "Ben"]
+    services.match_update(match=Match.objects.get(pk=match_id), table="", season=autumn)
+    assert table(as_victor, f"/api/v1/seasons/{spring.pk}/standings/") == []
+    moved = table(as_victor, f"/api/v1/seasons/{autumn.pk}/standings/")
+    assert [(r["name"], r["wins"]) for r in moved] == [("Ann", 1), ("Ben", 0)]

@@ -6,6 +6,8 @@ rule 19 gives, and every version of every hand is still among the revisions.
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 from django.contrib.auth import get_user_model
 from hypothesis import HealthCheck, settings
@@ -13,7 +15,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 import scoring
-from matches import errors, services
+from matches import errors, services, standings
 from matches.api.serializers import HandInputSerializer
 from matches.models import HandResult, HandRevision, Match, MatchStatus, Player, Seat
 from tests.matches.builders import full_packs, went_out, whole_pack_out
@@ -122,6 +124,14 @@ class MatchBooks(RuleBasedStateMachine):
                       .values_list("player_id", flat=True))  # fmt: skip
         assert winners == set(outcome.winners)
         assert match.hands_played == len(self.nets)
+
+    @invariant()
+    def the_kept_tallies_agree_with_the_seats(self) -> None:
+        kept = standings.standings(scope=standings.Scope(self.match.club_id))
+        counted = standings.standings(
+            scope=standings.Scope(self.match.club_id, date_from=dt.date(2000, 1, 1))
+        )
+        assert kept == counted
 
     @invariant()
     def every_version_is_kept(self) -> None:
