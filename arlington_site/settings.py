@@ -69,6 +69,7 @@ MIDDLEWARE = [
     "django.middleware.locale.LocaleMiddleware",
     "arlington_site.middleware.LanguageQueryMiddleware",
     "arlington_site.limits.RequestSizeLimitMiddleware",
+    "arlington_site.replicas.ReadYourWritesMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -103,6 +104,15 @@ DATABASES = {
         conn_health_checks=True,
     ),
 }
+
+# Read replicas (docs/deployment.md): reads go to them, except right after the client wrote.
+for _number, _url in enumerate(env_list("DATABASE_REPLICA_URLS", "")):
+    DATABASES[f"replica_{_number}"] = {
+        **dj_database_url.parse(_url, conn_max_age=60, conn_health_checks=True),
+        "TEST": {"MIRROR": "default"},
+    }
+DATABASE_ROUTERS = ["arlington_site.replicas.PrimaryReplicaRouter"]
+REPLICA_PIN_SECONDS = int(os.environ.get("REPLICA_PIN_SECONDS", "10"))
 
 # A hand of five players is about 2 KB of JSON; anything near this limit is not a hand.
 MAX_REQUEST_BODY_BYTES = int(os.environ.get("MAX_REQUEST_BODY_BYTES", 64 * 1024))

@@ -45,10 +45,15 @@ def matches_visible_to(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Match
 def hands_of(match: Match) -> QuerySet[Hand]:
     return (
         Hand.objects.filter(match=match)
-        .select_related("recorded_by", "match")
-        .prefetch_related("results__player")
+        .select_related("recorded_by", "match__created_by")
+        .prefetch_related("results__player", "match__seats__player")
         .order_by("number")
     )
+
+
+def match_of_hands(user: AbstractBaseUser | AnonymousUser, match_id: int) -> Match | None:
+    """The match named in a hands URL, if the user may see it; without its seats."""
+    return Match.objects.filter(club__in=clubs_visible_to(user), pk=match_id).first()
 
 
 def revisions_of(match: Match, number: int) -> QuerySet[HandRevision]:

@@ -279,9 +279,9 @@ class MatchHandsMixin(GenericAPIView):
     queryset = Hand.objects.none()  # for the schema: the real rows come from the match
 
     def get_match(self) -> Match:
-        match: Match = get_object_or_404(
-            selectors.matches_visible_to(self.request.user), pk=self.kwargs["match_pk"]
-        )
+        match = selectors.match_of_hands(self.request.user, self.kwargs["match_pk"])
+        if match is None:
+            raise exceptions.NotFound()
         self.check_object_permissions(self.request, match)
         return match
 
@@ -379,6 +379,7 @@ class HandRevisionsView(MatchHandsMixin):
 
     serializer_class = s.RevisionSerializer
 
+    @extend_schema(responses={200: s.RevisionSerializer(many=True)})
     def get(self, request: Request, match_pk: int, number: int) -> Response:
         match = self.get_match()
         revisions = selectors.revisions_of(match, number)
@@ -390,13 +391,15 @@ class HandRevisionsView(MatchHandsMixin):
 
 
 class CSVErrorsAsJSON(GenericAPIView):
-    """Errors of a view that offers CSV leave in the JSON envelope, like every other error."""
+    """Errors of a view that offers CSV leave in the JSON envelope, like every other error.
+
+    So does anything else that is not a table, such as the description an OPTIONS request gets.
+    """
 
     def finalize_response(self, request: Request, response: Response, *args: Any,
                           **kwargs: Any) -> Response:  # fmt: skip
-        if response.status_code >= 400 and isinstance(
-            getattr(request, "accepted_renderer", None), CSVRenderer
-        ):
+        not_a_table = response.status_code >= 400 or not isinstance(response.data, list)
+        if not_a_table and isinstance(getattr(request, "accepted_renderer", None), CSVRenderer):
             request.accepted_renderer = JSONRenderer()
             request.accepted_media_type = JSONRenderer.media_type
         result: Response = super().finalize_response(request, response, *args, **kwargs)

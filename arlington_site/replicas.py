@@ -1,0 +1,78 @@
+"""Read replicas: reads go to a replica, except right after the same client wrote.
+
+Enabled by DATABASE_REPLICA_URLS (docs/deployment.md). A request that writes, and every
+request from the same client for REPLICA_PIN_SECONDS afterwards, reads from the primary, so a
+scorekeeper who has just recorded a hand always reads it back. Clients are told apart by their
+Authorization header or session cookie; the pin lives in the shared cache (Redis when several
+app servers run), so it holds whichever server answers next.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import hashlib
+import random
+from collections.abc import Callable
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
+
+PRIMARY = "default"
+_pinned: contextvars.ContextVar[bool] = contextvars.ContextVar("pinned_to_primary", default=False)
+
+
+def replica_aliases() -> list[str]:
+    return [alias for alias in settings.DATABASES if alias.startswith("replica")]
+
+
+class PrimaryReplicaRouter:
+    """Writes and pinned reads to the primary; other reads to a replica chosen at random."""
+
+    def db_for_read(self, model: Any, **hints: Any) -> str:
+        replicas = replica_aliases()
+        if _pinned.get() or not replicas:
+            return PRIMARY
+        return random.choice(replicas)
+
+    def db_for_write(self, model: Any, **hints: Any) -> str:
+        return PRIMARY
+
+    def allow_relation(self, obj1: Any, obj2: Any, **hints: Any) -> bool:
+        return True  # the replicas hold the same rows as the primary
+
+    def allow_migrate(self, db: str, app_label: str, **hints: Any) -> bool:
+        return db == PRIMARY
+
+
+def _client_key(request: HttpRequest) -> str | None:
+    identity = request.headers.get("Authorization") or request.COOKIES.get(
+        settings.SESSION_COOKIE_NAME
+    )
+    if not identity:
+        return None
+    return "replica-pin:" + hashlib.sha256(identity.encode()).hexdigest()
+
+
+class ReadYourWritesMiddleware:
+    """Pins a request to the primary when it writes, or when its client wrote moments ago."""
+
+    SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if not replica_aliases():
+            return self.get_response(request)
+        key = _client_key(request)
+        writes = request.method not in self.SAFE_METHODS
+        token = _pinned.set(writes or (key is not None and bool(cache.get(key))))
+        try:
+            response = self.get_response(request)
+        finally:
+            _pinned.reset(token)
+        if writes and key is not None and response.status_code < 400:
+            cache.set(key, True, settings.REPLICA_PIN_SECONDS)
+        return response

@@ -1,0 +1,72 @@
+"""With read replicas, a client reads its own writes: reads go to the primary right after."""
+
+import pytest
+from django.http import HttpResponse
+from django.test import RequestFactory
+
+from arlington_site import replicas
+
+
+@pytest.fixture
+def one_replica(monkeypatch, fresh_cache):
+    monkeypatch.setattr(replicas, "replica_aliases", lambda: ["replica_0"])
+
+
+def reads_go_to(request, status=200):
+    """Pass ``request`` through the middleware; say where a read inside it would go."""
+    seen = []
+
+    def view(request):
+        seen.append(replicas.PrimaryReplicaRouter().db_for_read(None))
+        return HttpResponse(status=status)
+
+    replicas.ReadYourWritesMiddleware(view)(request)
+    return seen[0]
+
+
+def test_without_replicas_everything_uses_the_primary():
+    router = replicas.PrimaryReplicaRouter()
+    assert router.db_for_read(None) == "default"
+    assert router.db_for_write(None) == "default"
+    assert reads_go_to(RequestFactory().get("/api/v1/clubs/")) == "default"
+
+
+def test_reads_go_to_a_replica_and_writes_to_the_primary(one_replica):
+    factory = RequestFactory()
+    assert reads_go_to(factory.get("/api/v1/clubs/", HTTP_AUTHORIZATION="Token a")) == "replica_0"
+    assert reads_go_to(factory.post("/api/v1/clubs/", HTTP_AUTHORIZATION="Token a")) == "default"
+    assert replicas.PrimaryReplicaRouter().db_for_write(None) == "default"
+
+
+def test_a_client_reads_its_own_writes_for_a_while(one_replica, settings):
+    factory = RequestFactory()
+    reads_go_to(factory.post("/api/v1/matches/1/hands/", HTTP_AUTHORIZATION="Token carol"), 201)
+    assert reads_go_to(factory.get("/api/v1/matches/1/", HTTP_AUTHORIZATION="Token carol")) == (
+        "default")
+    assert reads_go_to(factory.get("/api/v1/matches/1/", HTTP_AUTHORIZATION="Token victor")) == (
+        "replica_0")
+
+
+def test_a_refused_write_does_not_pin(one_replica):
+    factory = RequestFactory()
+    reads_go_to(factory.post("/api/v1/matches/1/hands/", HTTP_AUTHORIZATION="Token carol"), 400)
+    assert reads_go_to(factory.get("/api/v1/matches/1/", HTTP_AUTHORIZATION="Token carol")) == (
+        "replica_0")
+
+
+def test_replica_urls_become_mirrored_database_aliases():
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = {**os.environ, "DEBUG": "true",
+           "DATABASE_REPLICA_URLS": "postgres://ro@replica-a/arl,postgres://ro@replica-b/arl"}
+    script = ("import django; django.setup(); from django.conf import settings;"
+              "print(sorted(settings.DATABASES), settings.DATABASES['replica_1']['HOST'],"
+              " settings.DATABASES['replica_1']['TEST']['MIRROR'])")  # fmt: skip
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True,
+                         cwd=Path(__file__).resolve().parents[2], timeout=60)  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["['default',", "'replica_0',", "'replica_1']", "replica-b",
+                                  "default"]  # fmt: skip
