@@ -9,11 +9,13 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
+from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.forms import ModelForm
+from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest
 
-from matches import services
+from matches import errors, services
 from matches.models import (
     Club,
     Hand,
@@ -55,8 +57,25 @@ class ReadOnlyMixin:
 # --- clubs and people ----------------------------------------------------------------------
 
 
+class KeepAnOwner(BaseInlineFormSet):
+    """The admin keeps the API's rule: an existing club keeps at least one owner."""
+
+    def clean(self) -> None:
+        super().clean()
+        if self.instance.pk is None:
+            return  # a new club gets its creator as owner (ClubAdmin.save_related)
+        owners = [
+            form for form in self.forms
+            if form.cleaned_data and not form.cleaned_data.get("DELETE")
+            and form.cleaned_data.get("role") == Role.OWNER
+        ]  # fmt: skip
+        if not owners:
+            raise ValidationError(str(errors.SETUP_MESSAGES["last_owner"]), code="last_owner")
+
+
 class MembershipInline(admin.TabularInline):
     model = Membership
+    formset = KeepAnOwner
     extra = 0
     autocomplete_fields = ["user"]
 

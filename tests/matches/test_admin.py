@@ -114,3 +114,26 @@ def test_hand_changelist_runs_a_fixed_number_of_queries(
         response = admin_client_with_demo.get("/admin/matches/hand/")
 
     assert response.status_code == 200
+
+
+def club_form(club: Club, role: str) -> dict[str, str]:
+    membership = club.memberships.get()
+    return {
+        "name": club.name,
+        "memberships-TOTAL_FORMS": "1", "memberships-INITIAL_FORMS": "1",
+        "memberships-MIN_NUM_FORMS": "0", "memberships-MAX_NUM_FORMS": "1000",
+        "memberships-0-id": str(membership.pk), "memberships-0-club": str(club.pk),
+        "memberships-0-user": str(membership.user_id), "memberships-0-role": role,
+    }  # fmt: skip
+
+
+def test_the_admin_keeps_a_clubs_last_owner(admin_client_with_demo):
+    club = Club.objects.get()
+    url = f"/admin/matches/club/{club.pk}/change/"
+
+    refused = admin_client_with_demo.post(url, club_form(club, "viewer"))
+    accepted = admin_client_with_demo.post(url, club_form(club, "owner"))
+
+    assert refused.status_code == 200  # the form again, with the error
+    assert accepted.status_code == 302
+    assert club.memberships.get().role == "owner"
