@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/arlington
 
-.PHONY: venv run test lint typecheck lock messages bench clean
+.PHONY: venv run test lint typecheck lock messages bench bench-load clean
 
 venv: $(STAMP)
 
@@ -42,6 +42,10 @@ messages: venv
 
 bench: venv
 	$(PY) bench/engine.py && $(PY) bench/standings.py
+
+# Needs PostgreSQL and wrk (apt-get install wrk); about two minutes.
+bench-load: venv
+	$(PY) bench/load.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis staticfiles

@@ -5,9 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from drf_spectacular.plumbing import is_serializer
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter
 from drf_standardized_errors.openapi import AutoSchema as ErrorsAutoSchema
+from drf_standardized_errors.openapi_serializers import ValidationErrorEnum
+from rest_framework import serializers
 
 LANGUAGE_CODES = [code for code, _ in settings.LANGUAGES]
 
@@ -31,8 +34,38 @@ LANGUAGE_PARAMETERS = [
 ]  # fmt: skip
 
 
+class ValidationErrorItemSerializer(serializers.Serializer):
+    code = serializers.CharField(
+        help_text="Stable code: a field's own (`required`, `invalid`, ...), a notation or rule "
+                  "code of the engine (docs/rules.md), or a request code (docs/api.md).",
+    )  # fmt: skip
+    detail = serializers.CharField(help_text="A human sentence, in the language of the request.")
+    attr = serializers.CharField(
+        allow_null=True, help_text="Where: a field path such as `results.1.melds.0`, or null."
+    )
+
+
+class ValidationErrorResponseSerializer(serializers.Serializer):
+    type = serializers.ChoiceField(choices=ValidationErrorEnum.choices)
+    errors = ValidationErrorItemSerializer(many=True)
+
+
 class AutoSchema(ErrorsAutoSchema):
-    """Documents ``Accept-Language`` and ``lang`` on every operation."""
+    """Documents ``Accept-Language`` and ``lang`` on every operation, and one 400 envelope.
+
+    drf-standardized-errors would document a 400 per operation with an enum of field paths
+    (``cards.INDEX``) and of the fields' own codes; the API answers real paths (``cards.1``) and
+    the engine's codes too, so the enums refused true answers. One open envelope says what a
+    client can rely on.
+    """
 
     def get_override_parameters(self) -> list[Any]:
         return [*super().get_override_parameters(), *LANGUAGE_PARAMETERS]
+
+    def _should_add_validation_error_response(self) -> bool:
+        """Also when a serializer reads the query string (the standings' ``ordering``...)."""
+        reads_query = any(is_serializer(p) for p in self.get_override_parameters())
+        return reads_query or bool(super()._should_add_validation_error_response())
+
+    def _get_serializer_for_validation_error_response(self) -> Any:
+        return ValidationErrorResponseSerializer

@@ -161,9 +161,18 @@ def match_create(
 
 
 def _locked_match(match_id: int) -> tuple[Match, list[Seat]]:
-    match = Match.objects.select_for_update().get(pk=match_id)
+    match = (
+        Match.objects.select_related("created_by").select_for_update(of=("self",)).get(pk=match_id)
+    )
     seats = list(match.seats.select_related("player").order_by("position"))
     return match, seats
+
+
+def _attach(hand: Hand, match: Match, seats: list[Seat], rows: list[HandResult]) -> None:
+    """Give the hand what presenting it reads, from memory: it was all just loaded or written."""
+    match._prefetched_objects_cache = {"seats": seats}  # type: ignore[attr-defined]
+    hand.match = match
+    hand._prefetched_objects_cache = {"results": rows}  # type: ignore[attr-defined]
 
 
 def _refs(seats: Sequence[Seat]) -> dict[int, PlayerRef]:
@@ -194,12 +203,13 @@ def _dealer(match: Match, seats: Sequence[Seat], number: int) -> Seat:
 
 def _result_rows(hand: Hand, ruling: scoring.HandRuling, seats: Sequence[Seat],
                  totals: dict[int, int]) -> list[HandResult]:  # fmt: skip
-    position = {seat.player_id: seat.position for seat in seats}
+    seat_of = {seat.player_id: seat for seat in seats}
     rows = []
     for result in ruling.results:
-        player_id = result.player.id  # type: ignore[attr-defined]
+        seat = seat_of[result.player.id]  # type: ignore[attr-defined]
+        player_id = seat.player_id
         rows.append(HandResult(
-            hand=hand, player_id=player_id, position=position[player_id],
+            hand=hand, player=seat.player, position=seat.position,
             melds=[{"cards": m.notation, "kind": str(m.kind), "points": m.points}
                    for m in result.melds],
             held=[{"card": card.code, "points": card.points} for card in result.held],
@@ -357,7 +367,7 @@ def hand_record(
     for seat in seats:
         seat.total += nets[seat.player_id]
     totals = {seat.player_id: seat.total for seat in seats}
-    HandResult.objects.bulk_create(_result_rows(hand, ruling, seats, totals))
+    rows = HandResult.objects.bulk_create(_result_rows(hand, ruling, seats, totals))
     _count_going_out(seats, entry.went_out, +1)
     _apply_finish(match, seats, scoring.decide_finish(totals))
     Seat.objects.bulk_update(seats, SEAT_FIGURES)
@@ -365,6 +375,7 @@ def hand_record(
     match.save(update_fields=["hands_played", "status", "finished_at"])
     _retally_if_counted(match, seats, was_finished=False)
     _revise(match, number, revision, RevisionAction.RECORDED, entry, user, "")
+    _attach(hand, match, seats, rows)
     body = render(hand)
     if idempotency_key:
         IdempotencyRecord.objects.create(
@@ -415,7 +426,7 @@ def hand_correct(
     correction made meanwhile by someone else makes this one stale.
     """
     match, seats = _locked_match(match_id)
-    hand = Hand.objects.get(match=match, number=number)
+    hand = Hand.objects.select_related("recorded_by").get(match=match, number=number)
     _check_version(hand, expected_version)
     ruling = _rule(entry, seats)
     hands = list(match.hands.order_by("number").prefetch_related("results"))
@@ -441,7 +452,7 @@ def hand_correct(
     hand.version = revision
     hand.save(update_fields=["ending", "went_out", "version", "updated_at"])
     hand.results.all().delete()
-    HandResult.objects.bulk_create(
+    rows = HandResult.objects.bulk_create(
         _result_rows(hand, ruling, seats, outcome.totals[number - 1])  # type: ignore[arg-type]
     )
     later = [(h.number, r) for h in hands if h.number > number for r in h.results.all()]
@@ -457,6 +468,7 @@ def hand_correct(
     match.save(update_fields=["status", "finished_at"])
     _retally_if_counted(match, seats, was_finished)
     _revise(match, number, revision, RevisionAction.CORRECTED, entry, user, reason)
+    _attach(hand, match, seats, rows)
     impact = Impact(
         totals_before=before[0], totals_after={seat.player_id: seat.total for seat in seats},
         status_before=before[1], status_after=str(match.status),

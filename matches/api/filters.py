@@ -2,9 +2,35 @@
 
 from __future__ import annotations
 
+import datetime as dt
+from typing import Any
+
 import django_filters
+from django.core.exceptions import ValidationError
+from django_filters.fields import IsoDateTimeField
 
 from matches.models import Match, MatchStatus, Player, Season
+
+
+class InstantField(IsoDateTimeField):
+    """An ISO 8601 date and time, compared in UTC.
+
+    Python reads offsets up to ±23:59 that PostgreSQL refuses beyond ±15:59 (a 500, not a 400),
+    so the instant is converted to UTC before it reaches the database.
+    """
+
+    def to_python(self, value: Any) -> dt.datetime | None:
+        instant: dt.datetime | None = super().to_python(value)
+        if instant is None:
+            return None
+        try:
+            return instant.astimezone(dt.UTC)
+        except OverflowError:  # an instant before year 1 or after 9999 once in UTC
+            raise ValidationError(self.error_messages["invalid"], code="invalid") from None
+
+
+class InstantFilter(django_filters.IsoDateTimeFilter):
+    field_class = InstantField
 
 
 class PlayerFilter(django_filters.FilterSet):
@@ -24,8 +50,8 @@ class SeasonFilter(django_filters.FilterSet):
 class MatchFilter(django_filters.FilterSet):
     status = django_filters.ChoiceFilter(choices=MatchStatus.choices)
     player = django_filters.NumberFilter(field_name="seats__player", distinct=True)
-    created_after = django_filters.IsoDateTimeFilter(field_name="created_at", lookup_expr="gte")
-    created_before = django_filters.IsoDateTimeFilter(field_name="created_at", lookup_expr="lt")
+    created_after = InstantFilter(field_name="created_at", lookup_expr="gte")
+    created_before = InstantFilter(field_name="created_at", lookup_expr="lt")
 
     class Meta:
         model = Match

@@ -286,7 +286,7 @@ class MatchHandsMixin(GenericAPIView):
         return match
 
     def present(self, hand: Hand) -> Any:
-        hand = selectors.hands_of(hand.match).get(pk=hand.pk)
+        """The hand and its match; the hand comes with its results and seats already loaded."""
         return s.HandWithMatchSerializer(hand, context=self.get_serializer_context()).data
 
 
@@ -335,6 +335,15 @@ class HandDetailView(MatchHandsMixin):
         hand: Hand = get_object_or_404(selectors.hands_of(match), number=number)
         return hand
 
+    def get_object(self) -> Hand:
+        """The hand in the URL (DRF's OPTIONS describes PUT with it)."""
+        return self.get_hand(self.get_match(), self.kwargs["number"])
+
+    def require_hand(self, match: Match, number: int) -> None:
+        """404 unless the hand exists; the service loads it under the match's lock."""
+        if not Hand.objects.filter(match=match, number=number).exists():
+            raise exceptions.NotFound()
+
     def get(self, request: Request, match_pk: int, number: int) -> Response:
         hand = self.get_hand(self.get_match(), number)
         return Response(self.present(hand), headers={"ETag": etag(hand)})
@@ -347,7 +356,7 @@ class HandDetailView(MatchHandsMixin):
     )  # fmt: skip
     def put(self, request: Request, match_pk: int, number: int) -> Response:
         match = self.get_match()
-        self.get_hand(match, number)
+        self.require_hand(match, number)
         if "If-Match" not in request.headers:
             raise errors.PreconditionRequired()
         expected = version_from_if_match(request)
@@ -367,7 +376,7 @@ class HandDetailView(MatchHandsMixin):
     )  # fmt: skip
     def delete(self, request: Request, match_pk: int, number: int) -> Response:
         match = self.get_match()
-        self.get_hand(match, number)
+        self.require_hand(match, number)
         services.hand_void(match_id=match.pk, number=number, user=request.user,
                            reason=request.query_params.get("reason", "")[:500],
                            expected_version=version_from_if_match(request))  # fmt: skip

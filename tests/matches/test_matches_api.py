@@ -205,6 +205,22 @@ def test_matches_are_filtered_by_club(as_alice, alice, club, roster, matches):
     assert as_alice.get("/api/v1/matches/").json()["count"] == 4
 
 
+def test_creation_times_are_compared_in_utc_whatever_the_offset(as_victor, matches):
+    """PostgreSQL refuses offsets past 15:59 that ISO 8601 allows: the filter reads UTC."""
+    later = as_victor.get("/api/v1/matches/", {"created_before": "2999-01-01T00:00:00+23:20"})
+    assert later.status_code == 200
+    assert later.json()["count"] == 3
+    earlier = as_victor.get("/api/v1/matches/", {"created_after": "2999-01-01T00:00:00-23:20"})
+    assert earlier.json()["count"] == 0
+
+
+def test_a_creation_time_outside_the_calendar_in_utc_is_a_400(as_victor, matches):
+    response = as_victor.get("/api/v1/matches/", {"created_after": "0001-01-01T00:00:00+01:00"})
+    assert response.status_code == 400
+    assert [(e["code"], e["attr"]) for e in response.json()["errors"]] == [
+        ("invalid", "created_after")]
+
+
 @pytest.mark.parametrize(("params", "attr"), [({"status": "over"}, "status"),
                                               ({"player": "Ann"}, "player")])  # fmt: skip
 def test_an_unreadable_filter_is_a_400(as_victor, matches, params, attr):

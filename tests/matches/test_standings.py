@@ -253,6 +253,13 @@ def test_outsiders_get_404_in_json_even_when_asking_for_csv(as_bob, league):
         assert response.json()["errors"][0]["code"] == "not_found"
 
 
+def test_options_asking_for_csv_describes_the_table_in_json(as_victor, league):
+    response = as_victor.options(f"/api/v1/clubs/{league.pk}/standings/?format=csv")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/json"
+    assert response.json()["name"]
+
+
 def test_anonymous_requests_are_refused(client, league):
     assert client.get(f"/api/v1/clubs/{league.pk}/standings/").status_code in (401, 403)
 

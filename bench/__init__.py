@@ -1,0 +1,1 @@
+"""Benchmark scripts; a package so that gunicorn can load ``bench.bench_settings``."""

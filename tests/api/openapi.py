@@ -1,0 +1,79 @@
+"""The project's own OpenAPI document, generated in-process, and the worlds the schema tests call.
+
+The document is what `/api/schema/` serves: drf-spectacular's generator over the URL conf,
+rendered to JSON so that lazy translations and enums become plain values.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from drf_spectacular.generators import SchemaGenerator
+from drf_spectacular.renderers import OpenApiJsonRenderer
+from rest_framework.authtoken.models import Token
+
+from matches.models import Membership, Player, Role, Season
+from tests.matches.builders import went_out
+from tests.matches.conftest import client_for, make_user, record, start_match
+from tests.matches.endpoints import World
+
+METHODS = ("get", "put", "patch", "post", "delete")
+
+
+@functools.cache
+def document() -> dict[str, Any]:
+    """The OpenAPI document of the API, as a client downloads it."""
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    loaded: dict[str, Any] = json.loads(OpenApiJsonRenderer().render(schema))
+    return loaded
+
+
+def operations() -> Iterator[tuple[str, str, dict[str, Any]]]:
+    """Every (path, method, operation) of the document, in its order."""
+    for path, item in document()["paths"].items():
+        for method in METHODS:
+            if method in item:
+                yield path, method, item[method]
+
+
+def token_for(user: Any) -> dict[str, str]:
+    """The Authorization header of a user's API token."""
+    token, _ = Token.objects.get_or_create(user=user)
+    return {"Authorization": f"Token {token.key}"}
+
+
+def build_world(owner: str, *, scorekeeper: str | None = None, viewer: str | None = None,
+                club_name: str = "") -> World:  # fmt: skip
+    """A club owned by ``owner`` with a roster, a season, and a match with one hand recorded."""
+    from matches import services
+
+    users = {"owner": make_user(owner)}
+    club = services.club_create(name=club_name or f"{owner.title()}'s club", user=users["owner"])
+    for role, username in ((Role.SCOREKEEPER, scorekeeper), (Role.VIEWER, viewer)):
+        if username:
+            Membership.objects.create(club=club, user=make_user(username), role=role)
+    roster = [Player.objects.create(club=club, name=f"{owner.title()} {name}")
+              for name in ("Ann", "Ben", "Cleo", "Dev", "Eve")]  # fmt: skip
+    season = Season.objects.create(club=club, name="Spring", starts_on=dt.date(2025, 3, 1),
+                                   ends_on=dt.date(2025, 5, 31))  # fmt: skip
+    owner_client = client_for(users["owner"])
+    seated = [p.pk for p in roster[:3]]
+    match = start_match(owner_client, club, roster[:3], season=season.pk)
+    answer = record(owner_client, match["id"], went_out(seated[0], seated))
+    assert answer.status_code == 201, answer.content
+    return World(club=club, players=roster, season=season, match=match["id"], seated=seated)
+
+
+def path_values(path: str, world: World, member: str) -> dict[str, Any]:
+    """Path parameters that name the world's own objects: its club, player, season, match."""
+    collection = path.removeprefix("/api/v1/").split("/")[0]
+    objects = {"clubs": world.club.pk, "players": world.player.pk, "seasons": world.season.pk,
+               "matches": world.match}  # fmt: skip
+    values: dict[str, Any] = {"match_pk": world.match, "number": 1, "username": member}
+    if "{id}" in path:
+        values["id"] = objects[collection]
+    return {name: value for name, value in values.items() if "{" + name + "}" in path}

@@ -1,0 +1,261 @@
+"""Who may call what, for every operation of the OpenAPI document, proven request by request.
+
+The operations come from the document the API serves, not from a hand-kept list: an operation
+the rule table below does not classify fails the suite. Two clubs, Alice's and Bob's, each
+have an owner, a scorekeeper, a viewer, a roster, a season and a match with a recorded hand.
+Each operation is called on each club by each kind of caller:
+
+- anonymous: 401 everywhere but the public operations (rulings, token), which answer 200;
+- outsider (the other club's owner): 404 for the club's objects, 400 for creating in the club,
+  never a 2xx on them, and never one of the club's ids in a list;
+- viewer: reads 2xx, writes 403; scorekeeper: scoring 2xx, managing 403; owner: all 2xx.
+
+Whatever the answer, the other club's rows are the same before and after; a refused request
+changes no row at all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from django.apps import apps
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from rest_framework.test import APIClient
+
+from tests.api import openapi
+from tests.matches import endpoints
+from tests.matches.endpoints import World
+
+PUBLIC = "public"  # no login: the rulings and the token exchange
+ANY_USER = "any user"  # any signed-in user, for themselves (creating a club)
+LIST = "list"  # any signed-in user; shows only the caller's clubs' objects
+READ = "read"  # any member of the club
+SCORE = "score"  # scorekeepers and owners of the club
+MANAGE = "manage"  # owners of the club
+
+RULES = {
+    "POST /api/v1/auth/token/": PUBLIC,
+    "POST /api/v1/rulings/meld/": PUBLIC,
+    "POST /api/v1/rulings/hand/": PUBLIC,
+    "POST /api/v1/rulings/discard/": PUBLIC,
+    "POST /api/v1/rulings/take-discards/": PUBLIC,
+    "POST /api/v1/rulings/extend/": PUBLIC,
+    "GET /api/v1/clubs/": LIST,
+    "POST /api/v1/clubs/": ANY_USER,
+    "GET /api/v1/clubs/{id}/": READ,
+    "PUT /api/v1/clubs/{id}/": MANAGE,
+    "PATCH /api/v1/clubs/{id}/": MANAGE,
+    "GET /api/v1/clubs/{id}/members/": READ,
+    "POST /api/v1/clubs/{id}/members/": MANAGE,
+    "DELETE /api/v1/clubs/{id}/members/{username}/": MANAGE,
+    "GET /api/v1/clubs/{id}/standings/": READ,
+    "GET /api/v1/players/": LIST,
+    "POST /api/v1/players/": SCORE,
+    "GET /api/v1/players/{id}/": READ,
+    "PUT /api/v1/players/{id}/": SCORE,
+    "PATCH /api/v1/players/{id}/": SCORE,
+    "GET /api/v1/players/{id}/matches/": READ,
+    "GET /api/v1/seasons/": LIST,
+    "POST /api/v1/seasons/": MANAGE,
+    "GET /api/v1/seasons/{id}/": READ,
+    "PUT /api/v1/seasons/{id}/": MANAGE,
+    "PATCH /api/v1/seasons/{id}/": MANAGE,
+    "GET /api/v1/seasons/{id}/standings/": READ,
+    "GET /api/v1/matches/": LIST,
+    "POST /api/v1/matches/": SCORE,
+    "GET /api/v1/matches/{id}/": READ,
+    "GET /api/v1/matches/{match_pk}/hands/": READ,
+    "POST /api/v1/matches/{match_pk}/hands/": SCORE,
+    "GET /api/v1/matches/{match_pk}/hands/{number}/": READ,
+    "PUT /api/v1/matches/{match_pk}/hands/{number}/": SCORE,
+    "DELETE /api/v1/matches/{match_pk}/hands/{number}/": SCORE,
+    "GET /api/v1/matches/{match_pk}/hands/{number}/revisions/": READ,
+}
+
+CALLERS = ["anonymous", "outsider", "viewer", "scorekeeper", "owner"]
+MAY_WRITE = {SCORE: {"scorekeeper", "owner"}, MANAGE: {"owner"}}
+OPERATIONS = [f"{method.upper()} {path}" for path, method, _ in openapi.operations()]
+
+# Where each table of the matches app keeps its club, so that a club's rows can be compared.
+CLUB_OF_ROW = {
+    "Club": "pk", "Membership": "club", "Player": "club", "Season": "club", "Match": "club",
+    "Seat": "match__club", "Tally": "club", "Hand": "match__club",
+    "HandResult": "hand__match__club", "HandRevision": "match__club",
+    "IdempotencyRecord": "match__club",
+}  # fmt: skip
+
+
+def test_every_operation_of_the_schema_is_classified():
+    assert set(OPERATIONS) - set(RULES) == set(), "classify the new operations in RULES"
+    assert set(RULES) - set(OPERATIONS) == set(), "these operations left the schema"
+
+
+def test_every_table_says_where_its_club_is():
+    models = {model.__name__ for model in apps.get_app_config("matches").get_models()}
+    assert models == set(CLUB_OF_ROW)
+
+
+def rows_of(club_id: int) -> dict[str, list[dict[str, Any]]]:
+    """Every row that belongs to a club, table by table."""
+    matches = apps.get_app_config("matches")
+    return {
+        name: list(matches.get_model(name).objects.filter(**{path: club_id})
+                   .order_by("pk").values())
+        for name, path in CLUB_OF_ROW.items()
+    }  # fmt: skip
+
+
+@dataclass
+class Clubs:
+    """Alice's and Bob's clubs, each with an owner, a scorekeeper and a viewer."""
+
+    worlds: dict[str, World]  # "alice" or "bob" -> that club's world
+    staff: dict[str, dict[str, str]]  # "alice" or "bob" -> role -> username
+
+    def other(self, name: str) -> str:
+        return "bob" if name == "alice" else "alice"
+
+    def username(self, name: str, caller: str) -> str | None:
+        """Who ``caller`` is for the club of ``name``: the outsider owns the other club."""
+        if caller == "anonymous":
+            return None
+        if caller == "outsider":
+            return self.staff[self.other(name)]["owner"]
+        return self.staff[name][caller]
+
+
+@pytest.fixture
+def clubs(db, settings) -> Clubs:
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    staff = {"alice": ("carol", "victor"), "bob": ("sam", "wendy")}
+    worlds = {owner: openapi.build_world(owner, scorekeeper=keeper, viewer=viewer)
+              for owner, (keeper, viewer) in staff.items()}  # fmt: skip
+    get_user_model().objects.create_user(username="newcomer", password="newcomer-pw-1234")
+    return Clubs(worlds=worlds, staff={
+        owner: {"owner": owner, "scorekeeper": keeper, "viewer": viewer}
+        for owner, (keeper, viewer) in staff.items()
+    })  # fmt: skip
+
+
+def client_as(username: str | None) -> APIClient:
+    client = APIClient()
+    if username is not None:
+        user = get_user_model().objects.get(username=username)
+        client.credentials(**{"HTTP_" + k.upper(): v for k, v in openapi.token_for(user).items()})
+    return client
+
+
+def request_example(operation: dict[str, Any]) -> Any:
+    """The request body the document itself shows, if it shows one."""
+    content = operation.get("requestBody", {}).get("content", {}).get("application/json", {})
+    for example in content.get("examples", {}).values():
+        return example["value"]
+    return None
+
+
+def body_for(label: str, operation: dict[str, Any], url: str, club: World, owner: str) -> Any:
+    """A request body that the right caller gets accepted: a valid one, for the target club."""
+    own = {
+        "POST /api/v1/auth/token/": {"username": owner, "password": f"{owner}-pw-1234"},
+        "POST /api/v1/clubs/": {"name": "A new club"},
+        "POST /api/v1/clubs/{id}/members/": {"user": "newcomer", "role": "scorekeeper"},
+    }
+    if label in own:
+        return own[label]
+    if (example := request_example(operation)) is not None:
+        return example
+    method = label.split()[0].lower()
+    for endpoint in endpoints.ALL:
+        if endpoint.method == method and endpoint.url(club) == url:
+            return None if endpoint.body is None else endpoint.body(club)
+    return None
+
+
+def ids_in(answer: Any) -> set[int]:
+    """The ids of the rows of a paginated list."""
+    return {row["id"] for row in answer["results"]}
+
+
+def ids_of_club(path: str, club: World) -> set[int]:
+    """The ids a list at ``path`` would show of this club."""
+    collection = path.removeprefix("/api/v1/").strip("/")
+    matches = apps.get_app_config("matches")
+    if collection == "clubs":
+        return {club.club.pk}
+    model = {"players": "Player", "seasons": "Season", "matches": "Match"}[collection]
+    return set(matches.get_model(model).objects.filter(club=club.club)
+               .values_list("pk", flat=True))  # fmt: skip
+
+
+def expected_statuses(rule: str, caller: str, addressed: bool) -> set[int]:
+    """What ``caller`` gets from an operation of ``rule`` on a club's objects.
+
+    ``addressed``: the club's object is in the path; otherwise the club is named in the body.
+    """
+    ok = {200, 201, 204}
+    if rule == PUBLIC:
+        return {200}
+    if caller == "anonymous":
+        return {401}
+    if rule in (LIST, ANY_USER):
+        return ok
+    if caller == "outsider":
+        return {404} if addressed else {400}
+    if rule == READ or caller in MAY_WRITE[rule]:
+        return ok
+    return {403}
+
+
+def call(label: str, target: str, caller: str, clubs: Clubs) -> list[str]:
+    """Call ``label`` on the club of ``target`` as ``caller``: what went against the rules."""
+    method, path = label.split(" ", 1)
+    operation = openapi.document()["paths"][path][method.lower()]
+    club, other = clubs.worlds[target], clubs.worlds[clubs.other(target)]
+    staff = clubs.staff[target]
+    url = path.format(**openapi.path_values(path, club, member=staff["viewer"]))
+    body = body_for(label, operation, url, club, staff["owner"])
+    client = client_as(clubs.username(target, caller))
+    headers = {}
+    if method == "PUT" and "/hands/" in path:  # a correction names the version it corrects
+        read = client_as(staff["owner"]).get(url)
+        headers = {"HTTP_IF_MATCH": read["ETag"]} if read.has_header("ETag") else {}
+    before = {"club": rows_of(club.club.pk), "other": rows_of(other.club.pk)}
+
+    response = getattr(client, method.lower())(url, body, format="json", **headers)
+
+    wrong = []
+    expected = expected_statuses(RULES[label], caller, addressed="{" in path)
+    if response.status_code not in expected:
+        wrong.append(f"answered {response.status_code}, not {sorted(expected)}: "
+                     f"{response.content[:300]!r}")  # fmt: skip
+    if rows_of(other.club.pk) != before["other"]:
+        wrong.append("changed another club's rows")
+    if response.status_code >= 400 and rows_of(club.club.pk) != before["club"]:
+        wrong.append("was refused but changed a row")
+    if RULES[label] == LIST and caller != "anonymous":
+        foreign = club if caller == "outsider" else other
+        hidden = ids_of_club(path, foreign)
+        if not ids_in(response.json()).isdisjoint(hidden):
+            wrong.append("listed another club's rows")
+        if path != "/api/v1/clubs/":
+            filtered = client.get(url, {"club": foreign.club.pk})
+            if filtered.status_code != 200 or not ids_in(filtered.json()).isdisjoint(hidden):
+                wrong.append("listed another club's rows when filtered by that club")
+    return wrong
+
+
+@pytest.mark.parametrize("target", ["alice", "bob"], ids=lambda name: f"{name}'s club")
+@pytest.mark.parametrize("label", OPERATIONS)
+def test_each_caller_gets_what_the_rule_table_says(label, target, clubs):
+    """Each caller in turn, each request rolled back, so that every caller meets the same club."""
+    assert label in RULES, f"{label} is not classified in RULES"
+    wrong = {}
+    for caller in CALLERS:
+        with transaction.atomic():
+            if found := call(label, target, caller, clubs):
+                wrong[caller] = found
+            transaction.set_rollback(True)
+    assert not wrong, "\n".join(f"{caller}: {'; '.join(found)}" for caller, found in wrong.items())
