@@ -175,6 +175,9 @@ REST_FRAMEWORK = {
         "rest_framework.throttling.UserRateThrottle",
         "rest_framework.throttling.AnonRateThrottle",
     ],
+    # How many proxies stand in front and append to X-Forwarded-For; with 0 the client address
+    # is REMOTE_ADDR, so a forged header cannot dodge the limits (docs/deployment.md).
+    "NUM_PROXIES": int(os.environ.get("NUM_PROXIES", "0")),
     "DEFAULT_THROTTLE_RATES": {
         "anon": os.environ.get("ANON_THROTTLE_RATE", "60/min"),
         "user": os.environ.get("USER_THROTTLE_RATE", "600/min"),

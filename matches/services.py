@@ -81,6 +81,7 @@ def club_create(*, name: str, user: AbstractBaseUser) -> Club:
 @transaction.atomic
 def membership_set(*, club: Club, user: AbstractBaseUser, role: str) -> Membership:
     """Add a user to a club with a role, or change their role; a club keeps an owner."""
+    _lock_club(club)
     membership, created = Membership.objects.select_for_update().get_or_create(
         club=club, user=user, defaults={"role": role}
     )
@@ -94,8 +95,14 @@ def membership_set(*, club: Club, user: AbstractBaseUser, role: str) -> Membersh
 @transaction.atomic
 def membership_remove(*, membership: Membership) -> None:
     """Remove a member; a club keeps at least one owner."""
+    _lock_club(membership.club)
     _keep_an_owner(membership.club, membership)
     membership.delete()
+
+
+def _lock_club(club: Club) -> None:
+    """Serialise changes to a club's members, so two owners cannot demote each other at once."""
+    Club.objects.select_for_update().filter(pk=club.pk).exists()
 
 
 def _keep_an_owner(club: Club, leaving: Membership) -> None:
@@ -120,7 +127,7 @@ def match_update(*, match: Match, table: str, season: Season | None) -> Match:
     locked.save(update_fields=["table", "season"])
     if locked.status == MatchStatus.FINISHED and before != locked.season_id:
         players = list(locked.seats.values_list("player_id", flat=True))
-        for season_id in (before, locked.season_id):
+        for season_id in sorted((before, locked.season_id), key=lambda s: s or 0):
             retally(club_id=locked.club_id, season_id=season_id, player_ids=players)
     return locked
 
@@ -268,8 +275,20 @@ def _count_going_out(seats: Sequence[Seat], player_id: int | None, step: int) ->
 SEAT_FIGURES = ["total", "winner", "went_out", "victory_points"]
 
 
+def _lock_tallies(club_id: int, season_id: int | None) -> None:
+    """Serialise recounts of one season's tallies: two matches finishing together share players.
+
+    A transaction-scoped advisory lock on PostgreSQL; SQLite (make run) serialises writes anyway.
+    """
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [club_id, season_id or 0])
+
+
 def retally(*, club_id: int, season_id: int | None, player_ids: Sequence[int]) -> None:
     """Recount these players' tallies for one season of a club from its finished seats."""
+    _lock_tallies(club_id, season_id)
     seats = Seat.objects.filter(match__club_id=club_id, match__season_id=season_id,
                                 match__status=MatchStatus.FINISHED, player_id__in=player_ids)
     figures = seats.order_by().values("player_id").annotate(**seat_figures())

@@ -55,7 +55,7 @@ class Scope:
             q &= Q(**{f"{prefix}season_id": self.season_id})
         if self.date_from is not None:
             q &= Q(**{f"{prefix}finished_at__gte": _start_of(self.date_from)})
-        if self.date_to is not None:
+        if self.date_to is not None and self.date_to < dt.date.max:  # the last day is open-ended
             q &= Q(**{f"{prefix}finished_at__lt": _start_of(self.date_to + dt.timedelta(days=1))})
         return q
 

@@ -176,8 +176,9 @@ def suggest_declarations(cards: Sequence[MeldCard]) -> tuple[tuple[MeldCard, ...
     cards = tuple(cards)
     bare = [i for i, c in enumerate(cards) if c.card.is_two and not c.wild]
     naturals = [c.represents for c in cards if not c.card.is_two]
-    if not bare or not naturals or len(bare) > MAX_SUGGESTED_TWOS or _rule(cards).valid:
-        return ()
+    if (not bare or not naturals or len(bare) > MAX_SUGGESTED_TWOS or len(cards) > MAX_MELD
+            or _rule(cards).valid):
+        return ()  # nothing to suggest, or no declaration could make it legal
     ranks = {card.rank for card in naturals}
     suits = {card.suit for card in naturals}
     candidates = [card for card in ALL_CARDS if card.rank in ranks or card.suit in suits]

@@ -7,9 +7,11 @@ from typing import Any
 
 import django_filters
 from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
 from django_filters.fields import IsoDateTimeField
 
-from matches.models import Match, MatchStatus, Player, Season
+from matches.models import Club, Match, MatchStatus, Player, Season
+from matches.selectors import clubs_visible_to, seasons_visible_to
 
 
 class InstantField(IsoDateTimeField):
@@ -33,7 +35,17 @@ class InstantFilter(django_filters.IsoDateTimeFilter):
     field_class = InstantField
 
 
+def _my_clubs(request: Any) -> QuerySet[Club]:
+    """Only the requester's clubs are choices: another club's id reads as unknown (400)."""
+    return clubs_visible_to(request.user) if request is not None else Club.objects.none()
+
+
+def _my_seasons(request: Any) -> QuerySet[Season]:
+    return seasons_visible_to(request.user) if request is not None else Season.objects.none()
+
+
 class PlayerFilter(django_filters.FilterSet):
+    club = django_filters.ModelChoiceFilter(queryset=_my_clubs)
     name = django_filters.CharFilter(lookup_expr="icontains")
 
     class Meta:
@@ -42,12 +54,16 @@ class PlayerFilter(django_filters.FilterSet):
 
 
 class SeasonFilter(django_filters.FilterSet):
+    club = django_filters.ModelChoiceFilter(queryset=_my_clubs)
+
     class Meta:
         model = Season
         fields = ["club"]
 
 
 class MatchFilter(django_filters.FilterSet):
+    club = django_filters.ModelChoiceFilter(queryset=_my_clubs)
+    season = django_filters.ModelChoiceFilter(queryset=_my_seasons)
     status = django_filters.ChoiceFilter(choices=MatchStatus.choices)
     player = django_filters.NumberFilter(field_name="seats__player", distinct=True)
     created_after = InstantFilter(field_name="created_at", lookup_expr="gte")

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -76,8 +77,24 @@ class PlayerSerializer(serializers.ModelSerializer):
         clubs = self.context.get("member_clubs")
         if clubs is not None:
             self.fields["club"].queryset = clubs
+            # Only members of the requester's clubs can be named: other usernames read as
+            # unknown, so nobody can probe which accounts exist.
+            self.fields["user"].queryset = (
+                get_user_model().objects.filter(memberships__club__in=clubs).distinct()
+            )
         if self.instance is not None:
             self.fields["club"].read_only = True
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        user = attrs.get("user")
+        if user is None:
+            return attrs
+        club = attrs.get("club") or getattr(self.instance, "club", None)
+        if club is not None and not club.memberships.filter(user=user).exists():
+            raise serializers.ValidationError(
+                {"user": _("A player's login must be a member of the club.")}, code="not_a_member"
+            )
+        return attrs
 
 
 class SeasonSerializer(serializers.ModelSerializer):
@@ -102,7 +119,7 @@ class SeasonSerializer(serializers.ModelSerializer):
         ends = attrs.get("ends_on", getattr(self.instance, "ends_on", None))
         if starts and ends and ends < starts:
             raise serializers.ValidationError(
-                {"ends_on": "A season cannot end before it starts."}, code="ends_before_start"
+                {"ends_on": _("A season cannot end before it starts.")}, code="ends_before_start"
             )
         return attrs
 
@@ -197,6 +214,11 @@ class HandInputSerializer(serializers.Serializer):
         )
 
 
+class VoidQuerySerializer(serializers.Serializer):
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=500, default="",
+                                   help_text="Why the hand is voided; kept in its revisions.")
+
+
 class HandCorrectionSerializer(HandInputSerializer):
     reason = serializers.CharField(required=False, allow_blank=True, max_length=500, default="")
 
@@ -282,13 +304,13 @@ class StandingsQuerySerializer(serializers.Serializer):
             attrs["ordering"] = standings.parse_ordering(attrs.get("ordering"))
         except ValueError as unknown:
             raise serializers.ValidationError(
-                {"ordering": f"Cannot order by {unknown}; use one of "
-                             f"{', '.join(standings.STANDING_FIELDS)}."},
+                {"ordering": _("Cannot order by %(key)s; use one of %(fields)s.") % {
+                    "key": unknown, "fields": ", ".join(standings.STANDING_FIELDS)}},
                 code="invalid_ordering",
             ) from None  # fmt: skip
         if attrs.get("from") and attrs.get("to") and attrs["to"] < attrs["from"]:
             raise serializers.ValidationError(
-                {"to": "The end date is before the start date."}, code="ends_before_start"
+                {"to": _("The end date is before the start date.")}, code="ends_before_start"
             )
         return attrs
 

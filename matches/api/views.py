@@ -8,6 +8,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
@@ -132,7 +133,7 @@ class ClubScopedViewSet(mixins.CreateModelMixin, mixins.ListModelMixin, mixins.R
                 serializer.save()
         except IntegrityError:
             raise exceptions.ValidationError(
-                {field: "This name is already taken in this club."}, code="unique"
+                {field: _("This name is already taken in this club.")}, code="unique"
             ) from None
 
     def perform_create(self, serializer: BaseSerializer) -> None:
@@ -249,20 +250,42 @@ IF_MATCH_OPTIONAL = OpenApiParameter(
     "If-Match", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
     description="Optional: the hand's ETag as last read; a stale one is refused (412).",
 )  # fmt: skip
+MAX_IDEMPOTENCY_KEY = 255
+
+
+def idempotency_key(request: Request) -> str | None:
+    """The request's Idempotency-Key, if any: 1 to 255 printable ASCII characters."""
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return None
+    if not 0 < len(key) <= MAX_IDEMPOTENCY_KEY or not (key.isascii() and key.isprintable()):
+        raise errors.InvalidIdempotencyKey(attr="Idempotency-Key", limit=MAX_IDEMPOTENCY_KEY)
+    return key
+
+
 def etag(hand: Hand) -> str:
     """The hand's ETag: its version, which every correction, void and re-record moves on."""
     return f'"{hand.version}"'
 
 
-def version_from_if_match(request: Request) -> int | None:
-    """The version named by If-Match (None for "*" or no header); 412 if it names none."""
+def version_from_if_match(request: Request, current: int) -> int | None:
+    """The version If-Match names, if it names the current one (None for "*" or no header).
+
+    If-Match compares strong ETags: a weak one (``W/"3"``) never matches. Of several tags, any
+    one naming the current version will do; otherwise the first readable one is returned, so
+    that the service refuses it as stale (412).
+    """
     header = request.headers.get("If-Match", "").strip()
     if not header or header == "*":
         return None
-    tag = header.split(",")[0].strip().removeprefix("W/").strip('"')
-    if not tag.isdigit():
-        raise errors.StaleHand(number=request.parser_context["kwargs"]["number"], version="?")
-    return int(tag)
+    named = []
+    for tag in (part.strip() for part in header.split(",")):
+        value = tag.strip('"')
+        if tag.startswith('"') and value.isascii() and value.isdigit():
+            named.append(int(value))
+    if current in named:
+        return current
+    raise errors.StaleHand(number=request.parser_context["kwargs"]["number"], version=current)
 
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
@@ -310,7 +333,7 @@ class HandListView(MatchHandsMixin):
         match = self.get_match()
         incoming = s.HandInputSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
-        key = request.headers.get("Idempotency-Key") or None
+        key = idempotency_key(request)
         fingerprint = hashlib.sha256(
             json.dumps(request.data, sort_keys=True, default=str).encode()
         ).hexdigest()
@@ -323,6 +346,8 @@ class HandListView(MatchHandsMixin):
             response["Idempotent-Replayed"] = "true"
         if outcome.hand is not None:
             response["ETag"] = etag(outcome.hand)
+        elif isinstance(outcome.body, dict) and "version" in outcome.body:
+            response["ETag"] = f'"{outcome.body["version"]}"'  # as first answered
         return response
 
 
@@ -339,10 +364,15 @@ class HandDetailView(MatchHandsMixin):
         """The hand in the URL (DRF's OPTIONS describes PUT with it)."""
         return self.get_hand(self.get_match(), self.kwargs["number"])
 
-    def require_hand(self, match: Match, number: int) -> None:
-        """404 unless the hand exists; the service loads it under the match's lock."""
-        if not Hand.objects.filter(match=match, number=number).exists():
+    def current_version(self, match: Match, number: int) -> int:
+        """The hand's version, 404 if it does not exist; the service checks it again, locked."""
+        version = (
+            Hand.objects.filter(match=match, number=number).values_list("version", flat=True)
+            .first()
+        )  # fmt: skip
+        if version is None:
             raise exceptions.NotFound()
+        return version
 
     def get(self, request: Request, match_pk: int, number: int) -> Response:
         hand = self.get_hand(self.get_match(), number)
@@ -356,10 +386,10 @@ class HandDetailView(MatchHandsMixin):
     )  # fmt: skip
     def put(self, request: Request, match_pk: int, number: int) -> Response:
         match = self.get_match()
-        self.require_hand(match, number)
+        current = self.current_version(match, number)
         if "If-Match" not in request.headers:
             raise errors.PreconditionRequired()
-        expected = version_from_if_match(request)
+        expected = version_from_if_match(request, current)
         incoming = s.HandCorrectionSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         hand, impact = services.hand_correct(
@@ -371,15 +401,16 @@ class HandDetailView(MatchHandsMixin):
 
     @extend_schema(
         responses={204: None, 409: VOID_CONFLICT, 412: STALE},
-        parameters=[OpenApiParameter("reason", OpenApiTypes.STR, OpenApiParameter.QUERY),
-                    IF_MATCH_OPTIONAL],
+        parameters=[s.VoidQuerySerializer, IF_MATCH_OPTIONAL],
     )  # fmt: skip
     def delete(self, request: Request, match_pk: int, number: int) -> Response:
         match = self.get_match()
-        self.require_hand(match, number)
+        current = self.current_version(match, number)
+        query = s.VoidQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
         services.hand_void(match_id=match.pk, number=number, user=request.user,
-                           reason=request.query_params.get("reason", "")[:500],
-                           expected_version=version_from_if_match(request))  # fmt: skip
+                           reason=query.validated_data["reason"],
+                           expected_version=version_from_if_match(request, current))  # fmt: skip
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

@@ -5,6 +5,7 @@ Each thread has its own database connection; a barrier releases them together.
 
 from __future__ import annotations
 
+import datetime as dt
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -13,9 +14,9 @@ import psycopg
 import pytest
 from django.db import connection, connections
 
-from matches import services
-from matches.models import Hand, HandResult, HandRevision, Seat
-from tests.matches.builders import went_out
+from matches import services, standings
+from matches.models import Hand, HandResult, HandRevision, Membership, Season, Seat
+from tests.matches.builders import full_packs, went_out
 from tests.matches.conftest import client_for, record, start_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -126,3 +127,40 @@ def test_a_retry_while_the_first_is_still_running_gets_409_and_records_nothing(c
         first.execute("ROLLBACK")
     later = record(client_for(carol), match["id"], body, HTTP_IDEMPOTENCY_KEY="slow-network")
     assert later.status_code == 201
+
+
+def test_two_matches_with_a_shared_player_can_finish_together(carol, club, roster):
+    ann, ben, cleo = roster[:3]
+    season = Season.objects.create(club=club, name="Winter")
+    client = client_for(carol)
+    first = start_match(client, club, [ann, ben], season=season.pk)
+    second = start_match(client, club, [ann, cleo], season=season.pk)
+    record(client, first["id"], full_packs(ann.pk, ben.pk))
+    record(client, second["id"], full_packs(ann.pk, cleo.pk))
+
+    def finish(i: int) -> int:
+        match, other = (first, ben) if i == 0 else (second, cleo)
+        return record(client_for(carol), match["id"], full_packs(ann.pk, other.pk)).status_code
+
+    assert in_parallel(finish, count=2) == [201, 201]
+    kept = standings.standings(scope=standings.Scope(club.pk, season.pk))
+    counted = standings.standings(
+        scope=standings.Scope(club.pk, season.pk, date_from=dt.date(2000, 1, 1)))
+    assert kept == counted
+    assert {row["name"]: row["matches_played"] for row in kept} == {"Ann": 2, "Ben": 1, "Cleo": 1}
+
+
+def test_two_owners_cannot_demote_each_other_at_once(alice, carol, club):
+    Membership.objects.filter(club=club, user=carol).update(role="owner")
+    pairs = [(alice, carol), (carol, alice)]
+
+    def demote(i: int) -> int:
+        who, whom = pairs[i]
+        return client_for(who).post(f"/api/v1/clubs/{club.pk}/members/",
+                                     {"user": whom.username, "role": "viewer"},
+                                     format="json").status_code  # fmt: skip
+
+    statuses = sorted(in_parallel(demote, count=2))
+    # The loser is refused: the last owner (400), or no longer an owner at all (403).
+    assert statuses in ([201, 400], [201, 403])
+    assert Membership.objects.filter(club=club, role="owner").count() == 1

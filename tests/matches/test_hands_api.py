@@ -304,3 +304,41 @@ def test_an_idempotency_record_expires(as_carol, trio, roster, settings):
                    HTTP_IDEMPOTENCY_KEY="old")  # fmt: skip
     assert again.status_code == 201
     assert again.json()["number"] == 2
+
+
+def test_an_unusable_idempotency_key_is_a_400(as_carol, trio, roster):
+    players = [p.pk for p in roster[:3]]
+    for key in ["k" * 256, "clé-à-accents"]:
+        response = record(as_carol, trio["id"], went_out(players[0], players),
+                          HTTP_IDEMPOTENCY_KEY=key)  # fmt: skip
+        assert response.status_code == 400
+        assert response.json()["errors"][0]["code"] == "invalid_idempotency_key"
+    assert Hand.objects.filter(match_id=trio["id"]).count() == 0
+
+
+def test_a_replayed_answer_carries_the_hands_etag(as_carol, trio, roster):
+    players = [p.pk for p in roster[:3]]
+    body = went_out(players[0], players)
+    record(as_carol, trio["id"], body, HTTP_IDEMPOTENCY_KEY="again")
+    replay = record(as_carol, trio["id"], body, HTTP_IDEMPOTENCY_KEY="again")
+    assert replay["ETag"] == '"1"'
+
+
+@pytest.mark.parametrize(("if_match", "status"), [
+    ('"\u00b2"', 412), ('W/"1"', 412), ("1", 412), ('"7", "1"', 200), ("*", 200),
+])  # fmt: skip
+def test_if_match_compares_strong_etags(as_carol, trio, roster, if_match, status):
+    players = [p.pk for p in roster[:3]]
+    record(as_carol, trio["id"], went_out(players[0], players))
+    response = as_carol.put(hand_url(trio["id"], 1), went_out(players[1], players),
+                            format="json", HTTP_IF_MATCH=if_match)  # fmt: skip
+    assert response.status_code == status
+
+
+def test_a_void_reason_is_validated(as_carol, trio, roster):
+    players = [p.pk for p in roster[:3]]
+    record(as_carol, trio["id"], went_out(players[0], players))
+    response = as_carol.delete(hand_url(trio["id"], 1) + "?reason=%00")
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["attr"] == "reason"
+    assert Hand.objects.filter(match_id=trio["id"]).count() == 1

@@ -129,3 +129,13 @@ def test_an_unreadable_player_is_a_400(as_carol, club, body, code, attr):
     assert response.status_code == 400
     assert (code, attr) in codes(response)
     assert not Player.objects.exists()
+
+
+def test_a_players_login_must_be_a_member_and_other_names_read_as_unknown(as_carol, club, bob):
+    body = {"club": club.pk, "name": "Bobby"}
+    stranger = as_carol.post("/api/v1/players/", {**body, "user": bob.username}, format="json")
+    nobody = as_carol.post("/api/v1/players/", {**body, "user": "no-such-user"}, format="json")
+    member = as_carol.post("/api/v1/players/", {**body, "user": "victor"}, format="json")
+    assert stranger.status_code == nobody.status_code == 400
+    assert stranger.json()["errors"][0]["code"] == nobody.json()["errors"][0]["code"]
+    assert member.status_code == 201

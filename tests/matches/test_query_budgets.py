@@ -64,8 +64,8 @@ BUDGETS = {
     # writes to an object of the club
     "rename club": 5,
     "replace club": 5,
-    "add member": 10,
-    "remove member": 8,
+    "add member": 11,
+    "remove member": 9,
     "rename player": 5,
     "replace player": 5,
     "rename season": 5,

@@ -305,3 +305,8 @@ def test_moving_a_finished_match_to_another_season_moves_its_figures(as_carol, a
     assert table(as_victor, f"/api/v1/seasons/{spring.pk}/standings/") == []
     moved = table(as_victor, f"/api/v1/seasons/{autumn.pk}/standings/")
     assert [(r["name"], r["wins"]) for r in moved] == [("Ann", 1), ("Ben", 0)]
+
+
+def test_the_last_representable_day_is_an_open_end(as_victor, league):
+    rows = table(as_victor, f"/api/v1/clubs/{league.pk}/standings/", to="9999-12-31")
+    assert [r["name"] for r in rows] == ["Ann", "Cleo", "Ben", "Dev"]

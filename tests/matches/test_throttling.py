@@ -77,3 +77,16 @@ def test_with_redis_url_a_second_app_server_sees_the_same_counts(alice, club, sh
     backend, count = seen.stdout.split()
     assert backend == "django.core.cache.backends.redis.RedisCache"
     assert int(count) == 3
+
+
+def test_a_forged_forwarded_for_header_does_not_dodge_the_limit(api_client_plain, alice,
+                                                                 monkeypatch):
+    from rest_framework.throttling import ScopedRateThrottle
+
+    monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", {"auth": "2/min"})
+    guesses = [
+        api_client_plain.post("/api/v1/auth/token/", {"username": "alice", "password": "x"},
+                              format="json", HTTP_X_FORWARDED_FOR=f"10.0.0.{i}").status_code
+        for i in range(3)
+    ]  # fmt: skip
+    assert guesses == [400, 400, 429]
