@@ -46,8 +46,12 @@ def shared_redis(settings):
     client = redis.Redis.from_url(REDIS_URL)
     try:
         client.ping()
-    except redis.ConnectionError as error:  # .ci/run starts Redis; a bare machine may not
-        pytest.fail(f"Redis is needed at {REDIS_URL}: {error}")
+    except redis.ConnectionError as error:
+        # CI always has one (.ci/run starts it); a developer's machine may have none.
+        reason = f"this test needs Redis at {REDIS_URL} (TEST_REDIS_URL): {error}"
+        if os.environ.get("CI"):
+            pytest.fail(reason)
+        pytest.skip(reason)
     client.flushdb()
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
                                    "LOCATION": REDIS_URL}}  # fmt: skip
