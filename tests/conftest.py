@@ -17,6 +17,17 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
         test["NAME"] = f"test_{alias['NAME']}_{os.getpid()}"
 
 
+@pytest.fixture(scope="session")
+def openapi_schema(tmp_path_factory):
+    """The OpenAPI description as `manage.py spectacular` writes it: validated, no warning."""
+    import yaml
+    from django.core.management import call_command
+
+    target = tmp_path_factory.mktemp("schema") / "schema.yml"
+    call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(target))
+    return yaml.safe_load(target.read_text())
+
+
 @pytest.fixture
 def fresh_cache():
     """An empty cache before and after the test, so throttling counts never leak between tests."""

@@ -11,6 +11,7 @@ from typing import Any
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
 
+from matches.models import Club
 from matches.selectors import role_in
 
 SCOREKEEPING = frozenset({"owner", "scorekeeper"})
@@ -19,15 +20,11 @@ MANAGING = frozenset({"owner"})
 
 def club_id_of(obj: Any) -> int:
     """The club an object belongs to: a club itself, or anything with a club or a match."""
-    for path in ("club_id", "match.club_id"):
-        value: Any = obj
-        try:
-            for part in path.split("."):
-                value = getattr(value, part)
-        except AttributeError:
-            continue
-        return int(value)
-    return int(obj.pk)
+    if isinstance(obj, Club):
+        return int(obj.pk)
+    if hasattr(obj, "club_id"):
+        return int(obj.club_id)
+    return int(obj.match.club_id)
 
 
 class ClubRole(BasePermission):
