@@ -1,5 +1,10 @@
-"""The project's URLs plus ``/bench/baseline/``, the load benchmark's bare DRF endpoint."""
+"""The project's URLs plus the load benchmark's two reference endpoints.
 
+``/bench/baseline/`` answers a constant; ``/bench/write/`` writes one row in a transaction, the
+least any recorded hand costs (bench/load.py creates its table in the throwaway database).
+"""
+
+from django.db import connection, transaction
 from django.urls import include, path
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -13,8 +18,20 @@ class Baseline(APIView):
         return Response({"ok": True})
 
 
+class OneRowWrite(APIView):
+    """The same defaults, and one row inserted in a transaction: the floor of any write."""
+
+    def post(self, request: Request) -> Response:
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute("INSERT INTO bench_write (body) VALUES (%s) RETURNING id",
+                           [str(request.data)])  # fmt: skip
+            (row,) = cursor.fetchone()
+        return Response({"id": row}, status=201)
+
+
 urlpatterns = [
     path("bench/baseline/", Baseline.as_view()),
+    path("bench/write/", OneRowWrite.as_view()),
     path("", include("arlington_site.urls")),
 ]
 

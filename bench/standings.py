@@ -165,8 +165,8 @@ def seed(players: int, matches: int, rng: random.Random) -> tuple[int, int, int]
                               winner=won[position], went_out=outs.get((match.pk, player.pk), 0),
                               victory_points=share if won[position] else Decimal(0)))  # fmt: skip
     Seat.objects.bulk_create(seats, batch_size=5000)
-    for season in seasons:  # the tallies the services keep as matches finish
-        retally(club_id=club.pk, season_id=season.pk, player_ids=[p.pk for p in roster])
+    # the tallies the services keep as matches finish
+    retally(club_id=club.pk, season_ids=[s.pk for s in seasons], player_ids=[p.pk for p in roster])
     with connection.cursor() as cursor:  # fresh statistics, as autovacuum would soon give
         cursor.execute("ANALYZE")
     return club.pk, viewer.pk, len(hands)

@@ -110,6 +110,10 @@ class PlayerAdmin(admin.ModelAdmin):
     search_fields = ["name", "user__username"]
     autocomplete_fields = ["user"]
 
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        """A player stays in their club, as in the API: their matches are that club's."""
+        return ["club"] if obj is not None else []
+
 
 @admin.register(Season)
 class SeasonAdmin(admin.ModelAdmin):
@@ -146,6 +150,11 @@ class MatchAdmin(admin.ModelAdmin):
     inlines = [SeatInline]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        """A match is the club's record: its hands and revisions stay, and so do the tallies
+        and standings counted from it. A wrong hand is voided or corrected through the API."""
         return False
 
     def save_model(self, request: HttpRequest, obj: Match, form: Any, change: bool) -> None:

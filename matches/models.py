@@ -7,10 +7,11 @@ the services; the rules of the game live in the engine (`scoring`).
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Any
 
 from django.conf import settings
-from django.db import models
-from django.db.models import Q
+from django.db import models, transaction
+from django.db.models import F, Q
 
 
 class Role(models.TextChoices):
@@ -25,12 +26,20 @@ class Club(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # Moves on, in the same transaction, with every change to what the club's tables show;
+    # cached tables are kept under the stamp they were read with (matches/standings.py).
+    standings_stamp = models.PositiveBigIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["name", "id"]
 
     def __str__(self) -> str:
         return self.name
+
+    @classmethod
+    def standings_changed(cls, club_id: int) -> None:
+        """Move the club's standings stamp on, in the caller's transaction."""
+        cls.objects.filter(pk=club_id).update(standings_stamp=F("standings_stamp") + 1)
 
 
 class Membership(models.Model):
@@ -71,6 +80,12 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """Save, and move the club's standings stamp on: the tables show players' names."""
+        with transaction.atomic(savepoint=False):  # a failure fails the caller's transaction
+            super().save(*args, **kwargs)
+            Club.standings_changed(self.club_id)
 
 
 class Season(models.Model):

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import QuerySet
 
+from matches import statements
 from matches.models import Club, Hand, HandRevision, Match, Membership, Player, Season
 
 WRITERS = ("owner", "scorekeeper")
@@ -15,6 +18,13 @@ def clubs_visible_to(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Club]:
     if not user.is_authenticated:
         return Club.objects.none()
     return Club.objects.filter(memberships__user=user)
+
+
+def club_visible_to(user: AbstractBaseUser | AnonymousUser, club_id: int) -> Club | None:
+    """One club if the user is a member of it, in one query written out in SQL."""
+    if not user.is_authenticated:
+        return None
+    return statements.member_club(user.pk, club_id)
 
 
 def role_in(user: AbstractBaseUser | AnonymousUser, club_id: int) -> str | None:
@@ -42,19 +52,36 @@ def matches_visible_to(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Match
     )
 
 
-def hands_of(match: Match) -> QuerySet[Hand]:
+def hands_of(match_id: int) -> QuerySet[Hand]:
     return (
-        Hand.objects.filter(match=match)
+        Hand.objects.filter(match_id=match_id)
         .select_related("recorded_by", "match__created_by")
         .prefetch_related("results__player", "match__seats__player")
         .order_by("number")
     )
 
 
-def match_of_hands(user: AbstractBaseUser | AnonymousUser, match_id: int) -> Match | None:
-    """The match named in a hands URL, if the user may see it; without its seats."""
-    return Match.objects.filter(club__in=clubs_visible_to(user), pk=match_id).first()
+@dataclass(frozen=True)
+class MatchAccess:
+    """A match named in a hands URL, its club and the requester's role there."""
+
+    match_id: int
+    club_id: int
+    role: str
 
 
-def revisions_of(match: Match, number: int) -> QuerySet[HandRevision]:
-    return HandRevision.objects.filter(match=match, number=number).select_related("by")
+def match_access(user: AbstractBaseUser | AnonymousUser, match_id: int) -> MatchAccess | None:
+    """The requester's access to a match, or None if it is not theirs to see (or does not exist).
+
+    One query, whatever the request: the hands endpoints need the match's club and the role,
+    and the services read the match itself (locked, for writes). It is written out in SQL, as
+    recording a hand (the busiest write) starts with it.
+    """
+    if not user.is_authenticated:
+        return None
+    found = statements.requester_role(user.pk, match_id)
+    return None if found is None else MatchAccess(match_id, *found)
+
+
+def revisions_of(match_id: int, number: int) -> QuerySet[HandRevision]:
+    return HandRevision.objects.filter(match_id=match_id, number=number).select_related("by")

@@ -18,7 +18,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 import scoring
-from matches import errors
+from matches import errors, statements
 from matches.models import (
     MAX_SEATS,
     MIN_SEATS,
@@ -127,8 +127,7 @@ def match_update(*, match: Match, table: str, season: Season | None) -> Match:
     locked.save(update_fields=["table", "season"])
     if locked.status == MatchStatus.FINISHED and before != locked.season_id:
         players = list(locked.seats.values_list("player_id", flat=True))
-        for season_id in sorted((before, locked.season_id), key=lambda s: s or 0):
-            retally(club_id=locked.club_id, season_id=season_id, player_ids=players)
+        retally(club_id=locked.club_id, season_ids=[before, locked.season_id], player_ids=players)
     return locked
 
 
@@ -165,14 +164,6 @@ def match_create(
         Seat(match=match, player=player, position=i) for i, player in enumerate(players)
     )
     return match
-
-
-def _locked_match(match_id: int) -> tuple[Match, list[Seat]]:
-    match = (
-        Match.objects.select_related("created_by").select_for_update(of=("self",)).get(pk=match_id)
-    )
-    seats = list(match.seats.select_related("player").order_by("position"))
-    return match, seats
 
 
 def _attach(hand: Hand, match: Match, seats: list[Seat], rows: list[HandResult]) -> None:
@@ -238,20 +229,12 @@ def _entry_json(entry: HandEntry) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def _next_revision(match: Match, number: int) -> int:
-    last = (
-        HandRevision.objects.filter(match=match, number=number)
-        .order_by("-revision").values_list("revision", flat=True).first()
-    )  # fmt: skip
-    return (last or 0) + 1
-
-
 def _revise(match: Match, number: int, revision: int, action: str, entry: HandEntry | None,
             user: AbstractBaseUser, reason: str) -> None:  # fmt: skip
-    HandRevision.objects.create(
+    statements.insert([HandRevision(
         match=match, number=number, revision=revision, action=action,
         hand=_entry_json(entry) if entry is not None else {}, reason=reason, by=user,
-    )  # fmt: skip
+    )])  # fmt: skip
 
 
 def _apply_finish(match: Match, seats: Sequence[Seat], finish: scoring.Finish) -> None:
@@ -272,7 +255,7 @@ def _count_going_out(seats: Sequence[Seat], player_id: int | None, step: int) ->
             seat.went_out += step
 
 
-SEAT_FIGURES = ["total", "winner", "went_out", "victory_points"]
+SEAT_FIGURES = ("total", "winner", "went_out", "victory_points")
 
 
 def _lock_tallies(club_id: int, season_id: int | None) -> None:
@@ -286,25 +269,34 @@ def _lock_tallies(club_id: int, season_id: int | None) -> None:
         cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [club_id, season_id or 0])
 
 
-def retally(*, club_id: int, season_id: int | None, player_ids: Sequence[int]) -> None:
-    """Recount these players' tallies for one season of a club from its finished seats."""
-    _lock_tallies(club_id, season_id)
-    seats = Seat.objects.filter(match__club_id=club_id, match__season_id=season_id,
-                                match__status=MatchStatus.FINISHED, player_id__in=player_ids)
-    figures = seats.order_by().values("player_id").annotate(**seat_figures())
-    Tally.objects.filter(club_id=club_id, season_id=season_id, player_id__in=player_ids).delete()
-    Tally.objects.bulk_create(
-        Tally(club_id=club_id, season_id=season_id, player_id=row["player_id"],
-              matches_played=row["counted"], wins=row["outright"], shared_wins=row["shared"],
-              victory_points=row["shares"], hands_played=row["hands"], went_out=row["outs"],
-              points=row["sum_of_totals"])
-        for row in figures
-    )  # fmt: skip
+def retally(*, club_id: int, season_ids: Sequence[int | None], player_ids: Sequence[int]) -> None:
+    """Recount these players' tallies for some seasons of a club from its finished seats.
+
+    Every change to a finished match comes through here, so this also moves the club's
+    standings stamp on, which retires its cached tables (matches/standings.py). The seasons'
+    locks are taken in one order and the club's row last, once, so that two recounts sharing a
+    season or the club cannot wait for each other.
+    """
+    for season_id in sorted(set(season_ids), key=lambda s: s or 0):
+        _lock_tallies(club_id, season_id)
+        seats = Seat.objects.filter(match__club_id=club_id, match__season_id=season_id,
+                                    match__status=MatchStatus.FINISHED, player_id__in=player_ids)
+        figures = seats.order_by().values("player_id").annotate(**seat_figures())
+        Tally.objects.filter(club_id=club_id, season_id=season_id,
+                             player_id__in=player_ids).delete()  # fmt: skip
+        Tally.objects.bulk_create(
+            Tally(club_id=club_id, season_id=season_id, player_id=row["player_id"],
+                  matches_played=row["counted"], wins=row["outright"], shared_wins=row["shared"],
+                  victory_points=row["shares"], hands_played=row["hands"], went_out=row["outs"],
+                  points=row["sum_of_totals"])
+            for row in figures
+        )  # fmt: skip
+    Club.standings_changed(club_id)
 
 
 def _retally_if_counted(match: Match, seats: Sequence[Seat], was_finished: bool) -> None:
     if was_finished or match.status == MatchStatus.FINISHED:
-        retally(club_id=match.club_id, season_id=match.season_id,
+        retally(club_id=match.club_id, season_ids=[match.season_id],
                 player_ids=[seat.player_id for seat in seats])  # fmt: skip
 VICTORY_POINT_PLACES = Decimal("0.0001")
 
@@ -368,7 +360,7 @@ def hand_record(
     """
     if idempotency_key:
         _claim_key(match_id, idempotency_key)
-    match, seats = _locked_match(match_id)
+    match, seats, last_revision = statements.locked_match(match_id, None)
     if idempotency_key:
         stored = _stored_answer(match, idempotency_key, fingerprint)
         if stored is not None:
@@ -377,21 +369,23 @@ def hand_record(
         raise errors.MatchFinished(match=match.pk)
     ruling = _rule(entry, seats)
     number = match.hands_played + 1
-    revision = _next_revision(match, number)
-    hand = Hand.objects.create(
+    revision = last_revision + 1
+    hand = Hand(
         match=match, number=number, dealer_id=_dealer(match, seats, number).player_id,
         ending=entry.ending, went_out_id=entry.went_out, version=revision, recorded_by=user,
     )  # fmt: skip
+    statements.insert([hand])
     nets = {r.player.id: r.net for r in ruling.results}  # type: ignore[attr-defined]
     for seat in seats:
         seat.total += nets[seat.player_id]
     totals = {seat.player_id: seat.total for seat in seats}
-    rows = HandResult.objects.bulk_create(_result_rows(hand, ruling, seats, totals))
+    rows = _result_rows(hand, ruling, seats, totals)
+    statements.insert(rows)
     _count_going_out(seats, entry.went_out, +1)
     _apply_finish(match, seats, scoring.decide_finish(totals))
-    Seat.objects.bulk_update(seats, SEAT_FIGURES)
+    statements.update(seats, SEAT_FIGURES)
     match.hands_played = number
-    match.save(update_fields=["hands_played", "status", "finished_at"])
+    statements.update([match], ["hands_played", "status", "finished_at"])
     _retally_if_counted(match, seats, was_finished=False)
     _revise(match, number, revision, RevisionAction.RECORDED, entry, user, "")
     _attach(hand, match, seats, rows)
@@ -444,7 +438,7 @@ def hand_correct(
     ``expected_version`` is the version the corrector last saw (from the hand's ETag); a
     correction made meanwhile by someone else makes this one stale.
     """
-    match, seats = _locked_match(match_id)
+    match, seats, last_revision = statements.locked_match(match_id, number)
     hand = Hand.objects.select_related("recorded_by").get(match=match, number=number)
     _check_version(hand, expected_version)
     ruling = _rule(entry, seats)
@@ -463,7 +457,7 @@ def hand_correct(
         {seat.player_id: seat.total for seat in seats}, str(match.status),
         [seat.player_id for seat in seats if seat.winner],
     )  # fmt: skip
-    revision = _next_revision(match, number)
+    revision = last_revision + 1
     _count_going_out(seats, hand.went_out_id, -1)
     _count_going_out(seats, entry.went_out, +1)
     hand.ending = entry.ending
@@ -483,7 +477,7 @@ def hand_correct(
         seat.total = final[seat.player_id]
     was_finished = match.status == MatchStatus.FINISHED
     _apply_finish(match, seats, outcome.finish)
-    Seat.objects.bulk_update(seats, SEAT_FIGURES)
+    statements.update(seats, SEAT_FIGURES)
     match.save(update_fields=["status", "finished_at"])
     _retally_if_counted(match, seats, was_finished)
     _revise(match, number, revision, RevisionAction.CORRECTED, entry, user, reason)
@@ -506,7 +500,7 @@ def hand_void(
     expected_version: int | None = None,
 ) -> None:
     """Void the last hand: totals return to what they were before it; its revisions stay."""
-    match, seats = _locked_match(match_id)
+    match, seats, last_revision = statements.locked_match(match_id, number)
     hand = Hand.objects.get(match=match, number=number)
     _check_version(hand, expected_version)
     if number != match.hands_played:
@@ -518,9 +512,8 @@ def hand_void(
     hand.delete()
     was_finished = match.status == MatchStatus.FINISHED
     _apply_finish(match, seats, scoring.Finish(False))
-    Seat.objects.bulk_update(seats, SEAT_FIGURES)
+    statements.update(seats, SEAT_FIGURES)
     match.hands_played = number - 1
     match.save(update_fields=["hands_played", "status", "finished_at"])
     _retally_if_counted(match, seats, was_finished)
-    _revise(match, number, _next_revision(match, number), RevisionAction.VOIDED, None, user,
-            reason)  # fmt: skip
+    _revise(match, number, last_revision + 1, RevisionAction.VOIDED, None, user, reason)

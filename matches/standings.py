@@ -1,19 +1,21 @@
-"""Read-side queries for league tables and player records, computed on read in the database.
+"""Read-side queries for league tables and player records, computed in the database.
 
-Only finished matches count. Nothing is cached: a correction shows in the next answer, since
-the services update each seat's figures (total, going out, share of the victory) with the hands.
-A table is one aggregate query over seats, however many matches or players; a player's record
-takes three.
+Only finished matches count. A table is one aggregate query over tallies or seats, however many
+matches or players; a player's record takes three. Club and season tables are cached under the
+club's standings stamp, which moves on in the same transaction as every change to what they
+show, so a correction shows in the next answer. A player's record is not cached.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from django.core.cache import cache
 from django.db import connection
 from django.db.models import (
     Avg,
@@ -37,6 +39,9 @@ STANDING_FIELDS = (
 )  # fmt: skip
 DEFAULT_ORDERING = ("-victory_points", "-wins", "-points")
 FOUR_PLACES, TWO_PLACES = Decimal("0.0001"), Decimal("0.01")
+# How long a cached table is kept. A change makes new keys at once; this only lets the
+# tables nobody asks for any more go.
+CACHE_SECONDS = 60 * 60
 
 
 @dataclass(frozen=True)
@@ -101,23 +106,25 @@ def _tally_figures() -> dict[str, Any]:
 
 
 def standings(*, scope: Scope, ordering: Sequence[str] = DEFAULT_ORDERING,
-              player: Player | None = None) -> list[dict[str, Any]]:  # fmt: skip
+              player: Player | None = None,
+              using: str | None = None) -> list[dict[str, Any]]:  # fmt: skip
     """The table: one row per player with a counted match, ranked on the ordering's keys.
 
-    One aggregate query. Without dates it adds up the tallies the services keep per player
-    and season; between dates it adds up the seats of the matches finished then (each seat
-    carries the player's total, how often they went out and their share of the victory).
-    Players equal on every key share a rank, and the next rank skips (1, 2, 2, 4); among
-    equals, rows are listed by name. ``player`` keeps only that player's row.
+    One aggregate query, on the database ``using`` names (else the one the router picks).
+    Without dates it adds up the tallies the services keep per player and season; between
+    dates it adds up the seats of the matches finished then (each seat carries the player's
+    total, how often they went out and their share of the victory). Players equal on every
+    key share a rank, and the next rank skips (1, 2, 2, 4); among equals, rows are listed by
+    name. ``player`` keeps only that player's row.
     """
     rows: QuerySet[Any]
     if scope.date_from is None and scope.date_to is None:
-        rows = Tally.objects.filter(club_id=scope.club_id)
+        rows = Tally.objects.using(using).filter(club_id=scope.club_id)
         if scope.season_id is not None:
             rows = rows.filter(season_id=scope.season_id)
         figures = _tally_figures()
     else:
-        rows = Seat.objects.filter(scope.matches("match__"))
+        rows = Seat.objects.using(using).filter(scope.matches("match__"))
         figures = seat_figures()
     if player is not None:
         rows = rows.filter(player_id=player.pk)
@@ -171,7 +178,7 @@ def standings_for_club(
 ) -> list[dict[str, Any]]:
     """A club's table, all-time or for one season, optionally between two dates (inclusive)."""
     scope = Scope(club.pk, season.pk if season else None, date_from, date_to)
-    return standings(scope=scope, ordering=ordering)
+    return _cached(club, scope, ordering)
 
 
 def standings_for_season(
@@ -181,9 +188,34 @@ def standings_for_season(
     date_to: dt.date | None = None,
     ordering: Sequence[str] = DEFAULT_ORDERING,
 ) -> list[dict[str, Any]]:
-    """A season's table, optionally between two dates (inclusive)."""
+    """A season's table, optionally between two dates (inclusive).
+
+    The stamp is read from ``season.club``: a season loaded with its club saves a query.
+    """
     scope = Scope(season.club_id, season.pk, date_from, date_to)
-    return standings(scope=scope, ordering=ordering)
+    return _cached(season.club, scope, ordering)
+
+
+def _cached(club: Club, scope: Scope, ordering: Sequence[str]) -> list[dict[str, Any]]:
+    """The table from the cache, under the club's standings stamp as read with ``club``.
+
+    Never stale: the services and ``Player.save`` move the stamp on in the same transaction
+    as the change, and a key names the stamp it was read with. The table is read after the
+    stamp, and each query sees all that was committed before it began, so a table is at least
+    as new as the stamp it is stored under: a reader who read the old stamp just before a
+    change committed can only store a newer table under the old key, which nobody reads once
+    the change is committed. The table is computed on the database the club was read from,
+    since another read replica may lag behind that one.
+    """
+    # The ordering is as long as the client makes it: the query is hashed to keep keys short.
+    query = f"{scope.season_id}:{scope.date_from}:{scope.date_to}:{','.join(ordering)}"
+    digest = hashlib.sha256(query.encode()).hexdigest()
+    key = f"standings:{club.pk}:{club.standings_stamp}:{digest}"
+    rows: list[dict[str, Any]] | None = cache.get(key)
+    if rows is None:
+        rows = standings(scope=scope, ordering=ordering, using=club._state.db)
+        cache.set(key, rows, CACHE_SECONDS)
+    return rows
 
 
 # --- a player's record ---------------------------------------------------------------------

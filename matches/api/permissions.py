@@ -12,7 +12,7 @@ from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
 
 from matches.models import Club
-from matches.selectors import role_in
+from matches.selectors import MatchAccess, role_in
 
 SCOREKEEPING = frozenset({"owner", "scorekeeper"})
 MANAGING = frozenset({"owner"})
@@ -31,7 +31,8 @@ class ClubRole(BasePermission):
     """Reads need any membership; writes need one of the view's ``write_roles``."""
 
     def has_object_permission(self, request: Request, view: Any, obj: Any) -> bool:
-        role = role_in(request.user, club_id_of(obj))
+        # A match's access was read with the requester's role, in one query: no second one.
+        role = obj.role if isinstance(obj, MatchAccess) else role_in(request.user, club_id_of(obj))
         if role is None:
             return False
         if request.method in SAFE_METHODS:

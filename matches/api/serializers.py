@@ -299,6 +299,13 @@ class StandingsQuerySerializer(serializers.Serializer):
         )
         return fields
 
+    @classmethod
+    def defaults(cls) -> dict[str, Any]:
+        """What a request without query parameters means."""
+        empty = cls(data={})
+        empty.is_valid(raise_exception=True)
+        return dict(empty.validated_data)
+
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         try:
             attrs["ordering"] = standings.parse_ordering(attrs.get("ordering"))

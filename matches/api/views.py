@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from typing import Any
 
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
+from django.http import HttpResponse, HttpResponseBase
 from django.utils.translation import gettext as _
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.types import OpenApiTypes
@@ -23,12 +26,13 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.serializers import BaseSerializer, CharField, Serializer
+from rest_framework.serializers import BaseSerializer, CharField, DecimalField, Serializer
 from rest_framework.settings import api_settings
 from rest_framework.throttling import ScopedRateThrottle
 
 from arlington_site.errors import error_response
 from matches import errors, selectors, services, standings
+from matches.api import presenters
 from matches.api import serializers as s
 from matches.api.filters import MatchFilter, PlayerFilter, SeasonFilter
 from matches.api.permissions import MANAGING, SCOREKEEPING, ClubRole, can_write
@@ -301,16 +305,17 @@ class MatchHandsMixin(GenericAPIView):
     permission_classes = [IsAuthenticated, ClubRole]
     queryset = Hand.objects.none()  # for the schema: the real rows come from the match
 
-    def get_match(self) -> Match:
-        match = selectors.match_of_hands(self.request.user, self.kwargs["match_pk"])
-        if match is None:
+    def get_match_id(self) -> int:
+        """The id of the match in the URL, once the requester's role allows the request."""
+        access = selectors.match_access(self.request.user, self.kwargs["match_pk"])
+        if access is None:
             raise exceptions.NotFound()
-        self.check_object_permissions(self.request, match)
-        return match
+        self.check_object_permissions(self.request, access)
+        return access.match_id
 
     def present(self, hand: Hand) -> Any:
         """The hand and its match; the hand comes with its results and seats already loaded."""
-        return s.HandWithMatchSerializer(hand, context=self.get_serializer_context()).data
+        return presenters.hand_with_match(hand)
 
 
 class HandListView(MatchHandsMixin):
@@ -320,8 +325,8 @@ class HandListView(MatchHandsMixin):
 
     @extend_schema(responses={200: s.HandSerializer(many=True)})
     def get(self, request: Request, match_pk: int) -> Response:
-        match = self.get_match()
-        page = self.paginate_queryset(selectors.hands_of(match))
+        match_id = self.get_match_id()
+        page = self.paginate_queryset(selectors.hands_of(match_id))
         return self.get_paginated_response(s.HandSerializer(page, many=True).data)
 
     @extend_schema(
@@ -330,15 +335,15 @@ class HandListView(MatchHandsMixin):
         parameters=[IDEMPOTENCY_HEADER],
     )
     def post(self, request: Request, match_pk: int) -> Response:
-        match = self.get_match()
+        match_id = self.get_match_id()
         incoming = s.HandInputSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         key = idempotency_key(request)
-        fingerprint = hashlib.sha256(
+        fingerprint = "" if key is None else hashlib.sha256(
             json.dumps(request.data, sort_keys=True, default=str).encode()
-        ).hexdigest()
+        ).hexdigest()  # fmt: skip
         outcome = services.hand_record(
-            match_id=match.pk, entry=incoming.to_entry(), user=request.user, render=self.present,
+            match_id=match_id, entry=incoming.to_entry(), user=request.user, render=self.present,
             idempotency_key=key, fingerprint=fingerprint,
         )  # fmt: skip
         response = Response(outcome.body, status=outcome.status)
@@ -356,18 +361,18 @@ class HandDetailView(MatchHandsMixin):
 
     serializer_class = s.HandWithMatchSerializer
 
-    def get_hand(self, match: Match, number: int) -> Hand:
-        hand: Hand = get_object_or_404(selectors.hands_of(match), number=number)
+    def get_hand(self, match_id: int, number: int) -> Hand:
+        hand: Hand = get_object_or_404(selectors.hands_of(match_id), number=number)
         return hand
 
     def get_object(self) -> Hand:
         """The hand in the URL (DRF's OPTIONS describes PUT with it)."""
-        return self.get_hand(self.get_match(), self.kwargs["number"])
+        return self.get_hand(self.get_match_id(), self.kwargs["number"])
 
-    def current_version(self, match: Match, number: int) -> int:
+    def current_version(self, match_id: int, number: int) -> int:
         """The hand's version, 404 if it does not exist; the service checks it again, locked."""
         version = (
-            Hand.objects.filter(match=match, number=number).values_list("version", flat=True)
+            Hand.objects.filter(match_id=match_id, number=number).values_list("version", flat=True)
             .first()
         )  # fmt: skip
         if version is None:
@@ -375,7 +380,7 @@ class HandDetailView(MatchHandsMixin):
         return version
 
     def get(self, request: Request, match_pk: int, number: int) -> Response:
-        hand = self.get_hand(self.get_match(), number)
+        hand = self.get_hand(self.get_match_id(), number)
         return Response(self.present(hand), headers={"ETag": etag(hand)})
 
     @extend_schema(
@@ -385,15 +390,15 @@ class HandDetailView(MatchHandsMixin):
         parameters=[IF_MATCH_HEADER],
     )  # fmt: skip
     def put(self, request: Request, match_pk: int, number: int) -> Response:
-        match = self.get_match()
-        current = self.current_version(match, number)
+        match_id = self.get_match_id()
+        current = self.current_version(match_id, number)
         if "If-Match" not in request.headers:
             raise errors.PreconditionRequired()
         expected = version_from_if_match(request, current)
         incoming = s.HandCorrectionSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         hand, impact = services.hand_correct(
-            match_id=match.pk, number=number, entry=incoming.to_entry(), user=request.user,
+            match_id=match_id, number=number, entry=incoming.to_entry(), user=request.user,
             reason=incoming.validated_data["reason"], expected_version=expected,
         )  # fmt: skip
         body = {**self.present(hand), "impact": s.ImpactSerializer(impact).data}
@@ -404,11 +409,11 @@ class HandDetailView(MatchHandsMixin):
         parameters=[s.VoidQuerySerializer, IF_MATCH_OPTIONAL],
     )  # fmt: skip
     def delete(self, request: Request, match_pk: int, number: int) -> Response:
-        match = self.get_match()
-        current = self.current_version(match, number)
+        match_id = self.get_match_id()
+        current = self.current_version(match_id, number)
         query = s.VoidQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        services.hand_void(match_id=match.pk, number=number, user=request.user,
+        services.hand_void(match_id=match_id, number=number, user=request.user,
                            reason=query.validated_data["reason"],
                            expected_version=version_from_if_match(request, current))  # fmt: skip
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -421,8 +426,7 @@ class HandRevisionsView(MatchHandsMixin):
 
     @extend_schema(responses={200: s.RevisionSerializer(many=True)})
     def get(self, request: Request, match_pk: int, number: int) -> Response:
-        match = self.get_match()
-        revisions = selectors.revisions_of(match, number)
+        revisions = selectors.revisions_of(self.get_match_id(), number)
         if not revisions.exists():
             raise exceptions.NotFound()
         page = self.paginate_queryset(revisions)
@@ -438,12 +442,19 @@ class CSVErrorsAsJSON(GenericAPIView):
 
     def finalize_response(self, request: Request, response: Response, *args: Any,
                           **kwargs: Any) -> Response:  # fmt: skip
-        not_a_table = response.status_code >= 400 or not isinstance(response.data, list)
+        table = isinstance(getattr(response, "data", None), list)
+        not_a_table = response.status_code >= 400 or not table
         if not_a_table and isinstance(getattr(request, "accepted_renderer", None), CSVRenderer):
             request.accepted_renderer = JSONRenderer()
             request.accepted_media_type = JSONRenderer.media_type
         result: Response = super().finalize_response(request, response, *args, **kwargs)
         return result
+
+
+DEFAULT_QUERY = s.StandingsQuerySerializer.defaults()
+# The decimal columns of a table, which JSON writes as floats.
+DECIMALS = [name for name, field in s.StandingSerializer().fields.items()
+            if isinstance(field, DecimalField)]  # fmt: skip
 
 
 @extend_schema(parameters=[s.StandingsQuerySerializer],
@@ -457,16 +468,35 @@ class StandingsView(CSVErrorsAsJSON):
     pagination_class = None
 
     def query(self) -> dict[str, Any]:
+        if not self.request.query_params:  # the usual request: the default table
+            return dict(DEFAULT_QUERY)
         incoming = s.StandingsQuerySerializer(data=self.request.query_params)
         incoming.is_valid(raise_exception=True)
         return dict(incoming.validated_data)
 
     csv_header = list(s.StandingSerializer().fields)
 
-    def answer(self, rows: list[dict[str, Any]]) -> Response:
-        # The selector's rows already have the serializer's shape, keys and types (it documents
-        # them); passing a hundred rows through it would cost more than the rest of the request.
-        return Response(rows)
+    def answer(self, club: Club, rows: Callable[[], list[dict[str, Any]]]) -> HttpResponseBase:
+        """The table in the negotiated format; in JSON, as kept from an earlier answer.
+
+        The selector's rows already have the serializer's shape, keys and types (it documents
+        them); passing a hundred rows through it would cost more than the rest of the request.
+        A JSON answer is kept whole under the club's standings stamp, like the rows themselves
+        (matches/standings.py): rendering a hundred rows costs more than finding them again.
+        """
+        if not isinstance(self.request.accepted_renderer, JSONRenderer):
+            return Response(rows())
+        path = hashlib.sha256(self.request.get_full_path().encode()).hexdigest()
+        key = f"standings-json:{club.pk}:{club.standings_stamp}:{path}"
+        body = cache.get(key)
+        if body is None:
+            # JSON writes a decimal as a float, as DRF's encoder does (one call per value).
+            body = JSONRenderer().render([
+                {**row, **{key: float(row[key]) for key in DECIMALS if row[key] is not None}}
+                for row in rows()
+            ])  # fmt: skip
+            cache.set(key, body, standings.CACHE_SECONDS)
+        return HttpResponse(body, content_type=JSONRenderer.media_type)
 
 
 class ClubStandingsView(StandingsView):
@@ -474,8 +504,10 @@ class ClubStandingsView(StandingsView):
 
     queryset = Club.objects.none()  # for the schema: the real rows come from the club
 
-    def get(self, request: Request, pk: int) -> Response:
-        club = get_object_or_404(selectors.clubs_visible_to(request.user), pk=pk)
+    def get(self, request: Request, pk: int) -> HttpResponseBase:
+        club = selectors.club_visible_to(request.user, pk)
+        if club is None:
+            raise exceptions.NotFound()
         query = self.query()
         season = None
         if query.get("season") is not None:
@@ -483,7 +515,7 @@ class ClubStandingsView(StandingsView):
             if season is None:
                 raise errors.InvalidSetup("season_not_in_club", attr="season",
                                           season=query["season"])  # fmt: skip
-        return self.answer(standings.standings_for_club(
+        return self.answer(club, lambda: standings.standings_for_club(
             club=club, season=season, date_from=query.get("from"), date_to=query.get("to"),
             ordering=query["ordering"],
         ))  # fmt: skip
@@ -494,10 +526,12 @@ class SeasonStandingsView(StandingsView):
 
     queryset = Season.objects.none()
 
-    def get(self, request: Request, pk: int) -> Response:
-        season = get_object_or_404(selectors.seasons_visible_to(request.user), pk=pk)
+    def get(self, request: Request, pk: int) -> HttpResponseBase:
+        season = get_object_or_404(
+            selectors.seasons_visible_to(request.user).select_related("club"), pk=pk
+        )  # the club's standings stamp names the cached table
         query = self.query()
-        return self.answer(standings.standings_for_season(
+        return self.answer(season.club, lambda: standings.standings_for_season(
             season=season, date_from=query.get("from"), date_to=query.get("to"),
             ordering=query["ordering"],
         ))  # fmt: skip

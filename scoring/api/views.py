@@ -23,6 +23,7 @@ from scoring import (
     rule_take_discards,
     suggest_declarations,
 )
+from scoring.api import presenters
 from scoring.api import serializers as s
 
 
@@ -81,7 +82,7 @@ class MeldRulingView(RulingView):
     def answer(self, data: dict[str, Any]) -> Any:
         ruling = rule_meld(data["cards"])
         suggestions = [[c.code for c in meld] for meld in suggest_declarations(data["cards"])]
-        return {**s.MeldRulingSerializer(ruling).data, "suggestions": suggestions}
+        return {**presenters.meld_ruling(ruling), "suggestions": suggestions}
 
 
 @extend_schema_view(post=ruling_schema(
@@ -124,7 +125,7 @@ class HandRulingView(RulingView):
                 for entry in data["results"]
             ),
         )
-        return s.HandAnswerSerializer(rule_hand(hand)).data
+        return presenters.hand_answer(rule_hand(hand))
 
 
 @extend_schema_view(post=ruling_schema(

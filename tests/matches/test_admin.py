@@ -90,6 +90,16 @@ def test_revisions_cannot_be_deleted(admin_client_with_demo):
     assert HandRevision.objects.filter(pk=revision.pk).exists()
 
 
+def test_a_finished_match_cannot_be_deleted_behind_its_standings(admin_client_with_demo):
+    match = Match.objects.get(status=MatchStatus.FINISHED)
+
+    response = admin_client_with_demo.post(f"/admin/matches/match/{match.pk}/delete/",
+                                           {"post": "yes"})  # fmt: skip
+
+    assert response.status_code == 403
+    assert Match.objects.filter(pk=match.pk).exists()
+
+
 def test_matches_cannot_be_added_and_only_table_and_season_change(admin_client_with_demo):
     match = Match.objects.get(status=MatchStatus.IN_PROGRESS)
     season = match.season

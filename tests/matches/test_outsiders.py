@@ -115,3 +115,13 @@ def test_an_idempotency_key_used_in_another_club_means_nothing_to_an_outsider(
     assert response.status_code == 201
     assert "Idempotent-Replayed" not in response
     assert {r["player"] for r in response.json()["results"]} == {bo, bea}
+
+
+@pytest.mark.parametrize("path", [
+    "clubs/{big}/standings/", "matches/{big}/hands/", "matches/{big}/hands/1/",
+    "matches/{big}/hands/1/revisions/",
+])  # fmt: skip
+def test_an_id_too_large_for_any_row_reads_as_unknown(path, as_alice, world):
+    response = as_alice.get("/api/v1/" + path.format(big=2**63))
+    assert response.status_code == 404
+    assert response.json()["errors"][0]["code"] == "not_found"

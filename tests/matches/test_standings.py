@@ -13,11 +13,13 @@ import io
 from decimal import Decimal
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
+from rest_framework.renderers import JSONRenderer
 
-from matches import services
+from matches import services, standings
 from matches.models import Match, Player, Season, Seat
 from tests.matches.builders import full_packs, went_out
 from tests.matches.conftest import record, start_match
@@ -97,7 +99,7 @@ def test_a_three_way_tie_gives_a_third_of_a_victory_point(as_carol, as_victor, c
     Match.objects.filter(pk=match["id"]).update(status="finished", finished_at=timezone.now())
     Seat.objects.filter(match_id=match["id"]).update(total=1050, winner=True,
                                                      victory_points=Decimal("0.3333"))
-    services.retally(club_id=club.pk, season_id=None, player_ids=[p.pk for p in roster[:3]])
+    services.retally(club_id=club.pk, season_ids=[None], player_ids=[p.pk for p in roster[:3]])
     rows = table(as_victor, f"/api/v1/clubs/{club.pk}/standings/")
     assert [(r["rank"], r["name"], r["victory_points"], r["shared_wins"]) for r in rows] == [
         (1, "Ann", 0.3333, 1), (1, "Ben", 0.3333, 1), (1, "Cleo", 0.3333, 1)]
@@ -205,6 +207,19 @@ def test_from_and_to_filter_on_the_day_a_match_finished(as_victor, club, seasons
     assert as_victor.get(url, {"from": "March"}).status_code == 400
 
 
+def test_the_json_table_is_what_drf_renders_from_the_rows(as_victor, league):
+    """The view writes JSON itself (and keeps it); the bytes are DRF's, decimals included."""
+    url = f"/api/v1/clubs/{league.pk}/standings/"
+    answers = [as_victor.get(url), as_victor.get(url, {"ordering": "name"})]
+    rows = standings.standings_for_club(club=league)
+    by_name_rows = standings.standings_for_club(club=league, ordering=["name"])
+    assert any(isinstance(row["victory_points"], Decimal) for row in rows)
+    assert [a.content for a in answers] == [JSONRenderer().render(rows),
+                                            JSONRenderer().render(by_name_rows)]
+    assert {a["Content-Type"] for a in answers} == {"application/json"}
+    assert answers[0]["Vary"] == "Accept, Accept-Language"
+
+
 def test_the_table_as_csv_opens_as_a_spreadsheet(as_victor, league):
     Player.objects.filter(name="Cleo").update(name="Cléo")
     response = as_victor.get(f"/api/v1/clubs/{league.pk}/standings/", {"format": "csv"})
@@ -265,6 +280,8 @@ def test_anonymous_requests_are_refused(client, league):
 
 
 def queries_for(client, url: str) -> int:
+    """Queries of a request that computes its table: the cache is emptied first."""
+    cache.clear()
     with CaptureQueriesContext(connection) as captured:
         response = client.get(url)
     assert response.status_code == 200

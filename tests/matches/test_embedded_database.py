@@ -1,0 +1,79 @@
+"""`make run` uses SQLite, and recording, correcting and voiding hands run SQL written out by
+hand (matches/statements.py). This test runs that path on a throwaway SQLite database, in a
+separate process with make run's settings, through the API as a scorekeeper would."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+SCRIPT = r"""
+import json
+from django.contrib.auth import get_user_model
+from rest_framework.test import APIClient
+from matches.models import Hand, HandRevision, Match, Seat
+from tests.matches.builders import went_out
+
+client = APIClient()
+client.force_authenticate(get_user_model().objects.get(username="demo"))
+match = Match.objects.filter(status="in_progress").order_by("pk").first()
+ids = list(match.seats.order_by("position").values_list("player_id", flat=True))
+before = {s.player_id: s.total for s in match.seats.all()}
+url = f"/api/v1/matches/{match.pk}/hands/"
+recorded = client.post(url, went_out(ids[0], ids), format="json")
+number = recorded.json()["number"]
+after_record = {s.player_id: s.total for s in Seat.objects.filter(match=match)}
+corrected = client.put(f"{url}{number}/", {**went_out(ids[1], ids), "reason": "wrong winner"},
+                       format="json", HTTP_IF_MATCH='"1"')
+after_correct = {s.player_id: s.total for s in Seat.objects.filter(match=match)}
+voided = client.delete(f"{url}{number}/")
+after_void = {s.player_id: s.total for s in Seat.objects.filter(match=match)}
+again = client.post(url, went_out(ids[0], ids), format="json")
+print("RESULT " + json.dumps({
+    "ids": ids, "statuses": [recorded.status_code, corrected.status_code, voided.status_code,
+                             again.status_code],
+    "recorded": recorded.json(), "again_version": again.json()["version"],
+    "before": before, "after_record": after_record, "after_correct": after_correct,
+    "after_void": after_void,
+    "revisions": list(HandRevision.objects.filter(match=match, number=number)
+                      .order_by("revision").values_list("action", flat=True)),
+    "created_at_type": type(Match.objects.get(pk=match.pk).created_at).__name__,
+}))
+"""
+
+
+def manage(*args: str, env: dict[str, str]) -> str:
+    done = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_hands_are_recorded_corrected_and_voided_on_the_embedded_database(tmp_path):
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}", "DEBUG": "true",
+           "SECRET_KEY": "embedded-database-test", "PYTHONPATH": str(ROOT)}  # fmt: skip
+    manage("migrate", "--verbosity", "0", env=env)
+    manage("seed_demo", env=env)  # records the demo's hands through the services
+    out = manage("shell", "--command", SCRIPT, env=env)
+    result = json.loads(out.split("RESULT ", 1)[1])
+
+    assert result["statuses"] == [201, 200, 204, 201]
+    first, second, third = (str(i) for i in result["ids"])
+    before = result["before"]
+    # went_out(): the player who goes out +340, each other player -65.
+    assert result["after_record"] == {first: before[first] + 340, second: before[second] - 65,
+                                      third: before[third] - 65}  # fmt: skip
+    assert result["after_correct"] == {first: before[first] - 65, second: before[second] + 340,
+                                       third: before[third] - 65}  # fmt: skip
+    assert result["after_void"] == before
+    assert result["revisions"] == ["recorded", "corrected", "voided", "recorded"]
+    assert result["again_version"] == 4
+    recorded = result["recorded"]
+    assert [r["net"] for r in recorded["results"]] == [340, -65, -65]
+    assert recorded["recorded_at"].endswith("Z")
+    assert result["created_at_type"] == "datetime"
