@@ -153,8 +153,10 @@ class MatchAdmin(admin.ModelAdmin):
         return False
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        """A match is the club's record: its hands and revisions stay, and so do the tallies
-        and standings counted from it. A wrong hand is voided or corrected through the API."""
+        """Never: a match is the club's record, and its tallies and standings count from it.
+
+        A wrong hand is voided or corrected through the API.
+        """
         return False
 
     def save_model(self, request: HttpRequest, obj: Match, form: Any, change: bool) -> None:

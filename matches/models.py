@@ -36,6 +36,17 @@ class Club(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """Save; an existing club's save never writes the standings stamp it read.
+
+        Only ``standings_changed`` moves the stamp; a rename that read it before a change
+        committed would otherwise put it back, and old cached tables would be served again.
+        """
+        if not self._state.adding and kwargs.get("update_fields") is None:
+            kwargs["update_fields"] = [f.name for f in self._meta.concrete_fields
+                                       if not f.primary_key and f.name != "standings_stamp"]
+        super().save(*args, **kwargs)
+
     @classmethod
     def standings_changed(cls, club_id: int) -> None:
         """Move the club's standings stamp on, in the caller's transaction."""

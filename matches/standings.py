@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -42,6 +42,9 @@ FOUR_PLACES, TWO_PLACES = Decimal("0.0001"), Decimal("0.01")
 # How long a cached table is kept. A change makes new keys at once; this only lets the
 # tables nobody asks for any more go.
 CACHE_SECONDS = 60 * 60
+# Part of every key: moved on when what a table's entries hold changes shape, so that a new
+# release never reads the entries of an older one.
+CACHE_VERSION = 1
 
 
 @dataclass(frozen=True)
@@ -168,6 +171,51 @@ def rank(rows: list[dict[str, Any]], ordering: Sequence[str]) -> list[dict[str, 
     return [{"rank": row.pop("rank"), **row} for row in rows]
 
 
+@dataclass(frozen=True)
+class Table:
+    """A club's or season's table as a request names it, served from the cache when it can be.
+
+    Entries are kept under the club's standings stamp as read with ``club``. Never stale: the
+    services and ``Player.save`` move the stamp on in the same transaction as the change, and a
+    key names the stamp it was read with. The table is read after the stamp, and each query
+    sees all that was committed before it began, so a table is at least as new as the stamp
+    it is stored under: a reader who read the old stamp just before a change committed can
+    only store a newer table under the old key, which nobody reads once the change is
+    committed. The table is computed on the database the club was read from, since another
+    read replica may lag behind that one.
+    """
+
+    club: Club
+    scope: Scope
+    ordering: tuple[str, ...]
+
+    def key(self, part: str) -> str:
+        # The ordering is as long as the client makes it: the query is hashed to keep keys short.
+        scope = self.scope
+        query = f"{scope.season_id}:{scope.date_from}:{scope.date_to}:{','.join(self.ordering)}"
+        digest = hashlib.sha256(query.encode()).hexdigest()
+        club = self.club
+        return f"standings:v{CACHE_VERSION}:{club.pk}:{club.standings_stamp}:{digest}:{part}"
+
+    def rows(self) -> list[dict[str, Any]]:
+        """The ranked rows (see ``standings``)."""
+        key = self.key("rows")
+        rows: list[dict[str, Any]] | None = cache.get(key)
+        if rows is None:
+            rows = standings(scope=self.scope, ordering=self.ordering, using=self.club._state.db)
+            cache.set(key, rows, CACHE_SECONDS)
+        return rows
+
+    def rendered(self, name: str, render: Callable[[list[dict[str, Any]]], bytes]) -> bytes:
+        """The rows as ``render`` writes them, kept under ``name`` beside the rows themselves."""
+        key = self.key(name)
+        body: bytes | None = cache.get(key)
+        if body is None:
+            body = render(self.rows())
+            cache.set(key, body, CACHE_SECONDS)
+        return body
+
+
 def standings_for_club(
     *,
     club: Club,
@@ -175,10 +223,10 @@ def standings_for_club(
     date_from: dt.date | None = None,
     date_to: dt.date | None = None,
     ordering: Sequence[str] = DEFAULT_ORDERING,
-) -> list[dict[str, Any]]:
+) -> Table:
     """A club's table, all-time or for one season, optionally between two dates (inclusive)."""
     scope = Scope(club.pk, season.pk if season else None, date_from, date_to)
-    return _cached(club, scope, ordering)
+    return Table(club, scope, tuple(ordering))
 
 
 def standings_for_season(
@@ -187,35 +235,13 @@ def standings_for_season(
     date_from: dt.date | None = None,
     date_to: dt.date | None = None,
     ordering: Sequence[str] = DEFAULT_ORDERING,
-) -> list[dict[str, Any]]:
+) -> Table:
     """A season's table, optionally between two dates (inclusive).
 
     The stamp is read from ``season.club``: a season loaded with its club saves a query.
     """
-    scope = Scope(season.club_id, season.pk, date_from, date_to)
-    return _cached(season.club, scope, ordering)
-
-
-def _cached(club: Club, scope: Scope, ordering: Sequence[str]) -> list[dict[str, Any]]:
-    """The table from the cache, under the club's standings stamp as read with ``club``.
-
-    Never stale: the services and ``Player.save`` move the stamp on in the same transaction
-    as the change, and a key names the stamp it was read with. The table is read after the
-    stamp, and each query sees all that was committed before it began, so a table is at least
-    as new as the stamp it is stored under: a reader who read the old stamp just before a
-    change committed can only store a newer table under the old key, which nobody reads once
-    the change is committed. The table is computed on the database the club was read from,
-    since another read replica may lag behind that one.
-    """
-    # The ordering is as long as the client makes it: the query is hashed to keep keys short.
-    query = f"{scope.season_id}:{scope.date_from}:{scope.date_to}:{','.join(ordering)}"
-    digest = hashlib.sha256(query.encode()).hexdigest()
-    key = f"standings:{club.pk}:{club.standings_stamp}:{digest}"
-    rows: list[dict[str, Any]] | None = cache.get(key)
-    if rows is None:
-        rows = standings(scope=scope, ordering=ordering, using=club._state.db)
-        cache.set(key, rows, CACHE_SECONDS)
-    return rows
+    return Table(season.club, Scope(season.club_id, season.pk, date_from, date_to),
+                 tuple(ordering))  # fmt: skip
 
 
 # --- a player's record ---------------------------------------------------------------------

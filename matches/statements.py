@@ -21,10 +21,9 @@ from django.db.models import BooleanField, CharField, DateField, ForeignKey, Int
 
 from matches.models import Club, HandRevision, Match, Membership, Player, Seat
 
-MATCH_FIELDS = ("id", "club_id", "season_id", "table", "status", "seat_count", "first_dealer_id",
-                "hands_played", "created_by_id", "created_at", "finished_at")  # fmt: skip
-SEAT_FIELDS = ("id", "match_id", "player_id", "position", "total", "winner", "went_out",
-               "victory_points")  # fmt: skip
+# Every column, in the models' order: Model.from_db takes a full row by position.
+MATCH_FIELDS = tuple(f.attname for f in Match._meta.concrete_fields)
+SEAT_FIELDS = tuple(f.attname for f in Seat._meta.concrete_fields)
 PLAYER_FIELDS = ("id", "name")
 USER_FIELDS = ("id", "username")
 # Fields whose Python value every database driver takes as it is; others are prepared.
@@ -164,7 +163,7 @@ def requester_role(user_id: int, match_id: int) -> tuple[int, str] | None:
     return None if found is None else (found[0], found[1])
 
 
-CLUB_FIELDS = tuple(f.attname for f in Club._meta.concrete_fields)
+CLUB_FIELDS = tuple(f.attname for f in Club._meta.concrete_fields)  # see MATCH_FIELDS
 
 
 @functools.cache
@@ -214,6 +213,10 @@ def insert(objs: Sequence[Model]) -> None:
     current time, and each value is prepared for the database by its field.
     """
     db = _primary()
+    if not db.features.can_return_columns_from_insert:  # SQLite before 3.35
+        for obj in objs:
+            obj.save(force_insert=True, using=db.alias)
+        return
     model = type(objs[0])
     values = []
     for obj in objs:

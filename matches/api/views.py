@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable
 from typing import Any
 
-from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 from django.http import HttpResponse, HttpResponseBase
@@ -476,27 +474,26 @@ class StandingsView(CSVErrorsAsJSON):
 
     csv_header = list(s.StandingSerializer().fields)
 
-    def answer(self, club: Club, rows: Callable[[], list[dict[str, Any]]]) -> HttpResponseBase:
-        """The table in the negotiated format; in JSON, as kept from an earlier answer.
+    def answer(self, table: standings.Table) -> HttpResponseBase:
+        """The table in the negotiated format; plain JSON as kept from an earlier answer.
 
         The selector's rows already have the serializer's shape, keys and types (it documents
         them); passing a hundred rows through it would cost more than the rest of the request.
-        A JSON answer is kept whole under the club's standings stamp, like the rows themselves
-        (matches/standings.py): rendering a hundred rows costs more than finding them again.
+        Writing them as JSON costs more than finding them, so the plain JSON answer (no media
+        type parameters, such as ``indent``) is kept beside the rows.
         """
-        if not isinstance(self.request.accepted_renderer, JSONRenderer):
-            return Response(rows())
-        path = hashlib.sha256(self.request.get_full_path().encode()).hexdigest()
-        key = f"standings-json:{club.pk}:{club.standings_stamp}:{path}"
-        body = cache.get(key)
-        if body is None:
-            # JSON writes a decimal as a float, as DRF's encoder does (one call per value).
-            body = JSONRenderer().render([
-                {**row, **{key: float(row[key]) for key in DECIMALS if row[key] is not None}}
-                for row in rows()
-            ])  # fmt: skip
-            cache.set(key, body, standings.CACHE_SECONDS)
-        return HttpResponse(body, content_type=JSONRenderer.media_type)
+        plain_json = self.request.accepted_media_type == JSONRenderer.media_type
+        if not (plain_json and isinstance(self.request.accepted_renderer, JSONRenderer)):
+            return Response(table.rows())
+        return HttpResponse(table.rendered("json", _json), content_type=JSONRenderer.media_type)
+
+
+def _json(rows: list[dict[str, Any]]) -> bytes:
+    """The rows as DRF writes them: a decimal as a float, without one encoder call per value."""
+    return JSONRenderer().render([
+        {**row, **{key: float(row[key]) for key in DECIMALS if row[key] is not None}}
+        for row in rows
+    ])  # fmt: skip
 
 
 class ClubStandingsView(StandingsView):
@@ -515,7 +512,7 @@ class ClubStandingsView(StandingsView):
             if season is None:
                 raise errors.InvalidSetup("season_not_in_club", attr="season",
                                           season=query["season"])  # fmt: skip
-        return self.answer(club, lambda: standings.standings_for_club(
+        return self.answer(standings.standings_for_club(
             club=club, season=season, date_from=query.get("from"), date_to=query.get("to"),
             ordering=query["ordering"],
         ))  # fmt: skip
@@ -531,7 +528,7 @@ class SeasonStandingsView(StandingsView):
             selectors.seasons_visible_to(request.user).select_related("club"), pk=pk
         )  # the club's standings stamp names the cached table
         query = self.query()
-        return self.answer(season.club, lambda: standings.standings_for_season(
+        return self.answer(standings.standings_for_season(
             season=season, date_from=query.get("from"), date_to=query.get("to"),
             ordering=query["ordering"],
         ))  # fmt: skip

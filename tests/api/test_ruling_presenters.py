@@ -1,18 +1,19 @@
-"""The meld and hand rulings answer with plain dicts (scoring/api/presenters.py), built without
-the output serializers for speed; the serializers document those answers in the OpenAPI schema.
-These tests hold the two to the same output, key for key and in order, in every language."""
+"""Meld and hand rulings are answered as plain dicts, byte for byte what their serializers give.
+
+The rulings build their answers without the output serializers, for speed
+(scoring/api/presenters.py); the serializers describe them in the OpenAPI schema. Checked in
+every language.
+"""
 
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 
 import pytest
 from django.utils import translation
 from rest_framework.renderers import JSONRenderer
 
-from bench.engine import realistic_hand
 from scoring import Ending, HandInput, PlayerInput, rule_hand, rule_meld
 from scoring.api import presenters
 from scoring.api.serializers import (
@@ -21,6 +22,7 @@ from scoring.api.serializers import (
     MeldRulingSerializer,
 )
 from scoring.cards import MeldCard
+from tests.matches.builders import full_packs, went_out, whole_pack_out
 
 CONFORMANCE = Path(__file__).resolve().parents[2] / "docs" / "conformance"
 
@@ -31,8 +33,13 @@ def rendered(data: object) -> str:
 
 def hand_inputs() -> list[dict]:
     cases = json.loads((CONFORMANCE / "hands.json").read_text())["cases"]
-    rng = random.Random(7)
-    return [case["input"] for case in cases] + [realistic_hand(rng) for _ in range(20)]
+    names = ["ann", "ben", "cleo", "dev", "eve"]
+    made = [went_out(names[i % 5], names[: 2 + i % 4]) for i in range(12)]
+    pairs = list(zip(names[:-1], names[1:], strict=True))
+    made += [full_packs(a, b, first_holds=h, second_holds=h) for a, b in pairs
+             for h in ("3C", "KC", "QS")]  # fmt: skip
+    made += [whole_pack_out(a, b) for a, b in pairs]
+    return [case["input"] for case in cases] + made
 
 
 def meld_inputs() -> list[list[str]]:

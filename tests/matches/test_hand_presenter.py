@@ -1,6 +1,8 @@
-"""The hand endpoints answer with plain dicts (matches/api/presenters.py), built without the
-output serializers for speed; the serializers document those answers in the OpenAPI schema.
-These tests hold the two to the same output, key for key and in the same order."""
+"""Hands are answered as plain dicts, byte for byte what their documenting serializers give.
+
+The hand endpoints build their answers without the output serializers, for speed
+(matches/api/presenters.py); the serializers describe them in the OpenAPI schema.
+"""
 
 from __future__ import annotations
 

@@ -342,3 +342,4 @@ def test_a_void_reason_is_validated(as_carol, trio, roster):
     assert response.status_code == 400
     assert response.json()["errors"][0]["attr"] == "reason"
     assert Hand.objects.filter(match_id=trio["id"]).count() == 1
+

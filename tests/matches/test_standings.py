@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
+import json
 from decimal import Decimal
 
 import pytest
@@ -211,13 +212,24 @@ def test_the_json_table_is_what_drf_renders_from_the_rows(as_victor, league):
     """The view writes JSON itself (and keeps it); the bytes are DRF's, decimals included."""
     url = f"/api/v1/clubs/{league.pk}/standings/"
     answers = [as_victor.get(url), as_victor.get(url, {"ordering": "name"})]
-    rows = standings.standings_for_club(club=league)
-    by_name_rows = standings.standings_for_club(club=league, ordering=["name"])
+    rows = standings.standings_for_club(club=league).rows()
+    by_name_rows = standings.standings_for_club(club=league, ordering=["name"]).rows()
     assert any(isinstance(row["victory_points"], Decimal) for row in rows)
     assert [a.content for a in answers] == [JSONRenderer().render(rows),
                                             JSONRenderer().render(by_name_rows)]
     assert {a["Content-Type"] for a in answers} == {"application/json"}
     assert answers[0]["Vary"] == "Accept, Accept-Language"
+
+
+def test_json_with_media_type_parameters_is_written_as_asked(as_victor, league):
+    """Only the plain JSON answer is kept whole; ``indent`` is honoured, as DRF does."""
+    url = f"/api/v1/clubs/{league.pk}/standings/"
+    plain = as_victor.get(url)
+    indented = as_victor.get(url, HTTP_ACCEPT="application/json; indent=2")
+    assert indented.status_code == 200
+    assert indented.content.startswith(b'[\n  {\n    "rank": 1,')
+    assert json.loads(indented.content) == json.loads(plain.content)
+    assert as_victor.get(url).content == plain.content
 
 
 def test_the_table_as_csv_opens_as_a_spreadsheet(as_victor, league):

@@ -13,6 +13,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from matches import services, standings
+from matches.api import views
 from matches.models import Club, Match, Player, Season
 from tests.matches.builders import full_packs, went_out
 from tests.matches.conftest import record
@@ -214,6 +215,30 @@ def assert_every_table_says_benedict(client, club: Club, season: Season) -> None
         served, [("Ann", 1, 1020), ("Benedict", 0, -195)])
 
 
+def test_renaming_the_club_while_a_match_finishes_keeps_the_stamp_moving_on(
+        as_alice, as_carol, as_victor, club, roster, monkeypatch):  # fmt: skip
+    """A save of the club read before the change must not write back the stamp it read."""
+    ann, ben = roster[:2]
+    ids = [ann.pk, ben.pk]
+    match_id = play(as_carol, club, [ann, ben], [went_out(ann.pk, ids)] * 2)
+    url = f"/api/v1/clubs/{club.pk}/standings/"
+    assert table(as_victor, url) == []  # cached under the stamp before the finishing hand
+    before = Club.objects.get(pk=club.pk).standings_stamp
+    renaming = views.ClubViewSet.perform_update
+
+    def with_the_match_finishing_meanwhile(self, serializer):
+        assert record(as_carol, match_id, went_out(ann.pk, ids)).status_code == 201
+        renaming(self, serializer)
+
+    monkeypatch.setattr(views.ClubViewSet, "perform_update", with_the_match_finishing_meanwhile)
+    renamed = as_alice.patch(f"/api/v1/clubs/{club.pk}/", {"name": "Renamed"}, format="json")
+
+    assert renamed.status_code == 200
+    assert Club.objects.get(pk=club.pk).name == "Renamed"
+    assert Club.objects.get(pk=club.pk).standings_stamp == before + 1
+    assert [row["name"] for row in table(as_victor, url)] == ["Ann", "Ben"]
+
+
 def test_a_rename_through_the_api_is_in_the_next_answer(as_carol, as_victor, club, spring, ben):
     response = as_carol.patch(f"/api/v1/players/{ben.pk}/", {"name": "Benedict"}, format="json")
     assert response.status_code == 200
@@ -247,9 +272,9 @@ def test_a_table_is_computed_on_the_database_its_club_was_read_from(club, spring
     monkeypatch.setattr(standings, "standings",
                         lambda **kwargs: databases.append(kwargs["using"]) or [])  # fmt: skip
     club._state.db = "replica_1"
-    standings.standings_for_club(club=club)
+    standings.standings_for_club(club=club).rows()
     season = Season.objects.select_related("club").get(pk=spring.pk)
     season.club._state.db = "replica_2"
-    standings.standings_for_season(season=season)
+    standings.standings_for_season(season=season).rows()
     assert databases == ["replica_1", "replica_2"]
 
