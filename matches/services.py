@@ -194,7 +194,8 @@ def _rule(entry: HandEntry, seats: Sequence[Seat]) -> scoring.HandRuling:
     return ruling
 
 
-def _dealer(match: Match, seats: Sequence[Seat], number: int) -> Seat:
+def dealer(match: Match, seats: Sequence[Seat], number: int) -> Seat:
+    """The seat that deals hand ``number``; ``seats`` in seating order."""
     first = next(seat.position for seat in seats if seat.player_id == match.first_dealer_id)
     return seats[scoring.dealer_position(number, len(seats), first)]
 
@@ -371,7 +372,7 @@ def hand_record(
     number = match.hands_played + 1
     revision = last_revision + 1
     hand = Hand(
-        match=match, number=number, dealer_id=_dealer(match, seats, number).player_id,
+        match=match, number=number, dealer_id=dealer(match, seats, number).player_id,
         ending=entry.ending, went_out_id=entry.went_out, version=revision, recorded_by=user,
     )  # fmt: skip
     statements.insert([hand])

@@ -235,8 +235,9 @@ def insert(objs: Sequence[Model]) -> None:
 def update(objs: Sequence[Model], names: Sequence[str]) -> None:
     """Write these fields of existing instances of one model, in one statement.
 
-    For several rows, each column takes its new value by id (``CASE id WHEN ... END``), as
-    ``bulk_update`` would write it.
+    Each column takes its new value by id (``CASE id WHEN ... END``), as ``bulk_update`` writes
+    it: cast to the column's type where the database needs it (PostgreSQL types a ``CASE`` of
+    nulls as text).
     """
     db = _primary()
     model = type(objs[0])
@@ -245,12 +246,10 @@ def update(objs: Sequence[Model], names: Sequence[str]) -> None:
     values: list[Any] = []
     assignments = []
     for field in (model._meta.get_field(name) for name in names):
-        column = sql.quote(field.column)
-        if len(objs) == 1:
-            assignments.append(f"{column} = %s")
-            values.append(_prepare(field, getattr(objs[0], field.attname), db))
-            continue
-        assignments.append(f"{column} = CASE {pk}" + " WHEN %s THEN %s" * len(objs) + " END")
+        case = f"CASE {pk}" + " WHEN %s THEN %s" * len(objs) + " END"
+        if db.features.requires_casted_case_in_updates:
+            case = f"CAST({case} AS {field.cast_db_type(db)})"
+        assignments.append(f"{sql.quote(field.column)} = {case}")
         for obj in objs:
             values += [obj.pk, _prepare(field, getattr(obj, field.attname), db)]
     ids = ", ".join(["%s"] * len(objs))

@@ -11,7 +11,7 @@ from typing import Any
 
 from rest_framework.fields import DateTimeField
 
-import scoring
+from matches import services
 from matches.models import Hand, Match, MatchStatus, Seat
 
 _datetime = DateTimeField()  # DRF's own rendering of a timestamp (ISO 8601, "Z" for UTC)
@@ -61,9 +61,7 @@ def match(match: Match) -> dict[str, Any]:
     finished = match.status == MatchStatus.FINISHED
     next_dealer = None
     if not finished:
-        first = next(s.position for s in seats if s.player_id == match.first_dealer_id)
-        position = scoring.dealer_position(match.hands_played + 1, len(seats), first)
-        next_dealer = seats[position].player_id
+        next_dealer = services.dealer(match, seats, match.hands_played + 1).player_id
     winners = [seat.player_id for seat in seats if seat.winner]
     return {
         "id": match.pk,

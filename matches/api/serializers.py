@@ -174,9 +174,7 @@ class MatchSerializer(serializers.ModelSerializer):
     def get_next_dealer(self, match: Match) -> int | None:
         if match.status == "finished":
             return None
-        seats = self._seats(match)
-        first = next(s.position for s in seats if s.player_id == match.first_dealer_id)
-        return seats[scoring.dealer_position(match.hands_played + 1, len(seats), first)].player_id
+        return services.dealer(match, self._seats(match), match.hands_played + 1).player_id
 
     def get_winners(self, match: Match) -> list[int]:
         return [seat.player_id for seat in self._seats(match) if seat.winner]

@@ -184,6 +184,16 @@ class SeasonViewSet(ClubScopedViewSet):
         return selectors.seasons_visible_to(self.request.user)
 
 
+def season_of(club: Club, season_id: int | None) -> Season | None:
+    """The club's season named in a request, or None; any other id is refused (400)."""
+    if season_id is None:
+        return None
+    season = Season.objects.filter(club=club, pk=season_id).first()
+    if season is None:
+        raise errors.InvalidSetup("season_not_in_club", attr="season", season=season_id)
+    return season
+
+
 @extend_schema_view(create=extend_schema(request=s.MatchCreateSerializer,
                                          responses={201: s.MatchSerializer}))  # fmt: skip
 class MatchViewSet(mixins.CreateModelMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin,
@@ -215,12 +225,7 @@ class MatchViewSet(mixins.CreateModelMixin, mixins.ListModelMixin, mixins.Retrie
                 raise errors.InvalidSetup("player_not_in_club", attr=f"players.{i}",
                                           player=player_id)  # fmt: skip
             players.append(roster[player_id])
-        season = None
-        if data.get("season") is not None:
-            season = Season.objects.filter(club=club, pk=data["season"]).first()
-            if season is None:
-                raise errors.InvalidSetup("season_not_in_club", attr="season",
-                                          season=data["season"])  # fmt: skip
+        season = season_of(club, data.get("season"))
         first_dealer = None
         if data.get("first_dealer") is not None:
             first_dealer = roster.get(data["first_dealer"])
@@ -325,7 +330,7 @@ class HandListView(MatchHandsMixin):
     def get(self, request: Request, match_pk: int) -> Response:
         match_id = self.get_match_id()
         page = self.paginate_queryset(selectors.hands_of(match_id))
-        return self.get_paginated_response(s.HandSerializer(page, many=True).data)
+        return self.get_paginated_response([presenters.hand_only(hand) for hand in page])
 
     @extend_schema(
         request=s.HandInputSerializer,
@@ -506,12 +511,7 @@ class ClubStandingsView(StandingsView):
         if club is None:
             raise exceptions.NotFound()
         query = self.query()
-        season = None
-        if query.get("season") is not None:
-            season = Season.objects.filter(club=club, pk=query["season"]).first()
-            if season is None:
-                raise errors.InvalidSetup("season_not_in_club", attr="season",
-                                          season=query["season"])  # fmt: skip
+        season = season_of(club, query.get("season"))
         return self.answer(standings.standings_for_club(
             club=club, season=season, date_from=query.get("from"), date_to=query.get("to"),
             ordering=query["ordering"],

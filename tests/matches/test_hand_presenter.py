@@ -12,7 +12,7 @@ from rest_framework.renderers import JSONRenderer
 
 from matches import selectors
 from matches.api import presenters
-from matches.api.serializers import HandWithMatchSerializer
+from matches.api.serializers import HandSerializer, HandWithMatchSerializer
 from matches.models import Hand, Season
 from tests.matches.builders import full_packs, went_out, whole_pack_out
 from tests.matches.conftest import record, start_match
@@ -85,3 +85,14 @@ def test_a_corrected_hand_is_presented_as_its_serializer_documents(as_carol, clu
     assert Hand.objects.get(match_id=match["id"], number=1).version == 2
     read = as_carol.get(f"/api/v1/matches/{match['id']}/hands/2/")
     assert same_in_order(read.json(), serialized(match["id"], 2))
+
+
+def test_the_hands_list_is_presented_as_its_serializer_documents(as_carol, club, roster):
+    ann, ben, cleo = (p.pk for p in roster[:3])
+    match = start_match(as_carol, club, roster[:3])
+    for winner in (ann, ben, cleo):
+        assert record(as_carol, match["id"], went_out(winner, [ann, ben, cleo])).status_code == 201
+    listed = as_carol.get(f"/api/v1/matches/{match['id']}/hands/").json()["results"]
+    documented = as_json(HandSerializer(selectors.hands_of(match["id"]), many=True).data)
+    assert same_in_order(listed, documented)
+    assert [hand["number"] for hand in listed] == [1, 2, 3]
