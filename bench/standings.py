@@ -86,6 +86,7 @@ def seed(players: int, matches: int, rng: random.Random) -> tuple[int, int, int]
         Club,
         Hand,
         HandResult,
+        HandRevision,
         Match,
         MatchStatus,
         Membership,
@@ -132,6 +133,12 @@ def seed(players: int, matches: int, rng: random.Random) -> tuple[int, int, int]
                 recorded_by=owner,
             ))  # fmt: skip
     hands = Hand.objects.bulk_create(hands, batch_size=5000)
+    HandRevision.objects.bulk_create(  # every recorded hand has its first revision
+        (HandRevision(match_id=hand.match_id, number=hand.number, revision=1, action="recorded",
+                      hand={"ending": hand.ending, "went_out": hand.went_out_id}, by=owner)
+         for hand in hands),
+        batch_size=5000,
+    )  # fmt: skip
 
     seating = dict(zip((m.pk for m in rows), seatings, strict=True))
     totals: dict[tuple[int, int], int] = {}
