@@ -339,14 +339,13 @@ class HandListView(MatchHandsMixin):
     )
     def post(self, request: Request, match_pk: int) -> Response:
         match_id = self.get_match_id()
-        incoming = s.HandInputSerializer(data=request.data)
-        incoming.is_valid(raise_exception=True)
+        entry = s.read_hand(request.data)
         key = idempotency_key(request)
         fingerprint = "" if key is None else hashlib.sha256(
             json.dumps(request.data, sort_keys=True, default=str).encode()
         ).hexdigest()  # fmt: skip
         outcome = services.hand_record(
-            match_id=match_id, entry=incoming.to_entry(), user=request.user, render=self.present,
+            match_id=match_id, entry=entry, user=request.user, render=self.present,
             idempotency_key=key, fingerprint=fingerprint,
         )  # fmt: skip
         response = Response(outcome.body, status=outcome.status)
