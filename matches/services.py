@@ -375,18 +375,18 @@ def hand_record(
         match=match, number=number, dealer_id=dealer(match, seats, number).player_id,
         ending=entry.ending, went_out_id=entry.went_out, version=revision, recorded_by=user,
     )  # fmt: skip
+    nets = {r.player.id: r.net for r in ruling.results}  # type: ignore[attr-defined]
+    for seat in seats:
+        seat.total += nets[seat.player_id]
+    totals = {seat.player_id: seat.total for seat in seats}
+    _count_going_out(seats, entry.went_out, +1)
+    _apply_finish(match, seats, scoring.decide_finish(totals))
+    match.hands_played = number
     with statements.together():  # one statement on PostgreSQL
         statements.insert([hand])
-        nets = {r.player.id: r.net for r in ruling.results}  # type: ignore[attr-defined]
-        for seat in seats:
-            seat.total += nets[seat.player_id]
-        totals = {seat.player_id: seat.total for seat in seats}
-        rows = _result_rows(hand, ruling, seats, totals)
+        rows = _result_rows(hand, ruling, seats, totals)  # made after the hand: they refer to it
         statements.insert(rows)
-        _count_going_out(seats, entry.went_out, +1)
-        _apply_finish(match, seats, scoring.decide_finish(totals))
         statements.update(seats, SEAT_FIGURES)
-        match.hands_played = number
         statements.update([match], ["hands_played", "status", "finished_at"])
         _revise(match, number, revision, RevisionAction.RECORDED, entry, user, "")
     _retally_if_counted(match, seats, was_finished=False)

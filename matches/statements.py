@@ -369,8 +369,9 @@ def _insert_sql(alias: str, model: type[Model], rows: int | None,
     def source(f: Any, value: str) -> str:
         return f"(SELECT id FROM {links[f.attname]})" if f.attname in links else value
 
-    if rows is None:
-        select = ", ".join(source(f, f"v{sent.index(f)}" if f in sent else "") for f in fields)
+    if rows is None:  # the document's keys v0, v1, ... are the fields sent, in order
+        keys = iter(_keys(len(sent)))
+        select = ", ".join(source(f, "") if f.attname in links else next(keys) for f in fields)
         values = f"SELECT {select} FROM {_recordset(db, sent)}"
     else:
         row = "(" + ", ".join(source(f, "%s") for f in fields) + ")"
@@ -431,8 +432,8 @@ def _relations(model: type[Model]) -> tuple[Any, ...]:
 
 
 @functools.cache
-def _update_sql(alias: str, model: type[Model], names: tuple[str, ...], rows: int) -> str:
-    """An UPDATE of these fields of ``rows`` rows; see ``update`` for its forms."""
+def _update_sql(alias: str, model: type[Model], names: tuple[str, ...], rows: int | None) -> str:
+    """An UPDATE of these fields of ``rows`` rows (None: of a JSON document of rows)."""
     db = connections[alias]
     sql = _Sql(db)
     table, pk = sql.table(model), sql.quote(model._meta.pk.column)
@@ -440,7 +441,7 @@ def _update_sql(alias: str, model: type[Model], names: tuple[str, ...], rows: in
     if rows == 1:
         assignments = ", ".join(f"{sql.quote(f.column)} = %s" for f in fields)
         return f"UPDATE {table} SET {assignments} WHERE {pk} = %s"
-    if db.vendor == "postgresql":
+    if rows is None:
         assignments = ", ".join(f"{sql.quote(f.column)} = v{i + 1}" for i, f in enumerate(fields))
         rows_sql = _recordset(db, [model._meta.pk, *fields])
         return f"UPDATE {table} SET {assignments} FROM {rows_sql} WHERE {table}.{pk} = v0"
@@ -465,11 +466,12 @@ def update(objs: Sequence[Model], names: Sequence[str]) -> None:
     db = _primary()
     model = type(objs[0])
     fields = [model._meta.get_field(name) for name in names]
-    statement = _update_sql(db.alias, model, tuple(names), len(objs))
+    packed = _packed(db, objs)
+    statement = _update_sql(db.alias, model, tuple(names), None if packed else len(objs))
     values: list[Any]
     if len(objs) == 1:
         values = [_prepare(f, getattr(objs[0], f.attname), db) for f in fields] + [objs[0].pk]
-    elif _packed(db, objs):
+    elif packed:
         rows = [[obj.pk, *(_packed_value(f, getattr(obj, f.attname), db) for f in fields)]
                 for obj in objs]  # fmt: skip
         values = [_document([model._meta.pk, *fields], rows)]
