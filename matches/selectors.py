@@ -74,8 +74,9 @@ def match_access(user: AbstractBaseUser | AnonymousUser, match_id: int) -> Match
     """The requester's access to a match, or None if it is not theirs to see (or does not exist).
 
     One query, whatever the request: the hands endpoints need the match's club and the role,
-    and the services read the match itself (locked, for writes). It is written out in SQL, as
-    recording a hand (the busiest write) starts with it.
+    and the services read the match itself (locked, for writes). Recording a hand without an
+    Idempotency-Key, the busiest write, reads the role with the match's lock instead
+    (``statements.lock_match``).
     """
     if not user.is_authenticated:
         return None

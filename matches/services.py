@@ -37,6 +37,7 @@ from matches.models import (
     Seat,
     Tally,
 )
+from matches.selectors import MatchAccess
 from matches.standings import seat_figures
 
 
@@ -238,6 +239,9 @@ def _revise(match: Match, number: int, revision: int, action: str, entry: HandEn
     )])  # fmt: skip
 
 
+VICTORY_POINT_PLACES = Decimal("0.0001")  # a shared victory's part, as stored on the seat
+
+
 def _apply_finish(match: Match, seats: Sequence[Seat], finish: scoring.Finish) -> None:
     winners = set(finish.winners)
     share = (Decimal(1) / len(winners)).quantize(VICTORY_POINT_PLACES) if winners else Decimal(0)
@@ -299,7 +303,6 @@ def _retally_if_counted(match: Match, seats: Sequence[Seat], was_finished: bool)
     if was_finished or match.status == MatchStatus.FINISHED:
         retally(club_id=match.club_id, season_ids=[match.season_id],
                 player_ids=[seat.player_id for seat in seats])  # fmt: skip
-VICTORY_POINT_PLACES = Decimal("0.0001")
 
 
 @dataclass(frozen=True)
@@ -347,27 +350,39 @@ def _stored_answer(match: Match, key: str, fingerprint: str) -> IdempotencyRecor
 def hand_record(
     *,
     match_id: int,
-    entry: HandEntry,
+    entry: HandEntry | Callable[[], HandEntry],
     user: AbstractBaseUser,
     render: Callable[[Hand], Any],
+    admit: Callable[[MatchAccess | None], None] | None = None,
     idempotency_key: str | None = None,
     fingerprint: str = "",
 ) -> Outcome:
     """Record the next hand of a match, or replay the first answer to a retried submission.
 
     The match row is locked, so two scorekeepers at one table get consecutive hand numbers.
-    ``render`` presents the new hand; with an idempotency key its answer is stored with the
-    hand in the same transaction, and kept for IDEMPOTENCY_KEY_TTL_SECONDS.
+    ``admit``, if given, is called with ``user``'s access to the match, read with the lock (None
+    if the match is not theirs to see), and raises to refuse them: the API's permission check,
+    made without a query of its own. ``entry`` may be a callable, called once ``user`` is
+    admitted, so that an outsider is refused before their hand is read. ``render`` presents the
+    new hand; with an idempotency key its answer is stored with the hand in the same
+    transaction, and kept for IDEMPOTENCY_KEY_TTL_SECONDS.
     """
     if idempotency_key:
         _claim_key(match_id, idempotency_key)
-    match, seats, last_revision = statements.locked_match(match_id, None)
+    match, role = statements.lock_match(match_id, user.pk)
+    if admit is not None:
+        admit(None if match is None or role is None else MatchAccess(match_id, match.club_id, role))
+    if match is None:
+        raise Match.DoesNotExist(f"match {match_id}")
+    if callable(entry):
+        entry = entry()
     if idempotency_key:
         stored = _stored_answer(match, idempotency_key, fingerprint)
         if stored is not None:
             return Outcome(None, stored.response, stored.status_code, replayed=True)
     if match.status == MatchStatus.FINISHED:
         raise errors.MatchFinished(match=match.pk)
+    seats, last_revision = statements.seats_of_locked(match, None)
     ruling = _rule(entry, seats)
     number = match.hands_played + 1
     revision = last_revision + 1

@@ -114,12 +114,16 @@ def _instance(db: BaseDatabaseWrapper, model: type[Model], names: tuple[str, ...
 
 @functools.cache
 def _lock_sql(alias: str) -> str:
+    """The match's row, locked, with the requester's role in its club (NULL if not a member)."""
     db = connections[alias]
     sql = _Sql(db)
-    lock = db.ops.for_update_sql() if db.features.has_select_for_update else ""
+    q = sql.quote
+    lock = db.ops.for_update_sql(of=("m",)) if db.features.has_select_for_update else ""
     return (
-        f"SELECT {sql.columns('m', Match, MATCH_FIELDS)} FROM {sql.table(Match)} m "
-        f"WHERE m.{sql.quote('id')} = %s {lock}"
+        f"SELECT {sql.columns('m', Match, MATCH_FIELDS)}, ms.{q('role')} FROM {sql.table(Match)} m "
+        f"LEFT JOIN {sql.table(Membership)} ms "
+        f"ON ms.{q('club_id')} = m.{q('club_id')} AND ms.{q('user_id')} = %s "
+        f"WHERE m.{q('id')} = %s {lock}"
     )
 
 
@@ -138,26 +142,39 @@ def _seats_sql(alias: str) -> str:
     )
 
 
-def locked_match(match_id: int, number: int | None) -> tuple[Match, list[Seat], int]:
-    """Lock a match's row; return it, its seats in order and the last revision of a hand.
+def lock_match(match_id: int, requester: int | None) -> tuple[Match | None, str | None]:
+    """Lock a match's row and return it with the role of the user ``requester`` in its club.
 
-    ``number`` names the hand whose last revision number is wanted (0 if it has none); None
-    names the next hand to record. Two statements: the first locks the match; the second,
-    which starts once the lock is held, reads what the previous holder committed: the seats
-    with their players, who created the match, and the revision. (One statement joining the
-    seats to the locked match would read them as they were before waiting for the lock.)
-    Raises ``Match.DoesNotExist`` for an unknown match.
+    (None, None) for an unknown match; the role is None if the requester is not a member (or
+    is None). The lock and the role come in one statement, so that recording a hand checks its
+    requester's access without a query of its own (the view's permission check decides from the
+    role).
     """
+    if not -(2**63) <= match_id < 2**63:  # names no row; SQLite would refuse it
+        return None, None
     db = _primary()
     with _cursor(db) as cursor:
-        cursor.execute(_lock_sql(db.alias), [match_id])
+        cursor.execute(_lock_sql(db.alias), [requester, match_id])
         found = cursor.fetchone()
-        if found is None:
-            raise Match.DoesNotExist(f"match {match_id}")
-        match = _instance(db, Match, MATCH_FIELDS, found)
-        if number is None:
-            number = match.hands_played + 1
-        cursor.execute(_seats_sql(db.alias), [match_id, number, match.created_by_id, match_id])
+    if found is None:
+        return None, None
+    return _instance(db, Match, MATCH_FIELDS, found[:-1]), found[-1]
+
+
+def seats_of_locked(match: Match, number: int | None) -> tuple[list[Seat], int]:
+    """A locked match's seats in order, and the last revision number of one of its hands.
+
+    ``number`` names the hand whose last revision number is wanted (0 if it has none); None
+    names the next hand to record. Read in a statement of its own, which starts once the lock is
+    held, so that it sees what the previous holder committed: the seats with their players, who
+    created the match, and the revision. (One statement joining the seats to the locked match
+    would read them as they were before waiting for the lock.)
+    """
+    db = _primary()
+    if number is None:
+        number = match.hands_played + 1
+    with _cursor(db) as cursor:
+        cursor.execute(_seats_sql(db.alias), [match.pk, number, match.created_by_id, match.pk])
         rows = cursor.fetchall()
     u = len(USER_FIELDS)
     s = u + len(SEAT_FIELDS)
@@ -169,7 +186,20 @@ def locked_match(match_id: int, number: int | None) -> tuple[Match, list[Seat], 
         seat.player = _instance(db, Player, PLAYER_FIELDS, row[s:p])
         seat.match = match
         seats.append(seat)
-    return match, seats, rows[0][p] or 0
+    return seats, rows[0][p] or 0
+
+
+def locked_match(match_id: int, number: int | None) -> tuple[Match, list[Seat], int]:
+    """Lock a match's row; return it, its seats in order and the last revision of a hand.
+
+    Two statements: ``lock_match``, then ``seats_of_locked`` (``number`` as there). Raises
+    ``Match.DoesNotExist`` for an unknown match.
+    """
+    match, _ = lock_match(match_id, None)
+    if match is None:
+        raise Match.DoesNotExist(f"match {match_id}")
+    seats, last_revision = seats_of_locked(match, number)
+    return match, seats, last_revision
 
 
 @functools.cache

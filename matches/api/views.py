@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
+from collections.abc import Callable
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -311,10 +313,14 @@ class MatchHandsMixin(GenericAPIView):
     def get_match_id(self) -> int:
         """The id of the match in the URL, once the requester's role allows the request."""
         access = selectors.match_access(self.request.user, self.kwargs["match_pk"])
+        self.admit(access)
+        return int(self.kwargs["match_pk"])
+
+    def admit(self, access: selectors.MatchAccess | None) -> None:
+        """404 if the match is not the requester's to see, 403 if their role may not do this."""
         if access is None:
             raise exceptions.NotFound()
         self.check_object_permissions(self.request, access)
-        return access.match_id
 
     def present(self, hand: Hand) -> Any:
         """The hand and its match; the hand comes with its results and seats already loaded."""
@@ -338,15 +344,19 @@ class HandListView(MatchHandsMixin):
         parameters=[IDEMPOTENCY_HEADER],
     )
     def post(self, request: Request, match_pk: int) -> Response:
-        match_id = self.get_match_id()
-        entry = s.read_hand(request.data)
+        entry: services.HandEntry | Callable[[], services.HandEntry]
+        if "Idempotency-Key" in request.headers:  # admitted and read before the key is claimed
+            self.get_match_id()
+            entry = s.read_hand(request.data)
+        else:  # admitted from the role read with the match's lock (one query fewer), then read
+            entry = functools.partial(s.read_hand, request.data)
         key = idempotency_key(request)
         fingerprint = "" if key is None else hashlib.sha256(
             json.dumps(request.data, sort_keys=True, default=str).encode()
         ).hexdigest()  # fmt: skip
         outcome = services.hand_record(
-            match_id=match_id, entry=entry, user=request.user, render=self.present,
-            idempotency_key=key, fingerprint=fingerprint,
+            match_id=match_pk, entry=entry, user=request.user, render=self.present,
+            admit=self.admit, idempotency_key=key, fingerprint=fingerprint,
         )  # fmt: skip
         response = Response(outcome.body, status=outcome.status)
         if outcome.replayed:

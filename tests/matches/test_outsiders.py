@@ -125,3 +125,22 @@ def test_an_id_too_large_for_any_row_reads_as_unknown(path, as_alice, world):
     response = as_alice.get("/api/v1/" + path.format(big=2**63))
     assert response.status_code == 404
     assert response.json()["errors"][0]["code"] == "not_found"
+
+
+@pytest.mark.parametrize("body", [{"ending": "no such ending"}, [], {"results": "x"}], ids=str)
+@pytest.mark.parametrize("key", [None, "k-1", "x" * 300], ids=str)
+def test_an_outsider_recording_a_hand_gets_404_whatever_he_sends(body, key, as_bob, world):
+    """Refused before his body or key is read: a 400 would confirm that the match exists."""
+    before = snapshot()
+    headers = {} if key is None else {"HTTP_IDEMPOTENCY_KEY": key}
+    response = record(as_bob, world.match, body, **headers)
+    assert response.status_code == 404, response.content
+    assert [e["code"] for e in response.json()["errors"]] == ["not_found"]
+    assert snapshot() == before
+
+
+@pytest.mark.parametrize("match_id", [10**9, 2**63], ids=str)
+def test_recording_a_hand_into_no_match_is_404(match_id, as_alice, world):
+    response = record(as_alice, match_id, {"ending": "no such ending"})
+    assert response.status_code == 404
+    assert response.json()["errors"][0]["code"] == "not_found"

@@ -82,3 +82,13 @@ def test_a_scorekeeper_demoted_to_viewer_can_no_longer_record(as_alice, as_carol
     body = went_out(alices_world.seated[2], alices_world.seated)
     assert record(as_carol, alices_world.match, body).status_code == 403
     assert as_carol.get(f"/api/v1/matches/{alices_world.match}/").status_code == 200
+
+
+def test_a_viewer_is_refused_a_hand_before_it_is_read(as_victor, alices_world):
+    before = snapshot()
+    legal = went_out(alices_world.seated[2], alices_world.seated)
+    for body in ({"ending": "no such ending"}, legal):
+        response = record(as_victor, alices_world.match, body)
+        assert response.status_code == 403
+        assert [e["code"] for e in response.json()["errors"]] == ["permission_denied"]
+    assert snapshot() == before

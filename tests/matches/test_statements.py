@@ -59,6 +59,33 @@ def test_recording_a_hand_writes_in_one_statement(club, roster, as_carol):
     assert (revision.revision, revision.action) == (1, "recorded")
 
 
+def test_recording_a_hand_reads_the_requesters_access_with_the_lock(club, roster, as_carol):
+    seated = [p.pk for p in roster[:3]]
+    match = start_match(as_carol, club, roster[:3])
+    with CaptureQueriesContext(connection) as captured:
+        answer = record(as_carol, match["id"], went_out(seated[1], seated))
+    assert answer.status_code == 201
+    (access,) = [q["sql"] for q in captured.captured_queries if "matches_membership" in q["sql"]]
+    assert "FOR UPDATE" in access
+
+
+@pytest.mark.django_db
+def test_the_lock_comes_with_the_requesters_role(club, roster, carol, victor, bob):
+    match = Match.objects.create(club=club, seat_count=2, first_dealer=roster[0], created_by=carol)
+    with transaction.atomic():
+        assert _locked_role(match.pk, carol.pk) == (match.pk, "scorekeeper")
+        assert _locked_role(match.pk, victor.pk) == (match.pk, "viewer")
+        assert _locked_role(match.pk, bob.pk) == (match.pk, None)  # not a member
+        assert _locked_role(match.pk, None) == (match.pk, None)
+        assert statements.lock_match(match.pk + 1000, carol.pk) == (None, None)
+        assert statements.lock_match(2**63, carol.pk) == (None, None)
+
+
+def _locked_role(match_id: int, user_id: int | None) -> tuple[int | None, str | None]:
+    match, role = statements.lock_match(match_id, user_id)
+    return (None if match is None else match.pk), role
+
+
 @pytest.mark.django_db
 def test_rows_written_together_get_their_ids_and_exact_values(club, roster, carol):
     match = Match.objects.create(club=club, seat_count=3, first_dealer=roster[0], created_by=carol)
