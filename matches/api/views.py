@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 from collections.abc import Callable
@@ -349,7 +348,7 @@ class HandListView(MatchHandsMixin):
             self.get_match_id()
             entry = s.read_hand(request.data)
         else:  # admitted from the role read with the match's lock (one query fewer), then read
-            entry = functools.partial(s.read_hand, request.data)
+            entry = lambda: s.read_hand(request.data)  # noqa: E731  (the body is parsed only then)
         key = idempotency_key(request)
         fingerprint = "" if key is None else hashlib.sha256(
             json.dumps(request.data, sort_keys=True, default=str).encode()

@@ -144,3 +144,14 @@ def test_recording_a_hand_into_no_match_is_404(match_id, as_alice, world):
     response = record(as_alice, match_id, {"ending": "no such ending"})
     assert response.status_code == 404
     assert response.json()["errors"][0]["code"] == "not_found"
+
+
+@pytest.mark.parametrize("key", [None, "k-1"], ids=str)
+def test_an_outsider_sending_a_body_that_is_not_json_gets_404(key, as_bob, world):
+    before = snapshot()
+    headers = {} if key is None else {"HTTP_IDEMPOTENCY_KEY": key}
+    response = as_bob.post(f"/api/v1/matches/{world.match}/hands/", "{not json",
+                           content_type="application/json", **headers)  # fmt: skip
+    assert response.status_code == 404, response.content
+    assert [e["code"] for e in response.json()["errors"]] == ["not_found"]
+    assert snapshot() == before
