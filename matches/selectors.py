@@ -75,8 +75,8 @@ def match_access(user: AbstractBaseUser | AnonymousUser, match_id: int) -> Match
 
     One query, whatever the request: the hands endpoints need the match's club and the role,
     and the services read the match itself (locked, for writes). Recording a hand without an
-    Idempotency-Key, the busiest write, reads the role with the match's lock instead
-    (``statements.lock_match``).
+    Idempotency-Key, the busiest write, reads a scorekeeper's role with the match's lock
+    instead (``statements.lock_match``), and comes here only to refuse anyone else.
     """
     if not user.is_authenticated:
         return None

@@ -6,7 +6,7 @@ The engine (`scoring`) decides every rule; these functions lock, ask it, and sav
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 from decimal import Decimal
@@ -18,7 +18,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 import scoring
-from matches import errors, statements
+from matches import errors, selectors, statements
 from matches.models import (
     MAX_SEATS,
     MIN_SEATS,
@@ -354,26 +354,35 @@ def hand_record(
     user: AbstractBaseUser,
     render: Callable[[Hand], Any],
     admit: Callable[[MatchAccess | None], None] | None = None,
+    writers: Collection[str] = frozenset(),
     idempotency_key: str | None = None,
     fingerprint: str = "",
 ) -> Outcome:
     """Record the next hand of a match, or replay the first answer to a retried submission.
 
     The match row is locked, so two scorekeepers at one table get consecutive hand numbers.
-    ``admit``, if given, is called with ``user``'s access to the match, read with the lock (None
-    if the match is not theirs to see), and raises to refuse them: the API's permission check,
-    made without a query of its own. ``entry`` may be a callable, called once ``user`` is
-    admitted, so that an outsider is refused before their hand is read. ``render`` presents the
-    new hand; with an idempotency key its answer is stored with the hand in the same
-    transaction, and kept for IDEMPOTENCY_KEY_TTL_SECONDS.
+    ``admit``, if given, is the API's permission check: it is called with ``user``'s access to
+    the match (None if the match is not theirs to see) and raises to refuse them. When ``user``
+    holds one of the roles ``writers`` in the match's club, the access is read with the lock, in
+    one statement; otherwise nothing is locked, and the access is read unlocked for ``admit`` to
+    refuse. ``entry`` may be a callable, called once ``user`` is admitted, so that a refused
+    requester's hand is never read. ``render`` presents the new hand; with an idempotency key
+    its answer is stored with the hand in the same transaction, and kept for
+    IDEMPOTENCY_KEY_TTL_SECONDS.
     """
     if idempotency_key:
         _claim_key(match_id, idempotency_key)
-    match, role = statements.lock_match(match_id, user.pk)
+    match: Match | None = None
     if admit is not None:
-        admit(None if match is None or role is None else MatchAccess(match_id, match.club_id, role))
-    if match is None:
-        raise Match.DoesNotExist(f"match {match_id}")
+        match, role = statements.lock_match(match_id, (user.pk, writers))
+        if match is not None and role is not None:
+            admit(MatchAccess(match_id, match.club_id, role))
+        else:  # not locked: no such match, or not theirs to write; refused on an unlocked read
+            admit(selectors.match_access(user, match_id))
+    if match is None:  # no admission asked for, or admitted since the locked read
+        match, _ = statements.lock_match(match_id)
+        if match is None:
+            raise Match.DoesNotExist(f"match {match_id}")
     if callable(entry):
         entry = entry()
     if idempotency_key:

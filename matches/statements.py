@@ -20,7 +20,7 @@ import dataclasses
 import datetime
 import functools
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -113,16 +113,24 @@ def _instance(db: BaseDatabaseWrapper, model: type[Model], names: tuple[str, ...
 
 
 @functools.cache
-def _lock_sql(alias: str) -> str:
-    """The match's row, locked, with the requester's role in its club (NULL if not a member)."""
+def _lock_sql(alias: str, roles: int) -> str:
+    """The match's row, locked; with ``roles`` placeholders, only if the requester holds one.
+
+    Joined that way, a row the requester may not write is never returned, so never locked:
+    outsiders and viewers neither wait for another request's lock nor take one themselves.
+    """
     db = connections[alias]
     sql = _Sql(db)
     q = sql.quote
+    columns = sql.columns("m", Match, MATCH_FIELDS)
+    if not roles:
+        lock = db.ops.for_update_sql() if db.features.has_select_for_update else ""
+        return f"SELECT {columns} FROM {sql.table(Match)} m WHERE m.{q('id')} = %s {lock}"
     lock = db.ops.for_update_sql(of=("m",)) if db.features.has_select_for_update else ""
     return (
-        f"SELECT {sql.columns('m', Match, MATCH_FIELDS)}, ms.{q('role')} FROM {sql.table(Match)} m "
-        f"LEFT JOIN {sql.table(Membership)} ms "
-        f"ON ms.{q('club_id')} = m.{q('club_id')} AND ms.{q('user_id')} = %s "
+        f"SELECT {columns}, ms.{q('role')} FROM {sql.table(Match)} m "
+        f"JOIN {sql.table(Membership)} ms ON ms.{q('club_id')} = m.{q('club_id')} "
+        f"AND ms.{q('user_id')} = %s AND ms.{q('role')} IN ({', '.join(['%s'] * roles)}) "
         f"WHERE m.{q('id')} = %s {lock}"
     )
 
@@ -142,22 +150,28 @@ def _seats_sql(alias: str) -> str:
     )
 
 
-def lock_match(match_id: int, requester: int | None) -> tuple[Match | None, str | None]:
-    """Lock a match's row and return it with the role of the user ``requester`` in its club.
+def lock_match(match_id: int, writer: tuple[int, Collection[str]] | None = None,
+               ) -> tuple[Match | None, str | None]:  # fmt: skip
+    """Lock a match's row and return it; None if there is no such match.
 
-    (None, None) for an unknown match; the role is None if the requester is not a member (or
-    is None). The lock and the role come in one statement, so that recording a hand checks its
-    requester's access without a query of its own (the view's permission check decides from the
-    role).
+    With ``writer`` (a user's id and the roles that may write), the row is locked and returned
+    only if that user holds one of those roles in the match's club, with the role: one
+    statement for the lock and the requester's access, so that recording a hand needs no query
+    of its own for it. Otherwise (None, None), and nothing is locked; the caller tells an
+    unknown match from a refused requester with an unlocked read.
     """
     if not -(2**63) <= match_id < 2**63:  # names no row; SQLite would refuse it
         return None, None
     db = _primary()
+    roles = sorted(writer[1]) if writer else []
+    params = [writer[0], *roles, match_id] if writer else [match_id]
     with _cursor(db) as cursor:
-        cursor.execute(_lock_sql(db.alias), [requester, match_id])
+        cursor.execute(_lock_sql(db.alias, len(roles) if writer else 0), params)
         found = cursor.fetchone()
     if found is None:
         return None, None
+    if not writer:
+        return _instance(db, Match, MATCH_FIELDS, found), None
     return _instance(db, Match, MATCH_FIELDS, found[:-1]), found[-1]
 
 
@@ -195,7 +209,7 @@ def locked_match(match_id: int, number: int | None) -> tuple[Match, list[Seat], 
     Two statements: ``lock_match``, then ``seats_of_locked`` (``number`` as there). Raises
     ``Match.DoesNotExist`` for an unknown match.
     """
-    match, _ = lock_match(match_id, None)
+    match, _ = lock_match(match_id)
     if match is None:
         raise Match.DoesNotExist(f"match {match_id}")
     seats, last_revision = seats_of_locked(match, number)

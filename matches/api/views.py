@@ -307,6 +307,7 @@ class MatchHandsMixin(GenericAPIView):
     """Finds the match in the URL among the requester's clubs (404 otherwise)."""
 
     permission_classes = [IsAuthenticated, ClubRole]
+    write_roles = SCOREKEEPING
     queryset = Hand.objects.none()  # for the schema: the real rows come from the match
 
     def get_match_id(self) -> int:
@@ -347,7 +348,7 @@ class HandListView(MatchHandsMixin):
         if "Idempotency-Key" in request.headers:  # admitted and read before the key is claimed
             self.get_match_id()
             entry = s.read_hand(request.data)
-        else:  # admitted from the role read with the match's lock (one query fewer), then read
+        else:  # admitted with the match's lock (one query fewer for its writers), then read
             entry = lambda: s.read_hand(request.data)  # noqa: E731  (the body is parsed only then)
         key = idempotency_key(request)
         fingerprint = "" if key is None else hashlib.sha256(
@@ -355,7 +356,8 @@ class HandListView(MatchHandsMixin):
         ).hexdigest()  # fmt: skip
         outcome = services.hand_record(
             match_id=match_pk, entry=entry, user=request.user, render=self.present,
-            admit=self.admit, idempotency_key=key, fingerprint=fingerprint,
+            admit=self.admit, writers=self.write_roles, idempotency_key=key,
+            fingerprint=fingerprint,
         )  # fmt: skip
         response = Response(outcome.body, status=outcome.status)
         if outcome.replayed:

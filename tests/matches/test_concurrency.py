@@ -129,6 +129,33 @@ def test_a_retry_while_the_first_is_still_running_gets_409_and_records_nothing(c
     assert later.status_code == 201
 
 
+def _match_row_xmax(match_id: int) -> str:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT xmax::text FROM matches_match WHERE id = %s", [match_id])
+        return str(cursor.fetchone()[0])
+
+
+def test_outsiders_and_viewers_neither_wait_for_nor_take_a_matchs_lock(carol, victor, bob, club,
+                                                                       roster):  # fmt: skip
+    players = [p.pk for p in roster[:3]]
+    match = start_match(client_for(carol), club, roster[:3])
+    body = went_out(players[0], players)
+    refused = [(client_for(bob), 404), (client_for(victor), 403)]
+    unlocked = _match_row_xmax(match["id"])
+    for client, status in refused:  # nobody holds the lock: they do not take it either
+        assert record(client, match["id"], body).status_code == status
+        assert _match_row_xmax(match["id"]) == unlocked
+    with psycopg.connect(**connection.get_connection_params()) as first:
+        # A scorekeeper's request holds the lock: the refused ones are answered regardless.
+        first.execute("BEGIN")
+        first.execute("SELECT id FROM matches_match WHERE id = %s FOR UPDATE", [match["id"]])
+        answers = in_parallel(lambda i: record(refused[i][0], match["id"], body).status_code,
+                              count=2)  # fmt: skip
+        first.execute("ROLLBACK")
+    assert answers == [404, 403]
+    assert Hand.objects.filter(match_id=match["id"]).count() == 0
+
+
 def test_two_matches_with_a_shared_player_can_finish_together(carol, club, roster):
     ann, ben, cleo = roster[:3]
     season = Season.objects.create(club=club, name="Winter")

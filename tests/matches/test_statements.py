@@ -14,6 +14,7 @@ import subprocess
 import sys
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.db import connection, transaction
@@ -70,19 +71,22 @@ def test_recording_a_hand_reads_the_requesters_access_with_the_lock(club, roster
 
 
 @pytest.mark.django_db
-def test_the_lock_comes_with_the_requesters_role(club, roster, carol, victor, bob):
+def test_the_lock_is_taken_for_a_writer_only_and_comes_with_their_role(club, roster, alice, carol,
+                                                                       victor, bob):  # fmt: skip
     match = Match.objects.create(club=club, seat_count=2, first_dealer=roster[0], created_by=carol)
+    writers = frozenset({"owner", "scorekeeper"})
     with transaction.atomic():
-        assert _locked_role(match.pk, carol.pk) == (match.pk, "scorekeeper")
-        assert _locked_role(match.pk, victor.pk) == (match.pk, "viewer")
-        assert _locked_role(match.pk, bob.pk) == (match.pk, None)  # not a member
-        assert _locked_role(match.pk, None) == (match.pk, None)
-        assert statements.lock_match(match.pk + 1000, carol.pk) == (None, None)
-        assert statements.lock_match(2**63, carol.pk) == (None, None)
+        assert _locked(match.pk, (carol.pk, writers)) == (match.pk, "scorekeeper")
+        assert _locked(match.pk, (alice.pk, writers)) == (match.pk, "owner")
+        assert _locked(match.pk, (victor.pk, writers)) == (None, None)  # a viewer
+        assert _locked(match.pk, (bob.pk, writers)) == (None, None)  # not a member
+        assert _locked(match.pk, None) == (match.pk, None)  # the services' own lock
+        assert _locked(match.pk + 1000, (carol.pk, writers)) == (None, None)
+        assert _locked(2**63, (carol.pk, writers)) == (None, None)
 
 
-def _locked_role(match_id: int, user_id: int | None) -> tuple[int | None, str | None]:
-    match, role = statements.lock_match(match_id, user_id)
+def _locked(match_id: int, writer: tuple[int, frozenset[str]] | None) -> tuple[Any, Any]:
+    match, role = statements.lock_match(match_id, writer)
     return (None if match is None else match.pk), role
 
 
