@@ -162,6 +162,8 @@ def lock_match(match_id: int, writer: tuple[int, Collection[str]] | None = None,
     """
     if not -(2**63) <= match_id < 2**63:  # names no row; SQLite would refuse it
         return None, None
+    if writer is not None and not writer[1]:  # no role may write: nobody is let in
+        return None, None
     db = _primary()
     roles = sorted(writer[1]) if writer else []
     params = [writer[0], *roles, match_id] if writer else [match_id]

@@ -232,7 +232,7 @@ def test_queries_to_record_a_hand_do_not_grow_with_the_match(as_carol, club, ros
     second = queries_to_record(players[0]) and queries_to_record(players[1])
     for _ in range(2):
         queries_to_record(players[2])
-    assert second > 0  # the capture saw the queries
+    assert second >= 5  # the capture saw the hand's queries
     assert queries_to_record(players[0]) == second
 
 

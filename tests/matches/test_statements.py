@@ -21,10 +21,11 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from matches import statements
+from matches import services, statements
+from matches.api.serializers import read_hand
 from matches.models import Hand, HandResult, HandRevision, Match, Seat
 from tests.matches.builders import went_out
-from tests.matches.conftest import record, start_match
+from tests.matches.conftest import client_for, record, start_match
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -83,6 +84,25 @@ def test_the_lock_is_taken_for_a_writer_only_and_comes_with_their_role(club, ros
         assert _locked(match.pk, None) == (match.pk, None)  # the services' own lock
         assert _locked(match.pk + 1000, (carol.pk, writers)) == (None, None)
         assert _locked(2**63, (carol.pk, writers)) == (None, None)
+        assert _locked(match.pk, (carol.pk, frozenset())) == (None, None)  # no role may write
+
+
+@pytest.mark.django_db
+def test_a_requester_admitted_on_the_unlocked_read_still_records_under_the_lock(club, roster,
+                                                                                carol):
+    """The view's check may admit a role the locked read did not let in (say, one promoted
+    between the two reads): the hand is then recorded under the plain lock."""
+    seated = [p.pk for p in roster[:2]]
+    match = start_match(client_for(carol), club, roster[:2])
+    admitted = []
+    with CaptureQueriesContext(connection) as captured:
+        outcome = services.hand_record(
+            match_id=match["id"], entry=read_hand(went_out(seated[0], seated)), user=carol,
+            render=lambda hand: hand.number, admit=admitted.append, writers=frozenset(),
+        )  # fmt: skip
+    assert outcome.status == 201 and outcome.body == 1
+    assert [a.role if a else None for a in admitted] == ["scorekeeper"]
+    assert sum("FOR UPDATE" in q["sql"] for q in captured.captured_queries) == 1
 
 
 def _locked(match_id: int, writer: tuple[int, frozenset[str]] | None) -> tuple[Any, Any]:
