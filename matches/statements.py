@@ -160,21 +160,18 @@ def lock_match(match_id: int, writer: tuple[int, Collection[str]] | None = None,
     of its own for it. Otherwise (None, None), and nothing is locked; the caller tells an
     unknown match from a refused requester with an unlocked read.
     """
-    if not -(2**63) <= match_id < 2**63:  # names no row; SQLite would refuse it
-        return None, None
-    if writer is not None and not writer[1]:  # no role may write: nobody is let in
-        return None, None
-    db = _primary()
     roles = sorted(writer[1]) if writer else []
+    if not -(2**63) <= match_id < 2**63 or (writer and not roles):
+        return None, None  # an id too large names no row (SQLite would refuse it); no role, no one
+    db = _primary()
     params = [writer[0], *roles, match_id] if writer else [match_id]
     with _cursor(db) as cursor:
-        cursor.execute(_lock_sql(db.alias, len(roles) if writer else 0), params)
+        cursor.execute(_lock_sql(db.alias, len(roles)), params)
         found = cursor.fetchone()
     if found is None:
         return None, None
-    if not writer:
-        return _instance(db, Match, MATCH_FIELDS, found), None
-    return _instance(db, Match, MATCH_FIELDS, found[:-1]), found[-1]
+    role = found[-1] if writer else None
+    return _instance(db, Match, MATCH_FIELDS, found[:-1] if writer else found), role
 
 
 def seats_of_locked(match: Match, number: int | None) -> tuple[list[Seat], int]:

@@ -38,12 +38,18 @@ def _writes(captured: CaptureQueriesContext) -> list[str]:
             if q["sql"].startswith(("INSERT", "UPDATE", "WITH"))]  # fmt: skip
 
 
-def test_recording_a_hand_writes_in_one_statement(club, roster, as_carol):
+def _first_hand(club, roster, client) -> tuple[dict, list[int], CaptureQueriesContext]:
+    """A new 3-player match, its seated players, and the queries that recorded its first hand."""
     seated = [p.pk for p in roster[:3]]
-    match = start_match(as_carol, club, roster[:3])
+    match = start_match(client, club, roster[:3])
     with CaptureQueriesContext(connection) as captured:
-        answer = record(as_carol, match["id"], went_out(seated[1], seated))
+        answer = record(client, match["id"], went_out(seated[1], seated))
     assert answer.status_code == 201
+    return match, seated, captured
+
+
+def test_recording_a_hand_writes_in_one_statement(club, roster, as_carol):
+    match, seated, captured = _first_hand(club, roster, as_carol)
     (write,) = _writes(captured)
     assert write.startswith("WITH ")
     for table in ("matches_hand", "matches_handresult", "matches_seat", "matches_match",
@@ -62,11 +68,7 @@ def test_recording_a_hand_writes_in_one_statement(club, roster, as_carol):
 
 
 def test_recording_a_hand_reads_the_requesters_access_with_the_lock(club, roster, as_carol):
-    seated = [p.pk for p in roster[:3]]
-    match = start_match(as_carol, club, roster[:3])
-    with CaptureQueriesContext(connection) as captured:
-        answer = record(as_carol, match["id"], went_out(seated[1], seated))
-    assert answer.status_code == 201
+    _, _, captured = _first_hand(club, roster, as_carol)
     (access,) = [q["sql"] for q in captured.captured_queries if "matches_membership" in q["sql"]]
     assert "FOR UPDATE" in access
 
