@@ -8,7 +8,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
 TARGET_TOTAL = 1000
@@ -57,8 +57,12 @@ class Replay:
     finish: Finish
 
 
-def replay(players: Sequence[Hashable], nets: Sequence[Mapping[Hashable, int]]) -> Replay:
-    """Replay a match's hands in order, as a correction must.
+def replay(
+    players: Sequence[Hashable],
+    nets: Sequence[Mapping[Hashable, int]],
+    decide: Callable[[Mapping[Hashable, int]], Finish] = decide_finish,
+) -> Replay:
+    """Replay a match's hands in order, as a correction must; ``decide`` is the ruleset's finish.
 
     >>> r = replay(["ann", "bob"], [{"ann": 600, "bob": 10}, {"ann": 500, "bob": 20}])
     >>> r.totals[-1], r.finished_after, r.finish.winners
@@ -73,7 +77,7 @@ def replay(players: Sequence[Hashable], nets: Sequence[Mapping[Hashable, int]]) 
             running[player] += hand[player]
         totals.append(dict(running))
         if finished_after is None:
-            outcome = decide_finish(running)
+            outcome = decide(running)
             if outcome.finished:
                 finished_after, finish = number, outcome
     return Replay(tuple(totals), finished_after, finish)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from scoring.cards import MeldCard, Rank, Suit
 
@@ -49,12 +49,17 @@ class Code(enum.StrEnum):
 
 Params = tuple[tuple[str, str], ...]
 
+RuleCode = enum.StrEnum
+"""The base of every ruleset's code enum: :class:`Code` is Arlington's (``scoring.rummy`` has
+Rummy's). A code's value is what the API returns; its sentence comes from its enum's
+:class:`Catalogue`, so two rulesets may share a code and say it in their own words."""
+
 
 @dataclass(frozen=True, slots=True)
 class Violation:
     """One broken rule: its code, the values it names, and the path of the offending part."""
 
-    code: Code
+    code: RuleCode
     params: Params = ()
     path: str | None = None
 
@@ -68,7 +73,7 @@ class Violation:
         return Violation(self.code, self.params, f"{path}.{self.path}" if self.path else path)
 
 
-def violation(code: Code, path: str | None = None, **params: object) -> Violation:
+def violation(code: RuleCode, path: str | None = None, **params: object) -> Violation:
     """Build a violation, turning every parameter into text."""
     return Violation(code, tuple((k, str(v)) for k, v in params.items()), path)
 
@@ -135,6 +140,18 @@ PROBLEMS: Final[Mapping[str, str]] = {
     "melded_nothing": gettext_noop("melded nothing"),
 }
 """The clauses a ``problem`` parameter names, for the codes that cover several situations."""
+
+
+@dataclass(frozen=True, slots=True)
+class Catalogue:
+    """The sentences of one ruleset's codes and the clauses of their ``problem`` parameters."""
+
+    messages: Mapping[Any, str]
+    problems: Mapping[str, str]
+
+
+CATALOGUES: Final[dict[type[RuleCode], Catalogue]] = {Code: Catalogue(MESSAGES, PROBLEMS)}
+"""Each code enum's catalogue; a ruleset's module adds its own when it defines its codes."""
 
 
 NOTATION_MESSAGES: Final[Mapping[str, str]] = {
@@ -223,12 +240,13 @@ def render(item: Violation, translate: Callable[[str], str] = _identity) -> str:
     >>> render(violation(Code.PLAYERS_MISMATCH, problem="missing", player="bob"))
     'Every seated player must appear exactly once: bob is missing.'
     """
+    catalogue = CATALOGUES[type(item.code)]
     values = dict(item.params)
     if "card" in values:
         values["card"] = f"{card_name(values['card'], translate)} ({values['card']})"
     if "problem" in values:
-        values["problem"] = translate(PROBLEMS[values["problem"]]).format_map(values)
-    template = translate(MESSAGES[item.code])
+        values["problem"] = translate(catalogue.problems[values["problem"]]).format_map(values)
+    template = translate(catalogue.messages[item.code])
     sentence = template.format_map(values)
     if template.startswith("{card}"):
         return sentence[:1].upper() + sentence[1:]
