@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from scoring.api import views
+from scoring.api import rummy, views
 
 urlpatterns = [
     path("rulings/meld/", views.MeldRulingView.as_view(), name="ruling-meld"),
@@ -11,4 +11,10 @@ urlpatterns = [
     path("rulings/take-discards/", views.TakeDiscardsRulingView.as_view(),
          name="ruling-take-discards"),  # fmt: skip
     path("rulings/extend/", views.ExtendRulingView.as_view(), name="ruling-extend"),
+    path("rulings/rummy/meld/", rummy.RummyMeldRulingView.as_view(), name="ruling-rummy-meld"),
+    path("rulings/rummy/hand/", rummy.RummyHandRulingView.as_view(), name="ruling-rummy-hand"),
+    path("rulings/rummy/lay-off/", rummy.RummyLayOffRulingView.as_view(),
+         name="ruling-rummy-lay-off"),  # fmt: skip
+    path("rulings/rummy/discard/", rummy.RummyDiscardRulingView.as_view(),
+         name="ruling-rummy-discard"),  # fmt: skip
 ]
