@@ -105,6 +105,9 @@ class Ruleset(Protocol):
     def decide_finish(self, totals: Mapping[Hashable, int], options: Options) -> Finish:
         """After a completed hand: is the match over, and who won?"""
 
+    def winner_deals(self, seats: int) -> bool:
+        """Whether the winner of a hand deals the next one (else the deal passes left)."""
+
     def next_dealer(self, *, seats: int, dealer: int, went_out: int | None) -> int:
         """The seat that deals the next hand, from this hand's dealer and who went out."""
 
@@ -165,6 +168,9 @@ class Arlington(_Options):
     def decide_finish(self, totals: Mapping[Hashable, int], options: Options) -> Finish:
         return match.decide_finish(totals)
 
+    def winner_deals(self, seats: int) -> bool:
+        return False
+
     def next_dealer(self, *, seats: int, dealer: int, went_out: int | None) -> int:
         return (dealer + 1) % seats
 
@@ -220,6 +226,9 @@ class Rummy(_Options):
     def decide_finish(self, totals: Mapping[Hashable, int], options: Options) -> Finish:
         target = int(str(options.get("target", rummy.DEFAULT_TARGET)))
         return rummy.decide_finish(totals, target=target)
+
+    def winner_deals(self, seats: int) -> bool:
+        return seats == 2
 
     def next_dealer(self, *, seats: int, dealer: int, went_out: int | None) -> int:
         return rummy.next_dealer(seats=seats, dealer=dealer, went_out=went_out)

@@ -85,6 +85,8 @@ def test_two_players_winner_deals_next_more_pass_the_deal_left(
 ):
     assert RUMMY.next_dealer(seats=seats, dealer=dealer, went_out=went_out) == rummy_next
     assert ARLINGTON.next_dealer(seats=seats, dealer=dealer, went_out=went_out) == arlington_next
+    assert RUMMY.winner_deals(seats) is (seats == 2)
+    assert ARLINGTON.winner_deals(seats) is False
 
 
 def test_every_ruleset_answers_the_whole_interface():
