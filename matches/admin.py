@@ -140,12 +140,14 @@ class SeatInline(ReadOnlyMixin, admin.TabularInline):
 class MatchAdmin(admin.ModelAdmin):
     """Matches start through the API; here only the table and season can be changed."""
 
-    list_display = ["id", "club", "season", "table", "status", "hands_played", "created_at"]
+    list_display = ["id", "club", "season", "table", "ruleset", "status", "hands_played",
+                    "created_at"]  # fmt: skip
     list_select_related = ["club", "season"]
-    list_filter = ["status", "club", "season"]
+    list_filter = ["status", "ruleset", "club", "season"]
     search_fields = ["table"]
-    fields = ["club", "season", "table", "status", "seat_count", "first_dealer", "hands_played",
-              "created_by", "created_at", "finished_at"]  # fmt: skip
+    fields = ["club", "season", "table", "ruleset", "options", "status", "seat_count",
+              "first_dealer", "hands_played", "created_by", "created_at",
+              "finished_at"]  # fmt: skip
     readonly_fields = [f for f in fields if f not in ("season", "table")]
     inlines = [SeatInline]
 

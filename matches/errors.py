@@ -93,18 +93,23 @@ class IdempotencyKeyReused(MatchError):
 class InvalidSetup(MatchError):
     """A match, member or player request that names the wrong people or things."""
 
-    def __init__(self, code: str, attr: str | None = None, **params: object) -> None:
+    def __init__(self, code: str, attr: str | None = None, *, sentence: str | None = None,
+                 **params: object) -> None:  # fmt: skip
         self.code = code
+        self.sentence = sentence or code
         super().__init__(attr, **params)
 
     @property
     def detail(self) -> str:
-        return str(SETUP_MESSAGES[self.code]).format(**self.params)
+        return str(SETUP_MESSAGES[self.sentence]).format(**self.params)
 
 
 SETUP_MESSAGES = {
     "unknown_club": _("Club {club} does not exist or you are not a member."),
     "seat_count": _("A match seats 2 to 5 players; {count} given."),
+    "seat_count_for_ruleset": _("A match of {ruleset} seats {least} to {most} players; {count} "
+                                "given."),
+    "unknown_option": _("{option} is not an option of {ruleset}; its options are: {options}."),
     "duplicate_player": _("{player} is listed more than once."),
     "player_not_in_club": _("Player {player} is not on this club's roster."),
     "first_dealer_not_seated": _("The first dealer {player} is not seated at this match."),

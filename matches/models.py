@@ -1,17 +1,21 @@
 """Clubs, their people, and the matches they score: what a row can express is a constraint here.
 
-Rules that span rows (2-5 seats per match, the dealer rotation, the 1,000-point finish) live in
-the services; the rules of the game live in the engine (`scoring`).
+Rules that span rows (the seats per match, the dealer rotation, the finish) live in the
+services, asking the match's ruleset; the rules of the game live in the engine (`scoring`).
 """
 
 from __future__ import annotations
 
+import operator
 from decimal import Decimal
+from functools import reduce
 from typing import Any
 
 from django.conf import settings
 from django.db import models, transaction
 from django.db.models import F, Q
+
+from scoring.rulesets import RULESETS
 
 
 class Role(models.TextChoices):
@@ -127,8 +131,23 @@ class MatchStatus(models.TextChoices):
 
 
 MIN_SEATS = 2
-MAX_SEATS = 5
+MAX_SEATS = max(rules.max_players for rules in RULESETS.values())
 TARGET_TOTAL = 1000
+
+
+class Ruleset(models.TextChoices):
+    """The games a match may be played by (``scoring.rulesets``), fixed when it is created."""
+
+    ARLINGTON = "arlington", "Arlington"
+    RUMMY = "rummy", "Rummy"
+
+
+def _seats_for_each_ruleset() -> Q:
+    """Each ruleset's table sizes: Arlington seats 2 to 5, Rummy 2 to 6."""
+    return reduce(operator.or_, (
+        Q(ruleset=name, seat_count__gte=rules.min_players, seat_count__lte=rules.max_players)
+        for name, rules in RULESETS.items()
+    ))  # fmt: skip
 
 
 class Match(models.Model):
@@ -141,6 +160,13 @@ class Match(models.Model):
         max_length=20, choices=MatchStatus.choices, default=MatchStatus.IN_PROGRESS
     )
     seat_count = models.PositiveSmallIntegerField()
+    # Database defaults as well: rows written by hand-written SQL get Arlington's, like old rows.
+    ruleset = models.CharField(max_length=20, choices=Ruleset.choices, default=Ruleset.ARLINGTON,
+                               db_default=Ruleset.ARLINGTON)  # fmt: skip
+    options = models.JSONField(
+        default=dict, db_default={}, blank=True,
+        help_text='The ruleset\'s options, all of them, e.g. {"target": 100, "ace": "low"}.',
+    )  # fmt: skip
     first_dealer = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     hands_played = models.PositiveIntegerField(default=0)
     created_by = models.ForeignKey(
@@ -154,8 +180,7 @@ class Match(models.Model):
         verbose_name_plural = "matches"
         constraints = [
             models.CheckConstraint(
-                condition=Q(seat_count__gte=MIN_SEATS) & Q(seat_count__lte=MAX_SEATS),
-                name="match_two_to_five_seats",
+                condition=_seats_for_each_ruleset(), name="match_seat_count_for_ruleset"
             ),
             models.CheckConstraint(
                 condition=Q(status__in=MatchStatus.values), name="match_status_known"
@@ -204,7 +229,7 @@ class Seat(models.Model):
 
 
 class Tally(models.Model):
-    """A player's figures over a club's finished matches of one season (or of no season).
+    """A player's figures over a club's finished matches of one ruleset and one season (or none).
 
     Kept by the services from the seats whenever a finished match changes, so that a league
     table adds up one row per player and season instead of every seat of every match.
@@ -215,6 +240,8 @@ class Tally(models.Model):
     season = models.ForeignKey(Season, null=True, blank=True, on_delete=models.PROTECT,
                                related_name="+")  # fmt: skip
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="tallies")
+    ruleset = models.CharField(max_length=20, choices=Ruleset.choices, default=Ruleset.ARLINGTON,
+                               db_default=Ruleset.ARLINGTON)  # fmt: skip
     matches_played = models.PositiveIntegerField()
     wins = models.PositiveIntegerField()
     shared_wins = models.PositiveIntegerField()
@@ -225,11 +252,12 @@ class Tally(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["club", "season", "player"],
+            models.UniqueConstraint(fields=["club", "season", "ruleset", "player"],
                                     condition=Q(season__isnull=False),
-                                    name="one_tally_per_player_and_season"),
-            models.UniqueConstraint(fields=["club", "player"], condition=Q(season__isnull=True),
-                                    name="one_tally_per_player_without_season"),
+                                    name="one_tally_per_player_season_and_ruleset"),
+            models.UniqueConstraint(fields=["club", "ruleset", "player"],
+                                    condition=Q(season__isnull=True),
+                                    name="one_tally_per_player_and_ruleset_without_season"),
         ]  # fmt: skip
 
 
@@ -246,6 +274,10 @@ class Hand(models.Model):
     went_out = models.ForeignKey(
         Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
+    flags = models.JSONField(
+        default=dict, db_default={}, blank=True,
+        help_text='The yes/no facts the match\'s ruleset asks of a hand, e.g. {"rummy": true}.',
+    )  # fmt: skip
     version = models.PositiveIntegerField(default=1, help_text="Bumped by every correction.")
     recorded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
@@ -294,7 +326,8 @@ class HandResult(models.Model):
                             + models.F("bonus")),
                 name="result_net_adds_up",
             ),
-            models.CheckConstraint(condition=Q(bonus__in=[0, 100]), name="result_bonus_known"),
+            # Arlington's bonus is 0 or 100; Rummy's is what the others pay the winner.
+            models.CheckConstraint(condition=Q(bonus__gte=0), name="result_bonus_not_negative"),
         ]  # fmt: skip
 
 

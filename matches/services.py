@@ -6,7 +6,7 @@ The engine (`scoring`) decides every rule; these functions lock, ask it, and sav
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 from decimal import Decimal
@@ -20,8 +20,6 @@ from django.utils import timezone
 import scoring
 from matches import errors, selectors, statements
 from matches.models import (
-    MAX_SEATS,
-    MIN_SEATS,
     Club,
     Hand,
     HandResult,
@@ -39,6 +37,7 @@ from matches.models import (
 )
 from matches.selectors import MatchAccess
 from matches.standings import seat_figures
+from scoring import rulesets
 
 
 @dataclass(frozen=True)
@@ -141,10 +140,21 @@ def match_create(
     season: Season | None = None,
     table: str = "",
     first_dealer: Player | None = None,
+    ruleset: str = rulesets.DEFAULT,
+    options: Mapping[str, object] | None = None,
 ) -> Match:
-    """Seat 2 to 5 distinct players of the club clockwise, in the order given."""
-    if not MIN_SEATS <= len(players) <= MAX_SEATS:
-        raise errors.InvalidSetup("seat_count", attr="players", count=len(players))
+    """Seat distinct players of the club clockwise, in the order given, for a game of ``ruleset``.
+
+    Arlington seats 2 to 5, Rummy 2 to 6. ``options`` (already read) are completed with the
+    ruleset's defaults and fixed for the match's life.
+    """
+    rules = rulesets.ruleset(ruleset)
+    if not rules.min_players <= len(players) <= rules.max_players:
+        if ruleset == rulesets.DEFAULT:
+            raise errors.InvalidSetup("seat_count", attr="players", count=len(players))
+        raise errors.InvalidSetup("seat_count", attr="players", sentence="seat_count_for_ruleset",
+                                  ruleset=ruleset, least=rules.min_players,
+                                  most=rules.max_players, count=len(players))  # fmt: skip
     seen: set[int] = set()
     for i, player in enumerate(players):
         if player.club_id != club.pk:
@@ -159,6 +169,7 @@ def match_create(
         raise errors.InvalidSetup("first_dealer_not_seated", attr="first_dealer", player=dealer.pk)
     match = Match.objects.create(
         club=club, season=season, table=table, seat_count=len(players),
+        ruleset=ruleset, options=rules.options_with_defaults(options or {}),
         first_dealer=dealer, created_by=user,
     )  # fmt: skip
     Seat.objects.bulk_create(

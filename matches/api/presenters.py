@@ -68,6 +68,8 @@ def match(match: Match) -> dict[str, Any]:
         "club": match.club_id,
         "season": match.season_id,
         "table": match.table,
+        "ruleset": match.ruleset,
+        "options": match.options,
         "status": str(match.status),
         "seats": [
             {"seat": seat.position, "player": seat.player_id, "name": seat.player.name,

@@ -13,7 +13,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 import scoring
-from matches import services, standings
+from matches import errors, services, standings
 from matches.models import (
     Club,
     Hand,
@@ -26,6 +26,7 @@ from matches.models import (
     Season,
     Seat,
 )
+from scoring import rulesets
 from scoring.api.fields import MAX_CARDS_IN_LIST, CardListField, MeldField
 from scoring.api.serializers import MAX_MELDS_PER_PLAYER, MAX_PLAYERS_IN_REQUEST
 
@@ -138,6 +139,46 @@ class MatchCreateSerializer(serializers.Serializer):
     first_dealer = serializers.IntegerField(
         required=False, allow_null=True, help_text="Player id; default the first seat."
     )
+    ruleset = serializers.ChoiceField(
+        choices=list(rulesets.RULESETS), default=rulesets.DEFAULT,
+        help_text="The game: \"arlington\" (2 to 5 players) or \"rummy\" (classic Rummy, 2 to 6).",
+    )  # fmt: skip
+    options = serializers.DictField(
+        required=False, default=dict,
+        help_text="The ruleset's options, fixed for the match; those left out take their "
+                  "defaults. Rummy: \"target\" (1 to 100000, default 100) and \"ace\" "
+                  "(\"low\", the default, or \"high_or_low\"). Arlington has none.",
+    )  # fmt: skip
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        rules = rulesets.ruleset(attrs["ruleset"])
+        known = {option.name: option for option in rules.options}
+        read: dict[str, object] = {}
+        problems: dict[str, list[serializers.ErrorDetail]] = {}
+        for name, value in attrs["options"].items():
+            option = known.get(name)
+            if option is None:
+                sentence = errors.SETUP_MESSAGES["unknown_option"].format(
+                    option=name, ruleset=rules.name,
+                    options=", ".join(known) or "-",
+                )  # fmt: skip
+                problems[name] = [serializers.ErrorDetail(sentence, code="unknown_option")]
+                continue
+            try:
+                read[name] = _option_field(option).run_validation(value)
+            except serializers.ValidationError as error:
+                problems[name] = error.detail  # type: ignore[assignment]
+        if problems:
+            raise serializers.ValidationError({"options": problems})
+        attrs["options"] = read
+        return attrs
+
+
+def _option_field(option: rulesets.Option) -> serializers.Field:
+    """The field that reads one of a ruleset's options: one of its words, or a bounded integer."""
+    if option.choices:
+        return serializers.ChoiceField(choices=list(option.choices))
+    return serializers.IntegerField(min_value=option.minimum, max_value=option.maximum)
 
 
 class SeatSerializer(serializers.ModelSerializer):
@@ -160,9 +201,9 @@ class MatchSerializer(serializers.ModelSerializer):
     class Meta:
         model = Match
         fields = [
-            "id", "club", "season", "table", "status", "seats", "hands_played", "next_hand",
-            "next_dealer", "first_dealer", "winners", "shared_victory", "created_by",
-            "created_at", "finished_at",
+            "id", "club", "season", "table", "ruleset", "options", "status", "seats",
+            "hands_played", "next_hand", "next_dealer", "first_dealer", "winners",
+            "shared_victory", "created_by", "created_at", "finished_at",
         ]  # fmt: skip
 
     def _seats(self, match: Match) -> list[Seat]:

@@ -235,7 +235,8 @@ class MatchViewSet(mixins.CreateModelMixin, mixins.ListModelMixin, mixins.Retrie
                                           player=data["first_dealer"])  # fmt: skip
         match = services.match_create(
             club=club, players=players, user=request.user, season=season,
-            table=data["table"], first_dealer=first_dealer,
+            table=data["table"], first_dealer=first_dealer, ruleset=data["ruleset"],
+            options=data["options"],
         )  # fmt: skip
         match = self.get_queryset().get(pk=match.pk)
         return Response(s.MatchSerializer(match).data, status=status.HTTP_201_CREATED)
