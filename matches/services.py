@@ -207,8 +207,20 @@ def _rule(entry: HandEntry, seats: Sequence[Seat]) -> scoring.HandRuling:
 
 
 def dealer(match: Match, seats: Sequence[Seat], number: int) -> Seat:
-    """The seat that deals hand ``number``; ``seats`` in seating order."""
+    """The seat that deals hand ``number``; ``seats`` in seating order.
+
+    The deal passes clockwise from the first dealer, except where the match's ruleset has the
+    winner of a hand deal the next (Rummy for two): then the hand before is read.
+    """
     first = next(seat.position for seat in seats if seat.player_id == match.first_dealer_id)
+    rules = rulesets.ruleset(match.ruleset)
+    if number > 1 and rules.winner_deals(len(seats)):
+        before = Hand.objects.filter(match_id=match.pk, number=number - 1)
+        last = before.values_list("dealer_id", "went_out_id").first()
+        if last is not None:
+            position = {seat.player_id: seat.position for seat in seats}
+            return seats[rules.next_dealer(seats=len(seats), dealer=position[last[0]],
+                                           went_out=position.get(last[1]))]  # fmt: skip
     return seats[scoring.dealer_position(number, len(seats), first)]
 
 
