@@ -127,7 +127,8 @@ def match_update(*, match: Match, table: str, season: Season | None) -> Match:
     locked.save(update_fields=["table", "season"])
     if locked.status == MatchStatus.FINISHED and before != locked.season_id:
         players = list(locked.seats.values_list("player_id", flat=True))
-        retally(club_id=locked.club_id, season_ids=[before, locked.season_id], player_ids=players)
+        retally(club_id=locked.club_id, season_ids=[before, locked.season_id], player_ids=players,
+                ruleset=locked.ruleset)  # fmt: skip
     return locked
 
 
@@ -297,8 +298,12 @@ def _lock_tallies(club_id: int, season_id: int | None) -> None:
         cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [club_id, season_id or 0])
 
 
-def retally(*, club_id: int, season_ids: Sequence[int | None], player_ids: Sequence[int]) -> None:
-    """Recount these players' tallies for some seasons of a club from its finished seats.
+def retally(*, club_id: int, season_ids: Sequence[int | None], player_ids: Sequence[int],
+            ruleset: str = rulesets.DEFAULT) -> None:  # fmt: skip
+    """Recount these players' tallies of one ruleset for some seasons of a club.
+
+    Tallies are counted from the finished seats of that ruleset's matches only: standings never
+    add up the results of two games.
 
     Every change to a finished match comes through here, so this also moves the club's
     standings stamp on, which retires its cached tables (matches/standings.py). The seasons'
@@ -308,12 +313,14 @@ def retally(*, club_id: int, season_ids: Sequence[int | None], player_ids: Seque
     for season_id in sorted(set(season_ids), key=lambda s: s or 0):
         _lock_tallies(club_id, season_id)
         seats = Seat.objects.filter(match__club_id=club_id, match__season_id=season_id,
-                                    match__status=MatchStatus.FINISHED, player_id__in=player_ids)
+                                    match__ruleset=ruleset, match__status=MatchStatus.FINISHED,
+                                    player_id__in=player_ids)  # fmt: skip
         figures = seats.order_by().values("player_id").annotate(**seat_figures())
-        Tally.objects.filter(club_id=club_id, season_id=season_id,
+        Tally.objects.filter(club_id=club_id, season_id=season_id, ruleset=ruleset,
                              player_id__in=player_ids).delete()  # fmt: skip
         Tally.objects.bulk_create(
-            Tally(club_id=club_id, season_id=season_id, player_id=row["player_id"],
+            Tally(club_id=club_id, season_id=season_id, ruleset=ruleset,
+                  player_id=row["player_id"],
                   matches_played=row["counted"], wins=row["outright"], shared_wins=row["shared"],
                   victory_points=row["shares"], hands_played=row["hands"], went_out=row["outs"],
                   points=row["sum_of_totals"])
@@ -325,7 +332,7 @@ def retally(*, club_id: int, season_ids: Sequence[int | None], player_ids: Seque
 def _retally_if_counted(match: Match, seats: Sequence[Seat], was_finished: bool) -> None:
     if was_finished or match.status == MatchStatus.FINISHED:
         retally(club_id=match.club_id, season_ids=[match.season_id],
-                player_ids=[seat.player_id for seat in seats])  # fmt: skip
+                player_ids=[seat.player_id for seat in seats], ruleset=match.ruleset)  # fmt: skip
 
 
 @dataclass(frozen=True)

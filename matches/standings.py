@@ -30,7 +30,7 @@ from django.db.models.expressions import RawSQL
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from matches.models import Club, HandResult, MatchStatus, Player, Season, Seat, Tally
+from matches.models import Club, HandResult, MatchStatus, Player, Ruleset, Season, Seat, Tally
 
 # What `?ordering=` accepts, and the default: victory points, then wins, then points.
 STANDING_FIELDS = (
@@ -49,16 +49,19 @@ CACHE_VERSION = 1
 
 @dataclass(frozen=True)
 class Scope:
-    """Which finished matches a table counts: a club's, optionally one season's, between dates."""
+    """Which finished matches a table counts: a club's of one ruleset, optionally one season's,
+    between dates. A table never adds up the results of two games."""
 
     club_id: int
     season_id: int | None = None
     date_from: dt.date | None = None
     date_to: dt.date | None = None
+    ruleset: str = Ruleset.ARLINGTON
 
     def matches(self, prefix: str) -> Q:
         """The condition on the match reached through ``prefix`` (such as ``match__``)."""
-        q = Q(**{f"{prefix}club_id": self.club_id, f"{prefix}status": MatchStatus.FINISHED})
+        q = Q(**{f"{prefix}club_id": self.club_id, f"{prefix}status": MatchStatus.FINISHED,
+                 f"{prefix}ruleset": self.ruleset})  # fmt: skip
         if self.season_id is not None:
             q &= Q(**{f"{prefix}season_id": self.season_id})
         if self.date_from is not None:
@@ -122,7 +125,7 @@ def standings(*, scope: Scope, ordering: Sequence[str] = DEFAULT_ORDERING,
     """
     rows: QuerySet[Any]
     if scope.date_from is None and scope.date_to is None:
-        rows = Tally.objects.using(using).filter(club_id=scope.club_id)
+        rows = Tally.objects.using(using).filter(club_id=scope.club_id, ruleset=scope.ruleset)
         if scope.season_id is not None:
             rows = rows.filter(season_id=scope.season_id)
         figures = _tally_figures()
@@ -192,7 +195,8 @@ class Table:
     def key(self, part: str) -> str:
         # The ordering is as long as the client makes it: the query is hashed to keep keys short.
         scope = self.scope
-        query = f"{scope.season_id}:{scope.date_from}:{scope.date_to}:{','.join(self.ordering)}"
+        query = (f"{scope.ruleset}:{scope.season_id}:{scope.date_from}:{scope.date_to}:"
+                 f"{','.join(self.ordering)}")  # fmt: skip
         digest = hashlib.sha256(query.encode()).hexdigest()
         club = self.club
         return f"standings:v{CACHE_VERSION}:{club.pk}:{club.standings_stamp}:{digest}:{part}"
@@ -223,9 +227,11 @@ def standings_for_club(
     date_from: dt.date | None = None,
     date_to: dt.date | None = None,
     ordering: Sequence[str] = DEFAULT_ORDERING,
+    ruleset: str = Ruleset.ARLINGTON,
 ) -> Table:
-    """A club's table, all-time or for one season, optionally between two dates (inclusive)."""
-    scope = Scope(club.pk, season.pk if season else None, date_from, date_to)
+    """A club's table of one ruleset, all-time or for one season, optionally between two dates
+    (inclusive)."""
+    scope = Scope(club.pk, season.pk if season else None, date_from, date_to, ruleset)
     return Table(club, scope, tuple(ordering))
 
 
@@ -235,12 +241,13 @@ def standings_for_season(
     date_from: dt.date | None = None,
     date_to: dt.date | None = None,
     ordering: Sequence[str] = DEFAULT_ORDERING,
+    ruleset: str = Ruleset.ARLINGTON,
 ) -> Table:
-    """A season's table, optionally between two dates (inclusive).
+    """A season's table of one ruleset, optionally between two dates (inclusive).
 
     The stamp is read from ``season.club``: a season loaded with its club saves a query.
     """
-    return Table(season.club, Scope(season.club_id, season.pk, date_from, date_to),
+    return Table(season.club, Scope(season.club_id, season.pk, date_from, date_to, ruleset),
                  tuple(ordering))  # fmt: skip
 
 

@@ -375,6 +375,11 @@ class StandingsQuerySerializer(serializers.Serializer):
     season = serializers.IntegerField(
         required=False, help_text="Count only this season (club standings only)."
     )
+    ruleset = serializers.ChoiceField(
+        choices=list(rulesets.RULESETS), default=rulesets.DEFAULT,
+        help_text="Which game's matches to count: a table never adds Arlington and Rummy "
+                  "results together.",
+    )  # fmt: skip
     ordering = serializers.CharField(
         required=False, default="",
         help_text="Comma-separated fields, '-' for descending, e.g. '-average_net,name'. "

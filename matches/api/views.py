@@ -525,7 +525,7 @@ class ClubStandingsView(StandingsView):
         season = season_of(club, query.get("season"))
         return self.answer(standings.standings_for_club(
             club=club, season=season, date_from=query.get("from"), date_to=query.get("to"),
-            ordering=query["ordering"],
+            ordering=query["ordering"], ruleset=query["ruleset"],
         ))  # fmt: skip
 
 
@@ -541,5 +541,5 @@ class SeasonStandingsView(StandingsView):
         query = self.query()
         return self.answer(standings.standings_for_season(
             season=season, date_from=query.get("from"), date_to=query.get("to"),
-            ordering=query["ordering"],
+            ordering=query["ordering"], ruleset=query["ruleset"],
         ))  # fmt: skip

@@ -1,0 +1,53 @@
+"""Standings never add Arlington and Rummy results together: one table per ruleset."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.utils import timezone
+
+from matches import services
+from matches.models import Match
+from tests.matches.test_rummy_matches import codes, create
+
+
+def _finish(match_id: int, totals: dict[int, int]) -> None:
+    """Finish a match as its last hand would: totals, the winner's seat, the match, its tallies."""
+    match = Match.objects.get(pk=match_id)
+    best = max(totals.values())
+    for seat in match.seats.all():
+        seat.total = totals[seat.player_id]
+        seat.winner = seat.total == best
+        seat.victory_points = Decimal(1) if seat.winner else Decimal(0)
+        seat.went_out = 2 if seat.winner else 0
+        seat.save()
+    match.status, match.finished_at, match.hands_played = "finished", timezone.now(), 2
+    match.save()
+    services.retally(club_id=match.club_id, season_ids=[match.season_id],
+                     player_ids=list(totals), ruleset=match.ruleset)  # fmt: skip
+
+
+def test_standings_count_one_ruleset_at_a_time(as_carol, club, roster):
+    ann, ben, cleo = roster[:3]
+    arlington = create(as_carol, club, [ann, ben]).json()
+    rummy = create(as_carol, club, [ann, ben, cleo], ruleset="rummy").json()
+    _finish(arlington["id"], {ann.pk: 1040, ben.pk: -30})
+    _finish(rummy["id"], {ann.pk: -40, ben.pk: 110, cleo.pk: -70})
+
+    def table(query: str = "") -> dict[str, tuple[int, int, int]]:
+        rows = as_carol.get(f"/api/v1/clubs/{club.pk}/standings/{query}").json()
+        return {row["name"]: (row["matches_played"], row["wins"], row["points"]) for row in rows}
+
+    assert table() == {"Ann": (1, 1, 1040), "Ben": (1, 0, -30)}
+    assert table("?ruleset=arlington") == table()
+    assert table("?ruleset=rummy") == {"Ann": (1, 0, -40), "Ben": (1, 1, 110),
+                                       "Cleo": (1, 0, -70)}  # fmt: skip
+    between = "&from=2000-01-01&to=2999-12-31"
+    assert table(f"?ruleset=rummy{between}") == table("?ruleset=rummy")
+    assert table(f"?ruleset=arlington{between}") == table()
+
+
+def test_an_unknown_ruleset_in_a_standings_query_is_a_400(as_carol, club):
+    response = as_carol.get(f"/api/v1/clubs/{club.pk}/standings/?ruleset=poker")
+    assert response.status_code == 400
+    assert codes(response) == [("invalid_choice", "ruleset")]
