@@ -73,6 +73,7 @@ class RummyCode(enum.StrEnum):
     WENT_OUT_UNKNOWN_PLAYER = "went_out_unknown_player"
     WENT_OUT_WITH_CARDS = "went_out_with_cards"
     PLAYER_WITHOUT_CARDS = "player_without_cards"
+    HELD_MORE_THAN_DEALT = "held_more_than_dealt"
     RUMMY_NOT_ALL_AT_ONCE = "rummy_not_all_at_once"
     DISCARD_TAKEN_CARD = "discard_taken_card"
 
@@ -105,6 +106,9 @@ MESSAGES_RUMMY: Final[Mapping[RummyCode, str]] = {
         "player goes out."),
     RummyCode.WENT_OUT_WITH_CARDS: gettext_noop(
         "{player} went out, so must hold no card; {problem}."),
+    RummyCode.HELD_MORE_THAN_DEALT: gettext_noop(
+        "{player} holds {count} cards, more than the {dealt} dealt to each player: a turn "
+        "never leaves more cards in a hand than it had."),
     RummyCode.RUMMY_NOT_ALL_AT_ONCE: gettext_noop(
         "{player} went rummy, all at once from a hand of {dealt} cards and one drawn, so melded "
         "at most {most} cards; their melds hold {count}."),
@@ -276,8 +280,7 @@ def rule_hand(
             found.extend(v.at(f"results.{i}.melds.{j}") for v in meld.violations)
     found.extend(_check_ending(hand))
     found.extend(_check_copies(hand))
-    if rummy:
-        found.extend(_check_rummy(hand, seated))
+    found.extend(_check_deal(hand, seated, rummy))
     return HandRuling(results, tuple(found))
 
 
@@ -341,18 +344,25 @@ def _check_copies(hand: HandInput) -> list[Violation]:
     ]  # fmt: skip
 
 
-def _check_rummy(hand: HandInput, seated: Sequence[Hashable] | None) -> list[Violation]:
+def _check_deal(hand: HandInput, seated: Sequence[Hashable] | None, rummy: bool) -> list[Violation]:
+    """What the deal size allows: a hand never grows past it (a turn draws one card and
+    discards one, or goes out), and a rummy melds at most the cards dealt and one drawn."""
     players = len(seated) if seated is not None else len({e.player for e in hand.results})
-    if players not in DEAL_SIZES or hand.ending is not Ending.WENT_OUT:
+    if players not in DEAL_SIZES:
         return []
     dealt = deal_size(players)
+    found: list[Violation] = []
     for i, entry in enumerate(hand.results):
+        if len(entry.held) > dealt:
+            found.append(violation(RummyCode.HELD_MORE_THAN_DEALT, f"results.{i}.hand",
+                                   player=entry.player, count=len(entry.held),
+                                   dealt=dealt))  # fmt: skip
         count = sum(len(meld) for meld in entry.melds)
-        if entry.player == hand.went_out and count > dealt + 1:
-            return [violation(RummyCode.RUMMY_NOT_ALL_AT_ONCE, f"results.{i}.melds",
-                              player=entry.player, dealt=dealt, most=dealt + 1,
-                              count=count)]  # fmt: skip
-    return []
+        if rummy and entry.player == hand.went_out and count > dealt + 1:
+            found.append(violation(RummyCode.RUMMY_NOT_ALL_AT_ONCE, f"results.{i}.melds",
+                                   player=entry.player, dealt=dealt, most=dealt + 1,
+                                   count=count))  # fmt: skip
+    return found
 
 
 def decide_finish(totals: Mapping[Hashable, int], *, target: int = DEFAULT_TARGET) -> Finish:

@@ -89,8 +89,16 @@ def _drop_cat(h):
         ),
         (lambda h: h["results"][1].update(hand=[]), [("player_without_cards", "results.1.hand")]),
         (
-            lambda h: h["results"][2]["hand"].append("KC"),
+            lambda h: h["results"][2]["hand"].__setitem__(6, "KC"),
             [("card_count_exceeded", "results.2.hand")],
+        ),
+        (
+            lambda h: h["results"][2]["hand"].append("JC"),
+            [("held_more_than_dealt", "results.2.hand")],
+        ),
+        (
+            lambda h: h["results"][1]["hand"].extend(["2S", "3S", "4S", "9S", "6H"]),
+            [("held_more_than_dealt", "results.1.hand")],
         ),
         (
             lambda h: h["results"][1]["melds"].append(["2S", "3S", "4S", "5S"]),
@@ -125,6 +133,7 @@ def test_every_violation_of_the_hand_is_listed_with_its_path(api_client, change,
 
 def test_seven_players_are_too_many(api_client):
     hand = copy.deepcopy(HAND)
+    hand["results"][2]["hand"].remove("AH")  # six players are dealt six each
     for name, card in (("dan", "2D"), ("eve", "3D"), ("fay", "4D"), ("gus", "5D")):
         hand["results"].append({"player": name, "melds": [], "hand": [card]})
     answer = api_client.post(URL, hand, format="json").json()
