@@ -78,10 +78,7 @@ def hand_entry(deal: Sequence[Part], out: int, players: Sequence[Player]) -> ser
 def _play(match: Match, players: Sequence[Player], hands: Sequence[tuple[int, tuple[Part, ...]]],
           user: AbstractBaseUser) -> None:  # fmt: skip
     for out, deal in hands:
-        services.hand_record(
-            match_id=match.pk, entry=hand_entry(deal, out, players), user=user,
-            render=lambda hand: None,
-        )  # fmt: skip
+        services.hand_record(match_id=match.pk, entry=hand_entry(deal, out, players), user=user)
 
 
 @transaction.atomic

@@ -72,7 +72,7 @@ BUDGETS = {
     "replace player": 6,
     "rename season": 5,
     "replace season": 5,
-    "record hand": 5,  # access read with the lock; five writes in one statement (statements.py)
+    "record hand": 5,  # access; match and seats locked in one statement, writes in one more
     "correct hand": 15,
     "void hand": 13,
     # creates
