@@ -28,10 +28,10 @@ from rest_framework.serializers import BaseSerializer, CharField, DecimalField, 
 from rest_framework.settings import api_settings
 from rest_framework.throttling import ScopedRateThrottle
 
-from arlington_site.errors import error_response
 from matches import errors, hands, selectors, services, standings
 from matches.api import presenters
 from matches.api import serializers as s
+from matches.api.errors import error_response
 from matches.api.filters import MatchFilter, PlayerFilter, SeasonFilter
 from matches.api.permissions import MANAGING, SCOREKEEPING, ClubRole, can_write
 from matches.api.renderers import CSVRenderer
