@@ -112,7 +112,7 @@ def seed() -> tuple[AbstractBaseUser, list[str]]:
         if Match.objects.filter(club=club, table=table).exists():
             continue
         match = services.match_create(
-            club=club, players=seated, user=user, season=season, table=table
+            club=club, players=[p.pk for p in seated], user=user, season=season.pk, table=table
         )
         _play(match, seated, hands, user)
         made.append(f"match {match.pk} ({table}, {len(hands)} hands)")

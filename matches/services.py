@@ -38,6 +38,7 @@ from matches.models import (
     Seat,
     Tally,
 )
+from matches.selectors import LARGEST_ID
 from matches.standings import seat_figures
 
 
@@ -136,33 +137,44 @@ def match_update(*, match: Match, table: str, season: Season | None) -> Match:
 def match_create(
     *,
     club: Club,
-    players: Sequence[Player],
+    players: Sequence[int],
     user: AbstractBaseUser,
-    season: Season | None = None,
+    season: int | None = None,
     table: str = "",
-    first_dealer: Player | None = None,
+    first_dealer: int | None = None,
 ) -> Match:
-    """Seat 2 to 5 distinct players of the club clockwise, in the order given."""
+    """Seat 2 to 5 distinct players of the club clockwise, in the order given.
+
+    ``players`` are player ids of the club's roster; ``season``, if given, the id of one of its
+    seasons; ``first_dealer`` the id of a seated player (default: the first seat). Raises
+    ``errors.InvalidSetup`` naming the first field at fault.
+    """
     if not MIN_SEATS <= len(players) <= MAX_SEATS:
         raise errors.InvalidSetup("seat_count", attr="players", count=len(players))
+    roster = Player.objects.in_bulk([p for p in players if 0 < p <= LARGEST_ID])
     seen: set[int] = set()
-    for i, player in enumerate(players):
-        if player.club_id != club.pk:
-            raise errors.InvalidSetup("player_not_in_club", attr=f"players.{i}", player=player.pk)
-        if player.pk in seen:
+    for i, player_id in enumerate(players):
+        player = roster.get(player_id)
+        if player is None or player.club_id != club.pk:
+            raise errors.InvalidSetup("player_not_in_club", attr=f"players.{i}", player=player_id)
+        if player_id in seen:
             raise errors.InvalidSetup("duplicate_player", attr=f"players.{i}", player=player.name)
-        seen.add(player.pk)
-    if season is not None and season.club_id != club.pk:
-        raise errors.InvalidSetup("season_not_in_club", attr="season", season=season.pk)
-    dealer = first_dealer or players[0]
-    if dealer.pk not in seen:
-        raise errors.InvalidSetup("first_dealer_not_seated", attr="first_dealer", player=dealer.pk)
+        seen.add(player_id)
+    chosen = None
+    if season is not None:
+        chosen = Season.objects.filter(club=club, pk=season).first()
+        if chosen is None:
+            raise errors.InvalidSetup("season_not_in_club", attr="season", season=season)
+    dealer = players[0] if first_dealer is None else first_dealer
+    if dealer not in seen:
+        raise errors.InvalidSetup("first_dealer_not_seated", attr="first_dealer", player=dealer)
     match = Match.objects.create(
-        club=club, season=season, table=table, seat_count=len(players),
-        first_dealer=dealer, created_by=user,
+        club=club, season=chosen, table=table, seat_count=len(players),
+        first_dealer=roster[dealer], created_by=user,
     )  # fmt: skip
     Seat.objects.bulk_create(
-        Seat(match=match, player=player, position=i) for i, player in enumerate(players)
+        Seat(match=match, player=roster[player_id], position=i)
+        for i, player_id in enumerate(players)
     )
     return match
 

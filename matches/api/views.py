@@ -212,30 +212,14 @@ class MatchViewSet(mixins.CreateModelMixin, mixins.ListModelMixin, mixins.Retrie
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         incoming = s.MatchCreateSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
-        data = incoming.validated_data
-        club = selectors.clubs_visible_to(request.user).filter(pk=data["club"]).first()
+        data = dict(incoming.validated_data)
+        club_id = data.pop("club")
+        club = selectors.clubs_visible_to(request.user).filter(pk=club_id).first()
         if club is None:
-            raise errors.InvalidSetup("unknown_club", attr="club", club=data["club"])
+            raise errors.InvalidSetup("unknown_club", attr="club", club=club_id)
         if not can_write(request, club.pk):
             raise exceptions.PermissionDenied()
-        roster = {p.pk: p for p in Player.objects.filter(club=club, pk__in=data["players"])}
-        players = []
-        for i, player_id in enumerate(data["players"]):
-            if player_id not in roster:
-                raise errors.InvalidSetup("player_not_in_club", attr=f"players.{i}",
-                                          player=player_id)  # fmt: skip
-            players.append(roster[player_id])
-        season = season_of(club, data.get("season"))
-        first_dealer = None
-        if data.get("first_dealer") is not None:
-            first_dealer = roster.get(data["first_dealer"])
-            if first_dealer is None:
-                raise errors.InvalidSetup("first_dealer_not_seated", attr="first_dealer",
-                                          player=data["first_dealer"])  # fmt: skip
-        match = services.match_create(
-            club=club, players=players, user=request.user, season=season,
-            table=data["table"], first_dealer=first_dealer,
-        )  # fmt: skip
+        match = services.match_create(club=club, user=request.user, **data)
         match = self.get_queryset().get(pk=match.pk)
         return Response(s.MatchSerializer(match).data, status=status.HTTP_201_CREATED)
 

@@ -40,7 +40,7 @@ class MatchBooks(RuleBasedStateMachine):
         club = services.club_create(name=f"Club {number}", user=self.user)
         self.players = [Player.objects.create(club=club, name=n).pk for n in ("Ann", "Ben")]
         self.match = services.match_create(
-            club=club, players=list(Player.objects.filter(pk__in=self.players).order_by("pk")),
+            club=club, players=sorted(self.players),
             user=self.user,
         )  # fmt: skip
         self.nets: list[dict[int, int]] = []  # the model: each recorded hand's nets
