@@ -112,15 +112,17 @@ for _number, _url in enumerate(env_list("DATABASE_REPLICA_URLS", "")):
         "TEST": {"MIRROR": "default"},
     }
 
-# The hand path's statements (matches/statements.py) become prepared statements on a PostgreSQL
-# connection once it has run them this many times, so PostgreSQL stops parsing and planning them
-# on every request. The ORM's own queries are never prepared. A pooler in transaction mode must
-# keep prepared statements apart (PgBouncer 1.21+ with max_prepared_statements); otherwise set
-# DATABASE_PREPARED_STATEMENTS=false (docs/deployment.md).
+# PostgreSQL binds query values on the server, and a connection prepares a statement once it
+# has run it this many times, so PostgreSQL stops parsing and planning the busy ones (recording a
+# hand: docs/benchmarks.md). A pooler in transaction mode must keep prepared statements apart
+# (PgBouncer 1.21+ with max_prepared_statements); otherwise set DATABASE_PREPARED_STATEMENTS=false
+# (docs/deployment.md).
 _prepare_threshold = 5 if env_bool("DATABASE_PREPARED_STATEMENTS", default=True) else None
 for _database in DATABASES.values():
     if _database["ENGINE"] == "django.db.backends.postgresql":
-        _database.setdefault("OPTIONS", {})["prepare_threshold"] = _prepare_threshold
+        _database.setdefault("OPTIONS", {}).update(
+            server_side_binding=True, prepare_threshold=_prepare_threshold
+        )
 
 DATABASE_ROUTERS = ["arlington_site.replicas.PrimaryReplicaRouter"]
 REPLICA_PIN_SECONDS = int(os.environ.get("REPLICA_PIN_SECONDS", "10"))

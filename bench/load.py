@@ -149,7 +149,7 @@ def seed_keeper_club(match_count: int) -> Fixture:
     matches = []
     for i in range(match_count + 1):
         first, second = roster[(2 * i) % 40], roster[(2 * i + 1) % 40]
-        match = services.match_create(club=club, players=[first, second], user=keeper,
+        match = services.match_create(club=club, players=[first.pk, second.pk], user=keeper,
                                       table=f"T{i}")  # fmt: skip
         matches.append((match.pk, first.pk, second.pk))
     return Fixture(

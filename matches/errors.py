@@ -46,6 +46,14 @@ class CorrectionEndsMatchEarly(MatchError):
     )
 
 
+class NoSuchHand(MatchError):
+    """A hand the request named is gone: voided since the requester saw it."""
+
+    status = 404
+    code = "not_found"
+    message = _("Hand {number} does not exist; it may just have been voided.")
+
+
 class NotLastHand(MatchError):
     status = 409
     code = "not_last_hand"

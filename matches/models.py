@@ -359,13 +359,12 @@ class HandRevision(models.Model):
 
 
 class IdempotencyRecord(models.Model):
-    """The first answer to a hand submission, returned again to a retry with the same key."""
+    """A hand as first recorded under a key, returned again to a retry with the same key."""
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
     key = models.CharField(max_length=255)
     fingerprint = models.CharField(max_length=64, help_text="SHA-256 of the request body.")
-    status_code = models.PositiveSmallIntegerField()
-    response = models.JSONField()
+    response = models.JSONField(help_text="The recorded hand (matches.hands.RecordedHand).")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

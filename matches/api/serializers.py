@@ -13,7 +13,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 import scoring
-from matches import errors, services, standings
+from matches import errors, hands, services, standings
 from matches.models import (
     Club,
     Hand,
@@ -215,7 +215,9 @@ class MatchSerializer(serializers.ModelSerializer):
     def get_next_dealer(self, match: Match) -> int | None:
         if match.status == "finished":
             return None
-        return services.dealer(match, self._seats(match), match.hands_played + 1).player_id
+        seated = [seat.player_id for seat in self._seats(match)]
+        return hands.dealer(match.pk, match.first_dealer_id, seated, match.hands_played + 1,
+                            ruleset=match.ruleset)  # fmt: skip
 
     def get_winners(self, match: Match) -> list[int]:
         return [seat.player_id for seat in self._seats(match) if seat.winner]

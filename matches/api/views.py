@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -29,10 +28,10 @@ from rest_framework.serializers import BaseSerializer, CharField, DecimalField, 
 from rest_framework.settings import api_settings
 from rest_framework.throttling import ScopedRateThrottle
 
-from arlington_site.errors import error_response
-from matches import errors, selectors, services, standings
+from matches import errors, hands, selectors, services, standings
 from matches.api import presenters
 from matches.api import serializers as s
+from matches.api.errors import error_response
 from matches.api.filters import MatchFilter, PlayerFilter, SeasonFilter
 from matches.api.permissions import MANAGING, SCOREKEEPING, ClubRole, can_write
 from matches.api.renderers import CSVRenderer
@@ -213,31 +212,14 @@ class MatchViewSet(mixins.CreateModelMixin, mixins.ListModelMixin, mixins.Retrie
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         incoming = s.MatchCreateSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
-        data = incoming.validated_data
-        club = selectors.clubs_visible_to(request.user).filter(pk=data["club"]).first()
+        data = dict(incoming.validated_data)
+        club_id = data.pop("club")
+        club = selectors.clubs_visible_to(request.user).filter(pk=club_id).first()
         if club is None:
-            raise errors.InvalidSetup("unknown_club", attr="club", club=data["club"])
+            raise errors.InvalidSetup("unknown_club", attr="club", club=club_id)
         if not can_write(request, club.pk):
             raise exceptions.PermissionDenied()
-        roster = {p.pk: p for p in Player.objects.filter(club=club, pk__in=data["players"])}
-        players = []
-        for i, player_id in enumerate(data["players"]):
-            if player_id not in roster:
-                raise errors.InvalidSetup("player_not_in_club", attr=f"players.{i}",
-                                          player=player_id)  # fmt: skip
-            players.append(roster[player_id])
-        season = season_of(club, data.get("season"))
-        first_dealer = None
-        if data.get("first_dealer") is not None:
-            first_dealer = roster.get(data["first_dealer"])
-            if first_dealer is None:
-                raise errors.InvalidSetup("first_dealer_not_seated", attr="first_dealer",
-                                          player=data["first_dealer"])  # fmt: skip
-        match = services.match_create(
-            club=club, players=players, user=request.user, season=season,
-            table=data["table"], first_dealer=first_dealer, ruleset=data["ruleset"],
-            options=data["options"],
-        )  # fmt: skip
+        match = services.match_create(club=club, user=request.user, **data)
         match = self.get_queryset().get(pk=match.pk)
         return Response(s.MatchSerializer(match).data, status=status.HTTP_201_CREATED)
 
@@ -272,9 +254,14 @@ def idempotency_key(request: Request) -> str | None:
     return key
 
 
-def etag(hand: Hand) -> str:
-    """The hand's ETag: its version, which every correction, void and re-record moves on."""
-    return f'"{hand.version}"'
+def etag(version: int) -> str:
+    """A hand's ETag: its version, which every correction, void and re-record moves on."""
+    return f'"{version}"'
+
+
+def fingerprint(data: Any) -> str:
+    """A digest of a request body, to tell a retry from another request with the same key."""
+    return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()
 
 
 def version_from_if_match(request: Request, current: int) -> int | None:
@@ -323,10 +310,6 @@ class MatchHandsMixin(GenericAPIView):
             raise exceptions.NotFound()
         self.check_object_permissions(self.request, access)
 
-    def present(self, hand: Hand) -> Any:
-        """The hand and its match; the hand comes with its results and seats already loaded."""
-        return presenters.hand_with_match(hand)
-
 
 class HandListView(MatchHandsMixin):
     """The hands of a match (GET) and recording the next one (POST)."""
@@ -337,7 +320,8 @@ class HandListView(MatchHandsMixin):
     def get(self, request: Request, match_pk: int) -> Response:
         match_id = self.get_match_id()
         page = self.paginate_queryset(selectors.hands_of(match_id))
-        return self.get_paginated_response([presenters.hand_only(hand) for hand in page])
+        return self.get_paginated_response(
+            [presenters.hand_only(hands.from_hand(hand)) for hand in page])
 
     @extend_schema(
         request=s.HandInputSerializer,
@@ -345,28 +329,17 @@ class HandListView(MatchHandsMixin):
         parameters=[IDEMPOTENCY_HEADER],
     )
     def post(self, request: Request, match_pk: int) -> Response:
-        entry: services.HandEntry | Callable[[], services.HandEntry]
-        if "Idempotency-Key" in request.headers:  # admitted and read before the key is claimed
-            self.get_match_id()
-            entry = s.read_hand(request.data)
-        else:  # admitted with the match's lock (one query fewer for its writers), then read
-            entry = lambda: s.read_hand(request.data)  # noqa: E731  (the body is parsed only then)
+        match_id = self.get_match_id()  # before the body or the key is read: 404 for outsiders
+        entry = s.read_hand(request.data)
         key = idempotency_key(request)
-        fingerprint = "" if key is None else hashlib.sha256(
-            json.dumps(request.data, sort_keys=True, default=str).encode()
-        ).hexdigest()  # fmt: skip
-        outcome = services.hand_record(
-            match_id=match_pk, entry=entry, user=request.user, render=self.present,
-            admit=self.admit, writers=self.write_roles, idempotency_key=key,
-            fingerprint=fingerprint,
+        recorded = services.hand_record(
+            match_id=match_id, user=request.user, entry=entry, idempotency_key=key,
+            fingerprint="" if key is None else fingerprint(request.data),
         )  # fmt: skip
-        response = Response(outcome.body, status=outcome.status)
-        if outcome.replayed:
+        response = Response(presenters.hand_with_match(recorded), status=status.HTTP_201_CREATED,
+                            headers={"ETag": etag(recorded.version)})  # fmt: skip
+        if recorded.replayed:
             response["Idempotent-Replayed"] = "true"
-        if outcome.hand is not None:
-            response["ETag"] = etag(outcome.hand)
-        elif isinstance(outcome.body, dict) and "version" in outcome.body:
-            response["ETag"] = f'"{outcome.body["version"]}"'  # as first answered
         return response
 
 
@@ -395,7 +368,8 @@ class HandDetailView(MatchHandsMixin):
 
     def get(self, request: Request, match_pk: int, number: int) -> Response:
         hand = self.get_hand(self.get_match_id(), number)
-        return Response(self.present(hand), headers={"ETag": etag(hand)})
+        return Response(presenters.hand_with_match(hands.from_hand(hand)),
+                        headers={"ETag": etag(hand.version)})  # fmt: skip
 
     @extend_schema(
         request=s.HandCorrectionSerializer,
@@ -411,12 +385,13 @@ class HandDetailView(MatchHandsMixin):
         expected = version_from_if_match(request, current)
         incoming = s.HandCorrectionSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
-        hand, impact = services.hand_correct(
+        corrected, impact = services.hand_correct(
             match_id=match_id, number=number, entry=incoming.to_entry(), user=request.user,
             reason=incoming.validated_data["reason"], expected_version=expected,
         )  # fmt: skip
-        body = {**self.present(hand), "impact": s.ImpactSerializer(impact).data}
-        return Response(body, headers={"ETag": etag(hand)})
+        body = {**presenters.hand_with_match(corrected),
+                "impact": s.ImpactSerializer(impact).data}  # fmt: skip
+        return Response(body, headers={"ETag": etag(corrected.version)})
 
     @extend_schema(
         responses={204: None, 409: VOID_CONFLICT, 412: STALE},
