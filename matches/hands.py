@@ -119,11 +119,14 @@ class RecordedHand:
     updated_at: datetime.datetime
     match: MatchState
     replayed: bool = False
+    flags: dict[str, bool] = field(default_factory=dict)
+    """The yes/no facts of the hand its match's ruleset asks for (Rummy: ``rummy``)."""
 
     def to_json(self) -> dict[str, Any]:
         """The value as JSON (times in ISO 8601), as an idempotency record keeps it."""
         return {
             **{name: getattr(self, name) for name in HAND_FIELDS},
+            "flags": self.flags,
             "results": [{name: getattr(r, name) for name in RESULT_FIELDS} for r in self.results],
             "recorded_at": self.recorded_at.isoformat(),
             "updated_at": self.updated_at.isoformat(),
@@ -144,6 +147,7 @@ class RecordedHand:
         match = data["match"]
         return cls(
             **{name: data[name] for name in HAND_FIELDS},
+            flags=data.get("flags", {}),
             results=tuple(ResultLine(**row) for row in data["results"]),
             recorded_at=datetime.datetime.fromisoformat(data["recorded_at"]),
             updated_at=datetime.datetime.fromisoformat(data["updated_at"]),
@@ -215,6 +219,7 @@ def from_rows(hand: Hand, results: Iterable[HandResult], match: MatchState) -> R
         dealer=hand.dealer_id,
         ending=str(hand.ending),
         went_out=hand.went_out_id,
+        flags=hand.flags,
         version=hand.version,
         results=tuple(
             ResultLine(

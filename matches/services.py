@@ -6,7 +6,7 @@ The engine (`scoring`) decides every rule; these functions lock, ask it, and sav
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 from decimal import Decimal
@@ -66,6 +66,8 @@ class HandEntry:
     ending: scoring.Ending
     went_out: int | None
     results: tuple[PlayerEntry, ...]
+    flags: Mapping[str, bool] = field(default_factory=dict)
+    """Yes/no facts of the hand its match's ruleset asks for (Rummy: ``rummy``)."""
 
 
 # --- clubs and people ----------------------------------------------------------------------
@@ -189,8 +191,28 @@ def match_create(
     return match
 
 
-def _rule(entry: HandEntry, names: Mapping[int, str]) -> scoring.HandRuling:
-    """The engine's ruling on a hand; ``names`` are the seated players' by id, in seat order."""
+@dataclass(frozen=True)
+class Rules:
+    """A match's ruleset with the options it was created with: every hand, finish and score of
+    the match asks these, never a game's module directly."""
+
+    ruleset: rulesets.Ruleset
+    options: Mapping[str, object]
+
+    def flags(self, entry: HandEntry) -> dict[str, bool]:
+        """The hand's flags this ruleset knows, each stated (false when left out)."""
+        return {name: bool(entry.flags.get(name, False)) for name in self.ruleset.hand_flags}
+
+    def finish(self, totals: Mapping[Hashable, int]) -> scoring.Finish:
+        return self.ruleset.decide_finish(totals, self.options)
+
+
+def _rules(ruleset: str, options: Mapping[str, object]) -> Rules:
+    return Rules(rulesets.ruleset(ruleset), options)
+
+
+def _rule(rules: Rules, entry: HandEntry, names: Mapping[int, str]) -> scoring.HandRuling:
+    """The ruleset's ruling on a hand; ``names`` are the seated players' by id, in seat order."""
     refs = {player: PlayerRef(player, name) for player, name in names.items()}
 
     def ref(player_id: int) -> PlayerRef:
@@ -201,7 +223,8 @@ def _rule(entry: HandEntry, names: Mapping[int, str]) -> scoring.HandRuling:
         went_out=None if entry.went_out is None else ref(entry.went_out),
         results=tuple(scoring.PlayerInput(ref(r.player), r.melds, r.held) for r in entry.results),
     )
-    ruling = scoring.rule_hand(hand, seated=list(refs.values()))
+    ruling = rules.ruleset.rule_hand(hand, rules.options, flags=rules.flags(entry),
+                                     seated=list(refs.values()))  # fmt: skip
     if not ruling.valid:
         raise errors.HandRejected(ruling.violations)
     return ruling
@@ -211,9 +234,10 @@ def _nets(ruling: scoring.HandRuling) -> dict[int, int]:
     return {result.player.id: result.net for result in ruling.results}  # type: ignore[attr-defined]
 
 
-def _result_rows(ruling: scoring.HandRuling, positions: Mapping[int, int],
+def _result_rows(rules: Rules, ruling: scoring.HandRuling, positions: Mapping[int, int],
                  totals: Mapping[int, int]) -> list[statements.ResultRow]:  # fmt: skip
     """A hand's results in seat order; ``positions`` are the players' seats, by id."""
+    points = rules.ruleset.card_points
     rows = []
     for result in ruling.results:
         player: int = result.player.id  # type: ignore[attr-defined]
@@ -221,7 +245,7 @@ def _result_rows(ruling: scoring.HandRuling, positions: Mapping[int, int],
             player=player, position=positions[player],
             melds=[{"cards": m.notation, "kind": str(m.kind), "points": m.points}
                    for m in result.melds],
-            held=[{"card": card.code, "points": card.points} for card in result.held],
+            held=[{"card": card.code, "points": points(card)} for card in result.held],
             melded_points=result.melded_points, hand_penalty=result.hand_penalty,
             bonus=result.bonus, net=result.net, total=totals[player],
         ))  # fmt: skip
@@ -239,6 +263,7 @@ def _result_lines(rows: Sequence[statements.ResultRow],
 
 def _entry_json(entry: HandEntry) -> dict[str, Any]:
     return {
+        **entry.flags,
         "ending": str(entry.ending),
         "went_out": entry.went_out,
         "results": [
@@ -397,17 +422,19 @@ def hand_record(
     if match.status == MatchStatus.FINISHED:
         raise errors.MatchFinished(match=match_id)
     names = {seat.player: seat.name for seat in match.seats}
-    ruling = _rule(entry, names)
+    rules = _rules(match.ruleset, match.options)
+    ruling = _rule(rules, entry, names)
     number = match.hands_played + 1
     nets = _nets(ruling)
     totals = {seat.player: seat.total + nets[seat.player] for seat in match.seats}
-    finish = scoring.decide_finish(totals)
+    finish = rules.finish(totals)
     share = _victory_share(finish)
     now = timezone.now()
     status, finished_at = (
         (MatchStatus.FINISHED, now) if finish.finished else (MatchStatus.IN_PROGRESS, None)
     )
-    rows = _result_rows(ruling, {seat.player: seat.position for seat in match.seats}, totals)
+    rows = _result_rows(rules, ruling, {seat.player: seat.position for seat in match.seats},
+                        totals)  # fmt: skip
     seated = list(names)
     dealer = hands.dealer(match_id, match.first_dealer, seated, number, ruleset=match.ruleset)
     written = statements.write_hand(statements.NewHand(
@@ -420,13 +447,14 @@ def hand_record(
             share if seat.player in finish.winners else Decimal(0),
         ) for seat in match.seats],
         status=status, finished_at=finished_at, entry=_entry_json(entry),
+        flags=rules.flags(entry),
     ))  # fmt: skip
     if finish.finished:
         retally(club_id=match.club, season_ids=[match.season], player_ids=seated,
                 ruleset=match.ruleset)  # fmt: skip
     recorded = hands.RecordedHand(
         number=number, dealer=dealer, ending=str(entry.ending), went_out=entry.went_out,
-        version=written.version,
+        flags=rules.flags(entry), version=written.version,
         results=_result_lines(rows, names), recorded_by=user.get_username(),
         recorded_at=written.recorded_at, updated_at=written.updated_at,
         match=hands.MatchState(
@@ -520,7 +548,8 @@ def hand_correct(
     match, seats, hand = _locked_hand(match_id, number)
     _check_version(hand, expected_version)
     names = {seat.player_id: seat.player.name for seat in seats}
-    ruling = _rule(entry, names)
+    rules = _rules(match.ruleset, match.options)
+    ruling = _rule(rules, entry, names)
     played = list(match.hands.order_by("number").prefetch_related("results"))
     players = [seat.player_id for seat in seats]
     new_nets = _nets(ruling)
@@ -528,7 +557,7 @@ def hand_correct(
         new_nets if h.number == number else {r.player_id: r.net for r in h.results.all()}
         for h in played
     ]
-    outcome = scoring.replay(players, nets)
+    outcome = scoring.replay(players, nets, rules.finish)
     if outcome.finished_after is not None and outcome.finished_after < len(played):
         raise errors.CorrectionEndsMatchEarly(number=outcome.finished_after, last=len(played))
 
@@ -541,11 +570,13 @@ def hand_correct(
     revision = _revise(match, hand, RevisionAction.CORRECTED, entry, user, reason)
     hand.ending = entry.ending
     hand.went_out_id = entry.went_out
+    hand.flags = rules.flags(entry)
     hand.version = revision
-    hand.save(update_fields=["ending", "went_out", "version", "updated_at"])
+    hand.save(update_fields=["ending", "went_out", "flags", "version", "updated_at"])
     hand.results.all().delete()
     positions = {seat.player_id: seat.position for seat in seats}
-    rows = _result_rows(ruling, positions, outcome.totals[number - 1])  # type: ignore[arg-type]
+    rows = _result_rows(rules, ruling, positions,
+                        outcome.totals[number - 1])  # type: ignore[arg-type]  # fmt: skip
     HandResult.objects.bulk_create(
         HandResult(hand=hand, player_id=row.player, position=row.position, melds=row.melds,
                    held=row.held, melded_points=row.melded_points,
@@ -566,7 +597,7 @@ def hand_correct(
     _retally_if_counted(match, seats, was_finished)
     corrected = hands.RecordedHand(
         number=number, dealer=hand.dealer_id, ending=str(hand.ending), went_out=hand.went_out_id,
-        version=hand.version, results=_result_lines(rows, names),
+        flags=hand.flags, version=hand.version, results=_result_lines(rows, names),
         recorded_by=hand.recorded_by.username, recorded_at=hand.recorded_at,
         updated_at=hand.updated_at, match=hands.match_state(match, seats),
     )  # fmt: skip

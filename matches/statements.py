@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, NamedTuple
 
@@ -140,6 +140,8 @@ class NewHand:
     status: str
     finished_at: datetime.datetime | None
     entry: dict[str, Any]
+    flags: dict[str, bool] = field(default_factory=dict)
+    """The yes/no facts of the hand its match's ruleset asks for (Rummy: ``rummy``)."""
 
 
 # One statement: PostgreSQL runs its parts on one snapshot, taken once the match is locked. The
@@ -150,10 +152,10 @@ WITH revision AS (
     SELECT COALESCE(MAX(revision), 0) + 1 AS number FROM matches_handrevision
     WHERE match_id = %(match)s AND number = %(number)s
 ), hand AS (
-    INSERT INTO matches_hand (match_id, number, dealer_id, ending, went_out_id, version,
+    INSERT INTO matches_hand (match_id, number, dealer_id, ending, went_out_id, flags, version,
                               recorded_by_id, recorded_at, updated_at)
-    SELECT %(match)s, %(number)s, %(dealer)s, %(ending)s, %(went_out)s, revision.number,
-           %(user)s, %(at)s, %(at)s
+    SELECT %(match)s, %(number)s, %(dealer)s, %(ending)s, %(went_out)s, %(flags)s::jsonb,
+           revision.number, %(user)s, %(at)s, %(at)s
     FROM revision
     RETURNING id, version
 ), results AS (
@@ -206,6 +208,7 @@ def write_hand(new: NewHand) -> Written:
         "results": json.dumps([_fields(row) for row in new.results]),
         "seats": json.dumps([_fields(seat) for seat in new.seats], default=str),
         "status": new.status, "finished_at": new.finished_at, "entry": json.dumps(new.entry),
+        "flags": json.dumps(new.flags),
     }  # fmt: skip
     with connection.cursor() as cursor:
         cursor.execute(WRITE_HAND, params)
@@ -224,7 +227,8 @@ def _write_hand_with_the_orm(new: NewHand) -> Written:
     version = (last or 0) + 1
     hand = Hand.objects.create(
         match_id=new.match, number=new.number, dealer_id=new.dealer, ending=new.ending,
-        went_out_id=new.went_out, version=version, recorded_by_id=new.recorded_by,
+        went_out_id=new.went_out, flags=new.flags, version=version,
+        recorded_by_id=new.recorded_by,
     )  # fmt: skip
     HandResult.objects.bulk_create(
         HandResult(hand=hand, player_id=row.player, **{

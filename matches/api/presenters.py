@@ -32,6 +32,7 @@ def hand_only(hand: RecordedHand) -> dict[str, Any]:
         "dealer": hand.dealer,
         "ending": hand.ending,
         "went_out": hand.went_out,
+        "rummy": hand.flags.get("rummy"),
         "version": hand.version,
         "results": [
             {

@@ -242,6 +242,12 @@ class HandInputSerializer(serializers.Serializer):
         help_text="Id of the player who went out; null when the stock ran out.",
     )  # fmt: skip
     results = PlayerEntrySerializer(many=True, max_length=MAX_PLAYERS_IN_REQUEST)
+    rummy = serializers.BooleanField(
+        required=False,
+        help_text="Rummy matches: the winner went out all at once, without having melded, laid "
+                  "off or discarded before, so every other player pays double (default false). "
+                  "Arlington matches do not read it.",
+    )  # fmt: skip
 
     def to_entry(self) -> services.HandEntry:
         data = self.validated_data
@@ -252,6 +258,7 @@ class HandInputSerializer(serializers.Serializer):
                 services.PlayerEntry(r["player"], tuple(r["melds"]), r["hand"])
                 for r in data["results"]
             ),
+            flags={"rummy": data["rummy"]} if "rummy" in data else {},
         )
 
 
@@ -286,7 +293,9 @@ def _plain_entry(data: Any) -> services.HandEntry | None:
     if type(data) is not dict:
         return None
     ending, went_out, results = data.get("ending"), data.get("went_out"), data.get("results")
-    if (type(ending) is not str or ending not in _ENDINGS
+    flags = {"rummy": data["rummy"]} if "rummy" in data else {}
+    if (any(type(flag) is not bool for flag in flags.values())
+            or type(ending) is not str or ending not in _ENDINGS
             or (went_out is not None and type(went_out) is not int)
             or type(results) is not list or len(results) > MAX_PLAYERS_IN_REQUEST):  # fmt: skip
         return None
@@ -305,7 +314,8 @@ def _plain_entry(data: Any) -> services.HandEntry | None:
         except scoring.NotationError:
             return None
         entries.append(read)
-    return services.HandEntry(ending=_ENDINGS[ending], went_out=went_out, results=tuple(entries))
+    return services.HandEntry(ending=_ENDINGS[ending], went_out=went_out, results=tuple(entries),
+                              flags=flags)  # fmt: skip
 
 
 class VoidQuerySerializer(serializers.Serializer):
@@ -340,13 +350,19 @@ class HandResultSerializer(serializers.ModelSerializer):
 
 
 class HandSerializer(serializers.ModelSerializer):
+    rummy = serializers.SerializerMethodField(
+        help_text="Rummy hands: whether the winner went out all at once; null in Arlington."
+    )
     results = HandResultSerializer(many=True)
     recorded_by = serializers.CharField(source="recorded_by.username")
 
     class Meta:
         model = Hand
-        fields = ["number", "dealer", "ending", "went_out", "version", "results",
+        fields = ["number", "dealer", "ending", "went_out", "rummy", "version", "results",
                   "recorded_by", "recorded_at", "updated_at"]  # fmt: skip
+
+    def get_rummy(self, hand: Hand) -> bool | None:
+        return hand.flags.get("rummy")
 
 
 class HandWithMatchSerializer(HandSerializer):

@@ -60,7 +60,8 @@ class MatchBooks(RuleBasedStateMachine):
     def nets_of(self, body: dict) -> dict[int, int]:
         seats = self.match.seats.select_related("player").order_by("position")
         names = {seat.player_id: seat.player.name for seat in seats}
-        ruling = services._rule(entry_for(body), names)
+        rules = services._rules(self.match.ruleset, self.match.options)
+        ruling = services._rule(rules, entry_for(body), names)
         return {r.player.id: r.net for r in ruling.results}  # type: ignore[attr-defined]
 
     def finished(self) -> bool:
