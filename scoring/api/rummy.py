@@ -41,12 +41,12 @@ def ace_field() -> serializers.ChoiceField:
 # --- input -----------------------------------------------------------------------------------
 
 
-class RummyMeldRequestSerializer(serializers.Serializer):
+class RummyMeldRequestSerializer(serializers.Serializer[Any]):
     cards = MeldField(help_text='The meld\'s cards in any order, e.g. ["5H", "6H", "7H"].')
     ace = ace_field()
 
 
-class RummyHandRequestSerializer(serializers.Serializer):
+class RummyHandRequestSerializer(serializers.Serializer[Any]):
     ending = serializers.ChoiceField(
         choices=[e.value for e in Ending],
         help_text='Always "went_out" in Rummy: the discard pile is turned over as a new stock.',
@@ -60,17 +60,20 @@ class RummyHandRequestSerializer(serializers.Serializer):
         help_text="The winner went out all at once, without having melded, laid off or "
         "discarded before: every other player pays double.",
     )
-    results = LabelledPlayerHandSerializer(many=True, max_length=MAX_PLAYERS_IN_REQUEST)
+    # many=True makes a ListSerializer, which takes max_length; the stubs do not follow that.
+    results = LabelledPlayerHandSerializer(  # type: ignore[call-arg]
+        many=True, max_length=MAX_PLAYERS_IN_REQUEST
+    )
     ace = ace_field()
 
 
-class RummyLayOffRequestSerializer(serializers.Serializer):
+class RummyLayOffRequestSerializer(serializers.Serializer[Any]):
     meld = MeldField(help_text="A meld on the table, whoever melded it.")
     add = MeldField(min_length=1, help_text="The cards to lay off on it.")
     ace = ace_field()
 
 
-class RummyDiscardRequestSerializer(serializers.Serializer):
+class RummyDiscardRequestSerializer(serializers.Serializer[Any]):
     card = CardField(help_text="The card to discard.")
     taken_from_discards = CardField(
         required=False, allow_null=True, default=None,
@@ -81,12 +84,12 @@ class RummyDiscardRequestSerializer(serializers.Serializer):
 # --- output ----------------------------------------------------------------------------------
 
 
-class PipCardSerializer(serializers.Serializer):
+class PipCardSerializer(serializers.Serializer[Any]):
     card = serializers.CharField(help_text="The card, canonical.")
     points = serializers.IntegerField(help_text="Its pip value: face cards 10, aces 1.")
 
 
-class RummyMeldAnswerSerializer(serializers.Serializer):
+class RummyMeldAnswerSerializer(serializers.Serializer[Any]):
     valid = serializers.BooleanField()
     kind = serializers.CharField(allow_null=True, help_text='"set" or "run"; null when illegal.')
     kind_label = serializers.CharField(allow_null=True, help_text="In the request's language.")
@@ -95,7 +98,7 @@ class RummyMeldAnswerSerializer(serializers.Serializer):
     violations = ViolationSerializer(many=True)
 
 
-class RummyPlayerResultSerializer(serializers.Serializer):
+class RummyPlayerResultSerializer(serializers.Serializer[Any]):
     player = serializers.CharField()
     melded_points = serializers.IntegerField(help_text="Always 0: melds score nothing in Rummy.")
     hand_penalty = serializers.IntegerField(
@@ -110,7 +113,7 @@ class RummyPlayerResultSerializer(serializers.Serializer):
     held = PipCardSerializer(many=True)
 
 
-class RummyHandAnswerSerializer(serializers.Serializer):
+class RummyHandAnswerSerializer(serializers.Serializer[Any]):
     valid = serializers.BooleanField()
     rummy = serializers.BooleanField(help_text="Whether the others pay double.")
     results = RummyPlayerResultSerializer(many=True)
