@@ -20,7 +20,6 @@ from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import action
 from rest_framework.filters import OrderingFilter
 from rest_framework.generics import GenericAPIView, get_object_or_404  # 404 for clubs/abc/
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
@@ -49,7 +48,7 @@ class ObtainTokenView(ObtainAuthToken):
     """Exchange a username and password for an API token."""
 
     authentication_classes = []
-    parser_classes = [JSONParser]
+    parser_classes = api_settings.DEFAULT_PARSER_CLASSES
     renderer_classes = [JSONRenderer]
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "auth"  # slows password guessing, per address
