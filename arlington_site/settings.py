@@ -68,6 +68,7 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "arlington_site.middleware.LanguageQueryMiddleware",
+    "arlington_site.guards.RequestGuardMiddleware",
     "arlington_site.limits.RequestSizeLimitMiddleware",
     "arlington_site.replicas.ReadYourWritesMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -177,6 +178,8 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # Honours q-values: "text/csv;q=0" refuses CSV, the highest quality wins.
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "arlington_site.negotiation.ContentNegotiation",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "arlington_site.schema.AutoSchema",
     "EXCEPTION_HANDLER": "drf_standardized_errors.handler.exception_handler",

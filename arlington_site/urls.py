@@ -20,5 +20,6 @@ urlpatterns = [
     path("api/v1/", include(api_v1)),
 ]
 
+handler400 = "arlington_site.views.bad_request"
 handler404 = "arlington_site.views.not_found"
 handler500 = "arlington_site.views.server_error"
