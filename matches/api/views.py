@@ -26,7 +26,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import BaseSerializer, CharField, DecimalField, Serializer
 from rest_framework.settings import api_settings
-from rest_framework.throttling import ScopedRateThrottle
 
 from arlington_site.errors import error_response
 from matches import errors, selectors, services, standings
@@ -36,6 +35,7 @@ from matches.api.filters import MatchFilter, PlayerFilter, SeasonFilter
 from matches.api.permissions import MANAGING, SCOREKEEPING, ClubRole, can_write
 from matches.api.preconditions import if_match_tags, require_current
 from matches.api.renderers import CSVRenderer
+from matches.api.throttles import AccountSignInThrottle, AddressSignInThrottle
 from matches.models import Club, Hand, Match, Membership, Player, Season
 
 
@@ -51,8 +51,13 @@ class ObtainTokenView(ObtainAuthToken):
     authentication_classes = []
     parser_classes = api_settings.DEFAULT_PARSER_CLASSES
     renderer_classes = [JSONRenderer]
-    throttle_classes = [ScopedRateThrottle]
-    throttle_scope = "auth"  # slows password guessing, per address
+    # Slow password guessing: every attempt per address, failed ones per account.
+    throttle_classes = [AddressSignInThrottle, AccountSignInThrottle]
+
+    def get_throttles(self) -> list[Any]:
+        if not hasattr(self, "_throttles"):  # kept, so that a failure is counted by the same
+            self._throttles = super().get_throttles()
+        return self._throttles
 
     @extend_schema(
         operation_id="auth_token_create",
@@ -61,7 +66,13 @@ class ObtainTokenView(ObtainAuthToken):
         tags=["auth"],
     )
     def post(self, request, *args, **kwargs):
-        return super().post(request, *args, **kwargs)
+        try:
+            return super().post(request, *args, **kwargs)
+        except exceptions.ValidationError:
+            for throttle in self.get_throttles():
+                if isinstance(throttle, AccountSignInThrottle):
+                    throttle.record_failure()
+            raise
 
 
 STALE = error_response("Stale", ["precondition_failed"])
