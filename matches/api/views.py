@@ -79,7 +79,8 @@ STALE = error_response("Stale", ["precondition_failed"])
 IF_MATCH_UPDATE = OpenApiParameter(
     "If-Match", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
     description="Optional: the ETag as last read, quoted as served; if the object has changed "
-                "since, the change is refused (412) and nothing is saved.",
+                "since, the change is refused (412) and nothing is saved; a malformed header is "
+                "a 400 (invalid_if_match).",
 )  # fmt: skip
 
 
@@ -334,12 +335,14 @@ PRECONDITION_REQUIRED = error_response("PreconditionRequired", ["precondition_re
 
 IF_MATCH_HEADER = OpenApiParameter(
     "If-Match", OpenApiTypes.STR, OpenApiParameter.HEADER, required=True,
-    description="The hand's ETag as last read. A correction without it is refused (428); "
-                "with an ETag that is no longer current, it is refused (412).",
+    description="The hand's ETag as last read, quoted as served (If-Match: \"3\"). A "
+                "correction without it is refused (428); with an ETag that is no longer "
+                "current, it is refused (412); a malformed header is a 400 (invalid_if_match).",
 )  # fmt: skip
 IF_MATCH_OPTIONAL = OpenApiParameter(
     "If-Match", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
-    description="Optional: the hand's ETag as last read; a stale one is refused (412).",
+    description="Optional: the hand's ETag as last read, quoted as served; a stale one is "
+                "refused (412), a malformed header is a 400 (invalid_if_match).",
 )  # fmt: skip
 MAX_IDEMPOTENCY_KEY = 255
 
