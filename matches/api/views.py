@@ -169,7 +169,9 @@ class ClubViewSet(ConditionalUpdateMixin, mixins.CreateModelMixin, mixins.ListMo
         self.require(club, MANAGING)
         incoming = s.MembershipSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
-        membership = services.membership_set(club=club, **incoming.validated_data)
+        membership = services.membership_set(
+            club=club, admit=lambda: self.require(club, MANAGING), **incoming.validated_data
+        )
         return Response(s.MembershipSerializer(membership).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(responses={204: None})
@@ -180,7 +182,8 @@ class ClubViewSet(ConditionalUpdateMixin, mixins.CreateModelMixin, mixins.ListMo
         club = self.get_object_for_read()
         self.require(club, MANAGING)
         membership = get_object_or_404(Membership, club=club, user__username=username)
-        services.membership_remove(membership=membership)
+        services.membership_remove(membership=membership,
+                                   admit=lambda: self.require(club, MANAGING))  # fmt: skip
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     def get_object_for_read(self) -> Club:

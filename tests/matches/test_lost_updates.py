@@ -9,10 +9,14 @@ nearly every trial.
 from __future__ import annotations
 
 import datetime as dt
+import threading
+import time
 from collections.abc import Callable
 from functools import partial
 
+import psycopg
 import pytest
+from django.db import connection, connections
 
 from matches import services
 from matches.models import Club, Membership, Player, Role, Season
@@ -116,3 +120,50 @@ def test_one_member_added_twice_at_once_is_one_membership(alice, club):
         statuses = race(partial(post, alice, url, body), partial(post, alice, url, body))
         assert statuses == [201, 201]
         assert Membership.objects.filter(club=club, user=newcomer).count() == 1
+
+
+def wait_until_blocked(observer: psycopg.Connection, seconds: float = 10) -> None:
+    """Return once a session of the test database waits for a lock."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        (waiting,) = observer.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+            "AND wait_event_type = 'Lock'"
+        ).fetchone()
+        if waiting:
+            return
+        time.sleep(0.05)
+    raise AssertionError("the request never waited for the club's lock")
+
+
+@pytest.mark.parametrize("change", ["add", "remove"])
+def test_an_owner_demoted_while_their_change_waits_is_refused(alice, club, change):
+    dora, newcomer = make_user("dora"), make_user("newcomer")
+    services.membership_set(club=club, user=dora, role=Role.OWNER)
+    services.membership_set(club=club, user=newcomer, role=Role.VIEWER)
+    url = f"/api/v1/clubs/{club.pk}/members/"
+    answer: dict[str, int] = {}
+
+    def doras_change() -> None:
+        try:
+            if change == "add":
+                body = {"user": "newcomer", "role": "owner"}
+                answer["status"] = client_for(dora).post(url, body, format="json").status_code
+            else:
+                answer["status"] = client_for(dora).delete(f"{url}newcomer/").status_code
+        finally:
+            connections.close_all()
+
+    params = connection.get_connection_params()
+    with psycopg.connect(**params) as alices, psycopg.connect(**params, autocommit=True) as watch:
+        # Alice's change to the members holds the club while Dora's request arrives.
+        alices.execute("SELECT 1 FROM matches_club WHERE id = %s FOR UPDATE", [club.pk])
+        worker = threading.Thread(target=doras_change)
+        worker.start()
+        wait_until_blocked(watch)
+        alices.execute("UPDATE matches_membership SET role = 'viewer' "
+                       "WHERE club_id = %s AND user_id = %s", [club.pk, dora.pk])  # fmt: skip
+        alices.commit()
+        worker.join(timeout=30)
+    assert answer["status"] == 403
+    assert Membership.objects.get(club=club, user=newcomer).role == Role.VIEWER
