@@ -19,14 +19,12 @@ from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import action
 from rest_framework.filters import OrderingFilter
 from rest_framework.generics import GenericAPIView, get_object_or_404  # 404 for clubs/abc/
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import BaseSerializer, CharField, DecimalField, Serializer
 from rest_framework.settings import api_settings
-from rest_framework.throttling import ScopedRateThrottle
 
 from matches import errors, hands, selectors, services, standings
 from matches.api import presenters
@@ -34,7 +32,9 @@ from matches.api import serializers as s
 from matches.api.errors import error_response
 from matches.api.filters import MatchFilter, PlayerFilter, SeasonFilter
 from matches.api.permissions import MANAGING, SCOREKEEPING, ClubRole, can_write
+from matches.api.preconditions import if_match_tags, require_current
 from matches.api.renderers import CSVRenderer
+from matches.api.throttles import AccountSignInThrottle, AddressSignInThrottle
 from matches.models import Club, Hand, Match, Membership, Player, Season
 
 
@@ -48,10 +48,15 @@ class ObtainTokenView(ObtainAuthToken):
     """Exchange a username and password for an API token."""
 
     authentication_classes = []
-    parser_classes = [JSONParser]
+    parser_classes = api_settings.DEFAULT_PARSER_CLASSES
     renderer_classes = [JSONRenderer]
-    throttle_classes = [ScopedRateThrottle]
-    throttle_scope = "auth"  # slows password guessing, per address
+    # Slow password guessing: every attempt per address, failed ones per account.
+    throttle_classes = [AddressSignInThrottle, AccountSignInThrottle]
+
+    def get_throttles(self) -> list[Any]:
+        if not hasattr(self, "_throttles"):  # kept, so that a failure is counted by the same
+            self._throttles = super().get_throttles()
+        return self._throttles
 
     @extend_schema(
         operation_id="auth_token_create",
@@ -60,11 +65,80 @@ class ObtainTokenView(ObtainAuthToken):
         tags=["auth"],
     )
     def post(self, request, *args, **kwargs):
-        return super().post(request, *args, **kwargs)
+        try:
+            return super().post(request, *args, **kwargs)
+        except exceptions.ValidationError:
+            for throttle in self.get_throttles():
+                if isinstance(throttle, AccountSignInThrottle):
+                    throttle.record_failure()
+            raise
 
 
-class ClubViewSet(mixins.CreateModelMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin,
-                  mixins.UpdateModelMixin, viewsets.GenericViewSet):  # fmt: skip
+STALE = error_response("Stale", ["precondition_failed"])
+IF_MATCH_UPDATE = OpenApiParameter(
+    "If-Match", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
+    description="Optional: the ETag as last read, quoted as served; if the object has changed "
+                "since, the change is refused (412) and nothing is saved; a malformed header is "
+                "a 400 (invalid_if_match).",
+)  # fmt: skip
+
+
+def conditional_updates(serializer: type[BaseSerializer]) -> Any:
+    """The schema of PUT and PATCH on a resource that takes If-Match."""
+    documented = extend_schema(parameters=[IF_MATCH_UPDATE],
+                               responses={200: serializer, 412: STALE})  # fmt: skip
+    return extend_schema_view(update=documented, partial_update=documented)
+
+
+class ConditionalUpdateMixin:
+    """A read answers an ETag; a change applies to the row as it is, and honours If-Match.
+
+    ``PUT`` and ``PATCH`` read the row again under a lock (``SELECT ... FOR UPDATE``) inside
+    their transaction, validate against it and save it: two changes at once are applied one
+    after the other, so neither undoes the other and a rule across fields (a season's dates)
+    is checked against what the other change wrote. A client that must not overwrite a change
+    to the same field sends the ETag it read in If-Match (412 ``precondition_failed`` if the
+    object has changed since). The ETag is a digest of the fields the API changes
+    (``etag_fields``), so it moves only when they do.
+    """
+
+    etag_fields: tuple[str, ...] = ("name",)
+
+    def etag_of(self, instance: Any) -> str:
+        values = [instance.pk, *(getattr(instance, name) for name in self.etag_fields)]
+        digest = hashlib.sha256(json.dumps(values, default=str).encode()).hexdigest()
+        return f'"{digest[:20]}"'
+
+    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        instance = self.get_object()
+        data = self.get_serializer(instance).data
+        return Response(data, headers={"ETag": self.etag_of(instance)})
+
+    def get_locked_object(self) -> Any:
+        """The object in the URL, as ``get_object`` finds it, read with a row lock on it."""
+        queryset = self.filter_queryset(self.get_queryset()).select_for_update(of=("self",))
+        lookup = self.lookup_url_kwarg or self.lookup_field
+        instance = get_object_or_404(queryset, **{self.lookup_field: self.kwargs[lookup]})
+        self.check_object_permissions(self.request, instance)
+        return instance
+
+    def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        partial = kwargs.pop("partial", False)
+        if_match_tags(request)  # a malformed If-Match is refused before any work
+        with transaction.atomic():
+            locked = self.get_locked_object()
+            current = self.etag_of(locked)
+            require_current(request, current, errors.Stale(etag=current))
+            serializer = self.get_serializer(locked, data=request.data, partial=partial)
+            serializer.is_valid(raise_exception=True)
+            self.perform_update(serializer)
+        return Response(serializer.data, headers={"ETag": self.etag_of(serializer.instance)})
+
+
+@conditional_updates(s.ClubSerializer)
+class ClubViewSet(ConditionalUpdateMixin, mixins.CreateModelMixin, mixins.ListModelMixin,
+                  mixins.RetrieveModelMixin, mixins.UpdateModelMixin,
+                  viewsets.GenericViewSet):  # fmt: skip
     """Clubs you belong to. The creator of a club becomes its owner."""
 
     serializer_class = s.ClubSerializer
@@ -94,7 +168,9 @@ class ClubViewSet(mixins.CreateModelMixin, mixins.ListModelMixin, mixins.Retriev
         self.require(club, MANAGING)
         incoming = s.MembershipSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
-        membership = services.membership_set(club=club, **incoming.validated_data)
+        membership = services.membership_set(
+            club=club, admit=lambda: self.require(club, MANAGING), **incoming.validated_data
+        )
         return Response(s.MembershipSerializer(membership).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(responses={204: None})
@@ -105,7 +181,8 @@ class ClubViewSet(mixins.CreateModelMixin, mixins.ListModelMixin, mixins.Retriev
         club = self.get_object_for_read()
         self.require(club, MANAGING)
         membership = get_object_or_404(Membership, club=club, user__username=username)
-        services.membership_remove(membership=membership)
+        services.membership_remove(membership=membership,
+                                   admit=lambda: self.require(club, MANAGING))  # fmt: skip
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     def get_object_for_read(self) -> Club:
@@ -117,8 +194,9 @@ class ClubViewSet(mixins.CreateModelMixin, mixins.ListModelMixin, mixins.Retriev
             raise exceptions.PermissionDenied()
 
 
-class ClubScopedViewSet(mixins.CreateModelMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin,
-                        mixins.UpdateModelMixin, viewsets.GenericViewSet):  # fmt: skip
+class ClubScopedViewSet(ConditionalUpdateMixin, mixins.CreateModelMixin, mixins.ListModelMixin,
+                        mixins.RetrieveModelMixin, mixins.UpdateModelMixin,
+                        viewsets.GenericViewSet):  # fmt: skip
     """A club's roster or seasons: members read; ``write_roles`` create and edit."""
 
     permission_classes = [IsAuthenticated, ClubRole]
@@ -143,13 +221,21 @@ class ClubScopedViewSet(mixins.CreateModelMixin, mixins.ListModelMixin, mixins.R
             raise exceptions.PermissionDenied()
         self.perform_save(serializer, "name")
 
-    def perform_update(self, serializer: BaseSerializer) -> None:
-        self.perform_save(serializer, "name")
+    def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        try:
+            response: Response = super().update(request, *args, **kwargs)
+        except IntegrityError:  # the change's transaction is rolled back whole
+            raise exceptions.ValidationError(
+                {"name": _("This name is already taken in this club.")}, code="unique"
+            ) from None
+        return response
 
 
+@conditional_updates(s.PlayerSerializer)
 class PlayerViewSet(ClubScopedViewSet):
     """Players on the rosters of your clubs; a player need not have a login."""
 
+    etag_fields = ("name", "user_id")
     serializer_class = s.PlayerSerializer
     filterset_class = PlayerFilter
     ordering_fields = ["name", "created_at"]
@@ -172,9 +258,11 @@ class PlayerViewSet(ClubScopedViewSet):
         return self.get_paginated_response(s.PlayerMatchSerializer(page, many=True).data)
 
 
+@conditional_updates(s.SeasonSerializer)
 class SeasonViewSet(ClubScopedViewSet):
     """Seasons of your clubs; only owners create and edit them."""
 
+    etag_fields = ("name", "starts_on", "ends_on")
     serializer_class = s.SeasonSerializer
     filterset_class = SeasonFilter
     ordering_fields = ["name", "starts_on", "created_at"]
@@ -229,17 +317,18 @@ RECORD_CONFLICT = error_response("RecordConflict",
 KEY_REUSED = error_response("IdempotencyKeyReused", ["idempotency_key_reused"])
 CORRECT_CONFLICT = error_response("CorrectionConflict", ["correction_ends_match_early"])
 VOID_CONFLICT = error_response("VoidConflict", ["not_last_hand"])
-STALE = error_response("Stale", ["precondition_failed"])
 PRECONDITION_REQUIRED = error_response("PreconditionRequired", ["precondition_required"])
 
 IF_MATCH_HEADER = OpenApiParameter(
     "If-Match", OpenApiTypes.STR, OpenApiParameter.HEADER, required=True,
-    description="The hand's ETag as last read. A correction without it is refused (428); "
-                "with an ETag that is no longer current, it is refused (412).",
+    description="The hand's ETag as last read, quoted as served (If-Match: \"3\"). A "
+                "correction without it is refused (428); with an ETag that is no longer "
+                "current, it is refused (412); a malformed header is a 400 (invalid_if_match).",
 )  # fmt: skip
 IF_MATCH_OPTIONAL = OpenApiParameter(
     "If-Match", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
-    description="Optional: the hand's ETag as last read; a stale one is refused (412).",
+    description="Optional: the hand's ETag as last read, quoted as served; a stale one is "
+                "refused (412), a malformed header is a 400 (invalid_if_match).",
 )  # fmt: skip
 MAX_IDEMPOTENCY_KEY = 255
 
@@ -267,21 +356,15 @@ def fingerprint(data: Any) -> str:
 def version_from_if_match(request: Request, current: int) -> int | None:
     """The version If-Match names, if it names the current one (None for "*" or no header).
 
-    If-Match compares strong ETags: a weak one (``W/"3"``) never matches. Of several tags, any
-    one naming the current version will do; otherwise the first readable one is returned, so
-    that the service refuses it as stale (412).
+    Tags compare as served (matches/api/preconditions.py): a weak one or ``"01"`` never
+    matches ``"1"``; a malformed header is a 400. Of several tags, any one naming the current
+    version will do; otherwise the hand is stale (412).
     """
-    header = request.headers.get("If-Match", "").strip()
-    if not header or header == "*":
+    if if_match_tags(request) is None:
         return None
-    named = []
-    for tag in (part.strip() for part in header.split(",")):
-        value = tag.strip('"')
-        if tag.startswith('"') and value.isascii() and value.isdigit():
-            named.append(int(value))
-    if current in named:
-        return current
-    raise errors.StaleHand(number=request.parser_context["kwargs"]["number"], version=current)
+    stale = errors.StaleHand(number=request.parser_context["kwargs"]["number"], version=current)
+    require_current(request, f'"{current}"', stale)
+    return current
 
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
