@@ -178,6 +178,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "arlington_site.schema.AutoSchema",
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "arlington_site.negotiation.ContentNegotiation",
     "EXCEPTION_HANDLER": "drf_standardized_errors.handler.exception_handler",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
@@ -220,6 +221,10 @@ SPECTACULAR_SETTINGS = {
         'envelope: {"type", "errors": [{"code", "detail", "attr"}]}.'
     ),
     "SERVE_INCLUDE_SCHEMA": False,
+    # Request bodies get their own models (no read-only field to fill in); operations are
+    # tagged and named by resource (clubs_list, not v1_clubs_list).
+    "COMPONENT_SPLIT_REQUEST": True,
+    "SCHEMA_PATH_PREFIX": r"/api/v[0-9]+",
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
@@ -240,7 +245,10 @@ SPECTACULAR_SETTINGS = {
             "ErrorCode500Enum",
         ]},
     },
-    "POSTPROCESSING_HOOKS": ["drf_standardized_errors.openapi_hooks.postprocess_schema_enums"],
+    "POSTPROCESSING_HOOKS": [
+        "drf_standardized_errors.openapi_hooks.postprocess_schema_enums",
+        "arlington_site.schema.share_language_parameters",
+    ],
 }
 
 LOGGING = {

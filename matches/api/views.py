@@ -13,7 +13,12 @@ from django.http import HttpResponse, HttpResponseBase
 from django.utils.translation import gettext as _
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_view,
+)
 from rest_framework import exceptions, mixins, status, viewsets
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.authtoken.views import ObtainAuthToken
@@ -25,6 +30,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.reverse import reverse
 from rest_framework.serializers import BaseSerializer, CharField, DecimalField, Serializer
 from rest_framework.settings import api_settings
 from rest_framework.throttling import ScopedRateThrottle
@@ -64,7 +70,19 @@ class ObtainTokenView(ObtainAuthToken):
         return super().post(request, *args, **kwargs)
 
 
-class ClubViewSet(mixins.CreateModelMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin,
+class LocatedCreateMixin(mixins.CreateModelMixin):
+    """A creation answers the new object's absolute URL in Location."""
+
+    def get_success_headers(self, data: Any) -> dict[str, str]:
+        return {"Location": location(self.request, f"{self.basename}-detail", pk=data["id"])}
+
+
+def location(request: Request, name: str, **kwargs: Any) -> str:
+    """The absolute URL of the route ``name``, as the client reached the API."""
+    return request.build_absolute_uri(reverse(name, kwargs=kwargs))
+
+
+class ClubViewSet(LocatedCreateMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin,
                   mixins.UpdateModelMixin, viewsets.GenericViewSet):  # fmt: skip
     """Clubs you belong to. The creator of a club becomes its owner."""
 
@@ -118,7 +136,7 @@ class ClubViewSet(mixins.CreateModelMixin, mixins.ListModelMixin, mixins.Retriev
             raise exceptions.PermissionDenied()
 
 
-class ClubScopedViewSet(mixins.CreateModelMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin,
+class ClubScopedViewSet(LocatedCreateMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin,
                         mixins.UpdateModelMixin, viewsets.GenericViewSet):  # fmt: skip
     """A club's roster or seasons: members read; ``write_roles`` create and edit."""
 
@@ -238,7 +256,8 @@ class MatchViewSet(mixins.CreateModelMixin, mixins.ListModelMixin, mixins.Retrie
             table=data["table"], first_dealer=first_dealer,
         )  # fmt: skip
         match = self.get_queryset().get(pk=match.pk)
-        return Response(s.MatchSerializer(match).data, status=status.HTTP_201_CREATED)
+        return Response(s.MatchSerializer(match).data, status=status.HTTP_201_CREATED,
+                        headers={"Location": location(request, "match-detail", pk=match.pk)})
 
 
 RECORD_CONFLICT = error_response("RecordConflict",
@@ -251,12 +270,14 @@ PRECONDITION_REQUIRED = error_response("PreconditionRequired", ["precondition_re
 
 IF_MATCH_HEADER = OpenApiParameter(
     "If-Match", OpenApiTypes.STR, OpenApiParameter.HEADER, required=True,
-    description="The hand's ETag as last read. A correction without it is refused (428); "
-                "with an ETag that is no longer current, it is refused (412).",
+    description="The hand's ETag as last read, quoted as served (`\"3\"`). A correction "
+                "without it is refused (428); with an ETag that is no longer current, it is "
+                "refused (412).",
 )  # fmt: skip
 IF_MATCH_OPTIONAL = OpenApiParameter(
     "If-Match", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
-    description="Optional: the hand's ETag as last read; a stale one is refused (412).",
+    description="Optional: the hand's ETag as last read, quoted as served (`\"3\"`); a stale "
+                "one is refused (412).",
 )  # fmt: skip
 MAX_IDEMPOTENCY_KEY = 255
 
@@ -296,6 +317,16 @@ def version_from_if_match(request: Request, current: int) -> int | None:
     raise errors.StaleHand(number=request.parser_context["kwargs"]["number"], version=current)
 
 
+ETAG = OpenApiParameter(
+    "ETag", OpenApiTypes.STR, OpenApiParameter.HEADER, required=True, response=[200, 201],
+    description="The hand's version as a strong ETag, quoted: `\"3\"`. Send it back as it is "
+                "in If-Match to correct or void the hand.",
+)  # fmt: skip
+REPLAYED = OpenApiParameter(
+    "Idempotent-Replayed", OpenApiTypes.STR, OpenApiParameter.HEADER, response=[201],
+    enum=["true"], description="`true` when this is the first answer to an earlier request "
+                               "with the same Idempotency-Key, sent again; absent otherwise.",
+)  # fmt: skip
 IDEMPOTENCY_HEADER = OpenApiParameter(
     "Idempotency-Key", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
     description="A retry with the same key and body returns the first answer and records "
@@ -341,7 +372,7 @@ class HandListView(MatchHandsMixin):
     @extend_schema(
         request=s.HandInputSerializer,
         responses={201: s.HandWithMatchSerializer, 409: RECORD_CONFLICT, 422: KEY_REUSED},
-        parameters=[IDEMPOTENCY_HEADER],
+        parameters=[IDEMPOTENCY_HEADER, ETAG, REPLAYED],
     )
     def post(self, request: Request, match_pk: int) -> Response:
         entry: services.HandEntry | Callable[[], services.HandEntry]
@@ -366,6 +397,9 @@ class HandListView(MatchHandsMixin):
             response["ETag"] = etag(outcome.hand)
         elif isinstance(outcome.body, dict) and "version" in outcome.body:
             response["ETag"] = f'"{outcome.body["version"]}"'  # as first answered
+        if outcome.status == status.HTTP_201_CREATED and isinstance(outcome.body, dict):
+            response["Location"] = location(request, "hand-detail", match_pk=match_pk,
+                                            number=outcome.body["number"])  # fmt: skip
         return response
 
 
@@ -392,6 +426,7 @@ class HandDetailView(MatchHandsMixin):
             raise exceptions.NotFound()
         return version
 
+    @extend_schema(parameters=[ETAG])
     def get(self, request: Request, match_pk: int, number: int) -> Response:
         hand = self.get_hand(self.get_match_id(), number)
         return Response(self.present(hand), headers={"ETag": etag(hand)})
@@ -400,7 +435,7 @@ class HandDetailView(MatchHandsMixin):
         request=s.HandCorrectionSerializer,
         responses={200: s.CorrectedHandSerializer, 409: CORRECT_CONFLICT, 412: STALE,
                    428: PRECONDITION_REQUIRED},
-        parameters=[IF_MATCH_HEADER],
+        parameters=[IF_MATCH_HEADER, ETAG],
     )  # fmt: skip
     def put(self, request: Request, match_pk: int, number: int) -> Response:
         match_id = self.get_match_id()
@@ -470,8 +505,24 @@ DECIMALS = [name for name, field in s.StandingSerializer().fields.items()
             if isinstance(field, DecimalField)]  # fmt: skip
 
 
-@extend_schema(parameters=[s.StandingsQuerySerializer],
-               responses={200: s.StandingSerializer(many=True)})  # fmt: skip
+TABLE_DESCRIPTION = (
+    "One row per player, best first. As JSON, a list of rows; as CSV (`Accept: text/csv` or "
+    "`?format=csv`), text: UTF-8 with a byte-order mark, a header row, then one line per "
+    "player, with these columns in this order: "
+    + ", ".join(f"`{name}`" for name in s.StandingSerializer().fields)
+    + ". A cell that a spreadsheet would run as a formula starts with `'`."
+)
+
+
+def standings_schema(query: type[s.StandingsQuerySerializer]) -> Any:
+    """The standings' query and their two forms: JSON rows, or CSV text."""
+    return extend_schema(parameters=[query], responses={
+        (200, "application/json"): OpenApiResponse(s.StandingSerializer(many=True),
+                                                   description=TABLE_DESCRIPTION),
+        (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description=TABLE_DESCRIPTION),
+    })  # fmt: skip
+
+
 class StandingsView(CSVErrorsAsJSON):
     """A league table over finished matches, in JSON or CSV (``?format=csv``); not paginated."""
 
@@ -483,11 +534,12 @@ class StandingsView(CSVErrorsAsJSON):
     def query(self) -> dict[str, Any]:
         if not self.request.query_params:  # the usual request: the default table
             return dict(DEFAULT_QUERY)
-        incoming = s.StandingsQuerySerializer(data=self.request.query_params)
+        incoming = self.query_serializer(data=self.request.query_params)
         incoming.is_valid(raise_exception=True)
         return dict(incoming.validated_data)
 
     csv_header = list(s.StandingSerializer().fields)
+    query_serializer = s.StandingsQuerySerializer
 
     def answer(self, table: standings.Table) -> HttpResponseBase:
         """The table in the negotiated format; plain JSON as kept from an earlier answer.
@@ -511,8 +563,11 @@ def _json(rows: list[dict[str, Any]]) -> bytes:
     ])  # fmt: skip
 
 
+@standings_schema(s.ClubStandingsQuerySerializer)
 class ClubStandingsView(StandingsView):
     """A club's standings: all-time, or one season's with ``?season=``."""
+
+    query_serializer = s.ClubStandingsQuerySerializer
 
     queryset = Club.objects.none()  # for the schema: the real rows come from the club
 
@@ -528,6 +583,7 @@ class ClubStandingsView(StandingsView):
         ))  # fmt: skip
 
 
+@standings_schema(s.StandingsQuerySerializer)
 class SeasonStandingsView(StandingsView):
     """A season's standings."""
 
