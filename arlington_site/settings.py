@@ -82,7 +82,7 @@ ROOT_URLCONF = "arlington_site.urls"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [],
+        "DIRS": [BASE_DIR / "arlington_site" / "templates"],  # drf_spectacular/redoc.html
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [

@@ -4,6 +4,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
+from arlington_site.api_root import ApiRootView
 from arlington_site.health import healthz
 
 api_v1 = [
@@ -17,6 +18,8 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
+    path("api/auth/", include("rest_framework.urls")),  # the browsable API's session login
+    path("api/v1/", ApiRootView.as_view(), name="api-root"),
     path("api/v1/", include(api_v1)),
 ]
 
