@@ -16,7 +16,7 @@ RESOURCES = {"clubs": "club-list", "players": "player-list", "seasons": "season-
              "matches": "match-list"}  # fmt: skip
 RULINGS = {"meld": "ruling-meld", "hand": "ruling-hand", "discard": "ruling-discard",
            "take-discards": "ruling-take-discards", "extend": "ruling-extend"}  # fmt: skip
-AUTH = {"token": "auth-token"}
+AUTH = {"tokens": "auth-tokens", "logout": "auth-logout", "token": "auth-token"}
 
 
 @extend_schema(exclude=True)  # a map for people and crawlers, not an operation to generate

@@ -72,6 +72,18 @@ def share_language_parameters(result: dict[str, Any], **kwargs: Any) -> dict[str
     return result
 
 
+def declare_content_language(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """Content-Language on answers the schema class never sees, such as a DELETE's 204."""
+    header = {"schema": {"type": "string"}, "description": CONTENT_LANGUAGE.description,
+              "required": True}  # fmt: skip
+    for item in result.get("paths", {}).values():
+        for operation in item.values():
+            for answer in operation.get("responses", {}).values() if isinstance(
+                    operation, dict) else ():  # fmt: skip
+                answer.setdefault("headers", {}).setdefault("Content-Language", header)
+    return result
+
+
 class ValidationErrorItemSerializer(serializers.Serializer):
     code = serializers.CharField(
         help_text="Stable code: a field's own (`required`, `invalid`, ...), a notation or rule "

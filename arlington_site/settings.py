@@ -1,6 +1,7 @@
 """Django settings for the Arlington scoring API, read from the environment (12-factor)."""
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -56,10 +57,12 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "rest_framework.authtoken",
+    "knox",
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "drf_standardized_errors",
+    "accounts",
     "matches",
 ]
 
@@ -172,7 +175,8 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "accounts.authentication.DeviceTokenAuthentication",
+        "rest_framework.authentication.TokenAuthentication",  # legacy tokens (docs/api.md)
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -196,6 +200,15 @@ REST_FRAMEWORK = {
         "rulings": os.environ.get("RULINGS_THROTTLE_RATE", "120/min"),
         "auth": os.environ.get("AUTH_THROTTLE_RATE", "10/min"),
     },
+}
+
+# Device tokens (docs/api.md): hashed at rest, expiring DEVICE_TOKEN_TTL_DAYS after their last
+# use (each use renews the expiry, at most one write a minute).
+KNOX_TOKEN_MODEL = "accounts.DeviceToken"
+REST_KNOX = {
+    "TOKEN_TTL": timedelta(days=int(os.environ.get("DEVICE_TOKEN_TTL_DAYS", "30"))),
+    "AUTO_REFRESH": True,
+    "MIN_REFRESH_INTERVAL": 60,
 }
 
 DRF_STANDARDIZED_ERRORS = {
@@ -248,6 +261,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_standardized_errors.openapi_hooks.postprocess_schema_enums",
         "arlington_site.schema.share_language_parameters",
+        "arlington_site.schema.declare_content_language",
     ],
 }
 

@@ -10,6 +10,7 @@ from arlington_site.health import healthz
 api_v1 = [
     path("", include("scoring.api.urls")),
     path("", include("matches.api.urls")),
+    path("", include("accounts.urls")),
 ]
 
 urlpatterns = [

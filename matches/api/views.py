@@ -65,6 +65,9 @@ class ObtainTokenView(ObtainAuthToken):
         request=AuthTokenSerializer,
         responses={200: TokenSerializer},
         tags=["auth"],
+        deprecated=True,
+        description="Legacy: one token per user, the same on every call, never expiring. "
+                    "Use `POST auth/tokens/` for a device token (docs/api.md).",
     )
     def post(self, request, *args, **kwargs):
         return super().post(request, *args, **kwargs)

@@ -46,6 +46,16 @@ def token_for(user: Any) -> dict[str, str]:
     return {"Authorization": f"Token {token.key}"}
 
 
+def device_token_of(user: Any) -> int:
+    """The id of one of the user's device tokens, issued now if they have none."""
+    from accounts.models import DeviceToken
+
+    token = DeviceToken.objects.filter(user=user).first()
+    if token is None:
+        token, _key = DeviceToken.objects.create(user=user, name="schema tests")
+    return int(token.pk)
+
+
 def build_world(owner: str, *, scorekeeper: str | None = None, viewer: str | None = None,
                 club_name: str = "") -> World:  # fmt: skip
     """A club owned by ``owner`` with a roster, a season, and a match with one hand recorded."""
@@ -73,6 +83,8 @@ def path_values(path: str, world: World, member: str) -> dict[str, Any]:
     collection = path.removeprefix("/api/v1/").split("/")[0]
     objects = {"clubs": world.club.pk, "players": world.player.pk, "seasons": world.season.pk,
                "matches": world.match}  # fmt: skip
+    if collection == "auth":  # the owner's own device token
+        objects["auth"] = device_token_of(world.club.created_by)
     values: dict[str, Any] = {"match_pk": world.match, "number": 1, "username": member}
     if "{id}" in path:
         values["id"] = objects[collection]

@@ -31,6 +31,8 @@ def test_the_api_root_lists_the_resources_and_rulings(anonymous):
     assert body["rulings"] == {name: f"{api}rulings/{name}/"
                                for name in ("meld", "hand", "discard", "take-discards",
                                             "extend")}  # fmt: skip
+    assert body["auth"]["tokens"] == f"{api}auth/tokens/"
+    assert body["auth"]["token"] == f"{api}auth/token/"
     assert body["auth"]["sign_in"].startswith("http://testserver/api/auth/login/")
     assert body["schema"] == "http://testserver/api/schema/"
 
