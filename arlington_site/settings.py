@@ -199,12 +199,16 @@ REST_FRAMEWORK = {
         "user": os.environ.get("USER_THROTTLE_RATE", "600/min"),
         "rulings": os.environ.get("RULINGS_THROTTLE_RATE", "120/min"),
         "auth": os.environ.get("AUTH_THROTTLE_RATE", "10/min"),
+        "invitations": os.environ.get("INVITATION_THROTTLE_RATE", "30/min"),
     },
 }
 
 # Device tokens (docs/api.md): hashed at rest, expiring DEVICE_TOKEN_TTL_DAYS after their last
 # use (each use renews the expiry, at most one write a minute).
 KNOX_TOKEN_MODEL = "accounts.DeviceToken"
+# knox's own table is never used (its model is swapped for ours): it gets no migrations, so no
+# table that would hold a foreign key to the users.
+MIGRATION_MODULES = {"knox": None}
 REST_KNOX = {
     "TOKEN_TTL": timedelta(days=int(os.environ.get("DEVICE_TOKEN_TTL_DAYS", "30"))),
     "AUTO_REFRESH": True,

@@ -11,6 +11,7 @@ api_v1 = [
     path("", include("scoring.api.urls")),
     path("", include("matches.api.urls")),
     path("", include("accounts.urls")),
+    path("", include("matches.api.invitation_urls")),
 ]
 
 urlpatterns = [

@@ -59,6 +59,20 @@ class MembershipSerializer(serializers.ModelSerializer):
         read_only_fields = ["created_at"]
 
 
+class MemberRequestSerializer(serializers.Serializer):
+    """A member's new role, or an invitation for someone who is not a member yet."""
+
+    user = serializers.CharField(max_length=150, help_text="A username.")
+    role = serializers.ChoiceField(choices=Role.choices)
+
+
+class MemberInvitedSerializer(serializers.Serializer):
+    """The same for every name, so that the answer never tells whether an account exists."""
+
+    role = serializers.ChoiceField(choices=Role.choices)
+    status = serializers.ChoiceField(choices=["invited"])
+
+
 class PlayerSerializer(serializers.ModelSerializer):
     club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.none())
     user = serializers.SlugRelatedField(

@@ -42,6 +42,7 @@ from matches.api import serializers as s
 from matches.api.filters import MatchFilter, PlayerFilter, SeasonFilter
 from matches.api.permissions import MANAGING, SCOREKEEPING, ClubRole, can_write
 from matches.api.renderers import CSVRenderer
+from matches.invitations import invitation_invite_user
 from matches.models import Club, Hand, Match, Membership, Player, Season
 
 
@@ -102,22 +103,32 @@ class ClubViewSet(LocatedCreateMixin, mixins.ListModelMixin, mixins.RetrieveMode
         club = services.club_create(name=serializer.validated_data["name"], user=self.request.user)
         serializer.instance = club
 
-    @extend_schema(
-        request=s.MembershipSerializer,
-        responses={200: s.MembershipSerializer(many=True), 201: s.MembershipSerializer},
-    )
+    @extend_schema(methods=["GET"], responses={200: s.MembershipSerializer(many=True)})
+    @extend_schema(methods=["POST"], request=s.MemberRequestSerializer, responses={
+        200: OpenApiResponse(s.MembershipSerializer, description="A member's new role."),
+        202: OpenApiResponse(s.MemberInvitedSerializer, description=(
+            "Anyone else is invited: if the account exists, it sees a personal invitation "
+            "(`GET invitations/`) and joins by accepting it. The answer is the same whether "
+            "the account exists or not."
+        )),
+    })  # fmt: skip
     @action(detail=True, methods=["get", "post"], serializer_class=s.MembershipSerializer)
     def members(self, request: Request, pk: str | None = None) -> Response:
-        """List the members (any member), or add one or change a role (owners)."""
+        """List the members (any member); change a member's role, or invite a user (owners)."""
         club = self.get_object_for_read()
         if request.method == "GET":
             page = self.paginate_queryset(club.memberships.select_related("user"))
             return self.get_paginated_response(s.MembershipSerializer(page, many=True).data)
         self.require(club, MANAGING)
-        incoming = s.MembershipSerializer(data=request.data)
+        incoming = s.MemberRequestSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
-        membership = services.membership_set(club=club, **incoming.validated_data)
-        return Response(s.MembershipSerializer(membership).data, status=status.HTTP_201_CREATED)
+        username, role = incoming.validated_data["user"], incoming.validated_data["role"]
+        member = club.memberships.select_related("user").filter(user__username=username).first()
+        if member is not None:
+            membership = services.membership_set(club=club, user=member.user, role=role)
+            return Response(s.MembershipSerializer(membership).data)
+        invitation_invite_user(club=club, username=username, role=role, by=request.user)
+        return Response({"role": role, "status": "invited"}, status=status.HTTP_202_ACCEPTED)
 
     @extend_schema(responses={204: None})
     @action(detail=True, methods=["delete"], url_path=r"members/(?P<username>[^/]+)")

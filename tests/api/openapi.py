@@ -56,6 +56,23 @@ def device_token_of(user: Any) -> int:
     return int(token.pk)
 
 
+def invitation_of(world: World) -> int:
+    """The id of an invitation to the world's club, made now if it has none."""
+    return int(_invitation(world).pk)
+
+
+def code_of(world: World) -> str:
+    return str(_invitation(world).code)
+
+
+def _invitation(world: World) -> Any:
+    from matches.models import Invitation
+
+    found = Invitation.objects.filter(club=world.club, invitee__isnull=True).first()
+    return found or Invitation.objects.create(club=world.club, role="viewer",
+                                              created_by=world.club.created_by)  # fmt: skip
+
+
 def build_world(owner: str, *, scorekeeper: str | None = None, viewer: str | None = None,
                 club_name: str = "") -> World:  # fmt: skip
     """A club owned by ``owner`` with a roster, a season, and a match with one hand recorded."""
@@ -85,7 +102,8 @@ def path_values(path: str, world: World, member: str) -> dict[str, Any]:
                "matches": world.match}  # fmt: skip
     if collection == "auth":  # the owner's own device token
         objects["auth"] = device_token_of(world.club.created_by)
-    values: dict[str, Any] = {"match_pk": world.match, "number": 1, "username": member}
+    values: dict[str, Any] = {"match_pk": world.match, "number": 1, "username": member,
+                              "invitation": invitation_of(world), "code": code_of(world)}
     if "{id}" in path:
         values["id"] = objects[collection]
     return {name: value for name, value in values.items() if "{" + name + "}" in path}

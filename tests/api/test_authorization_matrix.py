@@ -38,6 +38,8 @@ MANAGE = "manage"  # owners of the club
 # The caller's own account (device tokens): no club's rows; tests/api/test_device_tokens.py
 # proves that nobody reaches another user's tokens.
 ACCOUNT = "account"
+# Reached by an invitation's code, not by club role: tests/matches/test_invitations_api.py.
+CODE = "code"
 
 RULES = {
     "POST /api/v1/auth/token/": PUBLIC,
@@ -46,6 +48,14 @@ RULES = {
     "GET /api/v1/auth/tokens/{id}/": ACCOUNT,
     "DELETE /api/v1/auth/tokens/{id}/": ACCOUNT,
     "POST /api/v1/auth/logout/": ACCOUNT,
+    "GET /api/v1/clubs/{id}/invitations/": MANAGE,
+    "POST /api/v1/clubs/{id}/invitations/": MANAGE,
+    "GET /api/v1/clubs/{id}/invitations/{invitation}/": MANAGE,
+    "DELETE /api/v1/clubs/{id}/invitations/{invitation}/": MANAGE,
+    "GET /api/v1/invitations/": ACCOUNT,
+    "GET /api/v1/invitations/{code}/": CODE,
+    "POST /api/v1/invitations/{code}/accept/": CODE,
+    "POST /api/v1/invitations/{code}/signup/": CODE,
     "POST /api/v1/rulings/meld/": PUBLIC,
     "POST /api/v1/rulings/hand/": PUBLIC,
     "POST /api/v1/rulings/discard/": PUBLIC,
@@ -86,14 +96,14 @@ RULES = {
 CALLERS = ["anonymous", "outsider", "viewer", "scorekeeper", "owner"]
 MAY_WRITE = {SCORE: {"scorekeeper", "owner"}, MANAGE: {"owner"}}
 OPERATIONS = [f"{method.upper()} {path}" for path, method, _ in openapi.operations()]
-CLUB_OPERATIONS = [label for label in OPERATIONS if RULES.get(label) != ACCOUNT]
+CLUB_OPERATIONS = [label for label in OPERATIONS if RULES.get(label) not in (ACCOUNT, CODE)]
 
 # Where each table of the matches app keeps its club, so that a club's rows can be compared.
 CLUB_OF_ROW = {
     "Club": "pk", "Membership": "club", "Player": "club", "Season": "club", "Match": "club",
     "Seat": "match__club", "Tally": "club", "Hand": "match__club",
     "HandResult": "hand__match__club", "HandRevision": "match__club",
-    "IdempotencyRecord": "match__club",
+    "IdempotencyRecord": "match__club", "Invitation": "club",
 }  # fmt: skip
 
 
@@ -171,6 +181,7 @@ def body_for(label: str, operation: dict[str, Any], url: str, club: World, owner
         "POST /api/v1/auth/token/": {"username": owner, "password": f"{owner}-pw-1234"},
         "POST /api/v1/clubs/": {"name": "A new club"},
         "POST /api/v1/clubs/{id}/members/": {"user": "newcomer", "role": "scorekeeper"},
+        "POST /api/v1/clubs/{id}/invitations/": {"role": "scorekeeper", "max_uses": 2},
     }
     if label in own:
         return own[label]
@@ -204,7 +215,7 @@ def expected_statuses(rule: str, caller: str, addressed: bool) -> set[int]:
 
     ``addressed``: the club's object is in the path; otherwise the club is named in the body.
     """
-    ok = {200, 201, 204}
+    ok = {200, 201, 202, 204}
     if rule == PUBLIC:
         return {200}
     if caller == "anonymous":
