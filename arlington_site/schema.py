@@ -50,7 +50,8 @@ LOCATION = OpenApiParameter(
 
 
 def share_language_parameters(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
-    """Replace each operation's copy of ``lang`` and ``Accept-Language`` by one shared component.
+    """Replace each operation's copy of ``lang`` and ``Accept-Language`` by one shared component,
+    whose choices are one ``Language`` schema.
 
     A generated client then has one language type instead of one per operation.
     """
@@ -68,7 +69,14 @@ def share_language_parameters(result: dict[str, Any], **kwargs: Any) -> dict[str
                 parameters.append(parameter)
             operation["parameters"] = parameters
     if shared:
-        result.setdefault("components", {}).setdefault("parameters", {}).update(shared)
+        components = result.setdefault("components", {})
+        language = shared["Language"]["schema"]
+        components.setdefault("schemas", {})["Language"] = {
+            **language, "description": "A language the API speaks."
+        }  # fmt: skip
+        shared["Language"] = {**shared["Language"],
+                              "schema": {"$ref": "#/components/schemas/Language"}}  # fmt: skip
+        components.setdefault("parameters", {}).update(shared)
     return result
 
 
@@ -111,6 +119,21 @@ class AutoSchema(ErrorsAutoSchema):
 
     def get_override_parameters(self) -> list[Any]:
         return [*super().get_override_parameters(), *LANGUAGE_PARAMETERS]
+
+    def _get_serializer_name(self, serializer: Any, direction: str,
+                             bypass_extensions: bool = False) -> str:  # fmt: skip
+        """``MeldRequest``, not ``MeldRequestRequest``, for a serializer only requests use."""
+        name: str = super()._get_serializer_name(serializer, direction, bypass_extensions)
+        return name.removesuffix("Request") if name.endswith("RequestRequest") else name
+
+    def _get_response_for_code(
+        self, serializer: Any, status_code: str, media_types: Any = None,
+        direction: str = "response",
+    ) -> Any:  # fmt: skip
+        """Errors are JSON in the envelope, even where the answer itself may be CSV."""
+        if media_types is None and str(status_code) >= "400":
+            media_types = ["application/json"]
+        return super()._get_response_for_code(serializer, status_code, media_types, direction)
 
     def _get_response_headers_for_code(self, status_code: str, direction: str = "response"
                                        ) -> dict[str, Any]:  # fmt: skip

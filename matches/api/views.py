@@ -612,3 +612,28 @@ class SeasonStandingsView(StandingsView):
             season=season, date_from=query.get("from"), date_to=query.get("to"),
             ordering=query["ordering"],
         ))  # fmt: skip
+
+
+class AsCSV(StandingsView):
+    """The same table, always as CSV text: one operation a generated client reads as text."""
+
+    renderer_classes = [CSVRenderer]
+
+    def perform_content_negotiation(self, request: Request, force: bool = False) -> Any:
+        return CSVRenderer(), CSVRenderer.media_type
+
+
+def csv_schema(query: type[s.StandingsQuerySerializer]) -> Any:
+    return extend_schema(parameters=[query], responses={
+        (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description=TABLE_DESCRIPTION),
+    })  # fmt: skip
+
+
+@csv_schema(s.ClubStandingsQuerySerializer)
+class ClubStandingsCSVView(AsCSV, ClubStandingsView):
+    """A club's standings as CSV (``Accept: text/csv`` on the table's URL does the same)."""
+
+
+@csv_schema(s.StandingsQuerySerializer)
+class SeasonStandingsCSVView(AsCSV, SeasonStandingsView):
+    """A season's standings as CSV (``Accept: text/csv`` on the table's URL does the same)."""

@@ -57,3 +57,18 @@ def test_a_replayed_hand_answers_the_same_location(as_carol, club, roster):
     again = record(as_carol, match["id"], body, HTTP_IDEMPOTENCY_KEY="k1")
     assert again["Idempotent-Replayed"] == "true"
     assert again["Location"] == first["Location"]
+
+
+def test_the_csv_route_answers_text_and_its_errors_in_json(as_victor, as_bob, club):
+    url = f"/api/v1/clubs/{club.pk}/standings/csv/"
+    table = as_victor.get(url, HTTP_ACCEPT="application/json")
+    assert table.status_code == 200
+    assert table["Content-Type"] == "text/csv; charset=utf-8"
+    assert table.content.decode("utf-8-sig").splitlines()[0].startswith("rank,player,name,")
+    refused = as_victor.get(url, {"ordering": "nonsense"})
+    assert refused.status_code == 400
+    assert refused["Content-Type"] == "application/json"
+    assert [e["code"] for e in refused.json()["errors"]] == ["invalid_ordering"]
+    hidden = as_bob.get(url)
+    assert hidden.status_code == 404
+    assert [e["code"] for e in hidden.json()["errors"]] == ["not_found"]
