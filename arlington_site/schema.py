@@ -40,7 +40,7 @@ CONTENT_LANGUAGE = OpenApiParameter(
     description=f"The language of the answer's sentences: one of {', '.join(LANGUAGE_CODES)}.",
 )  # fmt: skip
 RETRY_AFTER = OpenApiParameter(
-    "Retry-After", OpenApiTypes.INT, OpenApiParameter.HEADER,
+    "Retry-After", OpenApiTypes.INT, OpenApiParameter.HEADER, required=True,
     description="Seconds to wait before trying again.",
 )
 LOCATION = OpenApiParameter(
