@@ -265,3 +265,18 @@ def test_using_codes_is_throttled(as_alice, club, monkeypatch):
     statuses = [APIClient().get(f"/api/v1/invitations/{guess}/").status_code
                 for guess in (made["code"], "guess-1", "guess-2")]  # fmt: skip
     assert statuses == [200, 404, 429]
+
+
+@pytest.mark.parametrize("code", ["%00", "a%00b", "x" * 65, "caf%C3%A9", "%ED%A0%80"])
+def test_a_code_that_cannot_be_one_is_a_plain_404(as_bob, code):
+    for response in (APIClient().get(f"/api/v1/invitations/{code}/"),
+                     as_bob.post(f"/api/v1/invitations/{code}/accept/")):  # fmt: skip
+        assert response.status_code == 404
+        assert codes(response) == [("not_found", None)]
+
+
+def test_a_nul_byte_in_a_username_to_invite_is_a_400(as_alice, club):
+    response = as_alice.post(f"/api/v1/clubs/{club.pk}/members/",
+                             {"user": "bob\u0000", "role": "viewer"}, format="json")
+    assert response.status_code == 400
+    assert codes(response) == [("null_characters_not_allowed", "user")]
