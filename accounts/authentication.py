@@ -6,8 +6,10 @@ import datetime as dt
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 from knox.auth import TokenAuthentication
 from knox.settings import knox_settings
+from rest_framework import exceptions
 from rest_framework.authentication import get_authorization_header
 from rest_framework.request import Request
 
@@ -26,8 +28,11 @@ class DeviceTokenAuthentication(TokenAuthentication):
 
     def authenticate(self, request: Request) -> Any:
         words = get_authorization_header(request).split()
-        if len(words) == 2 and words[0].lower() == b"token" and len(words[1]) != DEVICE_KEY_LENGTH:
-            return None
+        if len(words) == 2 and words[0].lower() == b"token":
+            if len(words[1]) != DEVICE_KEY_LENGTH:
+                return None
+            if not words[1].isascii():  # knox would fail to decode it: a 500
+                raise exceptions.AuthenticationFailed(_("Invalid token."))
         found = super().authenticate(request)
         if found is not None:
             token = found[1]

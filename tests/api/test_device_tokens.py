@@ -190,3 +190,10 @@ def test_the_schema_describes_device_tokens_and_marks_the_legacy_endpoint(openap
     assert paths["/api/v1/auth/token/"]["post"]["deprecated"] is True
     assert {"get", "delete"} <= set(paths["/api/v1/auth/tokens/{id}/"])
     assert "204" in paths["/api/v1/auth/logout/"]["post"]["responses"]
+
+
+@pytest.mark.parametrize("key", ["\u00e9" * 64, "\u00e9" * 40])
+def test_a_token_that_is_not_ascii_is_a_401_never_a_500(db, key):
+    response = with_token(key).get("/api/v1/clubs/")
+    assert response.status_code == 401
+    assert codes(response) == [("authentication_failed", None)]
