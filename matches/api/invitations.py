@@ -174,15 +174,26 @@ class ByCode(APIView):
 
 
 class InvitationView(ByCode):
-    """What an invitation offers: the club's name and the role, for anyone holding the code."""
+    """What an invitation offers: the club's name and the role, for anyone holding the code
+    (GET); declining a personal invitation addressed to me (DELETE)."""
 
-    permission_classes = [AllowAny]
+    def get_permissions(self) -> list[Any]:
+        return [IsAuthenticated()] if self.request.method == "DELETE" else [AllowAny()]
 
     @extend_schema(responses={200: InvitationPreviewSerializer, 410: GONE})
     def get(self, request: Request, code: str) -> Response:
         invitation = self.invitation(code)
         invitations.check_usable(invitation)
         return Response({"club": invitation.club.name, "role": invitation.role})
+
+    @extend_schema(responses={204: None})
+    def delete(self, request: Request, code: str) -> Response:
+        """Decline: the club's owners revoke link invitations; the invitee declines theirs."""
+        invitation = self.invitation(code)
+        if invitation.invitee_id != request.user.pk:
+            raise exceptions.PermissionDenied()
+        invitations.invitation_revoke(invitation=invitation)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class InvitationAcceptView(ByCode):

@@ -54,6 +54,7 @@ RULES = {
     "DELETE /api/v1/clubs/{id}/invitations/{invitation}/": MANAGE,
     "GET /api/v1/invitations/": ACCOUNT,
     "GET /api/v1/invitations/{code}/": CODE,
+    "DELETE /api/v1/invitations/{code}/": CODE,
     "POST /api/v1/invitations/{code}/accept/": CODE,
     "POST /api/v1/invitations/{code}/signup/": CODE,
     "POST /api/v1/rulings/meld/": PUBLIC,

@@ -106,3 +106,24 @@ def test_the_schema_documents_the_invitation_answer(openapi_schema):
     responses = openapi_schema["paths"]["/api/v1/clubs/{id}/members/"]["post"]["responses"]
     assert {"200", "202"} <= set(responses)
     assert "201" not in responses
+
+
+def test_the_invitee_may_decline_and_nobody_else_can(as_alice, as_bob, bob, club):
+    as_alice.post(members_url(club), {"user": "bob", "role": "viewer"}, format="json")
+    code = Invitation.objects.get(invitee=bob).code
+    dora = client_for(make_user("dora"))
+    assert dora.delete(f"/api/v1/invitations/{code}/").status_code == 404
+    assert APIClient().delete(f"/api/v1/invitations/{code}/").status_code == 401
+    assert as_bob.delete(f"/api/v1/invitations/{code}/").status_code == 204
+    assert as_bob.get("/api/v1/invitations/").json()["results"] == []
+    refused = as_bob.post(f"/api/v1/invitations/{code}/accept/")
+    assert refused.status_code == 410
+    assert [e["code"] for e in refused.json()["errors"]] == ["invitation_revoked"]
+    assert "bob" not in roles(club)
+
+
+def test_a_link_invitation_is_revoked_by_the_owners_not_declined(as_alice, as_bob, club):
+    made = as_alice.post(f"/api/v1/clubs/{club.pk}/invitations/", {"role": "viewer"},
+                         format="json").json()  # fmt: skip
+    assert as_bob.delete(f"/api/v1/invitations/{made['code']}/").status_code == 403
+    assert Invitation.objects.get().revoked_at is None
