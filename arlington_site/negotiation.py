@@ -1,9 +1,10 @@
-"""Content negotiation that honours the quality values of the Accept header."""
+"""Content negotiation: quality values of the Accept header honoured, an unknown format a 406."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from rest_framework import exceptions
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.utils.mediatypes import _MediaType
@@ -23,6 +24,8 @@ class ContentNegotiation(DefaultContentNegotiation):
     A media type with ``q=0`` is one the client refuses (RFC 9110, section 12.4.2): it is
     never chosen, and when nothing else is acceptable the answer is 406. Among equal qualities
     DRF's own order applies (the more specific type, then the view's renderer order).
+    A ``?format=`` naming no renderer of the view is a 406 too: DRF raises Http404 there,
+    which tells a client the resource does not exist when it is the format that is missing.
     """
 
     def select_renderer(self, request: Any, renderers: Any, format_suffix: str | None = None
@@ -42,3 +45,18 @@ class ContentNegotiation(DefaultContentNegotiation):
             self, "_accepts", None
         ) or super()._get_parsed_accept_list(request)
         return accepts
+
+    def filter_renderers(self, renderers: list[Any], format: str) -> list[Any]:
+        # DRF loads this class while it starts, before the error handler's modules can load.
+        from drf_standardized_errors.types import CLIENT_ERROR, Error
+
+        from matches.api.errors import EnvelopeError
+
+        found = [renderer for renderer in renderers if renderer.format == format]
+        if not found:
+            offered = ", ".join(dict.fromkeys(r.format for r in renderers if r.format != "api"))
+            detail = _("This format is not offered here; use one of: %(offered)s.") % {
+                "offered": offered
+            }
+            raise EnvelopeError(406, [Error("not_acceptable", detail, "format")], CLIENT_ERROR)
+        return found

@@ -1,6 +1,7 @@
 """Django settings for the Arlington scoring API, read from the environment (12-factor)."""
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -56,10 +57,12 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "rest_framework.authtoken",
+    "knox",
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "drf_standardized_errors",
+    "accounts",
     "matches",
     "arlington_site",
 ]
@@ -84,7 +87,7 @@ ROOT_URLCONF = "arlington_site.urls"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [],
+        "DIRS": [BASE_DIR / "arlington_site" / "templates"],  # drf_spectacular/redoc.html
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -187,11 +190,12 @@ REST_FRAMEWORK = {
     # Refuses deep nesting, non-finite numbers, lone surrogates and NUL in every body.
     "DEFAULT_PARSER_CLASSES": ["arlington_site.parsers.JSONParser"],
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "accounts.authentication.DeviceTokenAuthentication",
+        "rest_framework.authentication.TokenAuthentication",  # legacy tokens (docs/api.md)
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    # Honours q-values: "text/csv;q=0" refuses CSV, the highest quality wins.
+    # Honours q-values ("text/csv;q=0" refuses CSV); an unknown ?format= is a 406.
     "DEFAULT_CONTENT_NEGOTIATION_CLASS": "arlington_site.negotiation.ContentNegotiation",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "arlington_site.schema.AutoSchema",
@@ -212,7 +216,20 @@ REST_FRAMEWORK = {
         "rulings": os.environ.get("RULINGS_THROTTLE_RATE", "120/min"),
         "auth": os.environ.get("AUTH_THROTTLE_RATE", "10/min"),
         "auth_account": os.environ.get("AUTH_ACCOUNT_THROTTLE_RATE", "20/hour"),
+        "invitations": os.environ.get("INVITATION_THROTTLE_RATE", "30/min"),
     },
+}
+
+# Device tokens (docs/api.md): hashed at rest, expiring DEVICE_TOKEN_TTL_DAYS after their last
+# use (each use renews the expiry, at most one write a minute).
+KNOX_TOKEN_MODEL = "accounts.DeviceToken"
+# knox's own table is never used (its model is swapped for ours): it gets no migrations, so no
+# table that would hold a foreign key to the users.
+MIGRATION_MODULES = {"knox": None}
+REST_KNOX = {
+    "TOKEN_TTL": timedelta(days=int(os.environ.get("DEVICE_TOKEN_TTL_DAYS", "30"))),
+    "AUTO_REFRESH": True,
+    "MIN_REFRESH_INTERVAL": 60,
 }
 
 DRF_STANDARDIZED_ERRORS = {
@@ -238,6 +255,10 @@ SPECTACULAR_SETTINGS = {
         'envelope: {"type", "errors": [{"code", "detail", "attr"}]}.'
     ),
     "SERVE_INCLUDE_SCHEMA": False,
+    # Request bodies get their own models (no read-only field to fill in); operations are
+    # tagged and named by resource (clubs_list, not v1_clubs_list).
+    "COMPONENT_SPLIT_REQUEST": True,
+    "SCHEMA_PATH_PREFIX": r"/api/v[0-9]+",
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
@@ -258,7 +279,11 @@ SPECTACULAR_SETTINGS = {
             "ErrorCode500Enum",
         ]},
     },
-    "POSTPROCESSING_HOOKS": ["drf_standardized_errors.openapi_hooks.postprocess_schema_enums"],
+    "POSTPROCESSING_HOOKS": [
+        "drf_standardized_errors.openapi_hooks.postprocess_schema_enums",
+        "arlington_site.schema.share_language_parameters",
+        "arlington_site.schema.declare_content_language",
+    ],
 }
 
 LOGGING = {

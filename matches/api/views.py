@@ -12,7 +12,12 @@ from django.http import HttpResponse, HttpResponseBase
 from django.utils.translation import gettext as _
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_view,
+)
 from rest_framework import exceptions, mixins, status, viewsets
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.authtoken.views import ObtainAuthToken
@@ -23,6 +28,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.reverse import reverse
 from rest_framework.serializers import BaseSerializer, CharField, DecimalField, Serializer
 from rest_framework.settings import api_settings
 
@@ -35,6 +41,7 @@ from matches.api.permissions import MANAGING, SCOREKEEPING, ClubRole, can_write
 from matches.api.preconditions import if_match_tags, require_current
 from matches.api.renderers import CSVRenderer
 from matches.api.throttles import AccountSignInThrottle, AddressSignInThrottle
+from matches.invitations import invitation_invite_user
 from matches.models import Club, Hand, Match, Membership, Player, Season
 
 
@@ -63,6 +70,9 @@ class ObtainTokenView(ObtainAuthToken):
         request=AuthTokenSerializer,
         responses={200: TokenSerializer},
         tags=["auth"],
+        deprecated=True,
+        description="Legacy: one token per user, the same on every call, never expiring. "
+                    "Use `POST auth/tokens/` for a device token (docs/api.md).",
     )
     def post(self, request, *args, **kwargs):
         try:
@@ -135,8 +145,20 @@ class ConditionalUpdateMixin:
         return Response(serializer.data, headers={"ETag": self.etag_of(serializer.instance)})
 
 
+class LocatedCreateMixin(mixins.CreateModelMixin):
+    """A creation answers the new object's absolute URL in Location."""
+
+    def get_success_headers(self, data: Any) -> dict[str, str]:
+        return {"Location": location(self.request, f"{self.basename}-detail", pk=data["id"])}
+
+
+def location(request: Request, name: str, **kwargs: Any) -> str:
+    """The absolute URL of the route ``name``, as the client reached the API."""
+    return request.build_absolute_uri(reverse(name, kwargs=kwargs))
+
+
 @conditional_updates(s.ClubSerializer)
-class ClubViewSet(ConditionalUpdateMixin, mixins.CreateModelMixin, mixins.ListModelMixin,
+class ClubViewSet(ConditionalUpdateMixin, LocatedCreateMixin, mixins.ListModelMixin,
                   mixins.RetrieveModelMixin, mixins.UpdateModelMixin,
                   viewsets.GenericViewSet):  # fmt: skip
     """Clubs you belong to. The creator of a club becomes its owner."""
@@ -154,24 +176,35 @@ class ClubViewSet(ConditionalUpdateMixin, mixins.CreateModelMixin, mixins.ListMo
         club = services.club_create(name=serializer.validated_data["name"], user=self.request.user)
         serializer.instance = club
 
-    @extend_schema(
-        request=s.MembershipSerializer,
-        responses={200: s.MembershipSerializer(many=True), 201: s.MembershipSerializer},
-    )
+    @extend_schema(methods=["GET"], responses={200: s.MembershipSerializer(many=True)})
+    @extend_schema(methods=["POST"], request=s.MemberRequestSerializer, responses={
+        200: OpenApiResponse(s.MembershipSerializer, description="A member's new role."),
+        202: OpenApiResponse(s.MemberInvitedSerializer, description=(
+            "Anyone else is invited: if the account exists, it sees a personal invitation "
+            "(`GET invitations/`) and joins by accepting it. The answer is the same whether "
+            "the account exists or not."
+        )),
+    })  # fmt: skip
     @action(detail=True, methods=["get", "post"], serializer_class=s.MembershipSerializer)
     def members(self, request: Request, pk: str | None = None) -> Response:
-        """List the members (any member), or add one or change a role (owners)."""
+        """List the members (any member); change a member's role, or invite a user (owners)."""
         club = self.get_object_for_read()
         if request.method == "GET":
             page = self.paginate_queryset(club.memberships.select_related("user"))
             return self.get_paginated_response(s.MembershipSerializer(page, many=True).data)
         self.require(club, MANAGING)
-        incoming = s.MembershipSerializer(data=request.data)
+        incoming = s.MemberRequestSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
-        membership = services.membership_set(
-            club=club, admit=lambda: self.require(club, MANAGING), **incoming.validated_data
-        )
-        return Response(s.MembershipSerializer(membership).data, status=status.HTTP_201_CREATED)
+        username, role = incoming.validated_data["user"], incoming.validated_data["role"]
+        member = club.memberships.select_related("user").filter(user__username=username).first()
+        if member is not None:
+            membership = services.membership_set(
+                club=club, user=member.user, role=role,
+                admit=lambda: self.require(club, MANAGING),
+            )
+            return Response(s.MembershipSerializer(membership).data)
+        invitation_invite_user(club=club, username=username, role=role, by=request.user)
+        return Response({"role": role, "status": "invited"}, status=status.HTTP_202_ACCEPTED)
 
     @extend_schema(responses={204: None})
     @action(detail=True, methods=["delete"], url_path=r"members/(?P<username>[^/]+)")
@@ -194,7 +227,7 @@ class ClubViewSet(ConditionalUpdateMixin, mixins.CreateModelMixin, mixins.ListMo
             raise exceptions.PermissionDenied()
 
 
-class ClubScopedViewSet(ConditionalUpdateMixin, mixins.CreateModelMixin, mixins.ListModelMixin,
+class ClubScopedViewSet(ConditionalUpdateMixin, LocatedCreateMixin, mixins.ListModelMixin,
                         mixins.RetrieveModelMixin, mixins.UpdateModelMixin,
                         viewsets.GenericViewSet):  # fmt: skip
     """A club's roster or seasons: members read; ``write_roles`` create and edit."""
@@ -309,7 +342,8 @@ class MatchViewSet(mixins.CreateModelMixin, mixins.ListModelMixin, mixins.Retrie
             raise exceptions.PermissionDenied()
         match = services.match_create(club=club, user=request.user, **data)
         match = self.get_queryset().get(pk=match.pk)
-        return Response(s.MatchSerializer(match).data, status=status.HTTP_201_CREATED)
+        return Response(s.MatchSerializer(match).data, status=status.HTTP_201_CREATED,
+                        headers={"Location": location(request, "match-detail", pk=match.pk)})
 
 
 RECORD_CONFLICT = error_response("RecordConflict",
@@ -367,6 +401,16 @@ def version_from_if_match(request: Request, current: int) -> int | None:
     return current
 
 
+ETAG = OpenApiParameter(
+    "ETag", OpenApiTypes.STR, OpenApiParameter.HEADER, required=True, response=[200, 201],
+    description="The hand's version as a strong ETag, quoted: `\"3\"`. Send it back as it is "
+                "in If-Match to correct or void the hand.",
+)  # fmt: skip
+REPLAYED = OpenApiParameter(
+    "Idempotent-Replayed", OpenApiTypes.STR, OpenApiParameter.HEADER, response=[201],
+    enum=["true"], description="`true` when this is the first answer to an earlier request "
+                               "with the same Idempotency-Key, sent again; absent otherwise.",
+)  # fmt: skip
 IDEMPOTENCY_HEADER = OpenApiParameter(
     "Idempotency-Key", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
     description="A retry with the same key and body returns the first answer and records "
@@ -409,7 +453,7 @@ class HandListView(MatchHandsMixin):
     @extend_schema(
         request=s.HandInputSerializer,
         responses={201: s.HandWithMatchSerializer, 409: RECORD_CONFLICT, 422: KEY_REUSED},
-        parameters=[IDEMPOTENCY_HEADER],
+        parameters=[IDEMPOTENCY_HEADER, ETAG, REPLAYED],
     )
     def post(self, request: Request, match_pk: int) -> Response:
         match_id = self.get_match_id()  # before the body or the key is read: 404 for outsiders
@@ -423,6 +467,8 @@ class HandListView(MatchHandsMixin):
                             headers={"ETag": etag(recorded.version)})  # fmt: skip
         if recorded.replayed:
             response["Idempotent-Replayed"] = "true"
+        response["Location"] = location(request, "hand-detail", match_pk=match_id,
+                                        number=recorded.number)  # fmt: skip
         return response
 
 
@@ -449,6 +495,7 @@ class HandDetailView(MatchHandsMixin):
             raise exceptions.NotFound()
         return version
 
+    @extend_schema(parameters=[ETAG])
     def get(self, request: Request, match_pk: int, number: int) -> Response:
         hand = self.get_hand(self.get_match_id(), number)
         return Response(presenters.hand_with_match(hands.from_hand(hand)),
@@ -458,7 +505,7 @@ class HandDetailView(MatchHandsMixin):
         request=s.HandCorrectionSerializer,
         responses={200: s.CorrectedHandSerializer, 409: CORRECT_CONFLICT, 412: STALE,
                    428: PRECONDITION_REQUIRED},
-        parameters=[IF_MATCH_HEADER],
+        parameters=[IF_MATCH_HEADER, ETAG],
     )  # fmt: skip
     def put(self, request: Request, match_pk: int, number: int) -> Response:
         match_id = self.get_match_id()
@@ -529,8 +576,24 @@ DECIMALS = [name for name, field in s.StandingSerializer().fields.items()
             if isinstance(field, DecimalField)]  # fmt: skip
 
 
-@extend_schema(parameters=[s.StandingsQuerySerializer],
-               responses={200: s.StandingSerializer(many=True)})  # fmt: skip
+TABLE_DESCRIPTION = (
+    "One row per player, best first. As JSON, a list of rows; as CSV (`Accept: text/csv` or "
+    "`?format=csv`), text: UTF-8 with a byte-order mark, a header row, then one line per "
+    "player, with these columns in this order: "
+    + ", ".join(f"`{name}`" for name in s.StandingSerializer().fields)
+    + ". A cell that a spreadsheet would run as a formula starts with `'`."
+)
+
+
+def standings_schema(query: type[s.StandingsQuerySerializer]) -> Any:
+    """The standings' query and their two forms: JSON rows, or CSV text."""
+    return extend_schema(parameters=[query], responses={
+        (200, "application/json"): OpenApiResponse(s.StandingSerializer(many=True),
+                                                   description=TABLE_DESCRIPTION),
+        (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description=TABLE_DESCRIPTION),
+    })  # fmt: skip
+
+
 class StandingsView(CSVErrorsAsJSON):
     """A league table over finished matches, in JSON or CSV (``?format=csv``); not paginated."""
 
@@ -542,11 +605,12 @@ class StandingsView(CSVErrorsAsJSON):
     def query(self) -> dict[str, Any]:
         if not self.request.query_params:  # the usual request: the default table
             return dict(DEFAULT_QUERY)
-        incoming = s.StandingsQuerySerializer(data=self.request.query_params)
+        incoming = self.query_serializer(data=self.request.query_params)
         incoming.is_valid(raise_exception=True)
         return dict(incoming.validated_data)
 
     csv_header = list(s.StandingSerializer().fields)
+    query_serializer = s.StandingsQuerySerializer
 
     def answer(self, table: standings.Table) -> HttpResponseBase:
         """The table in the negotiated format; plain JSON as kept from an earlier answer.
@@ -570,8 +634,11 @@ def _json(rows: list[dict[str, Any]]) -> bytes:
     ])  # fmt: skip
 
 
+@standings_schema(s.ClubStandingsQuerySerializer)
 class ClubStandingsView(StandingsView):
     """A club's standings: all-time, or one season's with ``?season=``."""
+
+    query_serializer = s.ClubStandingsQuerySerializer
 
     queryset = Club.objects.none()  # for the schema: the real rows come from the club
 
@@ -587,6 +654,7 @@ class ClubStandingsView(StandingsView):
         ))  # fmt: skip
 
 
+@standings_schema(s.StandingsQuerySerializer)
 class SeasonStandingsView(StandingsView):
     """A season's standings."""
 
@@ -601,3 +669,28 @@ class SeasonStandingsView(StandingsView):
             season=season, date_from=query.get("from"), date_to=query.get("to"),
             ordering=query["ordering"],
         ))  # fmt: skip
+
+
+class AsCSV(StandingsView):
+    """The same table, always as CSV text: one operation a generated client reads as text."""
+
+    renderer_classes = [CSVRenderer]
+
+    def perform_content_negotiation(self, request: Request, force: bool = False) -> Any:
+        return CSVRenderer(), CSVRenderer.media_type
+
+
+def csv_schema(query: type[s.StandingsQuerySerializer]) -> Any:
+    return extend_schema(parameters=[query], responses={
+        (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description=TABLE_DESCRIPTION),
+    })  # fmt: skip
+
+
+@csv_schema(s.ClubStandingsQuerySerializer)
+class ClubStandingsCSVView(AsCSV, ClubStandingsView):
+    """A club's standings as CSV (``Accept: text/csv`` on the table's URL does the same)."""
+
+
+@csv_schema(s.StandingsQuerySerializer)
+class SeasonStandingsCSVView(AsCSV, SeasonStandingsView):
+    """A season's standings as CSV (``Accept: text/csv`` on the table's URL does the same)."""

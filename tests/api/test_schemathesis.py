@@ -3,7 +3,8 @@
 For each operation Hypothesis generates requests from the document, most of them addressed to
 objects that exist (a club Alice owns, with its roster, a season and a match with a recorded
 hand), some to ids that do not. Every answer must be no 5xx, a documented status, a documented
-content type, and a body that matches the documented schema.
+content type, the headers documented as required (Content-Language, ETag, Location...), and a
+body that matches the documented schema.
 
 Database: the plain ``db`` fixture (one transaction per operation, rolled back at its end), and
 a savepoint around each generated request, rolled back after it. Every example then sees the
@@ -31,6 +32,7 @@ from rest_framework.test import APIClient
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
+    response_headers_conformance,
     response_schema_conformance,
     status_code_conformance,
 )
@@ -44,6 +46,7 @@ CHECKS = [
     status_code_conformance,
     content_type_conformance,
     response_schema_conformance,
+    response_headers_conformance,
 ]
 
 schema = schemathesis.openapi.from_dict(openapi.document())
