@@ -17,14 +17,13 @@ from knox.settings import knox_settings
 from rest_framework import exceptions, generics, serializers, status
 from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.serializers import AuthTokenSerializer
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import DeviceToken
-from matches.api.throttles import AccountSignInThrottle, AddressSignInThrottle
+from accounts.throttles import AccountSignInThrottle, AddressSignInThrottle
 
 NAME_LENGTH = DeviceToken._meta.get_field("name").max_length
 
@@ -82,7 +81,6 @@ class TokensView(generics.ListAPIView):
     """Sign in for a device token (POST, no login), or list your device tokens (GET)."""
 
     serializer_class = DeviceTokenSerializer
-    parser_classes = [JSONParser]
     # Signing in counts like the legacy token endpoint and the admin's login: every attempt
     # per address, failed ones per account.
     sign_in_throttles = [AddressSignInThrottle, AccountSignInThrottle]

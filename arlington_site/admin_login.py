@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_protect
 
-from matches.api.throttles import AccountSignInThrottle, AddressSignInThrottle
+from accounts.throttles import AccountSignInThrottle, AddressSignInThrottle
 
 
 @never_cache

@@ -102,6 +102,9 @@ def invitation_invite_user(*, club: Club, username: str, role: str,
     user = get_user_model().objects.filter(username=username).first()
     if user is None:
         return
+    # Two requests inviting the same person at once: the club's lock makes the second renew
+    # the invitation the first made, instead of adding another.
+    Club.objects.select_for_update().filter(pk=club.pk).exists()
     pending = Invitation.objects.select_for_update().filter(
         club=club, invitee=user, revoked_at__isnull=True, uses=0
     )  # fmt: skip

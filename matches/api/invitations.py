@@ -15,7 +15,6 @@ from django.utils import timezone
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions, generics, serializers, status
 from rest_framework.exceptions import ErrorDetail
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -216,7 +215,6 @@ class InvitationSignupView(ByCode):
 
     permission_classes = [AllowAny]
     authentication_classes: list[Any] = []  # a newcomer has no login; a stale one is ignored
-    parser_classes = [JSONParser]
 
     def invitation(self, code: str) -> Invitation:
         found = super().invitation(code)

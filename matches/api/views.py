@@ -32,6 +32,7 @@ from rest_framework.reverse import reverse
 from rest_framework.serializers import BaseSerializer, CharField, DecimalField, Serializer
 from rest_framework.settings import api_settings
 
+from accounts.throttles import AccountSignInThrottle, AddressSignInThrottle
 from matches import errors, hands, selectors, services, standings
 from matches.api import presenters
 from matches.api import serializers as s
@@ -40,7 +41,6 @@ from matches.api.filters import MatchFilter, PlayerFilter, SeasonFilter
 from matches.api.permissions import MANAGING, SCOREKEEPING, ClubRole, can_write
 from matches.api.preconditions import if_match_tags, require_current
 from matches.api.renderers import CSVRenderer
-from matches.api.throttles import AccountSignInThrottle, AddressSignInThrottle
 from matches.invitations import invitation_invite_user
 from matches.models import Club, Hand, Match, Membership, Player, Season
 

@@ -40,6 +40,13 @@ def operations() -> Iterator[tuple[str, str, dict[str, Any]]]:
                 yield path, method, item[method]
 
 
+def parameters_of(operation: dict[str, Any]) -> list[dict[str, Any]]:
+    """An operation's parameters, a shared one (a ``$ref`` to a component) given as it is."""
+    components = document()["components"].get("parameters", {})
+    return [components[p["$ref"].rsplit("/", 1)[1]] if "$ref" in p else p
+            for p in operation.get("parameters", [])]  # fmt: skip
+
+
 def token_for(user: Any) -> dict[str, str]:
     """The Authorization header of a user's API token."""
     token, _ = Token.objects.get_or_create(user=user)

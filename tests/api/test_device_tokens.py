@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
-from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.throttling import SimpleRateThrottle
 
 from accounts.models import DeviceToken
 
@@ -166,7 +166,8 @@ def test_the_legacy_token_keeps_working_beside_device_tokens(alice):
 
 
 def test_device_token_requests_are_throttled_like_the_legacy_endpoint(alice, monkeypatch):
-    monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", {"auth": "2/min"})
+    monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES",
+                        {"auth": "2/min", "auth_account": "100/hour"})  # fmt: skip
     guesses = [APIClient().post(TOKENS, {"username": "alice", "password": "x"},
                                 format="json").status_code for _ in range(3)]  # fmt: skip
     assert guesses == [400, 400, 429]

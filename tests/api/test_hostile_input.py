@@ -126,7 +126,7 @@ def operations() -> list[tuple[str, str, dict[str, Any]]]:
     return [(path, method, operation) for path, method, operation in openapi.operations()
             if "requestBody" in operation or any(
                 p["in"] in {"path", "query", "header"} and p["name"] not in TOLERANT
-                for p in operation.get("parameters", []))]  # fmt: skip
+                for p in openapi.parameters_of(operation))]  # fmt: skip
 
 
 def fingerprint() -> str:
@@ -236,7 +236,7 @@ def test_hostile_input_is_refused_in_the_envelope_and_changes_nothing(path, meth
                 where = ".".join(map(str, place))
                 probe.send(f"{where} = {name}", probe.url(), with_hostile(body, place, raw))
     default_body = json.dumps(skeleton(schema)) if schema is not None else None
-    for parameter in operation.get("parameters", []):
+    for parameter in openapi.parameters_of(operation):
         name, where = parameter["name"], parameter["in"]
         if name in TOLERANT:
             continue
