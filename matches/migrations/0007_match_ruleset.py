@@ -12,7 +12,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('matches', '0005_idempotency_record_keeps_the_hand'),
+        ('matches', '0006_invitations'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
