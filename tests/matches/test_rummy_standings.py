@@ -51,3 +51,14 @@ def test_an_unknown_ruleset_in_a_standings_query_is_a_400(as_carol, club):
     response = as_carol.get(f"/api/v1/clubs/{club.pk}/standings/?ruleset=poker")
     assert response.status_code == 400
     assert codes(response) == [("invalid_choice", "ruleset")]
+
+
+def test_the_csv_table_counts_the_ruleset_asked_for(as_carol, club, roster):
+    ann, ben = roster[:2]
+    rummy = create(as_carol, club, [ann, ben], ruleset="rummy").json()
+    _finish(rummy["id"], {ann.pk: 120, ben.pk: -120})
+    url = f"/api/v1/clubs/{club.pk}/standings/csv/"
+    rummy_rows = as_carol.get(f"{url}?ruleset=rummy").content.decode().splitlines()
+    arlington_rows = as_carol.get(url).content.decode().splitlines()
+    assert len(rummy_rows) == 3 and "Ann" in rummy_rows[1]
+    assert len(arlington_rows) == 1  # the header alone
