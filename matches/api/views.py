@@ -330,10 +330,11 @@ class HandListView(MatchHandsMixin):
     )
     def post(self, request: Request, match_pk: int) -> Response:
         match_id = self.get_match_id()  # before the body or the key is read: 404 for outsiders
-        entry = s.read_hand(request.data)
+        incoming = s.HandInputSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
         key = idempotency_key(request)
         recorded = services.hand_record(
-            match_id=match_id, user=request.user, entry=entry, idempotency_key=key,
+            match_id=match_id, user=request.user, entry=incoming.to_entry(), idempotency_key=key,
             fingerprint="" if key is None else fingerprint(request.data),
         )  # fmt: skip
         response = Response(presenters.hand_with_match(recorded), status=status.HTTP_201_CREATED,
