@@ -6,14 +6,14 @@ The engine (`scoring`) decides every rule; these functions lock, ask it, and sav
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 from decimal import Decimal
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
@@ -73,7 +73,7 @@ class HandEntry:
 
 
 @transaction.atomic
-def club_create(*, name: str, user: AbstractBaseUser) -> Club:
+def club_create(*, name: str, user: User) -> Club:
     """Create a club; its creator becomes its owner."""
     club = Club.objects.create(name=name, created_by=user)
     Membership.objects.create(club=club, user=user, role=Role.OWNER)
@@ -81,7 +81,7 @@ def club_create(*, name: str, user: AbstractBaseUser) -> Club:
 
 
 @transaction.atomic
-def membership_set(*, club: Club, user: AbstractBaseUser, role: str) -> Membership:
+def membership_set(*, club: Club, user: User, role: str) -> Membership:
     """Add a user to a club with a role, or change their role; a club keeps an owner."""
     _lock_club(club)
     membership, created = Membership.objects.select_for_update().get_or_create(
@@ -138,7 +138,7 @@ def match_create(
     *,
     club: Club,
     players: Sequence[int],
-    user: AbstractBaseUser,
+    user: User,
     season: int | None = None,
     table: str = "",
     first_dealer: int | None = None,
@@ -290,10 +290,10 @@ def retally(*, club_id: int, season_ids: Sequence[int | None], player_ids: Seque
     """
     for season_id in sorted(set(season_ids), key=lambda s: s or 0):
         _lock_tallies(club_id, season_id)
-        seats = Seat.objects.filter(match__club_id=club_id, match__season_id=season_id,
+        seats = Seat.objects.filter(match__club_id=club_id, match__season_id=season_id,  # type: ignore[misc]
                                     match__status=MatchStatus.FINISHED, player_id__in=player_ids)
         figures = seats.order_by().values("player_id").annotate(**seat_figures())
-        Tally.objects.filter(club_id=club_id, season_id=season_id,
+        Tally.objects.filter(club_id=club_id, season_id=season_id,  # type: ignore[misc]
                              player_id__in=player_ids).delete()  # fmt: skip
         Tally.objects.bulk_create(
             Tally(club_id=club_id, season_id=season_id, player_id=row["player_id"],
@@ -348,7 +348,7 @@ def _stored_hand(match_id: int, key: str, fingerprint: str) -> hands.RecordedHan
 def hand_record(
     *,
     match_id: int,
-    user: AbstractBaseUser,
+    user: User,
     entry: HandEntry,
     idempotency_key: str | None = None,
     fingerprint: str = "",
@@ -385,7 +385,7 @@ def hand_record(
     number = match.hands_played + 1
     nets = _nets(ruling)
     totals = {seat.player: seat.total + nets[seat.player] for seat in match.seats}
-    finish = scoring.decide_finish(totals)
+    finish = scoring.decide_finish(cast("Mapping[Hashable, int]", totals))
     share = _victory_share(finish)
     now = timezone.now()
     status, finished_at = (
@@ -474,7 +474,7 @@ def _locked_hand(match_id: int, number: int) -> tuple[Match, list[Seat], Hand]:
 
 
 def _revise(match: Match, hand: Hand, action: str, entry: HandEntry | None,
-            user: AbstractBaseUser, reason: str) -> int:  # fmt: skip
+            user: User, reason: str) -> int:  # fmt: skip
     """Keep a revision of the hand; return its number."""
     revision: int = hand.last_revision + 1  # type: ignore[attr-defined]
     HandRevision.objects.create(
@@ -490,7 +490,7 @@ def hand_correct(
     match_id: int,
     number: int,
     entry: HandEntry,
-    user: AbstractBaseUser,
+    user: User,
     reason: str = "",
     expected_version: int | None = None,
 ) -> tuple[hands.RecordedHand, Impact]:
@@ -510,7 +510,7 @@ def hand_correct(
         new_nets if h.number == number else {r.player_id: r.net for r in h.results.all()}
         for h in played
     ]
-    outcome = scoring.replay(players, nets)
+    outcome = scoring.replay(players, cast("list[Mapping[Hashable, int]]", nets))
     if outcome.finished_after is not None and outcome.finished_after < len(played):
         raise errors.CorrectionEndsMatchEarly(number=outcome.finished_after, last=len(played))
 
@@ -565,7 +565,7 @@ def hand_void(
     *,
     match_id: int,
     number: int,
-    user: AbstractBaseUser,
+    user: User,
     reason: str = "",
     expected_version: int | None = None,
 ) -> None:

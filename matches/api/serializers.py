@@ -76,10 +76,10 @@ class PlayerSerializer(serializers.ModelSerializer):
         super().__init__(*args, **kwargs)
         clubs = self.context.get("member_clubs")
         if clubs is not None:
-            self.fields["club"].queryset = clubs
+            self.fields["club"].queryset = clubs  # type: ignore[attr-defined]
             # Only members of the requester's clubs can be named: other usernames read as
             # unknown, so nobody can probe which accounts exist.
-            self.fields["user"].queryset = (
+            self.fields["user"].queryset = (  # type: ignore[attr-defined]
                 get_user_model().objects.filter(memberships__club__in=clubs).distinct()
             )
         if self.instance is not None:
@@ -110,7 +110,7 @@ class SeasonSerializer(serializers.ModelSerializer):
         super().__init__(*args, **kwargs)
         clubs = self.context.get("member_clubs")
         if clubs is not None:
-            self.fields["club"].queryset = clubs
+            self.fields["club"].queryset = clubs  # type: ignore[attr-defined]
         if self.instance is not None:
             self.fields["club"].read_only = True
 
@@ -199,7 +199,7 @@ class HandInputSerializer(serializers.Serializer):
         required=False, allow_null=True, default=None,
         help_text="Id of the player who went out; null when the stock ran out.",
     )  # fmt: skip
-    results = PlayerEntrySerializer(many=True, max_length=MAX_PLAYERS_IN_REQUEST)
+    results = PlayerEntrySerializer(many=True, max_length=MAX_PLAYERS_IN_REQUEST)  # type: ignore[call-arg]
 
     def to_entry(self) -> services.HandEntry:
         data = self.validated_data
