@@ -344,6 +344,54 @@ def _stored_hand(match_id: int, key: str, fingerprint: str) -> hands.RecordedHan
     return hands.RecordedHand.from_json(stored.response, replayed=True)
 
 
+def _next_hand(match: statements.LockedMatch, entry: HandEntry, ruling: scoring.HandRuling,
+               user: User) -> statements.NewHand:  # fmt: skip
+    """What recording the next hand writes: the hand, its results, every seat, the match."""
+    number = match.hands_played + 1
+    nets = _nets(ruling)
+    totals = {seat.player: seat.total + nets[seat.player] for seat in match.seats}
+    finish = scoring.decide_finish(cast("Mapping[Hashable, int]", totals))
+    share = _victory_share(finish)
+    now = timezone.now()
+    finished = finish.finished
+    return statements.NewHand(
+        match=match.id, number=number,
+        dealer=hands.dealer(match.first_dealer, [seat.player for seat in match.seats], number),
+        ending=str(entry.ending), went_out=entry.went_out, recorded_by=user.pk, at=now,
+        results=_result_rows(ruling, {seat.player: seat.position for seat in match.seats},
+                             totals),
+        seats=[statements.SeatFigures(
+            seat.id, totals[seat.player], seat.player in finish.winners,
+            seat.went_out + (seat.player == entry.went_out),
+            share if seat.player in finish.winners else Decimal(0),
+        ) for seat in match.seats],
+        status=str(MatchStatus.FINISHED if finished else MatchStatus.IN_PROGRESS),
+        finished_at=now if finished else None, entry=_entry_json(entry),
+    )  # fmt: skip
+
+
+def _recorded(match: statements.LockedMatch, new: statements.NewHand,
+              written: statements.Written, user: User) -> hands.RecordedHand:  # fmt: skip
+    """The hand just written, with its match as it now stands, from what was written."""
+    names = {seat.player: seat.name for seat in match.seats}
+    return hands.RecordedHand(
+        number=new.number, dealer=new.dealer, ending=new.ending, went_out=new.went_out,
+        version=written.version, results=_result_lines(new.results, names),
+        recorded_by=user.get_username(), recorded_at=written.recorded_at,
+        updated_at=written.updated_at,
+        match=hands.MatchState(
+            id=match.id, club=match.club, season=match.season, table=match.table,
+            status=new.status,
+            seats=tuple(hands.SeatLine(seat.position, seat.player, seat.name, figures.total,
+                                       figures.winner)
+                        for seat, figures in zip(match.seats, new.seats, strict=True)),
+            hands_played=new.number, first_dealer=match.first_dealer,
+            created_by=match.created_by, created_at=match.created_at,
+            finished_at=new.finished_at,
+        ),
+    )  # fmt: skip
+
+
 @transaction.atomic
 def hand_record(
     *,
@@ -380,48 +428,13 @@ def hand_record(
             return stored
     if match.status == MatchStatus.FINISHED:
         raise errors.MatchFinished(match=match_id)
-    names = {seat.player: seat.name for seat in match.seats}
-    ruling = _rule(entry, names)
-    number = match.hands_played + 1
-    nets = _nets(ruling)
-    totals = {seat.player: seat.total + nets[seat.player] for seat in match.seats}
-    finish = scoring.decide_finish(cast("Mapping[Hashable, int]", totals))
-    share = _victory_share(finish)
-    now = timezone.now()
-    status, finished_at = (
-        (MatchStatus.FINISHED, now) if finish.finished else (MatchStatus.IN_PROGRESS, None)
-    )
-    rows = _result_rows(ruling, {seat.player: seat.position for seat in match.seats}, totals)
-    seated = list(names)
-    dealer = hands.dealer(match.first_dealer, seated, number)
-    written = statements.write_hand(statements.NewHand(
-        match=match_id, number=number, dealer=dealer,
-        ending=str(entry.ending), went_out=entry.went_out, recorded_by=user.pk, at=now,
-        results=rows,
-        seats=[statements.SeatFigures(
-            seat.id, totals[seat.player], seat.player in finish.winners,
-            seat.went_out + (seat.player == entry.went_out),
-            share if seat.player in finish.winners else Decimal(0),
-        ) for seat in match.seats],
-        status=status, finished_at=finished_at, entry=_entry_json(entry),
-    ))  # fmt: skip
-    if finish.finished:
+    ruling = _rule(entry, {seat.player: seat.name for seat in match.seats})
+    new = _next_hand(match, entry, ruling, user)
+    written = statements.write_hand(new)
+    if new.status == MatchStatus.FINISHED:
+        seated = [seat.player for seat in match.seats]
         retally(club_id=match.club, season_ids=[match.season], player_ids=seated)
-    recorded = hands.RecordedHand(
-        number=number, dealer=dealer, ending=str(entry.ending), went_out=entry.went_out,
-        version=written.version,
-        results=_result_lines(rows, names), recorded_by=user.get_username(),
-        recorded_at=written.recorded_at, updated_at=written.updated_at,
-        match=hands.MatchState(
-            id=match_id, club=match.club, season=match.season, table=match.table,
-            status=str(status),
-            seats=tuple(hands.SeatLine(seat.position, seat.player, seat.name, totals[seat.player],
-                                       seat.player in finish.winners)
-                        for seat in match.seats),
-            hands_played=number, first_dealer=match.first_dealer, created_by=match.created_by,
-            created_at=match.created_at, finished_at=finished_at,
-        ),
-    )  # fmt: skip
+    recorded = _recorded(match, new, written, user)
     if idempotency_key:
         IdempotencyRecord.objects.create(match_id=match_id, key=idempotency_key,
                                          fingerprint=fingerprint, response=recorded.to_json())
