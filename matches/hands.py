@@ -156,7 +156,7 @@ class RecordedHand:
                 # records kept before rulesets hold Arlington's hands
                 ruleset=match.get("ruleset", rulesets.DEFAULT),
                 options=match.get("options", {}),
-                previous=tuple(match["previous"]) if match.get("previous") else None,  # type: ignore[arg-type]
+                previous=tuple(match["previous"]) if match.get("previous") else None,
                 seats=tuple(SeatLine(**seat) for seat in match["seats"]),
                 created_at=datetime.datetime.fromisoformat(match["created_at"]),
                 finished_at=_from_iso(match["finished_at"]),

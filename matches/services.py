@@ -10,10 +10,10 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 from decimal import Decimal
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
@@ -74,7 +74,7 @@ class HandEntry:
 
 
 @transaction.atomic
-def club_create(*, name: str, user: AbstractBaseUser) -> Club:
+def club_create(*, name: str, user: User) -> Club:
     """Create a club; its creator becomes its owner."""
     club = Club.objects.create(name=name, created_by=user)
     Membership.objects.create(club=club, user=user, role=Role.OWNER)
@@ -82,7 +82,7 @@ def club_create(*, name: str, user: AbstractBaseUser) -> Club:
 
 
 @transaction.atomic
-def membership_set(*, club: Club, user: AbstractBaseUser, role: str,
+def membership_set(*, club: Club, user: User, role: str,
                    admit: Callable[[], None] | None = None) -> Membership:  # fmt: skip
     """Add a user to a club with a role, or change their role; a club keeps an owner.
 
@@ -147,7 +147,7 @@ def match_create(
     *,
     club: Club,
     players: Sequence[int],
-    user: AbstractBaseUser,
+    user: User,
     season: int | None = None,
     table: str = "",
     first_dealer: int | None = None,
@@ -336,11 +336,11 @@ def retally(*, club_id: int, season_ids: Sequence[int | None], player_ids: Seque
     """
     for season_id in sorted(set(season_ids), key=lambda s: s or 0):
         _lock_tallies(club_id, season_id)
-        seats = Seat.objects.filter(match__club_id=club_id, match__season_id=season_id,
+        seats = Seat.objects.filter(match__club_id=club_id, match__season_id=season_id,  # type: ignore[misc]
                                     match__ruleset=ruleset, match__status=MatchStatus.FINISHED,
                                     player_id__in=player_ids)  # fmt: skip
         figures = seats.order_by().values("player_id").annotate(**seat_figures())
-        Tally.objects.filter(club_id=club_id, season_id=season_id, ruleset=ruleset,
+        Tally.objects.filter(club_id=club_id, season_id=season_id, ruleset=ruleset,  # type: ignore[misc]
                              player_id__in=player_ids).delete()  # fmt: skip
         Tally.objects.bulk_create(
             Tally(club_id=club_id, season_id=season_id, ruleset=ruleset,
@@ -392,11 +392,62 @@ def _stored_hand(match_id: int, key: str, fingerprint: str) -> hands.RecordedHan
     return hands.RecordedHand.from_json(stored.response, replayed=True)
 
 
+def _next_hand(match: statements.LockedMatch, rules: Rules, entry: HandEntry,
+               ruling: scoring.HandRuling, user: User) -> statements.NewHand:  # fmt: skip
+    """What recording the next hand writes: the hand, its results, every seat, the match."""
+    number = match.hands_played + 1
+    nets = _nets(ruling)
+    totals = {seat.player: seat.total + nets[seat.player] for seat in match.seats}
+    finish = rules.finish(cast("Mapping[Hashable, int]", totals))
+    share = _victory_share(finish)
+    now = timezone.now()
+    finished = finish.finished
+    return statements.NewHand(
+        match=match.id, number=number,
+        dealer=hands.dealer(match.id, match.first_dealer, [seat.player for seat in match.seats],
+                            number, ruleset=match.ruleset),
+        ending=str(entry.ending), went_out=entry.went_out, recorded_by=user.pk, at=now,
+        results=_result_rows(rules, ruling,
+                             {seat.player: seat.position for seat in match.seats}, totals),
+        seats=[statements.SeatFigures(
+            seat.id, totals[seat.player], seat.player in finish.winners,
+            seat.went_out + (seat.player == entry.went_out),
+            share if seat.player in finish.winners else Decimal(0),
+        ) for seat in match.seats],
+        status=str(MatchStatus.FINISHED if finished else MatchStatus.IN_PROGRESS),
+        finished_at=now if finished else None, entry=_entry_json(entry),
+        flags=rules.flags(entry),
+    )  # fmt: skip
+
+
+def _recorded(match: statements.LockedMatch, new: statements.NewHand,
+              written: statements.Written, user: User) -> hands.RecordedHand:  # fmt: skip
+    """The hand just written, with its match as it now stands, from what was written."""
+    names = {seat.player: seat.name for seat in match.seats}
+    return hands.RecordedHand(
+        number=new.number, dealer=new.dealer, ending=new.ending, went_out=new.went_out,
+        flags=new.flags, version=written.version, results=_result_lines(new.results, names),
+        recorded_by=user.get_username(), recorded_at=written.recorded_at,
+        updated_at=written.updated_at,
+        match=hands.MatchState(
+            id=match.id, club=match.club, season=match.season, table=match.table,
+            status=new.status,
+            seats=tuple(hands.SeatLine(seat.position, seat.player, seat.name, figures.total,
+                                       figures.winner)
+                        for seat, figures in zip(match.seats, new.seats, strict=True)),
+            hands_played=new.number, first_dealer=match.first_dealer,
+            created_by=match.created_by, created_at=match.created_at,
+            finished_at=new.finished_at, ruleset=match.ruleset, options=match.options,
+            previous=(new.dealer, new.went_out),
+        ),
+    )  # fmt: skip
+
+
 @transaction.atomic
 def hand_record(
     *,
     match_id: int,
-    user: AbstractBaseUser,
+    user: User,
     entry: HandEntry,
     idempotency_key: str | None = None,
     fingerprint: str = "",
@@ -428,53 +479,15 @@ def hand_record(
             return stored
     if match.status == MatchStatus.FINISHED:
         raise errors.MatchFinished(match=match_id)
-    names = {seat.player: seat.name for seat in match.seats}
     rules = _rules(match.ruleset, match.options)
-    ruling = _rule(rules, entry, names)
-    number = match.hands_played + 1
-    nets = _nets(ruling)
-    totals = {seat.player: seat.total + nets[seat.player] for seat in match.seats}
-    finish = rules.finish(totals)
-    share = _victory_share(finish)
-    now = timezone.now()
-    status, finished_at = (
-        (MatchStatus.FINISHED, now) if finish.finished else (MatchStatus.IN_PROGRESS, None)
-    )
-    rows = _result_rows(rules, ruling, {seat.player: seat.position for seat in match.seats},
-                        totals)  # fmt: skip
-    seated = list(names)
-    dealer = hands.dealer(match_id, match.first_dealer, seated, number, ruleset=match.ruleset)
-    written = statements.write_hand(statements.NewHand(
-        match=match_id, number=number, dealer=dealer,
-        ending=str(entry.ending), went_out=entry.went_out, recorded_by=user.pk, at=now,
-        results=rows,
-        seats=[statements.SeatFigures(
-            seat.id, totals[seat.player], seat.player in finish.winners,
-            seat.went_out + (seat.player == entry.went_out),
-            share if seat.player in finish.winners else Decimal(0),
-        ) for seat in match.seats],
-        status=status, finished_at=finished_at, entry=_entry_json(entry),
-        flags=rules.flags(entry),
-    ))  # fmt: skip
-    if finish.finished:
+    ruling = _rule(rules, entry, {seat.player: seat.name for seat in match.seats})
+    new = _next_hand(match, rules, entry, ruling, user)
+    written = statements.write_hand(new)
+    if new.status == MatchStatus.FINISHED:
+        seated = [seat.player for seat in match.seats]
         retally(club_id=match.club, season_ids=[match.season], player_ids=seated,
                 ruleset=match.ruleset)  # fmt: skip
-    recorded = hands.RecordedHand(
-        number=number, dealer=dealer, ending=str(entry.ending), went_out=entry.went_out,
-        flags=rules.flags(entry), version=written.version,
-        results=_result_lines(rows, names), recorded_by=user.get_username(),
-        recorded_at=written.recorded_at, updated_at=written.updated_at,
-        match=hands.MatchState(
-            id=match_id, club=match.club, season=match.season, table=match.table,
-            status=str(status),
-            seats=tuple(hands.SeatLine(seat.position, seat.player, seat.name, totals[seat.player],
-                                       seat.player in finish.winners)
-                        for seat in match.seats),
-            hands_played=number, first_dealer=match.first_dealer, created_by=match.created_by,
-            created_at=match.created_at, finished_at=finished_at, ruleset=match.ruleset,
-            options=match.options, previous=(dealer, entry.went_out),
-        ),
-    )  # fmt: skip
+    recorded = _recorded(match, new, written, user)
     if idempotency_key:
         IdempotencyRecord.objects.create(match_id=match_id, key=idempotency_key,
                                          fingerprint=fingerprint, response=recorded.to_json())
@@ -527,7 +540,7 @@ def _locked_hand(match_id: int, number: int) -> tuple[Match, list[Seat], Hand]:
 
 
 def _revise(match: Match, hand: Hand, action: str, entry: HandEntry | None,
-            user: AbstractBaseUser, reason: str) -> int:  # fmt: skip
+            user: User, reason: str) -> int:  # fmt: skip
     """Keep a revision of the hand; return its number."""
     revision: int = hand.last_revision + 1  # type: ignore[attr-defined]
     HandRevision.objects.create(
@@ -543,7 +556,7 @@ def hand_correct(
     match_id: int,
     number: int,
     entry: HandEntry,
-    user: AbstractBaseUser,
+    user: User,
     reason: str = "",
     expected_version: int | None = None,
 ) -> tuple[hands.RecordedHand, Impact]:
@@ -564,7 +577,7 @@ def hand_correct(
         new_nets if h.number == number else {r.player_id: r.net for r in h.results.all()}
         for h in played
     ]
-    outcome = scoring.replay(players, nets, rules.finish)
+    outcome = scoring.replay(players, cast("list[Mapping[Hashable, int]]", nets), rules.finish)
     if outcome.finished_after is not None and outcome.finished_after < len(played):
         raise errors.CorrectionEndsMatchEarly(number=outcome.finished_after, last=len(played))
 
@@ -621,7 +634,7 @@ def hand_void(
     *,
     match_id: int,
     number: int,
-    user: AbstractBaseUser,
+    user: User,
     reason: str = "",
     expected_version: int | None = None,
 ) -> None:

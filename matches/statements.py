@@ -202,7 +202,7 @@ def write_hand(new: NewHand) -> Written:
     """
     if connection.vendor != "postgresql":
         return _write_hand_with_the_orm(new)
-    params = {
+    params: dict[str, Any] = {
         "match": new.match, "number": new.number, "dealer": new.dealer, "ending": new.ending,
         "went_out": new.went_out, "user": new.recorded_by, "at": new.at,
         "results": json.dumps([_fields(row) for row in new.results]),

@@ -43,7 +43,7 @@ def to_envelope_error(exc: MatchError) -> EnvelopeError:
     if isinstance(exc, HandRejected):
         found = [Error(v.code.value, render(v, gettext), v.path) for v in exc.violations]
         return EnvelopeError(400, found, VALIDATION_ERROR)
-    kind = VALIDATION_ERROR if exc.status == 400 else CLIENT_ERROR
+    kind: ErrorType = VALIDATION_ERROR if exc.status == 400 else CLIENT_ERROR
     return EnvelopeError(exc.status, [Error(exc.code, exc.detail, exc.attr)], kind)
 
 

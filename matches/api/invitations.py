@@ -13,6 +13,7 @@ from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_standardized_errors.openapi_serializers import ErrorResponse403Serializer
 from rest_framework import exceptions, generics, serializers, status
 from rest_framework.exceptions import ErrorDetail
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -185,7 +186,7 @@ class InvitationView(ByCode):
         invitations.check_usable(invitation)
         return Response({"club": invitation.club.name, "role": invitation.role})
 
-    @extend_schema(responses={204: None})
+    @extend_schema(responses={204: None, 403: ErrorResponse403Serializer})
     def delete(self, request: Request, code: str) -> Response:
         """Decline: the club's owners revoke link invitations; the invitee declines theirs."""
         invitation = self.invitation(code)

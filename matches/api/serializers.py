@@ -27,7 +27,7 @@ from matches.models import (
     Seat,
 )
 from scoring import rulesets
-from scoring.api.fields import MAX_CARDS_IN_LIST, CardListField, MeldField
+from scoring.api.fields import CardListField, MeldField
 from scoring.api.serializers import MAX_MELDS_PER_PLAYER, MAX_PLAYERS_IN_REQUEST
 
 # --- clubs and people ----------------------------------------------------------------------
@@ -91,10 +91,10 @@ class PlayerSerializer(serializers.ModelSerializer):
         super().__init__(*args, **kwargs)
         clubs = self.context.get("member_clubs")
         if clubs is not None:
-            self.fields["club"].queryset = clubs
+            self.fields["club"].queryset = clubs  # type: ignore[attr-defined]
             # Only members of the requester's clubs can be named: other usernames read as
             # unknown, so nobody can probe which accounts exist.
-            self.fields["user"].queryset = (
+            self.fields["user"].queryset = (  # type: ignore[attr-defined]
                 get_user_model().objects.filter(memberships__club__in=clubs).distinct()
             )
         if self.instance is not None:
@@ -125,7 +125,7 @@ class SeasonSerializer(serializers.ModelSerializer):
         super().__init__(*args, **kwargs)
         clubs = self.context.get("member_clubs")
         if clubs is not None:
-            self.fields["club"].queryset = clubs
+            self.fields["club"].queryset = clubs  # type: ignore[attr-defined]
         if self.instance is not None:
             self.fields["club"].read_only = True
 
@@ -192,7 +192,9 @@ def _option_field(option: rulesets.Option) -> serializers.Field:
     """The field that reads one of a ruleset's options: one of its words, or a bounded integer."""
     if option.choices:
         return serializers.ChoiceField(choices=list(option.choices))
-    return serializers.IntegerField(min_value=option.minimum, max_value=option.maximum)
+    if option.minimum is not None and option.maximum is not None:
+        return serializers.IntegerField(min_value=option.minimum, max_value=option.maximum)
+    return serializers.IntegerField()
 
 
 class SeatSerializer(serializers.ModelSerializer):
@@ -255,7 +257,7 @@ class HandInputSerializer(serializers.Serializer):
         required=False, allow_null=True, default=None,
         help_text="Id of the player who went out; null when the stock ran out.",
     )  # fmt: skip
-    results = PlayerEntrySerializer(many=True, max_length=MAX_PLAYERS_IN_REQUEST)
+    results = PlayerEntrySerializer(many=True, max_length=MAX_PLAYERS_IN_REQUEST)  # type: ignore[call-arg]
     rummy = serializers.BooleanField(
         required=False,
         help_text="Rummy matches: the winner went out all at once, without having melded, laid "
@@ -274,62 +276,6 @@ class HandInputSerializer(serializers.Serializer):
             ),
             flags={"rummy": data["rummy"]} if "rummy" in data else {},
         )
-
-
-def read_hand(data: Any) -> services.HandEntry:
-    """A hand's body read into an entry, or a 400 worded by ``HandInputSerializer``.
-
-    A body in the plain form clients send (a JSON object with a known ending, integers for
-    players, lists of strings for cards) is read here directly, through the same notation
-    readers, without building the serializer's fields anew for each request: that took about a
-    quarter of the Python time recording a hand adds to a request (docs/benchmarks.md). Anything
-    else, every error included, goes through the serializer, which stays the one definition of
-    the body; tests/matches/test_hand_body.py holds the two to the same entry.
-    """
-    entry = _plain_entry(data)
-    if entry is not None:
-        return entry
-    incoming = HandInputSerializer(data=data)
-    incoming.is_valid(raise_exception=True)
-    return incoming.to_entry()
-
-
-_ENDINGS = {ending.value: ending for ending in scoring.Ending}
-
-
-def _plain_cards(cards: Any) -> bool:
-    return (type(cards) is list and len(cards) <= MAX_CARDS_IN_LIST
-            and all(type(card) is str for card in cards))  # fmt: skip
-
-
-def _plain_entry(data: Any) -> services.HandEntry | None:
-    """The entry of a body in plain form, as HandInputSerializer reads it; None otherwise."""
-    if type(data) is not dict:
-        return None
-    ending, went_out, results = data.get("ending"), data.get("went_out"), data.get("results")
-    flags = {"rummy": data["rummy"]} if "rummy" in data else {}
-    if (any(type(flag) is not bool for flag in flags.values())
-            or type(ending) is not str or ending not in _ENDINGS
-            or (went_out is not None and type(went_out) is not int)
-            or type(results) is not list or len(results) > MAX_PLAYERS_IN_REQUEST):  # fmt: skip
-        return None
-    entries = []
-    for result in results:
-        if type(result) is not dict:
-            return None
-        player, melds, held = result.get("player"), result.get("melds"), result.get("hand")
-        if (type(player) is not int or type(melds) is not list
-                or len(melds) > MAX_MELDS_PER_PLAYER or not _plain_cards(held)
-                or not all(_plain_cards(meld) for meld in melds)):  # fmt: skip
-            return None
-        try:
-            read = services.PlayerEntry(player, tuple(scoring.parse_meld(m) for m in melds),
-                                        scoring.parse_cards(held))  # fmt: skip
-        except scoring.NotationError:
-            return None
-        entries.append(read)
-    return services.HandEntry(ending=_ENDINGS[ending], went_out=went_out, results=tuple(entries),
-                              flags=flags)  # fmt: skip
 
 
 class VoidQuerySerializer(serializers.Serializer):
@@ -376,7 +322,8 @@ class HandSerializer(serializers.ModelSerializer):
                   "recorded_by", "recorded_at", "updated_at"]  # fmt: skip
 
     def get_rummy(self, hand: Hand) -> bool | None:
-        return hand.flags.get("rummy")
+        went_rummy = hand.flags.get("rummy")
+        return None if went_rummy is None else bool(went_rummy)
 
 
 class HandWithMatchSerializer(HandSerializer):

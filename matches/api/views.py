@@ -38,7 +38,7 @@ from matches.api import presenters
 from matches.api import serializers as s
 from matches.api.errors import error_response
 from matches.api.filters import MatchFilter, PlayerFilter, SeasonFilter
-from matches.api.permissions import MANAGING, SCOREKEEPING, ClubRole, can_write
+from matches.api.permissions import MANAGING, SCOREKEEPING, ClubRole, can_write, requester
 from matches.api.preconditions import if_match_tags, require_current
 from matches.api.renderers import CSVRenderer
 from matches.invitations import invitation_invite_user
@@ -74,7 +74,7 @@ class ObtainTokenView(ObtainAuthToken):
         description="Legacy: one token per user, the same on every call, never expiring. "
                     "Use `POST auth/tokens/` for a device token (docs/api.md).",
     )
-    def post(self, request, *args, **kwargs):
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         try:
             return super().post(request, *args, **kwargs)
         except exceptions.ValidationError:
@@ -173,7 +173,8 @@ class ClubViewSet(ConditionalUpdateMixin, LocatedCreateMixin, mixins.ListModelMi
         return selectors.clubs_visible_to(self.request.user).prefetch_related("memberships")
 
     def perform_create(self, serializer: BaseSerializer) -> None:
-        club = services.club_create(name=serializer.validated_data["name"], user=self.request.user)
+        club = services.club_create(name=serializer.validated_data["name"],
+                                    user=requester(self.request))  # fmt: skip
         serializer.instance = club
 
     @extend_schema(methods=["GET"], responses={200: s.MembershipSerializer(many=True)})
@@ -234,6 +235,7 @@ class ClubScopedViewSet(ConditionalUpdateMixin, LocatedCreateMixin, mixins.ListM
 
     permission_classes = [IsAuthenticated, ClubRole]
     filter_backends = [DjangoFilterBackend, OrderingFilter]
+    write_roles: frozenset[str]
 
     def get_serializer_context(self) -> dict[str, Any]:
         context: dict[str, Any] = super().get_serializer_context()
@@ -340,7 +342,7 @@ class MatchViewSet(mixins.CreateModelMixin, mixins.ListModelMixin, mixins.Retrie
             raise errors.InvalidSetup("unknown_club", attr="club", club=club_id)
         if not can_write(request, club.pk):
             raise exceptions.PermissionDenied()
-        match = services.match_create(club=club, user=request.user, **data)
+        match = services.match_create(club=club, user=requester(request), **data)
         match = self.get_queryset().get(pk=match.pk)
         return Response(s.MatchSerializer(match).data, status=status.HTTP_201_CREATED,
                         headers={"Location": location(request, "match-detail", pk=match.pk)})
@@ -448,7 +450,7 @@ class HandListView(MatchHandsMixin):
         match_id = self.get_match_id()
         page = self.paginate_queryset(selectors.hands_of(match_id))
         return self.get_paginated_response(
-            [presenters.hand_only(hands.from_hand(hand)) for hand in page])
+            [presenters.hand_only(hands.from_hand(hand)) for hand in page or []])
 
     @extend_schema(
         request=s.HandInputSerializer,
@@ -457,10 +459,12 @@ class HandListView(MatchHandsMixin):
     )
     def post(self, request: Request, match_pk: int) -> Response:
         match_id = self.get_match_id()  # before the body or the key is read: 404 for outsiders
-        entry = s.read_hand(request.data)
+        incoming = s.HandInputSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
         key = idempotency_key(request)
         recorded = services.hand_record(
-            match_id=match_id, user=request.user, entry=entry, idempotency_key=key,
+            match_id=match_id, user=requester(request), entry=incoming.to_entry(),
+            idempotency_key=key,
             fingerprint="" if key is None else fingerprint(request.data),
         )  # fmt: skip
         response = Response(presenters.hand_with_match(recorded), status=status.HTTP_201_CREATED,
@@ -516,7 +520,7 @@ class HandDetailView(MatchHandsMixin):
         incoming = s.HandCorrectionSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         corrected, impact = services.hand_correct(
-            match_id=match_id, number=number, entry=incoming.to_entry(), user=request.user,
+            match_id=match_id, number=number, entry=incoming.to_entry(), user=requester(request),
             reason=incoming.validated_data["reason"], expected_version=expected,
         )  # fmt: skip
         body = {**presenters.hand_with_match(corrected),
@@ -532,7 +536,7 @@ class HandDetailView(MatchHandsMixin):
         current = self.current_version(match_id, number)
         query = s.VoidQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        services.hand_void(match_id=match_id, number=number, user=request.user,
+        services.hand_void(match_id=match_id, number=number, user=requester(request),
                            reason=query.validated_data["reason"],
                            expected_version=version_from_if_match(request, current))  # fmt: skip
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -598,7 +602,7 @@ class StandingsView(CSVErrorsAsJSON):
     """A league table over finished matches, in JSON or CSV (``?format=csv``); not paginated."""
 
     permission_classes = [IsAuthenticated]
-    renderer_classes = [*api_settings.DEFAULT_RENDERER_CLASSES, CSVRenderer]
+    renderer_classes = [*api_settings.DEFAULT_RENDERER_CLASSES, CSVRenderer]  # type: ignore[list-item]
     serializer_class = s.StandingSerializer
     pagination_class = None
 
@@ -628,10 +632,11 @@ class StandingsView(CSVErrorsAsJSON):
 
 def _json(rows: list[dict[str, Any]]) -> bytes:
     """The rows as DRF writes them: a decimal as a float, without one encoder call per value."""
-    return JSONRenderer().render([
+    rendered: bytes = JSONRenderer().render([
         {**row, **{key: float(row[key]) for key in DECIMALS if row[key] is not None}}
         for row in rows
     ])  # fmt: skip
+    return rendered
 
 
 @standings_schema(s.ClubStandingsQuerySerializer)

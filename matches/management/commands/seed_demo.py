@@ -6,7 +6,7 @@ import os
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand, CommandParser
 from rest_framework.authtoken.models import Token
 
@@ -40,7 +40,7 @@ class Command(BaseCommand):
             self.stdout.write("seed_demo: demo data already present; nothing created.")
         self.login(user)
 
-    def login(self, user: AbstractBaseUser) -> None:
+    def login(self, user: User) -> None:
         """Say how to log in as the demo user, with a warning that it is for local use."""
         token, _ = Token.objects.get_or_create(user=user)
         site = base_url()
