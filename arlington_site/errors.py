@@ -25,6 +25,7 @@ class DatabaseUnavailable(exceptions.APIException):
     status_code = 503
     default_detail = _("The database cannot be reached; nothing was saved. Try again shortly.")
     default_code = "database_unavailable"
+    wait = 5  # seconds, answered as Retry-After: a restarting database is back within a few
 
 
 class ProjectExceptionHandler(ExceptionHandler):

@@ -1,5 +1,6 @@
 """Site-wide error views: API paths answer with the same JSON envelope as the API."""
 
+from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 from django.views import defaults
@@ -10,6 +11,16 @@ from matches.api.errors import envelope
 
 def _envelope(error_type: str, code: str, detail: str, status: int) -> JsonResponse:
     return JsonResponse(envelope(error_type, [Error(code, detail, None)]), status=status)
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """Answer 400 with the error envelope under /api/ (a Host the site does not serve, say)."""
+    if request.path.startswith("/api/"):
+        if isinstance(exception, DisallowedHost):
+            detail = _("This site does not answer to the host named in the request.")
+            return _envelope("client_error", "disallowed_host", detail, 400)
+        return _envelope("client_error", "bad_request", _("The request cannot be read."), 400)
+    return defaults.bad_request(request, exception)
 
 
 def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:

@@ -337,6 +337,7 @@ def start_gunicorn(database_url: str, port: int, workers: int) -> subprocess.Pop
     }
     command = [sys.executable, "-m", "gunicorn", "arlington_site.wsgi:application",
                "--workers", str(workers), "--bind", f"127.0.0.1:{port}", "--chdir", str(ROOT),
+               "--config", str(ROOT / "bench" / "gunicorn.conf.py"),
                "--log-level", "warning"]  # fmt: skip
     return subprocess.Popen(command, env=env, cwd=ROOT, start_new_session=True)
 

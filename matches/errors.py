@@ -78,6 +78,24 @@ class StaleHand(MatchError):
     )
 
 
+class Stale(MatchError):
+    status = 412
+    code = "precondition_failed"
+    message = _(
+        "It has changed since you read it (its ETag is now {etag}); read it again and reapply "
+        "your change."
+    )
+
+
+class InvalidIfMatch(MatchError):
+    code = "invalid_if_match"
+    attr = "If-Match"
+    message = _(
+        'If-Match takes ETags exactly as served, in double quotes and separated by commas, '
+        'such as If-Match: "3"; or *.'
+    )
+
+
 class PreconditionRequired(MatchError):
     status = 428
     code = "precondition_required"

@@ -6,7 +6,7 @@ The engine (`scoring`) decides every rule; these functions lock, ask it, and sav
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 from decimal import Decimal
@@ -81,9 +81,14 @@ def club_create(*, name: str, user: User) -> Club:
 
 
 @transaction.atomic
-def membership_set(*, club: Club, user: User, role: str) -> Membership:
-    """Add a user to a club with a role, or change their role; a club keeps an owner."""
-    _lock_club(club)
+def membership_set(*, club: Club, user: User, role: str,
+                   admit: Callable[[], None] | None = None) -> Membership:  # fmt: skip
+    """Add a user to a club with a role, or change their role; a club keeps an owner.
+
+    ``admit`` checks the requester's own role once the club's members are locked, so that an
+    owner demoted while their request waited for the lock is refused, not obeyed.
+    """
+    _lock_club(club, admit)
     membership, created = Membership.objects.select_for_update().get_or_create(
         club=club, user=user, defaults={"role": role}
     )
@@ -95,16 +100,18 @@ def membership_set(*, club: Club, user: User, role: str) -> Membership:
 
 
 @transaction.atomic
-def membership_remove(*, membership: Membership) -> None:
-    """Remove a member; a club keeps at least one owner."""
-    _lock_club(membership.club)
+def membership_remove(*, membership: Membership, admit: Callable[[], None] | None = None) -> None:
+    """Remove a member; a club keeps at least one owner. ``admit`` as for ``membership_set``."""
+    _lock_club(membership.club, admit)
     _keep_an_owner(membership.club, membership)
     membership.delete()
 
 
-def _lock_club(club: Club) -> None:
+def _lock_club(club: Club, admit: Callable[[], None] | None = None) -> None:
     """Serialise changes to a club's members, so two owners cannot demote each other at once."""
     Club.objects.select_for_update().filter(pk=club.pk).exists()
+    if admit is not None:
+        admit()  # the requester's role as it is now that no other change can move it
 
 
 def _keep_an_owner(club: Club, leaving: Membership) -> None:
