@@ -31,7 +31,7 @@ lint: venv
 	$(VENV)/bin/lint-imports
 
 typecheck: venv
-	DEBUG=true $(VENV)/bin/mypy --strict scoring/ matches/
+	DEBUG=true $(VENV)/bin/mypy --strict scoring/ matches/ accounts/
 
 lock: venv
 	$(VENV)/bin/pip-compile --quiet --extra dev --generate-hashes --allow-unsafe --strip-extras \

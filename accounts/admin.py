@@ -1,6 +1,7 @@
 """Device tokens in the admin: who has which device signed in, and revoking one."""
 
 from django.contrib import admin
+from django.http import HttpRequest
 
 from accounts.models import DeviceToken
 
@@ -11,7 +12,7 @@ class DeviceTokenAdmin(admin.ModelAdmin):
     list_filter = ["created"]
     search_fields = ["user__username", "name"]
     fields = ["user", "name", "created", "expiry", "last_used"]
-    readonly_fields = fields
+    readonly_fields = fields  # type: ignore[assignment]
 
-    def has_add_permission(self, request, obj=None) -> bool:
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False  # a token is issued by signing in, so that only its user ever sees it

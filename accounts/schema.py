@@ -3,7 +3,7 @@
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 
 
-class DeviceTokenScheme(OpenApiAuthenticationExtension):
+class DeviceTokenScheme(OpenApiAuthenticationExtension):  # type: ignore[no-untyped-call]
     target_class = "accounts.authentication.DeviceTokenAuthentication"
     name = "deviceToken"
 

@@ -43,6 +43,8 @@ class AccountSignInThrottle(SimpleRateThrottle):
     """
 
     scope = "auth_account"
+    duration: int  # set from the rate by SimpleRateThrottle
+    num_requests: int
 
     def get_cache_key(self, request: Any, view: Any) -> str | None:
         username = username_in(request)

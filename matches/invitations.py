@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 
 from django.contrib.auth import get_user_model, password_validation
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import F
@@ -79,9 +79,9 @@ def check_usable(invitation: Invitation) -> None:
         raise GONE[state]()
 
 
-def invitation_create(*, club: Club, role: str, by: AbstractBaseUser,
+def invitation_create(*, club: Club, role: str, by: User,
                       expires_at: dt.datetime | None = None, max_uses: int | None = None,
-                      invitee: AbstractBaseUser | None = None) -> Invitation:  # fmt: skip
+                      invitee: User | None = None) -> Invitation:  # fmt: skip
     """A new invitation to ``club``; by default it lasts 7 days and may be used any number of
     times."""
     expires_at = expires_at or timezone.now() + INVITATION_LIFETIME
@@ -93,7 +93,7 @@ def invitation_create(*, club: Club, role: str, by: AbstractBaseUser,
 
 @transaction.atomic
 def invitation_invite_user(*, club: Club, username: str, role: str,
-                           by: AbstractBaseUser) -> None:  # fmt: skip
+                           by: User) -> None:  # fmt: skip
     """A personal invitation for the account named ``username``, if there is one.
 
     The caller answers the same whether or not it exists; only that user sees the invitation.
@@ -113,7 +113,7 @@ def invitation_invite_user(*, club: Club, username: str, role: str,
     invitation_create(club=club, role=role, by=by, max_uses=1, invitee=user)
 
 
-def _use(invitation: Invitation, user: AbstractBaseUser) -> Membership:
+def _use(invitation: Invitation, user: User) -> Membership:
     """Grant the invitation's role to ``user`` and count the use; inside the caller's lock."""
     check_usable(invitation)
     existing = Membership.objects.filter(club=invitation.club_id, user=user).first()
@@ -140,14 +140,14 @@ def _locked(invitation: Invitation) -> Invitation:
 
 
 @transaction.atomic
-def invitation_accept(*, invitation: Invitation, user: AbstractBaseUser) -> Membership:
+def invitation_accept(*, invitation: Invitation, user: User) -> Membership:
     """``user`` joins the invitation's club with its role."""
     return _use(_locked(invitation), user)
 
 
 @transaction.atomic
 def invitation_signup(*, invitation: Invitation, username: str,
-                      password: str) -> AbstractBaseUser:  # fmt: skip
+                      password: str) -> User:  # fmt: skip
     """A new account, checked by Django's password validators, joined to the club."""
     invitation = _locked(invitation)
     check_usable(invitation)

@@ -10,8 +10,6 @@ from django.db.models import QuerySet
 
 from matches.models import Club, Hand, HandRevision, Match, Membership, Player, Season
 
-WRITERS = ("owner", "scorekeeper")
-
 
 def clubs_visible_to(user: User | AnonymousUser) -> QuerySet[Club]:
     """Clubs the user is a member of, in any role; everything else is hidden (404)."""

@@ -7,7 +7,7 @@ signs up with it. ``invitations/`` lists the personal invitations addressed to m
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.db.models import F, Q, QuerySet
@@ -26,7 +26,7 @@ from rest_framework.views import APIView
 from accounts.api import IssuedTokenSerializer, device_name, issue
 from matches import invitations, selectors
 from matches.api.errors import error_response
-from matches.api.permissions import MANAGING, can_write
+from matches.api.permissions import MANAGING, can_write, requester
 from matches.models import Club, Invitation, Role
 
 GONE = error_response("InvitationGone", ["invitation_expired", "invitation_revoked",
@@ -102,11 +102,8 @@ class SignupSerializer(serializers.Serializer):
                                      help_text="Checked by the site's password rules.")  # fmt: skip
 
 
-class OwnersOfTheClub:
+class OwnersOfTheClub(generics.GenericAPIView if TYPE_CHECKING else object):  # type: ignore[misc]
     """Finds the club in the URL: 404 to outsiders, 403 to members who are not owners."""
-
-    request: Request
-    kwargs: dict[str, Any]
 
     def club(self) -> Club:
         club = selectors.club_visible_to(self.request.user, self.kwargs["pk"])
@@ -132,7 +129,7 @@ class ClubInvitationsView(OwnersOfTheClub, generics.ListAPIView):
         club = self.club()
         incoming = InvitationCreateSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
-        invitation = invitations.invitation_create(club=club, by=request.user,
+        invitation = invitations.invitation_create(club=club, by=requester(request),
                                                    **incoming.validated_data)  # fmt: skip
         where = reverse("club-invitation", kwargs={"pk": pk, "invitation": invitation.pk})
         return Response(InvitationSerializer(invitation, context={"request": request}).data,
@@ -204,7 +201,7 @@ class InvitationAcceptView(ByCode):
     @extend_schema(request=None, responses={201: JoinedSerializer, 409: ALREADY, 410: GONE})
     def post(self, request: Request, code: str) -> Response:
         membership = invitations.invitation_accept(invitation=self.invitation(code),
-                                                   user=request.user)  # fmt: skip
+                                                   user=requester(request))  # fmt: skip
         club = membership.club
         body = {"club": club.pk, "club_name": club.name, "role": membership.role}
         where = request.build_absolute_uri(reverse("club-detail", kwargs={"pk": club.pk}))
@@ -253,5 +250,5 @@ class MyInvitationsView(generics.ListAPIView):
             return Invitation.objects.none()
         return Invitation.objects.filter(
             Q(max_uses__isnull=True) | Q(uses__lt=F("max_uses")),
-            invitee=self.request.user, revoked_at__isnull=True, expires_at__gt=timezone.now(),
+            invitee=requester(self.request), revoked_at__isnull=True, expires_at__gt=timezone.now(),
         ).select_related("club", "created_by")  # fmt: skip

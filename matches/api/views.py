@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
@@ -55,7 +55,7 @@ class ObtainTokenView(ObtainAuthToken):
     """Exchange a username and password for an API token."""
 
     authentication_classes = []
-    parser_classes = api_settings.DEFAULT_PARSER_CLASSES
+    parser_classes = api_settings.DEFAULT_PARSER_CLASSES  # type: ignore[assignment]
     renderer_classes = [JSONRenderer]
     # Slow password guessing: every attempt per address, failed ones per account.
     throttle_classes = [AddressSignInThrottle, AccountSignInThrottle]
@@ -100,7 +100,7 @@ def conditional_updates(serializer: type[BaseSerializer]) -> Any:
     return extend_schema_view(update=documented, partial_update=documented)
 
 
-class ConditionalUpdateMixin:
+class ConditionalUpdateMixin(GenericAPIView if TYPE_CHECKING else object):  # type: ignore[misc]
     """A read answers an ETag; a change applies to the row as it is, and honours If-Match.
 
     ``PUT`` and ``PATCH`` read the row again under a lock (``SELECT ... FOR UPDATE``) inside
@@ -145,7 +145,8 @@ class ConditionalUpdateMixin:
         return Response(serializer.data, headers={"ETag": self.etag_of(serializer.instance)})
 
 
-class LocatedCreateMixin(mixins.CreateModelMixin):
+class LocatedCreateMixin(mixins.CreateModelMixin,
+                         viewsets.GenericViewSet if TYPE_CHECKING else object):  # type: ignore[misc]
     """A creation answers the new object's absolute URL in Location."""
 
     def get_success_headers(self, data: Any) -> dict[str, str]:
@@ -204,7 +205,7 @@ class ClubViewSet(ConditionalUpdateMixin, LocatedCreateMixin, mixins.ListModelMi
                 admit=lambda: self.require(club, MANAGING),
             )
             return Response(s.MembershipSerializer(membership).data)
-        invitation_invite_user(club=club, username=username, role=role, by=request.user)
+        invitation_invite_user(club=club, username=username, role=role, by=requester(request))
         return Response({"role": role, "status": "invited"}, status=status.HTTP_202_ACCEPTED)
 
     @extend_schema(responses={204: None})
