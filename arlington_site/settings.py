@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "drf_standardized_errors",
     "matches",
+    "web",
 ]
 
 MIDDLEWARE = [
@@ -75,6 +76,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "web.csp.ContentSecurityPolicyMiddleware",
 ]
 
 ROOT_URLCONF = "arlington_site.urls"
@@ -161,6 +163,11 @@ LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
 TIME_ZONE = "UTC"
 USE_TZ = True
+
+# The scorekeeper's app (web/) signs people in with a session; the API also takes tokens.
+LOGIN_URL = "web:sign-in"
+LOGIN_REDIRECT_URL = "web:clubs"
+LOGOUT_REDIRECT_URL = "web:sign-in"
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"

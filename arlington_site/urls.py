@@ -1,4 +1,4 @@
-"""URL configuration: admin, OpenAPI schema and docs, and the v1 API."""
+"""URL configuration: admin, OpenAPI schema and docs, the v1 API and the scorekeeper's app."""
 
 from django.contrib import admin
 from django.urls import include, path
@@ -18,6 +18,7 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
     path("api/v1/", include(api_v1)),
+    path("", include("web.urls")),
 ]
 
 handler404 = "arlington_site.views.not_found"

@@ -1,0 +1,26 @@
+"""URLs of the scorekeeper's app, mounted at the site's root."""
+
+from django.contrib.auth import views as auth_views
+from django.urls import path
+from django.views.i18n import set_language
+
+from web import views
+from web.labels import vocabulary
+
+app_name = "web"
+
+urlpatterns = [
+    path("", views.clubs, name="clubs"),
+    path(
+        "sign-in/",
+        auth_views.LoginView.as_view(
+            template_name="web/sign_in.html",
+            redirect_authenticated_user=True,
+            extra_context={"vocabulary": vocabulary},
+        ),
+        name="sign-in",
+    ),
+    path("sign-out/", auth_views.LogoutView.as_view(), name="sign-out"),
+    path("language/", set_language, name="set-language"),
+    path("manifest.webmanifest", views.manifest, name="manifest"),
+]
