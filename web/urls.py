@@ -4,7 +4,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 from django.views.i18n import set_language
 
-from web import views
+from web import entry_views, views
 from web.labels import vocabulary
 
 app_name = "web"
@@ -23,4 +23,8 @@ urlpatterns = [
     path("sign-out/", auth_views.LogoutView.as_view(), name="sign-out"),
     path("language/", set_language, name="set-language"),
     path("manifest.webmanifest", views.manifest, name="manifest"),
+    path("matches/<int:match_id>/hands/new/", entry_views.hand_new, name="hand-new"),
+    path("matches/<int:match_id>/hands/<int:number>/edit/", entry_views.hand_edit,
+         name="hand-edit"),
+    path("sw.js", entry_views.service_worker, name="service-worker"),
 ]

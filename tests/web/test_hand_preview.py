@@ -1,0 +1,65 @@
+"""The live preview of a hand being entered: scores and violations from rulings/hand/."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from tests.web.conftest import start_match
+from tests.web.entry import choose_ending, enter_player, open_entry, tap, wait_for_preview
+
+BEN_HELD = ["3C", "4C", "8H", "9H", "10H", "JH", "3D", "4D", "8C", "9C"]
+CLEO_HELD = ["3H", "4H", "8S", "9S", "10S", "JS", "3S", "4S", "8D", "9D"]
+ANN_MELDS = [["AS", "AH", "AD", "AC"], ["AS", "AH", "AD"], ["KS", "KH", "KD"], ["QS", "QH", "QD"]]
+
+
+def test_a_broken_meld_is_shown_on_that_meld_and_the_hand_is_refused_until_fixed(
+    page_as, bob, roster, screenshot, assert_accessible
+):
+    ann, ben, cleo = roster[:3]
+    match = start_match(roster[0].club, [ann, ben, cleo], user=bob)
+    page = page_as(bob)
+    open_entry(page, match.pk)
+
+    choose_ending(page, str(ann.pk))
+    enter_player(page, 0, ANN_MELDS, [])
+    # Ben's second meld skips a rank: 5D 6D 8D
+    enter_player(page, 1, [["KC", "KC", "KH"], ["5D", "6D", "8D"]], BEN_HELD[:7])
+    enter_player(page, 2, [["5C", "6C", "7C"]], CLEO_HELD)
+    wait_for_preview(page, "invalid")
+
+    # the violation sits on Ben's second meld, and only there
+    expect(page.locator("#tab-1.has-problem")).to_be_visible()
+    expect(page.locator("#tab-0.has-problem")).to_have_count(0)
+    page.locator("#tab-1").click()
+    broken = page.locator('.player-panel .group[data-group="1"]')
+    expect(broken).to_have_class(re.compile(r"\binvalid\b"))
+    expect(broken.locator('.problems li[data-code="run_not_consecutive"]')).to_be_visible()
+    expect(page.locator('.player-panel .group[data-group="0"].invalid')).to_have_count(0)
+    # the preview scores every player: Ann went out with 240 melded and the bonus
+    expect(page.locator("#tab-0 .tab-net")).to_have_text("+340")
+    screenshot(page, "hand-entry-violation")
+    assert_accessible(page)
+
+    page.locator("#record").click()
+    refused = page.locator('#messages .error-summary[data-codes~="run_not_consecutive"]')
+    expect(refused).to_be_visible()
+    assert match.hands.count() == 0
+
+    # fixed: 8D out, 7D in
+    broken.locator('.chip[data-card="8D"]').click()
+    page.locator('.player-panel [data-key="group-1"]').click()
+    tap(page, "7D")
+    wait_for_preview(page, "valid")
+    expect(page.locator(".player-panel .invalid")).to_have_count(0)
+    page.locator("#record").click()
+
+    expect(page).to_have_url(f"{page.url.split('/matches/')[0]}/matches/{match.pk}/")
+    assert match.hands.count() == 1
+    hand = match.hands.get()
+    assert {r.player_id: r.net for r in hand.results.all()} == {
+        ann.pk: 340,
+        ben.pk: 30 + 15 - 55,  # KC KC KH, 5D 6D 7D melded; 3C 4C 8H 9H 10H JH 3D held (55)
+        cleo.pk: -65,
+    }

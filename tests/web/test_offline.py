@@ -1,0 +1,80 @@
+"""At the table without a signal: the app opens from the service worker, a hand recorded
+offline waits in the outbox (IndexedDB) across a reload, and is sent once when the connection
+returns, with the Idempotency-Key it was made with."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+from rest_framework.test import APIClient
+
+from tests.web.conftest import start_match
+from tests.web.entry import choose_ending, enter_player, open_entry
+
+ANN_MELDS = [["AS", "AH", "AD", "AC"], ["AS", "AH", "AD"], ["KS", "KH", "KD"], ["QS", "QH", "QD"]]
+BEN_HELD = ["3C", "4C", "8H", "9H", "10H", "JH", "3D", "4D", "8C", "9C"]
+CLEO_HELD = ["3H", "4H", "8S", "9S", "10S", "JS", "3S", "4S", "8D", "9D"]
+
+
+def hands_through_the_api(match, user) -> list[dict]:
+    client = APIClient()
+    client.force_authenticate(user)
+    response = client.get(f"/api/v1/matches/{match.pk}/hands/")
+    assert response.status_code == 200
+    return response.json()["results"]
+
+
+def wait_for_service_worker(page) -> None:
+    """Until the service worker controls the page (polled: the page's CSP forbids eval)."""
+    for _ in range(100):
+        if page.evaluate("() => navigator.serviceWorker.controller !== null"):
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError("the service worker never took the page")
+
+
+def test_a_hand_recorded_offline_waits_across_a_reload_and_is_sent_once_online(
+    page_as, bob, roster, screenshot, assert_accessible
+):
+    ann, ben, cleo = roster[:3]
+    match = start_match(roster[0].club, [ann, ben, cleo], user=bob, table="Table 4")
+    page = page_as(bob)
+    context = page.context
+
+    # Online once: the service worker installs, takes the page, and keeps what it reads.
+    page.goto(f"/matches/{match.pk}/")
+    wait_for_service_worker(page)
+    page.reload()
+    open_entry(page, match.pk)
+
+    context.set_offline(True)
+    choose_ending(page, str(ann.pk))
+    enter_player(page, 0, ANN_MELDS, [])
+    enter_player(page, 1, [["5D", "6D", "7D"]], BEN_HELD)
+    enter_player(page, 2, [["5C", "6C", "7C"]], CLEO_HELD)
+    expect(page.locator("#preview-status.offline")).to_be_visible()
+    page.locator("#record").click()
+
+    # The match page opens from the cache and shows the hand as waiting.
+    expect(page).to_have_url(f"{page.url.split('/matches/')[0]}/matches/{match.pk}/")
+    waiting = page.locator('#outbox li[data-state="waiting"]')
+    expect(waiting).to_have_count(1)
+    page.reload()
+    expect(waiting).to_have_count(1)
+    screenshot(page, "match-offline-outbox")
+    assert_accessible(page)
+    assert hands_through_the_api(match, bob) == []
+
+    context.set_offline(False)
+    expect(page.locator("#outbox")).to_have_count(0, timeout=20_000)
+    hands = hands_through_the_api(match, bob)
+    assert [hand["number"] for hand in hands] == [1]
+    assert {r["player"]: r["net"] for r in hands[0]["results"]} == {
+        ann.pk: 340,
+        ben.pk: -65,
+        cleo.pk: -65,
+    }
+
+    # Sending again (another tab, a second replay) never records a second hand.
+    page.reload()
+    page.wait_for_timeout(500)
+    assert len(hands_through_the_api(match, bob)) == 1
