@@ -138,6 +138,8 @@ async function renderOutbox() {
 
 document.addEventListener("arl:match", (event) => {
   state = event.detail;
+  const enter = document.getElementById("enter-hand");
+  if (enter) enter.hidden = state.match.status === "finished";
   mountActions();
 });
 window.addEventListener("outbox-change", renderOutbox);

@@ -29,6 +29,7 @@ let suggestions = {}; // meld codes joined by " " → [[codes]]
 let previewTimer = null;
 let previewAbort = null;
 let sending = false;
+let conflict = false; // a 412's side-by-side view is shown: nothing redraws the editor under it
 
 // --- the draft: what has been entered so far, kept across reloads --------------------------
 
@@ -77,6 +78,7 @@ function draftFromHand(hand, etag) {
   fresh.wentOut = hand.went_out;
   fresh.etag = etag;
   fresh.version = hand.version;
+  fresh.dealer = hand.dealer;
   fresh.active = { player: 0, group: fresh.players[0].melds.length - 1 };
   return fresh;
 }
@@ -276,6 +278,7 @@ async function typed(text) {
 let focusKey = null;
 
 function render() {
+  if (conflict) return;
   focusKey = document.activeElement?.dataset?.key ?? focusKey;
   root.replaceChildren(
     heading(),
@@ -391,19 +394,18 @@ function groupRow(playerIndex, group, codes, ruling) {
     class: `group${active ? " active" : ""}${problems.length ? " invalid" : ""}${group === "hand" ? " hand" : ""}`,
     dataset: { group: String(group) },
   },
-  h("div", { class: "group-head" },
+  h("div", { class: "group-main" },
     h("button", {
       type: "button", class: "group-target", "aria-pressed": active ? "true" : "false",
       dataset: { key: `group-${group}` },
       onclick: () => { draft.active.group = group; changed({ quiet: true }); },
-    }, name),
-    h("span", { class: "group-info" }, info || held),
+    }, h("span", { class: "group-name" }, name), h("span", { class: "group-info" }, info || held)),
+    h("div", { class: "chips" },
+      codes.length ? codes.map((code, index) => chip(playerIndex, group, code, index, ruling)) : h("span", { class: "muted empty" }, group === "hand" ? t("nothing_held") : "—")),
     group !== "hand" && (codes.length || activePlayer().melds.length > 1) ? h("button", {
       type: "button", class: "icon-button", "aria-label": t("remove_meld", { n: group + 1 }),
       dataset: { key: `remove-meld-${group}` }, onclick: () => removeMeld(playerIndex, group),
     }, "×") : null),
-  h("div", { class: "chips" },
-    codes.length ? codes.map((code, index) => chip(playerIndex, group, code, index)) : h("span", { class: "muted empty" }, group === "hand" ? t("nothing_held") : "—")),
   offered.length ? h("div", { class: "suggestions" },
     offered.slice(0, 3).map((meld) => h("button", {
       type: "button", class: "suggestion", dataset: { key: `suggest-${group}-${meld.join(" ")}` },
@@ -430,7 +432,7 @@ function shortFace(code) {
   return card.represents ? `${text}=${card.represents.rank}${SUIT_SYMBOLS[card.represents.suit]}` : text;
 }
 
-function chip(playerIndex, group, code, index) {
+function chip(playerIndex, group, code, index, ruling) {
   const two = group !== "hand" && isTwo(code);
   const label = two ? t("choose_two", { card: cardName(code) }) : t("remove_card", { card: cardName(code) });
   return h("button", {
@@ -439,7 +441,7 @@ function chip(playerIndex, group, code, index) {
     onclick: () => (two ? chooseTwo(playerIndex, group, index) : removeCard(playerIndex, group, index)),
   },
   cardFace(code),
-  two && !code.includes("=") ? h("span", { class: "two-hint", "aria-hidden": "true" }, "=?") : null);
+  two && !code.includes("=") && !ruling?.valid ? h("span", { class: "two-hint", "aria-hidden": "true" }, "=?") : null);
 }
 
 function picker() {
@@ -675,25 +677,30 @@ async function showStale() {
       const row = rows.find((r) => r.player === p.id) ?? { melds: [], hand: [] };
       return h("div", { class: "stale-player" },
         h("h4", {}, p.name),
-        row.melds.length ? h("ul", { class: "stale-melds" }, row.melds.map((m) => h("li", {}, m.map((c) => [cardFace(c), " "])))) : h("p", { class: "muted" }, t("no_melds")),
-        h("p", {}, h("span", { class: "muted" }, `${t("in_hand")}: `), row.hand.length ? row.hand.map((c) => [cardFace(c), " "]) : t("nothing_held")));
+        row.melds.length ? h("ul", { class: "stale-melds" }, row.melds.map((m) => h("li", {}, m.flatMap((c) => [cardFace(c), " "])))) : h("p", { class: "muted" }, t("no_melds")),
+        h("p", {}, h("span", { class: "muted" }, `${t("in_hand")}: `), row.hand.length ? row.hand.flatMap((c) => [cardFace(c), " "]) : t("nothing_held")));
     }));
   clearMessages();
+  conflict = true;
+  clearTimeout(previewTimer);
+  previewAbort?.abort();
   const panel = h("section", { class: "stale", id: "stale", "aria-labelledby": "stale-title", tabindex: "-1" },
     h("h2", { id: "stale-title" }, t("stale_title")),
     h("div", { class: "stale-columns" },
       column(t("stale_yours"), mine, draft.ending, draft.wentOut, "yours"),
       column(t("stale_theirs", { version: newer.version, by: newer.recorded_by }), theirs, newer.ending, newer.went_out, "theirs")),
     h("div", { class: "stale-actions" },
-      h("button", { type: "button", class: "button primary wide", id: "stale-apply", onclick: () => {
+      h("button", { type: "button", class: "button primary wide", id: "stale-restart", onclick: () => {
+        conflict = false;
+        draft = draftFromHand(newer, etag);
+        changed();
+      } }, t("stale_restart")),
+      h("button", { type: "button", class: "button wide", id: "stale-apply", onclick: () => {
+        conflict = false;
         draft.etag = etag;
         changed({ quiet: true });
         saveCorrection();
       } }, t("stale_apply")),
-      h("button", { type: "button", class: "button wide", id: "stale-restart", onclick: () => {
-        draft = draftFromHand(newer, etag);
-        changed();
-      } }, t("stale_restart")),
       h("button", { type: "button", class: "button wide", id: "stale-drop", onclick: () => {
         localStorage.removeItem(storeKey);
         location.assign(matchUrl);
@@ -711,7 +718,6 @@ async function start() {
     if (handNumber !== null) {
       const answer = await request(`matches/${matchId}/hands/${handNumber}/`);
       if (!draft || draft.version !== answer.data.version) draft = draftFromHand(answer.data, answer.headers.get("ETag"));
-      draft.dealer = answer.data.dealer;
     } else if (!draft) {
       draft = freshDraft(match.seats);
     }
