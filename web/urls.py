@@ -27,4 +27,10 @@ urlpatterns = [
     path("matches/<int:match_id>/hands/<int:number>/edit/", entry_views.hand_edit,
          name="hand-edit"),
     path("sw.js", entry_views.service_worker, name="service-worker"),
+    path("clubs/<int:club_id>/", views.club, name="club"),
+    path("clubs/<int:club_id>/matches/new/", views.match_new, name="match-new"),
+    path("clubs/<int:club_id>/standings/", views.standings, name="standings"),
+    path("players/<int:player_id>/", views.player, name="player"),
+    path("matches/<int:match_id>/", views.match, name="match"),
+    path("matches/<int:match_id>/scoreboard/", views.scoreboard, name="scoreboard"),
 ]

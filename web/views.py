@@ -30,6 +30,44 @@ def clubs(request: HttpRequest) -> HttpResponse:
     return page(request, "clubs")
 
 
+@login_required
+def club(request: HttpRequest, club_id: int) -> HttpResponse:
+    """A club: its matches, its players and seasons, and where to start a match."""
+    return page(request, "club", club_id=club_id)
+
+
+@login_required
+def match_new(request: HttpRequest, club_id: int) -> HttpResponse:
+    """Start a match: players in clockwise order, first dealer, table, season."""
+    return page(request, "match_new", club_id=club_id)
+
+
+@login_required
+def match(request: HttpRequest, match_id: int) -> HttpResponse:
+    """A match: seats and totals, the race to 1,000, who deals next, every hand itemised."""
+    # Hand entry, corrections and the outbox mount from their own template when it is there.
+    entry = ["web/_hand_entry.html", "web/_no_hand_entry.html"]
+    return page(request, "match", match_id=match_id, hand_entry=entry)
+
+
+@login_required
+def scoreboard(request: HttpRequest, match_id: int) -> HttpResponse:
+    """A match's totals, large enough to read across the table."""
+    return page(request, "scoreboard", match_id=match_id)
+
+
+@login_required
+def standings(request: HttpRequest, club_id: int) -> HttpResponse:
+    """A club's table, all time or one season's (``?season=``), with its CSV."""
+    return page(request, "standings", club_id=club_id)
+
+
+@login_required
+def player(request: HttpRequest, player_id: int) -> HttpResponse:
+    """A player's record and matches."""
+    return page(request, "player", player_id=player_id)
+
+
 def manifest(request: HttpRequest) -> JsonResponse:
     """The web app manifest, so that the app installs to a phone's home screen."""
     icons = [
