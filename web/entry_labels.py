@@ -11,10 +11,10 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 ENTRY_SENTENCES: dict[str, Any] = {
-    "suit_S": _("Spades"),
-    "suit_H": _("Hearts"),
-    "suit_D": _("Diamonds"),
-    "suit_C": _("Clubs"),
+    "suit_S": _("spades"),
+    "suit_H": _("hearts"),
+    "suit_D": _("diamonds"),
+    "suit_C": _("clubs"),
     "meld_n": _("Meld %(n)s"),
     "in_hand": _("Left in hand"),
     "new_meld": _("New meld"),
@@ -51,6 +51,7 @@ ENTRY_SENTENCES: dict[str, Any] = {
     "stale_title": _("Someone corrected this hand while you were editing it"),
     "stale_yours": _("Your edit"),
     "stale_theirs": _("Now recorded (version %(version)s, by %(by)s)"),
+    "stale_hint": _("Cards that differ between the two versions are highlighted."),
     "stale_apply": _("Save my edit over it"),
     "stale_restart": _("Redo my edit on the newer version"),
     "stale_drop": _("Drop my edit"),
@@ -84,6 +85,7 @@ ENTRY_SENTENCES: dict[str, Any] = {
     "dealer": _("Dealer: %(name)s"),
     "player_problem": _("%(name)s: check this player"),
     "close": _("Close"),
+    "players": _("Players"),
 }
 
 
