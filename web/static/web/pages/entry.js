@@ -670,15 +670,30 @@ async function showStale() {
   const endingText = (ending, wentOut) => (ending === "stock_exhausted"
     ? t("stock_ran_out")
     : t("went_out_label", { name: draft.players.find((p) => p.id === wentOut)?.name ?? "?" }));
-  const column = (title, rows, ending, wentOut, cls) => h("div", { class: `stale-column ${cls}` },
+  // Cards one version has and the other has not (melds and hand apart) are marked.
+  const tally = (cards) => cards.reduce((seen, c) => ({ ...seen, [c]: (seen[c] ?? 0) + 1 }), {});
+  const marked = (cards, other) => {
+    const left = tally(other);
+    return cards.flatMap((c) => {
+      const shared = (left[c] ?? 0) > 0;
+      if (shared) left[c] -= 1;
+      return [shared ? cardFace(c) : h("mark", { class: "changed" }, cardFace(c)), " "];
+    });
+  };
+  const column = (title, rows, otherRows, ending, wentOut, cls) => h("div", { class: `stale-column ${cls}` },
     h("h3", {}, title),
     h("p", { class: "muted" }, endingText(ending, wentOut)),
     draft.players.map((p) => {
       const row = rows.find((r) => r.player === p.id) ?? { melds: [], hand: [] };
+      const other = otherRows.find((r) => r.player === p.id) ?? { melds: [], hand: [] };
+      const otherMelds = other.melds.map((m) => m.join(" "));
       return h("div", { class: "stale-player" },
         h("h4", {}, p.name),
-        row.melds.length ? h("ul", { class: "stale-melds" }, row.melds.map((m) => h("li", {}, m.flatMap((c) => [cardFace(c), " "])))) : h("p", { class: "muted" }, t("no_melds")),
-        h("p", {}, h("span", { class: "muted" }, `${t("in_hand")}: `), row.hand.length ? row.hand.flatMap((c) => [cardFace(c), " "]) : t("nothing_held")));
+        row.melds.length
+          ? h("ul", { class: "stale-melds" }, row.melds.map((m) => h("li", {},
+            otherMelds.includes(m.join(" ")) ? m.flatMap((c) => [cardFace(c), " "]) : marked(m, other.melds.flat()))))
+          : h("p", { class: "muted" }, t("no_melds")),
+        h("p", {}, h("span", { class: "muted" }, `${t("in_hand")}: `), row.hand.length ? marked(row.hand, other.hand) : t("nothing_held")));
     }));
   clearMessages();
   conflict = true;
@@ -686,9 +701,10 @@ async function showStale() {
   previewAbort?.abort();
   const panel = h("section", { class: "stale", id: "stale", "aria-labelledby": "stale-title", tabindex: "-1" },
     h("h2", { id: "stale-title" }, t("stale_title")),
+    h("p", { class: "muted" }, t("stale_hint")),
     h("div", { class: "stale-columns" },
-      column(t("stale_yours"), mine, draft.ending, draft.wentOut, "yours"),
-      column(t("stale_theirs", { version: newer.version, by: newer.recorded_by }), theirs, newer.ending, newer.went_out, "theirs")),
+      column(t("stale_yours"), mine, theirs, draft.ending, draft.wentOut, "yours"),
+      column(t("stale_theirs", { version: newer.version, by: newer.recorded_by }), theirs, mine, newer.ending, newer.went_out, "theirs")),
     h("div", { class: "stale-actions" },
       h("button", { type: "button", class: "button primary wide", id: "stale-restart", onclick: () => {
         conflict = false;
