@@ -86,6 +86,11 @@ ENTRY_SENTENCES: dict[str, Any] = {
     "player_problem": _("%(name)s: check this player"),
     "close": _("Close"),
     "players": _("Players"),
+    "back_to_match": _("Back to the match"),
+    "entry_viewer": _("Your role in this club lets you follow its matches, not record hands."),
+    "entry_finished": _(
+        "This match is finished: no hand can be added. A recorded hand can still be corrected."
+    ),
 }
 
 

@@ -85,6 +85,7 @@ def test_the_last_hand_is_voided_after_confirmation(page_as, bob, roster, screen
     page.goto(f"/matches/{match.pk}/")
 
     expect(page.locator('li[data-hand="1"] [data-void]')).to_have_count(0)  # only the last
+    expect(page.locator('li[data-hand="1"] .hand-actions')).to_have_text("Correct")
     page.locator('li[data-hand="2"] [data-void]').click()
     dialog = page.locator("dialog.void-dialog")
     expect(dialog).to_be_visible()

@@ -26,7 +26,16 @@ def test_a_broken_meld_is_shown_on_that_meld_and_the_hand_is_refused_until_fixed
     enter_player(page, 0, ANN_MELDS, [])
     # Ben's second meld skips a rank: 5D 6D 8D
     enter_player(page, 1, [["KC", "KC", "KH"], ["5D", "6D", "8D"]], BEN_HELD[:7])
-    enter_player(page, 2, [["5C", "6C", "7C"]], CLEO_HELD)
+    # Cleo's run is typed: the API reads the notation and names what it cannot read
+    enter_player(page, 2, [], CLEO_HELD)
+    page.locator('[data-key="new-meld"]').click()
+    page.locator("#typed").fill("5c 6c 7x")
+    page.locator("#typed").press("Enter")
+    expect(page.locator("#typed")).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#typed-error")).to_contain_text("7x")
+    page.locator("#typed").fill("5c 6c 7c")
+    page.locator("#typed").press("Enter")
+    expect(page.locator('.player-panel .group[data-group="0"] .chip')).to_have_count(3)
     wait_for_preview(page, "invalid")
 
     # the violation sits on Ben's second meld, and only there
@@ -63,3 +72,13 @@ def test_a_broken_meld_is_shown_on_that_meld_and_the_hand_is_refused_until_fixed
         ben.pk: 30 + 15 - 55,  # KC KC KH, 5D 6D 7D melded; 3C 4C 8H 9H 10H JH 3D held (55)
         cleo.pk: -65,
     }
+
+
+def test_a_viewer_opening_the_entry_screen_is_told_they_cannot_record(page_as, bob, victor, roster):
+    match = start_match(roster[0].club, roster[:2], user=bob)
+    page = page_as(victor)
+    page.goto(f"/matches/{match.pk}/hands/new/")
+
+    expect(page.locator("#entry-closed")).to_be_visible()
+    expect(page.locator("#entry .picker")).to_have_count(0)
+    expect(page.locator("#record")).to_have_count(0)

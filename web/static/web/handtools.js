@@ -43,7 +43,7 @@ function mountActions() {
       slot.replaceChildren();
       continue;
     }
-    slot.replaceChildren(
+    const actions = [
       h("a", { class: "button small", href: editUrl(number), "aria-label": t("correct_hand", { n: number }) }, t("correct")),
       number === last
         ? h("button", {
@@ -51,7 +51,8 @@ function mountActions() {
           dataset: { void: number }, onclick: () => confirmVoid(number),
         }, t("void"))
         : null,
-    );
+    ];
+    slot.replaceChildren(...actions.filter(Boolean));
   }
 }
 

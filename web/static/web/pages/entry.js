@@ -11,6 +11,7 @@ import "../sw-register.js";
 const SUITS = ["S", "H", "D", "C"];
 const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
 const BANDS = [RANKS.slice(0, 7), RANKS.slice(7)];
+const WRITERS = new Set(["owner", "scorekeeper"]);
 const COPIES = 2; // two packs: the picker never offers a card a third time in one deal
 const MAX_MELD = 4;
 const PREVIEW_DELAY_MS = 350;
@@ -302,7 +303,8 @@ function heading() {
 }
 
 function endingQuestion() {
-  const problems = generalViolations();
+  // an unanswered question is not yet a problem: its findings wait for an answer or a record
+  const problems = draft.ending || root.classList.contains("attempted") ? generalViolations() : [];
   const option = (value, wentOut, label) => {
     const id = `ending-${wentOut ?? value}`;
     const checked = draft.ending === value && (value !== "went_out" || draft.wentOut === wentOut);
@@ -441,7 +443,7 @@ function chip(playerIndex, group, code, index, ruling) {
     onclick: () => (two ? chooseTwo(playerIndex, group, index) : removeCard(playerIndex, group, index)),
   },
   cardFace(code),
-  two && !code.includes("=") && !ruling?.valid ? h("span", { class: "two-hint", "aria-hidden": "true" }, "=?") : null);
+  two && !code.includes("=") && !ruling?.valid ? h("span", { class: "two-hint", "aria-hidden": "true" }, "?") : null);
 }
 
 function picker() {
@@ -600,6 +602,7 @@ function finished(message) {
 
 async function record() {
   if (sending) return;
+  root.classList.add("attempted");
   sending = true;
   render();
   const sent = body("ids");
@@ -631,6 +634,7 @@ async function record() {
 
 async function saveCorrection() {
   if (sending) return;
+  root.classList.add("attempted");
   sending = true;
   render();
   try {
@@ -727,9 +731,19 @@ async function showStale() {
 
 // --- start ----------------------------------------------------------------------------------
 
+// Nothing to enter here: a viewer, or a finished match. Say so, with the way back.
+function closed(message) {
+  root.removeAttribute("aria-busy");
+  root.replaceChildren(h("div", { class: "notice", id: "entry-closed" },
+    h("p", {}, message), h("p", {}, h("a", { href: matchUrl }, t("back_to_match")))));
+}
+
 async function start() {
   try {
     match = await get(`matches/${matchId}/`);
+    const club = await get(`clubs/${match.club}/`);
+    if (!WRITERS.has(club.role)) return closed(t("entry_viewer"));
+    if (handNumber === null && match.status === "finished") return closed(t("entry_finished"));
     draft = loadSaved();
     if (handNumber !== null) {
       const answer = await request(`matches/${matchId}/hands/${handNumber}/`);
