@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy
 
 from scoring.cards import Rank, Suit
 from scoring.violations import ENDING_LABELS, KIND_LABELS, RANK_NAMES, SUIT_PHRASES, WILD_PHRASE
+from web.entry_labels import entry_vocabulary
 
 # Sentences the scripts show, by key; i18n.js fills in their "%(name)s" placeholders.
 SENTENCES: dict[str, Any] = {
@@ -84,7 +85,10 @@ SENTENCES: dict[str, Any] = {
 def vocabulary() -> dict[str, Any]:
     """Every sentence, card word and meld label of the active language, for one page."""
     return {
-        "sentences": {key: str(text) for key, text in SENTENCES.items()},
+        "sentences": {
+            **{key: str(text) for key, text in SENTENCES.items()},
+            **entry_vocabulary(),  # hand entry, corrections and the outbox
+        },
         "ranks": {rank.value: _(RANK_NAMES[rank]) for rank in Rank},
         "suits": {suit.value: _(SUIT_PHRASES[suit]) for suit in Suit},
         "wild": _(WILD_PHRASE),

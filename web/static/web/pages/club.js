@@ -10,8 +10,8 @@ export const WRITERS = new Set(["owner", "scorekeeper"]);
 
 async function show() {
   try {
-    const [club, matches, players] = await Promise.all([
-      get(`clubs/${clubId}/`),
+    const club = await get(`clubs/${clubId}/`); // first: an outsider's 404 says it all
+    const [matches, players] = await Promise.all([
       getAll(`matches/?club=${clubId}&ordering=-created_at`),
       getAll(`players/?club=${clubId}&ordering=name`),
     ]);

@@ -27,7 +27,7 @@ function renderBanner(match) {
   const winners = match.seats.filter((seat) => seat.winner);
   const total = number(winners[0]?.total);
   banner.replaceChildren(
-    h("span", { class: "trophy", "aria-hidden": "true" }, "🏆"),
+    h("span", { class: "trophy", "aria-hidden": "true" }, "★"),
     h("span", {}, match.shared_victory
       ? t("shared_victory_total", { names: winners.map((seat) => seat.name).join(", "), total })
       : t("winner_total", { name: winners[0]?.name ?? "", total })));
@@ -133,7 +133,7 @@ function render({ match, hands, club }) {
   for (const id of ["seats-section", "chart-section", "hands-section"]) document.getElementById(id).hidden = false;
   document.getElementById("chart-section").hidden = hands.length === 0;
   const entry = document.getElementById("hand-entry");
-  if (entry) entry.hidden = !WRITE_ROLES.has(state.role);
+  if (entry) entry.hidden = !state.canWrite;
 }
 
 setupWakeLock(document.getElementById("wake-lock"), { onError: () => showError(new Error(t("wake_failed")), { sentences: { error: t("wake_failed") } }) });

@@ -141,8 +141,8 @@ async function start(event) {
 
 async function load() {
   try {
-    const [club, roster, seasons] = await Promise.all([
-      get(`clubs/${clubId}/`),
+    const club = await get(`clubs/${clubId}/`); // first: an outsider's 404 says it all
+    const [roster, seasons] = await Promise.all([
       getAll(`players/?club=${clubId}&ordering=name`),
       getAll(`seasons/?club=${clubId}`),
     ]);

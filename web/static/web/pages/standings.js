@@ -12,8 +12,8 @@ const decimal = (value, digits) => value === null || value === undefined ? "–"
 async function show() {
   try {
     const query = season ? `?season=${encodeURIComponent(season)}` : "";
-    const [club, seasons, rows] = await Promise.all([
-      get(`clubs/${clubId}/`),
+    const club = await get(`clubs/${clubId}/`); // first: an outsider's 404 says it all
+    const [seasons, rows] = await Promise.all([
       getAll(`seasons/?club=${clubId}`),
       get(`clubs/${clubId}/standings/${query}`),
     ]);
