@@ -78,3 +78,54 @@ def test_a_hand_recorded_offline_waits_across_a_reload_and_is_sent_once_online(
     page.reload()
     page.wait_for_timeout(500)
     assert len(hands_through_the_api(match, bob)) == 1
+
+
+def test_a_waiting_hand_refused_on_replay_is_kept_with_its_sentences_for_editing(
+    page_as, bob, roster, screenshot, assert_accessible
+):
+    ann, ben, cleo = roster[:3]
+    match = start_match(roster[0].club, [ann, ben, cleo], user=bob)
+    page = page_as(bob)
+    context = page.context
+    page.goto(f"/matches/{match.pk}/")
+    wait_for_service_worker(page)
+    page.reload()
+    open_entry(page, match.pk)
+
+    # Offline, nothing can check it: Ben's cards left in hand are forgotten.
+    context.set_offline(True)
+    choose_ending(page, str(ann.pk))
+    enter_player(page, 0, ANN_MELDS, [])
+    enter_player(page, 1, [["5D", "6D", "7D"]], [])
+    enter_player(page, 2, [["5C", "6C", "7C"]], CLEO_HELD)
+    page.locator("#record").click()
+    expect(page.locator('#outbox li[data-state="waiting"]')).to_have_count(1)
+
+    context.set_offline(False)
+    refused = page.locator('#outbox li[data-state="refused"]')
+    expect(refused).to_have_count(1, timeout=20_000)
+    expect(refused.locator('[data-code="player_without_cards"]')).to_be_visible()
+    page.reload()
+    expect(refused).to_have_count(1)  # kept, never dropped
+    expect(page.locator("#hands-section")).to_be_visible()
+    screenshot(page, "match-outbox-refused")
+    assert_accessible(page)
+    assert hands_through_the_api(match, bob) == []
+
+    refused.get_by_role("button", name="Edit and send again").click()
+    expect(page.locator("#entry .picker")).to_be_visible()
+    enter_player(page, 1, [], BEN_HELD)
+    page.locator("#tab-1").click()
+    expect(page.locator(".player-panel .group.hand .chip")).to_have_count(len(BEN_HELD))
+    expect(page.locator("#preview-status.valid")).to_be_visible()
+    page.locator("#record").click()
+
+    expect(page).to_have_url(f"{page.url.split('/matches/')[0]}/matches/{match.pk}/")
+    expect(page.locator("#outbox")).to_have_count(0)
+    hands = hands_through_the_api(match, bob)
+    assert [hand["number"] for hand in hands] == [1]
+    assert {r["player"]: r["net"] for r in hands[0]["results"]} == {
+        ann.pk: 340,
+        ben.pk: -65,
+        cleo.pk: -65,
+    }
