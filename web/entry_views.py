@@ -8,12 +8,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.contrib.staticfiles import finders
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.templatetags.static import static
@@ -24,20 +22,19 @@ from web.labels import vocabulary
 
 WORKER = Path(__file__).with_name("service_worker.js")
 
-# The app shell: what the service worker caches on install so that the app opens offline.
-SHELL_STATIC = [
-    "web/app.css",
-    "web/entry.css",
-    "web/api.js",
-    "web/dom.js",
-    "web/i18n.js",
-    "web/outbox.js",
-    "web/sw-register.js",
-    "web/handtools.js",
-    "web/pages/entry.js",
-    "web/icons/icon.svg",
-    "web/icons/icon-192.png",
-]
+STATIC = Path(__file__).with_name("static")
+SHELL_ICONS = ["web/icons/icon.svg", "web/icons/icon-192.png"]
+
+
+def shell_files() -> list[str]:
+    """The app shell the service worker caches on install: every script and style of the app
+    (pages included, so that any page opens offline once visited) and the small icons."""
+    names = sorted(
+        path.relative_to(STATIC).as_posix()
+        for path in (STATIC / "web").rglob("*")
+        if path.suffix in {".js", ".css"}
+    )
+    return names + SHELL_ICONS
 
 
 def words() -> dict[str, Any]:
@@ -65,14 +62,15 @@ def hand_edit(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
     })  # fmt: skip
 
 
-@cache
 def shell_version() -> str:
-    """A digest of the shell's files: a new deployment installs a new cache."""
+    """A digest of every static file of the app and of the worker: any change to them makes a
+    new worker, which caches a new shell and drops the old one. (About 100 KB to hash, once
+    for each update check a browser makes.)"""
     digest = hashlib.sha256()
-    for name in SHELL_STATIC:
-        found = finders.find(name)
-        if found:
-            digest.update(Path(found).read_bytes())
+    for path in sorted((STATIC / "web").rglob("*")):
+        if path.is_file():
+            digest.update(path.as_posix().encode())
+            digest.update(path.read_bytes())
     digest.update(WORKER.read_bytes())
     return digest.hexdigest()[:16]
 
@@ -81,7 +79,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     """The service worker, served from the site's root so that its scope is the whole app."""
     settings = {
         "version": shell_version(),
-        "shell": [static(name) for name in SHELL_STATIC],
+        "shell": [static(name) for name in shell_files()],
         "offline": reverse("web:clubs"),
     }
     script = f"const SETTINGS = {json.dumps(settings)};\n{WORKER.read_text()}"
