@@ -31,7 +31,6 @@ SENTENCES: dict[str, Any] = {
     "no_finished_matches": gettext_lazy("No finished match yet."),
     "no_players": gettext_lazy("No player yet."),
     "no_matches": gettext_lazy("No match yet."),
-    "table": gettext_lazy("Table %(table)s"),
     "match": gettext_lazy("Match %(id)s"),
     "in_progress": gettext_lazy("In progress"),
     "finished": gettext_lazy("Finished"),

@@ -24,7 +24,7 @@ def test_the_club_page_lists_matches_and_players_and_offers_a_writer_a_new_match
 
     expect(page.get_by_role("heading", level=1)).to_have_text("Arlington Card Club")
     expect(page.locator("#live-matches li")).to_have_count(1)
-    expect(page.locator("#live-matches")).to_contain_text("Table Door")
+    expect(page.locator("#live-matches")).to_contain_text("Door")
     expect(page.locator("#finished-matches")).to_contain_text("Won by Ann")
     expect(page.locator("#players li")).to_have_count(5)
     expect(page.get_by_role("link", name="Start a match")).to_be_visible()

@@ -49,3 +49,17 @@ def test_the_app_pages_forbid_inline_scripts(page, club):
 
     assert "script-src 'self'" in policy
     assert "unsafe-inline" not in policy
+
+
+def test_the_readmes_demo_login_opens_the_demo_clubs_match(page, transactional_db):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    call_command("seed_demo", "--if-empty", stdout=StringIO())
+    sign_in(page, "demo", "demo-arlington")
+    page.get_by_role("link", name="Demo Card Club").click()
+    page.locator("#live-matches a").first.click()
+
+    expect(page.locator("#hands > li")).not_to_have_count(0)
+    expect(page.get_by_role("link", name="Enter the next hand")).to_be_visible()

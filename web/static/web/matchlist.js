@@ -13,7 +13,7 @@ export function matchItem(match) {
   return h("li", {},
     h("a", { href: `/matches/${match.id}/`, dataset: { match: match.id } },
       h("span", {},
-        h("span", { class: "title" }, match.table ? t("table", { table: match.table }) : t("match", { id: match.id })),
+        h("span", { class: "title" }, match.table || t("match", { id: match.id })),
         h("span", { class: "sub" }, names),
         h("span", { class: "sub" }, status)),
       h("span", { class: `badge ${match.status === "finished" ? "" : "live"}` },

@@ -13,7 +13,7 @@ export const WRITE_ROLES = new Set(["owner", "scorekeeper"]);
 const signed = (value) => new Intl.NumberFormat(document.documentElement.lang, { signDisplay: "exceptZero" }).format(value);
 
 export function matchTitle(match) {
-  return match.table ? t("table", { table: match.table }) : t("match", { id: match.id });
+  return match.table || t("match", { id: match.id });
 }
 
 function nameOf(match, player) {
@@ -130,7 +130,7 @@ function render({ match, hands, club }) {
   const list = document.getElementById("hands");
   list.replaceChildren(...(hands.length ? [...hands].reverse().map((hand) => handItem(match, hand))
     : [h("li", { class: "muted" }, t("no_hands"))]));
-  for (const id of ["seats-section", "chart-section", "hands-section"]) document.getElementById(id).hidden = false;
+  for (const id of ["seats-section", "match-actions", "chart-section", "hands-section"]) document.getElementById(id).hidden = false;
   document.getElementById("chart-section").hidden = hands.length === 0;
   const entry = document.getElementById("hand-entry");
   if (entry) entry.hidden = !state.canWrite;

@@ -42,7 +42,7 @@ async function show() {
     document.getElementById("player-matches").replaceChildren(...(matches.length ? matches.map((item) =>
       h("li", {}, h("a", { href: `/matches/${item.match}/` },
         h("span", {},
-          h("span", { class: "title" }, item.table ? t("table", { table: item.table }) : t("match", { id: item.match })),
+          h("span", { class: "title" }, item.table || t("match", { id: item.match })),
           h("span", { class: "sub" }, t("total_after", { total: number(item.total), count: item.hands_played }))),
         h("span", { class: `badge ${item.status === "finished" ? (item.won ? "owner" : "") : "live"}` },
           item.status !== "finished" ? t("in_progress") : item.won ? (item.shared_victory ? t("shared_win") : t("won")) : t("finished")))))

@@ -10,7 +10,7 @@ const REFRESH_MS = 20000;
 
 function render(match) {
   const name = (player) => match.seats.find((seat) => seat.player === player)?.name ?? "";
-  document.getElementById("board-title").textContent = match.table ? t("table", { table: match.table }) : t("match", { id: match.id });
+  document.getElementById("board-title").textContent = match.table || t("match", { id: match.id });
   const banner = document.getElementById("finish-banner");
   const winners = match.seats.filter((seat) => seat.winner);
   banner.hidden = match.status !== "finished";
