@@ -61,7 +61,7 @@ ENTRY_SENTENCES: dict[str, Any] = {
     "no_melds": _("No melds"),
     "nothing_held": _("Nothing held"),
     "cards_count": _("%(count)s cards"),
-    "outbox_title": _("Waiting to be sent"),
+    "outbox_title": _("Hands not recorded yet"),
     "outbox_waiting": _("Hand for %(table)s, entered %(when)s: waiting for the connection."),
     "outbox_refused": _("Hand entered %(when)s was refused:"),
     "outbox_edit": _("Edit and send again"),
@@ -86,6 +86,7 @@ ENTRY_SENTENCES: dict[str, Any] = {
     "player_problem": _("%(name)s: check this player"),
     "close": _("Close"),
     "players": _("Players"),
+    "next_player": _("Next player"),
     "back_to_match": _("Back to the match"),
     "entry_viewer": _("Your role in this club lets you follow its matches, not record hands."),
     "entry_finished": _(

@@ -29,11 +29,11 @@ def enter_player(page: Page, index: int, melds: list[list[str]], hand: list[str]
     """
     choose_player(page, index)
     for meld in melds:
-        page.locator('[data-key="new-meld"]').click()
+        page.locator('[data-key="bar-new-meld"]').click()
         for code in meld:
             tap(page, code.split("=")[0])
     if hand:
-        page.locator('[data-key="group-hand"]').click()
+        page.locator('[data-key="bar-hand"]').click()
         for card in hand:
             tap(page, card)
 

@@ -292,6 +292,7 @@ function render() {
   );
   root.removeAttribute("aria-busy");
   if (focusKey) root.querySelector(`[data-key="${CSS.escape(focusKey)}"]`)?.focus({ preventScroll: true });
+  root.querySelector(".group.active")?.scrollIntoView({ block: "nearest" });
 }
 
 function heading() {
@@ -446,6 +447,14 @@ function chip(playerIndex, group, code, index, ruling) {
   two && !code.includes("=") && !ruling?.valid ? h("span", { class: "two-hint", "aria-hidden": "true" }, "?") : null);
 }
 
+// The next player's tab, from the picker's own bar (the thumb stays where the cards are).
+function nextPlayer() {
+  const index = (draft.active.player + 1) % draft.players.length;
+  draft.active = { player: index, group: lastMeld(draft.players[index]) };
+  changed({ quiet: true });
+  document.getElementById("tab-" + index)?.scrollIntoView({ block: "nearest" });
+}
+
 function picker() {
   const seen = counts();
   const suitRow = (band, suit) =>
@@ -462,9 +471,17 @@ function picker() {
       h("span", { class: "rank" }, rank), h("span", { class: "suit", "aria-hidden": "true" }, SUIT_SYMBOLS[suit]),
       left === 1 ? h("span", { class: "left", "aria-hidden": "true" }, "1") : null);
     });
+  const inHand = draft.active.group === "hand";
   return h("section", { class: "picker", "aria-labelledby": "picker-target" },
-    h("p", { class: "picker-target", id: "picker-target", "aria-live": "polite" },
+    h("p", { class: "picker-target", id: "picker-target" },
       t("adding_to", { group: `${activeGroupName()} · ${activePlayer().name}` })),
+    h("div", { class: "picker-bar" },
+      h("button", { type: "button", class: "bar-button", dataset: { key: "bar-new-meld" },
+        onclick: () => { openMeld(); changed({ quiet: true }); } }, "+ ", t("new_meld")),
+      h("button", { type: "button", class: "bar-button", "aria-pressed": inHand ? "true" : "false", dataset: { key: "bar-hand" },
+        onclick: () => { draft.active.group = "hand"; changed({ quiet: true }); } }, t("in_hand")),
+      h("button", { type: "button", class: "bar-button", dataset: { key: "bar-next" }, onclick: nextPlayer },
+        t("next_player"), h("span", { "aria-hidden": "true" }, " ›"))),
     h("p", { class: "suit-legend", "aria-hidden": "true" },
       SUITS.map((s) => h("span", { class: s === "H" || s === "D" ? "red" : "black" }, `${SUIT_SYMBOLS[s]} ${t(`suit_${s}`)}`))),
     BANDS.map((band, b) => h("div", { class: `pick-grid band-${b}` },
