@@ -9,7 +9,6 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
-from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -17,7 +16,6 @@ from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import reverse
 
-from web.entry_labels import entry_vocabulary
 from web.labels import vocabulary
 
 WORKER = Path(__file__).with_name("service_worker.js")
@@ -37,18 +35,11 @@ def shell_files() -> list[str]:
     return names + SHELL_ICONS
 
 
-def words() -> dict[str, Any]:
-    """The app's vocabulary with the sentences of hand entry, corrections and the outbox."""
-    words = vocabulary()
-    words["sentences"] = {**words["sentences"], **entry_vocabulary()}
-    return words
-
-
 @login_required
 def hand_new(request: HttpRequest, match_id: int) -> HttpResponse:
     """Enter the next hand of a match."""
     return render(request, "web/entry.html", {
-        "vocabulary": words(), "match_id": match_id, "number": None,
+        "vocabulary": vocabulary(), "match_id": match_id, "number": None,
         "match_url": reverse("web:match", args=[match_id]),
     })  # fmt: skip
 
@@ -57,7 +48,7 @@ def hand_new(request: HttpRequest, match_id: int) -> HttpResponse:
 def hand_edit(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
     """Correct a recorded hand."""
     return render(request, "web/entry.html", {
-        "vocabulary": words(), "match_id": match_id, "number": number,
+        "vocabulary": vocabulary(), "match_id": match_id, "number": number,
         "match_url": reverse("web:match", args=[match_id]),
     })  # fmt: skip
 

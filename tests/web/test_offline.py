@@ -60,6 +60,8 @@ def test_a_hand_recorded_offline_waits_across_a_reload_and_is_sent_once_online(
     expect(waiting).to_have_count(1)
     page.reload()
     expect(waiting).to_have_count(1)
+    expect(page.locator("#seats li")).to_have_count(3)  # the match itself, from the cache
+    expect(page.get_by_role("link", name="Enter the next hand")).to_be_visible()
     screenshot(page, "match-offline-outbox")
     assert_accessible(page)
     assert hands_through_the_api(match, bob) == []
