@@ -44,6 +44,7 @@ def test_a_hand_recorded_offline_waits_across_a_reload_and_is_sent_once_online(
     page.goto(f"/matches/{match.pk}/")
     wait_for_service_worker(page)
     page.reload()
+    expect(page.locator("#hands-section")).to_be_visible()  # all its reads kept
     open_entry(page, match.pk)
 
     context.set_offline(True)
@@ -92,6 +93,7 @@ def test_a_waiting_hand_refused_on_replay_is_kept_with_its_sentences_for_editing
     page.goto(f"/matches/{match.pk}/")
     wait_for_service_worker(page)
     page.reload()
+    expect(page.locator("#hands-section")).to_be_visible()  # all its reads kept
     open_entry(page, match.pk)
 
     # Offline, nothing can check it: Ben's cards left in hand are forgotten.
