@@ -82,3 +82,37 @@ def test_a_viewer_opening_the_entry_screen_is_told_they_cannot_record(page_as, b
     expect(page.locator("#entry-closed")).to_be_visible()
     expect(page.locator("#entry .picker")).to_have_count(0)
     expect(page.locator("#record")).to_have_count(0)
+
+
+TARGET = 44  # CSS pixels
+
+
+def small_controls(page, scope: str) -> list[str]:
+    """Visible controls in ``scope`` smaller than a thumb in either direction."""
+    small = []
+    for control in page.locator(f"{scope} :is(a, button, input, summary, .choices label)").all():
+        box = control.bounding_box()
+        if control.is_visible() and box and (box["height"] < TARGET or box["width"] < TARGET):
+            if control.evaluate("e => e.matches('input[type=radio]')"):
+                continue  # drawn by its label, which is the target
+            small.append(f"{control.evaluate('e => e.outerHTML.slice(0, 80)')}: {box}")
+    return small
+
+
+def test_every_control_of_the_entry_screen_and_its_sheet_is_a_44_pixel_target(
+    page_as, bob, roster, screenshot, assert_accessible
+):
+    ann, ben, cleo = roster[:3]
+    match = start_match(roster[0].club, [ann, ben, cleo], user=bob)
+    page = page_as(bob)
+    open_entry(page, match.pk)
+    enter_player(page, 0, [["JS", "2D", "KS"], ["7H", "7D", "7C", "7S"]], ["3C", "10H"])
+    wait_for_preview(page, "invalid")
+
+    assert not small_controls(page, "main"), "\n".join(small_controls(page, "main"))
+
+    page.locator('.player-panel .chip.two[data-card="2D"]').click()
+    expect(page.locator("dialog.sheet button.suggestion")).to_be_visible()
+    assert not small_controls(page, "dialog.sheet"), "\n".join(small_controls(page, "dialog.sheet"))
+    screenshot(page, "hand-entry-two-sheet")
+    assert_accessible(page)
