@@ -87,6 +87,7 @@ ENTRY_SENTENCES: dict[str, Any] = {
     "close": _("Close"),
     "players": _("Players"),
     "next_player": _("Next player"),
+    "added": _("Added to %(group)s: %(card)s"),
     "back_to_match": _("Back to the match"),
     "entry_viewer": _("Your role in this club lets you follow its matches, not record hands."),
     "entry_finished": _(

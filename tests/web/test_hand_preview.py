@@ -108,6 +108,9 @@ def test_every_control_of_the_entry_screen_and_its_sheet_is_a_44_pixel_target(
     open_entry(page, match.pk)
     enter_player(page, 0, [["JS", "2D", "KS"], ["7H", "7D", "7C", "7S"]], ["3C", "10H"])
     wait_for_preview(page, "invalid")
+    expect(page.locator("#entry-announce")).to_have_text(
+        "Added to Left in hand · Ann: the ten of hearts"
+    )
 
     assert not small_controls(page, "main"), "\n".join(small_controls(page, "main"))
 
@@ -116,3 +119,18 @@ def test_every_control_of_the_entry_screen_and_its_sheet_is_a_44_pixel_target(
     assert not small_controls(page, "dialog.sheet"), "\n".join(small_controls(page, "dialog.sheet"))
     screenshot(page, "hand-entry-two-sheet")
     assert_accessible(page)
+
+
+def test_the_player_tabs_follow_the_arrow_keys(page_as, bob, roster):
+    match = start_match(roster[0].club, roster[:3], user=bob)
+    page = page_as(bob)
+    open_entry(page, match.pk)
+
+    page.locator("#tab-0").focus()
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#tab-1")).to_have_attribute("aria-selected", "true")
+    expect(page.locator("#tab-1")).to_be_focused()
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator("#tab-2")).to_have_attribute("aria-selected", "true")
+    expect(page.locator("#tab-0")).to_have_attribute("tabindex", "-1")

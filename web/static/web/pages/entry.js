@@ -107,8 +107,15 @@ function changed({ quiet = false } = {}) {
   if (!quiet) schedulePreview();
 }
 
+// Say what a tap did, for screen readers (the region lives outside the redrawn screen).
+function announce(text) {
+  const region = document.getElementById("entry-announce");
+  if (region) region.textContent = text;
+}
+
 function addCards(codes) {
   const player = activePlayer();
+  announce(t("added", { card: codes.map(cardName).join(", "), group: `${activeGroupName()} · ${player.name}` }));
   for (const code of codes) {
     if (draft.active.group === "hand") {
       player.hand.push(code);
@@ -339,13 +346,25 @@ function resultOf(index) {
 }
 
 function playerTabs() {
-  return h("div", { class: "player-tabs", role: "tablist", "aria-label": t("players") },
+  const move = (event) => {
+    const step = { ArrowRight: 1, ArrowLeft: -1 }[event.key];
+    if (!step) return;
+    event.preventDefault();
+    const count = draft.players.length;
+    const index = (draft.active.player + step + count) % count;
+    draft.active = { player: index, group: lastMeld(draft.players[index]) };
+    focusKey = `tab-${index}`;
+    changed({ quiet: true });
+    root.querySelector(`[data-key="tab-${index}"]`)?.focus();
+  };
+  return h("div", { class: "player-tabs", role: "tablist", "aria-label": t("players"), onkeydown: move },
     draft.players.map((player, index) => {
       const result = resultOf(index);
       const problems = playerViolations(index).length;
       const selected = index === draft.active.player;
       return h("button", {
         type: "button", role: "tab", id: `tab-${index}`, "aria-selected": selected ? "true" : "false",
+        tabindex: selected ? "0" : "-1",
         "aria-controls": "player-panel", class: `player-tab${problems ? " has-problem" : ""}`,
         dataset: { key: `tab-${index}`, player: player.id },
         onclick: () => {
