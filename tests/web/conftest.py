@@ -28,13 +28,8 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-
-# Playwright's sync API keeps an event loop running in the main thread; the test's own ORM
-# calls (fixtures, assertions) are still plain synchronous code.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
-from axe_playwright_python.sync_playwright import Axe  # noqa: E402
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright  # noqa: E402
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 SCREENSHOT_DIR = Path(
@@ -67,6 +62,27 @@ def _plain_http_live_server() -> Iterator[None]:
 
     with override_settings(SECURE_SSL_REDIRECT=False):
         yield
+
+
+ASYNC_UNSAFE = "DJANGO_ALLOW_ASYNC_UNSAFE"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_setup(item):
+    """Playwright's sync API keeps an event loop running in the main thread, while the test's own
+    ORM calls (fixtures, assertions, the database flush after it) are plain synchronous code.
+
+    Django's guard is lifted for each browser test, from its first fixture to its last teardown,
+    and only then: left in the environment, it would leak into the subprocesses of later tests
+    (`manage.py check --deploy` refuses it)."""
+    os.environ[ASYNC_UNSAFE] = "true"
+    yield
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    yield
+    os.environ.pop(ASYNC_UNSAFE, None)
 
 
 @pytest.fixture(autouse=True)

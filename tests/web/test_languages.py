@@ -104,3 +104,12 @@ def test_the_language_switch_changes_the_page_and_remembers_it(page, alice):
     expect(page.get_by_role("heading", level=1)).to_have_text("Os seus clubes")
     page.get_by_role("button", name="Français").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Vos clubs")
+
+
+def test_a_lang_query_picks_the_language_for_one_page(page_as, alice, club):
+    page = page_as(alice)  # the browser asks for English
+    page.goto("/?lang=fr")
+
+    expect(page.locator("html")).to_have_attribute("lang", "fr")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Vos clubs")
+    expect(page.locator("#club-list .badge")).to_have_text(["Propriétaire"])
