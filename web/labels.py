@@ -23,6 +23,7 @@ SENTENCES: dict[str, Any] = {
     "error": gettext_lazy("Something went wrong. Try again."),
     "not_found": gettext_lazy("Not found, or you are not a member of this club."),
     "no_clubs": gettext_lazy("You are not a member of any club yet."),
+    "sign_in": gettext_lazy("Sign in"),
     "role_owner": gettext_lazy("Owner"),
     "role_scorekeeper": gettext_lazy("Scorekeeper"),
     "role_viewer": gettext_lazy("Viewer"),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import expect
 
 from tests.web.conftest import sign_in
@@ -63,3 +65,22 @@ def test_the_readmes_demo_login_opens_the_demo_clubs_match(page, transactional_d
 
     expect(page.locator("#hands > li")).not_to_have_count(0)
     expect(page.get_by_role("link", name="Enter the next hand")).to_be_visible()
+
+
+def test_a_session_that_ends_under_an_open_page_offers_to_sign_in_again(
+    page_as, alice, club, roster
+):
+    from tests.web.conftest import start_match
+
+    match = start_match(club, roster[:2], user=alice)
+    page = page_as(alice)
+    page.goto(f"/matches/{match.pk}/")
+    expect(page.locator("#seats .seat")).to_have_count(2)
+
+    page.context.clear_cookies()
+    page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")  # reads again
+
+    error = page.locator("#messages .error-summary")
+    expect(error).to_have_attribute("data-status", "401")
+    error.get_by_role("link", name="Sign in").click()
+    expect(page).to_have_url(re.compile(rf"/sign-in/\?next=%2Fmatches%2F{match.pk}%2F$"))

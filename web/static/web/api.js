@@ -108,6 +108,13 @@ export function showError(error, { sentences = {}, region = document.getElementB
     box.dataset.status = String(error.status);
   }
   box.append(list);
+  if (error instanceof ApiError && (error.status === 401 || error.codes.includes("not_authenticated"))) {
+    const link = document.createElement("a");
+    link.href = `/sign-in/?next=${encodeURIComponent(location.pathname + location.search)}`;
+    link.className = "button primary";
+    link.textContent = sentences.sign_in ?? "Sign in";
+    box.append(link);
+  }
   region.replaceChildren(box);
   box.focus();
   return box;

@@ -128,8 +128,10 @@ function render({ match, hands, club }) {
   renderSeats(match);
   renderChart(match, hands);
   const list = document.getElementById("hands");
+  const open = new Set([...list.querySelectorAll("li[data-hand] details[open]")].map((d) => d.closest("li").dataset.hand));
   list.replaceChildren(...(hands.length ? [...hands].reverse().map((hand) => handItem(match, hand))
     : [h("li", { class: "muted" }, t("no_hands"))]));
+  for (const number of open) list.querySelector(`li[data-hand="${number}"] details`)?.setAttribute("open", "");
   for (const id of ["seats-section", "match-actions", "chart-section", "hands-section"]) document.getElementById(id).hidden = false;
   document.getElementById("chart-section").hidden = hands.length === 0;
   const entry = document.getElementById("hand-entry");
