@@ -5,7 +5,6 @@ import { request, showError } from "./api.js";
 import { h } from "./dom.js";
 import { sentences, t } from "./i18n.js";
 import * as outbox from "./outbox.js";
-import "./sw-register.js";
 
 const WRITERS = new Set(["owner", "scorekeeper"]);
 const page = document.querySelector('[data-page="match"]');

@@ -6,7 +6,6 @@ import { ApiError, OfflineError, get, request, showError, clearMessages } from "
 import { h, pageData, number } from "../dom.js";
 import { SUIT_SYMBOLS, cardName, kindLabel, parseCard, sentences, t } from "../i18n.js";
 import * as outbox from "../outbox.js";
-import "../sw-register.js";
 
 const SUITS = ["S", "H", "D", "C"];
 const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
