@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.web.conftest import start_match
@@ -134,3 +135,33 @@ def test_the_player_tabs_follow_the_arrow_keys(page_as, bob, roster):
     page.keyboard.press("ArrowLeft")
     expect(page.locator("#tab-2")).to_have_attribute("aria-selected", "true")
     expect(page.locator("#tab-0")).to_have_attribute("tabindex", "-1")
+
+
+@pytest.mark.parametrize(
+    ("language", "question", "queen", "meld", "broken_run"),
+    [
+        ("pt-PT", "Como acabou a mão?", "a dama de espadas", "Combinação 1",
+         "Uma sequência tem de ser de cartas consecutivas"),
+        ("fr-FR", "Comment la donne s'est-elle terminée ?", "la dame de pique", "Combinaison 1",
+         "Une suite doit être faite de cartes consécutives"),
+    ],
+)  # fmt: skip
+def test_the_entry_screen_speaks_the_players_language(
+    page_as, bob, roster, screenshot, assert_accessible, language, question, queen, meld,
+    broken_run,
+):  # fmt: skip
+    match = start_match(roster[0].club, roster[:2], user=bob)
+    page = page_as(bob, language=language)
+    open_entry(page, match.pk)
+
+    expect(page.locator(".ending legend")).to_have_text(question)
+    expect(page.locator('.picker button[data-card="QS"]')).to_have_attribute("aria-label", queen)
+    for card in ("5D", "6D", "8D"):
+        tap(page, card)
+    wait_for_preview(page, "invalid")
+    expect(page.locator('.player-panel .group[data-group="0"] .group-name')).to_have_text(meld)
+    expect(page.locator('.player-panel .group[data-group="0"] .problems')).to_contain_text(
+        broken_run
+    )
+    screenshot(page, f"hand-entry-{language[:2]}")
+    assert_accessible(page)
