@@ -380,6 +380,7 @@ function playerTabs() {
 const lastMeld = (player) => player.melds.length - 1;
 const cardTotal = (player) => player.melds.flat().length + player.hand.length;
 const signed = (value) => (value > 0 ? `+${number(value)}` : number(value));
+const minus = (points) => (points ? `−${number(points)}` : number(0)); // points taken off
 
 function playerPanel() {
   const index = draft.active.player;
@@ -410,7 +411,7 @@ function groupRow(playerIndex, group, codes, ruling) {
   const meldKey = codes.join(" ");
   const offered = group !== "hand" ? suggestions[meldKey] ?? [] : [];
   const info = ruling ? [ruling.kind_label ?? (ruling.kind ? kindLabel(ruling.kind) : null), ruling.valid ? `${number(ruling.points)}` : null].filter(Boolean).join(" · ") : "";
-  const held = group === "hand" && resultOf(playerIndex) ? `−${number(resultOf(playerIndex).hand_penalty)}` : "";
+  const held = group === "hand" && resultOf(playerIndex) ? minus(resultOf(playerIndex).hand_penalty) : "";
   return h("li", {
     class: `group${active ? " active" : ""}${problems.length ? " invalid" : ""}${group === "hand" ? " hand" : ""}`,
     dataset: { group: String(group) },
@@ -547,7 +548,7 @@ function scoreLine(result) {
   const item = (label, value) => h("span", {}, h("span", { class: "label" }, label), " ", h("strong", {}, value));
   return h("p", { class: "score-line", "aria-live": "polite" },
     item(t("melded"), number(result.melded_points)),
-    item(t("penalty"), `−${number(result.hand_penalty)}`),
+    item(t("penalty"), minus(result.hand_penalty)),
     item(t("bonus"), number(result.bonus)),
     item(t("net"), signed(result.net)));
 }
