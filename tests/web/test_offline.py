@@ -7,7 +7,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 from rest_framework.test import APIClient
 
-from tests.web.conftest import start_match
+from tests.web.conftest import sign_in_cookie, start_match
 from tests.web.entry import choose_ending, enter_player, open_entry
 
 ANN_MELDS = [["AS", "AH", "AD", "AC"], ["AS", "AH", "AD"], ["KS", "KH", "KD"], ["QS", "QH", "QD"]]
@@ -60,6 +60,11 @@ def test_a_hand_recorded_offline_waits_across_a_reload_and_is_sent_once_online(
     waiting = page.locator('#outbox li[data-state="waiting"]')
     expect(waiting).to_have_count(1)
     page.reload()
+    expect(waiting).to_have_count(1)
+    page.close()  # the tab closed, a new one opened, still without a connection
+    page = context.new_page()
+    page.goto(f"/matches/{match.pk}/")
+    waiting = page.locator('#outbox li[data-state="waiting"]')
     expect(waiting).to_have_count(1)
     expect(page.locator("#seats li")).to_have_count(3)  # the match itself, from the cache
     expect(page.get_by_role("link", name="Enter the next hand")).to_be_visible()
@@ -133,3 +138,44 @@ def test_a_waiting_hand_refused_on_replay_is_kept_with_its_sentences_for_editing
         ben.pk: -65,
         cleo.pk: -65,
     }
+
+
+def test_an_answer_lost_on_the_way_back_is_replayed_with_its_key_into_one_hand(
+    new_context, live_server, bob, roster
+):
+    """The server records the hand but the phone never hears back: the hand waits in the outbox
+    and its replay, with the same Idempotency-Key, is answered with the first answer."""
+    ann, ben, cleo = roster[:3]
+    match = start_match(roster[0].club, [ann, ben, cleo], user=bob)
+    context = new_context(service_workers="block")  # so that the page's own requests are routed
+    sign_in_cookie(context, bob, live_server)
+    page = context.new_page()
+    sent = []
+
+    def lose_the_answer(route):
+        if route.request.method != "POST":
+            return route.continue_()
+        sent.append(route.request.headers["idempotency-key"])
+        route.fetch()  # the server records the hand...
+        route.abort("internetdisconnected")  # ...and the answer never arrives
+
+    answers = []
+    page.on(
+        "response",
+        lambda r: r.request.method == "POST"
+        and answers.append((r.status, r.request.headers.get("idempotency-key"),
+                            r.headers.get("idempotent-replayed"))),
+    )  # fmt: skip
+    page.route(f"**/api/v1/matches/{match.pk}/hands/", lose_the_answer, times=1)
+    open_entry(page, match.pk)
+    choose_ending(page, str(ann.pk))
+    enter_player(page, 0, ANN_MELDS, [])
+    enter_player(page, 1, [["5D", "6D", "7D"]], BEN_HELD)
+    enter_player(page, 2, [["5C", "6C", "7C"]], CLEO_HELD)
+    page.locator("#record").click()
+
+    expect(page).to_have_url(f"{page.url.split('/matches/')[0]}/matches/{match.pk}/")
+    expect(page.locator("#messages .notice")).to_contain_text("recorded as hand 1")
+    expect(page.locator("#outbox")).to_have_count(0)
+    assert answers == [(201, sent[0], "true")]  # the replay: the first answer, replayed
+    assert [hand["number"] for hand in hands_through_the_api(match, bob)] == [1]
