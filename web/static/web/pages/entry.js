@@ -115,13 +115,13 @@ function announce(text) {
 function addCards(codes) {
   const player = activePlayer();
   announce(t("added", { card: codes.map(cardName).join(", "), group: `${activeGroupName()} · ${player.name}` }));
-  for (const code of codes) {
-    if (draft.active.group === "hand") {
-      player.hand.push(code);
-      continue;
-    }
+  if (draft.active.group === "hand") {
+    player.hand.push(...codes);
+  } else {
+    // typed cards all go to the meld they were typed for (the preview judges its length);
+    // a meld filled to four starts the next one, ready for the next tap
     const meld = player.melds[draft.active.group];
-    meld.push(code);
+    meld.push(...codes);
     if (meld.length >= MAX_MELD) openMeld(player);
   }
   changed();
