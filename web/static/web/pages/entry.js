@@ -649,7 +649,9 @@ async function record() {
     finished(t("recorded", { n: data.number }));
     return;
   } catch (error) {
-    if (error instanceof OfflineError) {
+    // no connection, or a server that could not record it (5xx: nothing saved): the outbox
+    // keeps it and sends it again with the same key, which is safe either way
+    if (error instanceof OfflineError || (error instanceof ApiError && error.status >= 500)) {
       await outbox.add({
         key: draft.key, match: matchId, body: sent, table: match.table || "",
         names: Object.fromEntries(draft.players.map((p) => [p.id, p.name])),
