@@ -179,3 +179,34 @@ def test_an_answer_lost_on_the_way_back_is_replayed_with_its_key_into_one_hand(
     expect(page.locator("#outbox")).to_have_count(0)
     assert answers == [(201, sent[0], "true")]  # the replay: the first answer, replayed
     assert [hand["number"] for hand in hands_through_the_api(match, bob)] == [1]
+
+
+def test_a_hand_the_server_could_not_record_waits_and_is_sent_again(
+    new_context, live_server, bob, roster
+):
+    ann, ben = roster[:2]
+    match = start_match(roster[0].club, [ann, ben], user=bob)
+    context = new_context(service_workers="block")
+    sign_in_cookie(context, bob, live_server)
+    page = context.new_page()
+    unavailable = {"type": "server_error", "errors": [
+        {"code": "database_unavailable", "detail": "The database cannot be reached.", "attr": None}
+    ]}  # fmt: skip
+    page.route(
+        f"**/api/v1/matches/{match.pk}/hands/",
+        lambda route: (
+            route.fulfill(status=503, json=unavailable)
+            if route.request.method == "POST"
+            else route.continue_()
+        ),
+        times=1,
+    )
+    open_entry(page, match.pk)
+    choose_ending(page, str(ann.pk))
+    enter_player(page, 0, ANN_MELDS, [])
+    enter_player(page, 1, [["5D", "6D", "7D"]], BEN_HELD)
+    page.locator("#record").click()
+
+    expect(page).to_have_url(f"{page.url.split('/matches/')[0]}/matches/{match.pk}/")
+    expect(page.locator("#messages .notice")).to_contain_text("recorded as hand 1")
+    assert [hand["number"] for hand in hands_through_the_api(match, bob)] == [1]
