@@ -76,7 +76,9 @@ def test_a_correction_is_saved_and_a_concurrent_one_gets_the_newer_version_besid
     assert (rows[ben.pk].net, rows[cleo.pk].net) == (-80, -70)
 
 
-def test_the_last_hand_is_voided_after_confirmation(page_as, bob, roster, screenshot):
+def test_the_last_hand_is_voided_after_confirmation(
+    page_as, bob, roster, screenshot, assert_accessible
+):
     ann, ben = roster[:2]
     match = start_match(roster[0].club, [ann, ben], user=bob)
     for _ in range(2):
@@ -91,6 +93,7 @@ def test_the_last_hand_is_voided_after_confirmation(page_as, bob, roster, screen
     expect(dialog).to_be_visible()
     dialog.locator("#void-reason").fill("scored from the wrong sheet")
     screenshot(page, "hand-void-confirm")
+    assert_accessible(page)
     dialog.get_by_role("button", name="Cancel").click()
     assert match.hands.count() == 2
 
