@@ -34,9 +34,15 @@ async function transaction(mode, work) {
 
 const changed = () => window.dispatchEvent(new CustomEvent("outbox-change"));
 
-// Every waiting or refused hand, oldest first; of one match when `match` is given.
+// Every waiting or refused hand, oldest first; of one match when `match` is given. A browser
+// without IndexedDB (some private windows) has an empty outbox.
 export async function entries(match = null) {
-  const rows = (await transaction("readonly", (store) => store.getAll())) ?? [];
+  let rows = [];
+  try {
+    rows = (await transaction("readonly", (store) => store.getAll())) ?? [];
+  } catch {
+    return [];
+  }
   return rows
     .filter((row) => match === null || row.match === Number(match))
     .sort((a, b) => a.created - b.created);

@@ -652,12 +652,16 @@ async function record() {
     // no connection, or a server that could not record it (5xx: nothing saved): the outbox
     // keeps it and sends it again with the same key, which is safe either way
     if (error instanceof OfflineError || (error instanceof ApiError && error.status >= 500)) {
-      await outbox.add({
-        key: draft.key, match: matchId, body: sent, table: match.table || "",
-        names: Object.fromEntries(draft.players.map((p) => [p.id, p.name])),
-      });
-      finished(t("queued"));
-      return;
+      try {
+        await outbox.add({
+          key: draft.key, match: matchId, body: sent, table: match.table || "",
+          names: Object.fromEntries(draft.players.map((p) => [p.id, p.name])),
+        });
+        finished(t("queued"));
+        return;
+      } catch {
+        // no outbox in this browser: the entry stays here, to record again with its key
+      }
     }
     if (error instanceof ApiError && error.codes.includes("idempotency_key_in_progress")) {
       sending = false;
