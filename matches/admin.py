@@ -90,7 +90,7 @@ class ClubAdmin(admin.ModelAdmin):
 
     def save_model(self, request: HttpRequest, obj: Club, form: ModelForm, change: bool) -> None:
         if not change:
-            obj.created_by = request.user
+            obj.created_by = request.user  # type: ignore[assignment]  # staff only
         super().save_model(request, obj, form, change)
 
     def save_related(self, request: HttpRequest, form: ModelForm, formsets: Any,
@@ -99,7 +99,7 @@ class ClubAdmin(admin.ModelAdmin):
         super().save_related(request, form, formsets, change)
         club = form.instance
         if not change and not club.memberships.filter(role=Role.OWNER).exists():
-            services.membership_set(club=club, user=request.user, role=Role.OWNER)
+            services.membership_set(club=club, user=request.user, role=Role.OWNER)  # type: ignore[arg-type]
 
 
 @admin.register(Player)
@@ -129,7 +129,7 @@ class SeasonAdmin(admin.ModelAdmin):
 class SeatInline(ReadOnlyMixin, admin.TabularInline):
     model = Seat
     fields = ["position", "player", "total", "winner"]
-    readonly_fields = fields
+    readonly_fields = fields  # type: ignore[assignment]
     ordering = ["position"]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Seat]:
@@ -146,7 +146,7 @@ class MatchAdmin(admin.ModelAdmin):
     search_fields = ["table"]
     fields = ["club", "season", "table", "status", "seat_count", "first_dealer", "hands_played",
               "created_by", "created_at", "finished_at"]  # fmt: skip
-    readonly_fields = [f for f in fields if f not in ("season", "table")]
+    readonly_fields = [f for f in fields if f not in ("season", "table")]  # type: ignore[misc]
     inlines = [SeatInline]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
@@ -175,7 +175,7 @@ class HandResultInline(ReadOnlyMixin, admin.TabularInline):
     model = HandResult
     fields = ["player", "melds_notation", "held_notation", "melded_points", "hand_penalty",
               "bonus", "net", "total"]  # fmt: skip
-    readonly_fields = fields
+    readonly_fields = fields  # type: ignore[assignment]
     ordering = ["position"]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[HandResult]:
@@ -211,6 +211,6 @@ class HandRevisionAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
 @admin.register(IdempotencyRecord)
 class IdempotencyRecordAdmin(ReadOnlyMixin, admin.ModelAdmin):
-    list_display = ["match", "key", "status_code", "created_at"]
+    list_display = ["match", "key", "created_at"]
     list_select_related = ["match__club"]
-    fields = ["match", "key", "fingerprint", "status_code", "response", "created_at"]
+    fields = ["match", "key", "fingerprint", "response", "created_at"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 
 import scoring
@@ -76,16 +76,13 @@ def hand_entry(deal: Sequence[Part], out: int, players: Sequence[Player]) -> ser
 
 
 def _play(match: Match, players: Sequence[Player], hands: Sequence[tuple[int, tuple[Part, ...]]],
-          user: AbstractBaseUser) -> None:  # fmt: skip
+          user: User) -> None:  # fmt: skip
     for out, deal in hands:
-        services.hand_record(
-            match_id=match.pk, entry=hand_entry(deal, out, players), user=user,
-            render=lambda hand: None,
-        )  # fmt: skip
+        services.hand_record(match_id=match.pk, entry=hand_entry(deal, out, players), user=user)
 
 
 @transaction.atomic
-def seed() -> tuple[AbstractBaseUser, list[str]]:
+def seed() -> tuple[User, list[str]]:
     """Create whatever part of the demo data is missing; return the demo user and what was made."""
     made: list[str] = []
     user, created = get_user_model().objects.get_or_create(
@@ -115,7 +112,7 @@ def seed() -> tuple[AbstractBaseUser, list[str]]:
         if Match.objects.filter(club=club, table=table).exists():
             continue
         match = services.match_create(
-            club=club, players=seated, user=user, season=season, table=table
+            club=club, players=[p.pk for p in seated], user=user, season=season.pk, table=table
         )
         _play(match, seated, hands, user)
         made.append(f"match {match.pk} ({table}, {len(hands)} hands)")

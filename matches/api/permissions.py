@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.models import User
+from rest_framework.exceptions import NotAuthenticated
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
 
@@ -38,6 +40,14 @@ class ClubRole(BasePermission):
         if request.method in SAFE_METHODS:
             return True
         return role in getattr(view, "write_roles", SCOREKEEPING)
+
+
+def requester(request: Request) -> User:
+    """The signed-in requester: the views let nobody else through (IsAuthenticated)."""
+    user = request.user
+    if not isinstance(user, User):
+        raise NotAuthenticated()
+    return user
 
 
 def can_write(request: Request, club_id: int, roles: frozenset[str] = SCOREKEEPING) -> bool:

@@ -13,7 +13,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 import scoring
-from matches import services, standings
+from matches import hands, services, standings
 from matches.models import (
     Club,
     Hand,
@@ -26,7 +26,7 @@ from matches.models import (
     Season,
     Seat,
 )
-from scoring.api.fields import MAX_CARDS_IN_LIST, CardListField, MeldField
+from scoring.api.fields import CardListField, MeldField
 from scoring.api.serializers import MAX_MELDS_PER_PLAYER, MAX_PLAYERS_IN_REQUEST
 
 # --- clubs and people ----------------------------------------------------------------------
@@ -59,6 +59,20 @@ class MembershipSerializer(serializers.ModelSerializer):
         read_only_fields = ["created_at"]
 
 
+class MemberRequestSerializer(serializers.Serializer):
+    """A member's new role, or an invitation for someone who is not a member yet."""
+
+    user = serializers.CharField(max_length=150, help_text="A username.")
+    role = serializers.ChoiceField(choices=Role.choices)
+
+
+class MemberInvitedSerializer(serializers.Serializer):
+    """The same for every name, so that the answer never tells whether an account exists."""
+
+    role = serializers.ChoiceField(choices=Role.choices)
+    status = serializers.ChoiceField(choices=["invited"])
+
+
 class PlayerSerializer(serializers.ModelSerializer):
     club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.none())
     user = serializers.SlugRelatedField(
@@ -76,10 +90,10 @@ class PlayerSerializer(serializers.ModelSerializer):
         super().__init__(*args, **kwargs)
         clubs = self.context.get("member_clubs")
         if clubs is not None:
-            self.fields["club"].queryset = clubs
+            self.fields["club"].queryset = clubs  # type: ignore[attr-defined]
             # Only members of the requester's clubs can be named: other usernames read as
             # unknown, so nobody can probe which accounts exist.
-            self.fields["user"].queryset = (
+            self.fields["user"].queryset = (  # type: ignore[attr-defined]
                 get_user_model().objects.filter(memberships__club__in=clubs).distinct()
             )
         if self.instance is not None:
@@ -110,7 +124,7 @@ class SeasonSerializer(serializers.ModelSerializer):
         super().__init__(*args, **kwargs)
         clubs = self.context.get("member_clubs")
         if clubs is not None:
-            self.fields["club"].queryset = clubs
+            self.fields["club"].queryset = clubs  # type: ignore[attr-defined]
         if self.instance is not None:
             self.fields["club"].read_only = True
 
@@ -174,7 +188,8 @@ class MatchSerializer(serializers.ModelSerializer):
     def get_next_dealer(self, match: Match) -> int | None:
         if match.status == "finished":
             return None
-        return services.dealer(match, self._seats(match), match.hands_played + 1).player_id
+        seated = [seat.player_id for seat in self._seats(match)]
+        return hands.dealer(match.first_dealer_id, seated, match.hands_played + 1)
 
     def get_winners(self, match: Match) -> list[int]:
         return [seat.player_id for seat in self._seats(match) if seat.winner]
@@ -198,7 +213,7 @@ class HandInputSerializer(serializers.Serializer):
         required=False, allow_null=True, default=None,
         help_text="Id of the player who went out; null when the stock ran out.",
     )  # fmt: skip
-    results = PlayerEntrySerializer(many=True, max_length=MAX_PLAYERS_IN_REQUEST)
+    results = PlayerEntrySerializer(many=True, max_length=MAX_PLAYERS_IN_REQUEST)  # type: ignore[call-arg]
 
     def to_entry(self) -> services.HandEntry:
         data = self.validated_data
@@ -210,59 +225,6 @@ class HandInputSerializer(serializers.Serializer):
                 for r in data["results"]
             ),
         )
-
-
-def read_hand(data: Any) -> services.HandEntry:
-    """A hand's body read into an entry, or a 400 worded by ``HandInputSerializer``.
-
-    A body in the plain form clients send (a JSON object with a known ending, integers for
-    players, lists of strings for cards) is read here directly, through the same notation
-    readers, without building the serializer's fields anew for each request: that took about a
-    quarter of the Python time recording a hand adds to a request (docs/benchmarks.md). Anything
-    else, every error included, goes through the serializer, which stays the one definition of
-    the body; tests/matches/test_hand_body.py holds the two to the same entry.
-    """
-    entry = _plain_entry(data)
-    if entry is not None:
-        return entry
-    incoming = HandInputSerializer(data=data)
-    incoming.is_valid(raise_exception=True)
-    return incoming.to_entry()
-
-
-_ENDINGS = {ending.value: ending for ending in scoring.Ending}
-
-
-def _plain_cards(cards: Any) -> bool:
-    return (type(cards) is list and len(cards) <= MAX_CARDS_IN_LIST
-            and all(type(card) is str for card in cards))  # fmt: skip
-
-
-def _plain_entry(data: Any) -> services.HandEntry | None:
-    """The entry of a body in plain form, as HandInputSerializer reads it; None otherwise."""
-    if type(data) is not dict:
-        return None
-    ending, went_out, results = data.get("ending"), data.get("went_out"), data.get("results")
-    if (type(ending) is not str or ending not in _ENDINGS
-            or (went_out is not None and type(went_out) is not int)
-            or type(results) is not list or len(results) > MAX_PLAYERS_IN_REQUEST):  # fmt: skip
-        return None
-    entries = []
-    for result in results:
-        if type(result) is not dict:
-            return None
-        player, melds, held = result.get("player"), result.get("melds"), result.get("hand")
-        if (type(player) is not int or type(melds) is not list
-                or len(melds) > MAX_MELDS_PER_PLAYER or not _plain_cards(held)
-                or not all(_plain_cards(meld) for meld in melds)):  # fmt: skip
-            return None
-        try:
-            read = services.PlayerEntry(player, tuple(scoring.parse_meld(m) for m in melds),
-                                        scoring.parse_cards(held))  # fmt: skip
-        except scoring.NotationError:
-            return None
-        entries.append(read)
-    return services.HandEntry(ending=_ENDINGS[ending], went_out=went_out, results=tuple(entries))
 
 
 class VoidQuerySerializer(serializers.Serializer):
@@ -317,12 +279,31 @@ class HandWithMatchSerializer(HandSerializer):
         return MatchSerializer(hand.match, context=self.context).data
 
 
+class RevisionEntrySerializer(serializers.Serializer):
+    player = serializers.IntegerField(help_text="The player's id.")
+    melds = serializers.ListField(child=serializers.ListField(child=serializers.CharField()))
+    hand = serializers.ListField(child=serializers.CharField(), help_text="Cards left in hand.")
+
+
+class RevisionHandSerializer(serializers.Serializer):
+    """The hand as entered, in canonical notation; empty (no field) in a void's revision."""
+
+    ending = serializers.ChoiceField(choices=[e.value for e in scoring.Ending], required=False)
+    went_out = serializers.IntegerField(allow_null=True, required=False)
+    results = RevisionEntrySerializer(many=True, required=False)
+
+
 class RevisionSerializer(serializers.ModelSerializer):
     by = serializers.CharField(source="by.username")
+    hand = serializers.SerializerMethodField()
 
     class Meta:
         model = HandRevision
         fields = ["number", "revision", "action", "hand", "reason", "by", "at"]
+
+    @extend_schema_field(RevisionHandSerializer)
+    def get_hand(self, revision: HandRevision) -> Any:
+        return revision.hand
 
 
 # --- standings and records -----------------------------------------------------------------
@@ -331,11 +312,8 @@ class RevisionSerializer(serializers.ModelSerializer):
 class StandingsQuerySerializer(serializers.Serializer):
     """The query of a standings request; ``from`` and ``to`` are dates of the matches' finish."""
 
-    season = serializers.IntegerField(
-        required=False, help_text="Count only this season (club standings only)."
-    )
     ordering = serializers.CharField(
-        required=False, default="",
+        required=False,
         help_text="Comma-separated fields, '-' for descending, e.g. '-average_net,name'. "
                   "Default: -victory_points,-wins,-points.",
     )  # fmt: skip
@@ -371,6 +349,12 @@ class StandingsQuerySerializer(serializers.Serializer):
                 {"to": _("The end date is before the start date.")}, code="ends_before_start"
             )
         return attrs
+
+
+class ClubStandingsQuerySerializer(StandingsQuerySerializer):
+    """A club's standings may count only one of its seasons."""
+
+    season = serializers.IntegerField(required=False, help_text="Count only this season.")
 
 
 def _ratio(places: int, help_text: str) -> serializers.DecimalField:

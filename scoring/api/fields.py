@@ -61,7 +61,7 @@ class MeldField(serializers.ListField):
         kwargs.setdefault("max_length", MAX_CARDS_IN_LIST)
         super().__init__(**kwargs)
 
-    def to_internal_value(self, data: Any) -> tuple[MeldCard, ...]:
+    def to_internal_value(self, data: Any) -> tuple[MeldCard, ...]:  # type: ignore[override]
         return tuple(super().to_internal_value(data))
 
 
@@ -74,6 +74,6 @@ class CardListField(serializers.ListField):
         kwargs.setdefault("max_length", MAX_CARDS_IN_LIST)
         super().__init__(**kwargs)
 
-    def to_internal_value(self, data: Any) -> tuple[Card, ...]:
+    def to_internal_value(self, data: Any) -> tuple[Card, ...]:  # type: ignore[override]
         return tuple(super().to_internal_value(data))
 

@@ -40,7 +40,7 @@ class HandRequestSerializer(serializers.Serializer):
         required=False, allow_null=True, default=None, max_length=100,
         help_text="The label of the player who went out; null when the stock ran out.",
     )  # fmt: skip
-    results = LabelledPlayerHandSerializer(many=True, max_length=MAX_PLAYERS_IN_REQUEST)
+    results = LabelledPlayerHandSerializer(many=True, max_length=MAX_PLAYERS_IN_REQUEST)  # type: ignore[call-arg]
 
 
 class DiscardRequestSerializer(serializers.Serializer):

@@ -159,7 +159,13 @@ def start_match(club, players, *, user, season=None, table=""):
     """A match started through the service, as the API would (seats in the order given)."""
     from matches import services
 
-    return services.match_create(club=club, players=players, user=user, season=season, table=table)
+    return services.match_create(
+        club=club,
+        players=[player.pk for player in players],
+        user=user,
+        season=None if season is None else season.pk,
+        table=table,
+    )
 
 
 def record_hand(match, body: dict, *, user):

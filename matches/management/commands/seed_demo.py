@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand, CommandParser
 from rest_framework.authtoken.models import Token
 
@@ -39,9 +40,10 @@ class Command(BaseCommand):
             self.stdout.write("seed_demo: demo data already present; nothing created.")
         self.login(user)
 
-    def login(self, user: AbstractBaseUser) -> None:
+    def login(self, user: User) -> None:
         """Say how to log in as the demo user, with a warning that it is for local use."""
         token, _ = Token.objects.get_or_create(user=user)
+        site = base_url()
         self.stdout.write(self.style.WARNING(
             f"The demo user {demo.USERNAME!r} is a superuser with a published password: "
             "for local use only, never on a shared or public server."
@@ -52,7 +54,17 @@ class Command(BaseCommand):
             "  scorekeeper app : http://127.0.0.1:8000/ (sign in with the user above)\n"
             f"  API token       : {token.key}\n"
             f"                    curl -H 'Authorization: Token {token.key}' "
-            "http://127.0.0.1:8000/api/v1/matches/\n"
-            "  admin           : http://127.0.0.1:8000/admin/\n"
-            "  API docs        : http://127.0.0.1:8000/api/docs/\n"
+            f"{site}/api/v1/matches/\n"
+            f"  admin           : {site}/admin/\n"
+            f"  API docs        : {site}/api/docs/\n"
         )
+
+
+def base_url() -> str:
+    """Where ``make run`` serves, from its HOST and PORT; a server on every address is local."""
+    host = os.environ.get("HOST", "").strip() or "127.0.0.1"
+    if host in ("0.0.0.0", "::"):
+        host = "127.0.0.1"
+    elif ":" in host:
+        host = f"[{host}]"
+    return f"http://{host}:{os.environ.get('PORT', '').strip() or '8000'}"
