@@ -24,6 +24,8 @@ SENTENCES: dict[str, Any] = {
     "not_found": gettext_lazy("Not found, or you are not a member of this club."),
     "no_clubs": gettext_lazy("You are not a member of any club yet."),
     "sign_in": gettext_lazy("Sign in"),
+    "invited": gettext_lazy("You are invited to join %(club)s as %(role)s."),
+    "copied": gettext_lazy("Copied: paste it into a message."),
     "role_owner": gettext_lazy("Owner"),
     "role_scorekeeper": gettext_lazy("Scorekeeper"),
     "role_viewer": gettext_lazy("Viewer"),

@@ -68,6 +68,11 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
     return page(request, "player", player_id=player_id)
 
 
+def join(request: HttpRequest, code: str) -> HttpResponse:
+    """An invitation link: what it offers, then join (signed in) or sign up and join."""
+    return page(request, "join", code=code)
+
+
 def manifest(request: HttpRequest) -> JsonResponse:
     """The web app manifest, so that the app installs to a phone's home screen."""
     icons = [

@@ -1,5 +1,5 @@
 // A club: its matches in progress and finished, its players; writers may start a match.
-import { get, getAll, showError } from "../api.js";
+import { get, getAll, post, showError } from "../api.js";
 import { h, pageData } from "../dom.js";
 import { sentences, t } from "../i18n.js";
 import { matchItem } from "../matchlist.js";
@@ -30,6 +30,7 @@ async function show() {
       h("li", {}, h("a", { href: `/players/${player.id}/` }, h("span", { class: "title" }, player.name)))),
     t("no_players"));
     for (const section of root.querySelectorAll("[data-section]")) section.hidden = false;
+    if (club.role === "owner") document.getElementById("invite").hidden = false;
   } catch (error) {
     showError(error, { sentences });
   } finally {
@@ -41,5 +42,33 @@ function fill(id, items, empty) {
   const list = document.getElementById(id);
   list.replaceChildren(...(items.length ? items : [h("li", { class: "muted" }, empty)]));
 }
+
+// Owners make an invitation link to send; whoever opens it joins with the chosen role.
+async function invite(event) {
+  event.preventDefault();
+  try {
+    const { data } = await post(`clubs/${clubId}/invitations/`, { role: event.target.role.value });
+    document.getElementById("invite-url").value = data.url;
+    document.getElementById("invite-link").hidden = false;
+    document.getElementById("invite-share").hidden = !navigator.share;
+    document.getElementById("invite-copied").textContent = "";
+  } catch (error) {
+    showError(error, { sentences });
+  }
+}
+
+document.getElementById("invite-form").addEventListener("submit", invite);
+document.getElementById("invite-copy").addEventListener("click", async () => {
+  const url = document.getElementById("invite-url");
+  try {
+    await navigator.clipboard.writeText(url.value);
+  } catch {
+    url.select();
+    document.execCommand("copy");
+  }
+  document.getElementById("invite-copied").textContent = t("copied");
+});
+document.getElementById("invite-share").addEventListener("click", () =>
+  navigator.share({ url: document.getElementById("invite-url").value }).catch(() => {}));
 
 show();
