@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "drf_standardized_errors",
     "accounts",
     "matches",
+    "web",
     "arlington_site",
 ]
 
@@ -80,6 +81,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "web.csp.ContentSecurityPolicyMiddleware",
 ]
 
 ROOT_URLCONF = "arlington_site.urls"
@@ -178,6 +180,11 @@ LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
 TIME_ZONE = "UTC"
 USE_TZ = True
+
+# The scorekeeper's app (web/) signs people in with a session; the API also takes tokens.
+LOGIN_URL = "web:sign-in"
+LOGIN_REDIRECT_URL = "web:clubs"
+LOGOUT_REDIRECT_URL = "web:sign-in"
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"

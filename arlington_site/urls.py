@@ -1,4 +1,4 @@
-"""URL configuration: admin, OpenAPI schema and docs, and the v1 API."""
+"""URL configuration: admin, OpenAPI schema and docs, the v1 API and the scorekeeper's app."""
 
 from django.conf import settings
 from django.contrib import admin
@@ -30,6 +30,7 @@ urlpatterns = [
     path("api/auth/", include("rest_framework.urls")),  # the browsable API's session login
     path("api/v1/", ApiRootView.as_view(), name="api-root"),
     path("api/v1/", include(api_v1)),
+    path("", include("web.urls")),
 ]
 
 handler400 = "arlington_site.views.bad_request"

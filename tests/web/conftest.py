@@ -1,0 +1,351 @@
+"""Browser tests of the scorekeeper's app: Debian's Chromium driven by Playwright, live server.
+
+The live server runs in a thread of the test process and answers from the test database, so
+every test here uses ``transactional_db`` (pytest-django asks for it whenever ``live_server`` is
+used): what a fixture writes is committed, the server's thread sees it, and the tables are
+emptied after the test.
+
+Fixtures:
+- ``alice`` owns "Arlington Card Club", ``bob`` keeps score there, ``victor`` watches and
+  ``oscar`` belongs to another club; each password is ``<username>-pw-1234``.
+- ``roster``: the club's five players (Ann, Ben, Cleo, Dev, Eve); ``season``: its spring season.
+- ``browser``: one Chromium for the whole run; ``context``/``page``: a 390×844 touch phone,
+  which fails its test on any request to another origin, on an uncaught script error and on
+  a Content-Security-Policy violation.
+- ``page_as(user, language=...)``: a page already signed in as ``user`` (the session cookie set
+  directly; the sign-in test goes through the form).
+- ``screenshot(page, name)``: a full-page PNG in ``artifacts/screenshots/`` (SCREENSHOT_DIR).
+- ``assert_accessible(page)``: axe-core finds no serious or critical violation.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+SCREENSHOT_DIR = Path(
+    os.environ.get(
+        "SCREENSHOT_DIR", Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+    )
+)
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 3,
+    "is_mobile": True,
+    "has_touch": True,
+}
+PASSWORD = "{username}-pw-1234"
+BLOCKING_IMPACTS = {"serious", "critical"}
+
+
+# --- the server side -----------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _plain_http_live_server() -> Iterator[None]:
+    """Plain HTTP on the live server, set before it starts: its SecurityMiddleware reads the
+    redirect setting once, when the server thread builds its handler.
+
+    The session and CSRF cookies keep the production ``Secure`` flag: Chromium accepts Secure
+    cookies from http://localhost, as it would over HTTPS in production.
+    """
+    from django.test.utils import override_settings
+
+    with override_settings(SECURE_SSL_REDIRECT=False):
+        yield
+
+
+ASYNC_UNSAFE = "DJANGO_ALLOW_ASYNC_UNSAFE"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_setup(item):
+    """Playwright's sync API keeps an event loop running in the main thread, while the test's own
+    ORM calls (fixtures, assertions, the database flush after it) are plain synchronous code.
+
+    Django's guard is lifted for each browser test, from its first fixture to its last teardown,
+    and only then: left in the environment, it would leak into the subprocesses of later tests
+    (`manage.py check --deploy` refuses it)."""
+    os.environ[ASYNC_UNSAFE] = "true"
+    yield
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    yield
+    os.environ.pop(ASYNC_UNSAFE, None)
+
+
+@pytest.fixture(autouse=True)
+def _web_settings(settings, fresh_cache):
+    """Cheap password hashing and no throttling history for every browser test."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    return settings
+
+
+def make_user(username: str):
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.create_user(
+        username=username, password=PASSWORD.format(username=username)
+    )
+
+
+@pytest.fixture
+def alice(transactional_db):
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob(transactional_db):
+    return make_user("bob")
+
+
+@pytest.fixture
+def victor(transactional_db):
+    return make_user("victor")
+
+
+@pytest.fixture
+def oscar(transactional_db):
+    """A user of another club only."""
+    from matches import services
+
+    user = make_user("oscar")
+    services.club_create(name="Oscar's Rummy Night", user=user)
+    return user
+
+
+@pytest.fixture
+def club(alice, bob, victor):
+    """Alice owns it; Bob keeps score; Victor watches."""
+    from matches import services
+    from matches.models import Membership, Role
+
+    club = services.club_create(name="Arlington Card Club", user=alice)
+    Membership.objects.create(club=club, user=bob, role=Role.SCOREKEEPER)
+    Membership.objects.create(club=club, user=victor, role=Role.VIEWER)
+    return club
+
+
+@pytest.fixture
+def roster(club):
+    from matches.models import Player
+
+    return [
+        Player.objects.create(club=club, name=name) for name in ("Ann", "Ben", "Cleo", "Dev", "Eve")
+    ]
+
+
+@pytest.fixture
+def season(club):
+    from matches.models import Season
+
+    return Season.objects.create(
+        club=club, name="Spring", starts_on=dt.date(2025, 3, 1), ends_on=dt.date(2025, 5, 31)
+    )
+
+
+def start_match(club, players, *, user, season=None, table=""):
+    """A match started through the service, as the API would (seats in the order given)."""
+    from matches import services
+
+    return services.match_create(
+        club=club,
+        players=[player.pk for player in players],
+        user=user,
+        season=None if season is None else season.pk,
+        table=table,
+    )
+
+
+def record_hand(match, body: dict, *, user):
+    """Record a hand through the API's own client, as a scorekeeper's app would."""
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    client.force_authenticate(user)
+    response = client.post(f"/api/v1/matches/{match.pk}/hands/", body, format="json")
+    assert response.status_code == 201, response.json()
+    return response.json()
+
+
+# --- the browser side ----------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium (.ci/run does it)")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            args=[
+                "--no-sandbox",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--no-first-run",
+            ],
+        )
+        yield chromium
+        chromium.close()
+
+
+class RequestLog:
+    """Every request a browser context makes, and the page errors it reports."""
+
+    def __init__(self, origin: str) -> None:
+        self.origin = origin
+        self.urls: list[str] = []
+        self.errors: list[str] = []
+
+    def on_request(self, request) -> None:
+        self.urls.append(request.url)
+
+    def on_console(self, message) -> None:
+        if message.type == "error" and "Content Security Policy" in message.text:
+            self.errors.append(f"CSP: {message.text}")
+
+    def on_page_error(self, error) -> None:
+        self.errors.append(f"script error: {error}")
+
+    def foreign(self) -> list[str]:
+        """Requests to any origin but the live server's (data: and blob: URLs stay local)."""
+        return [
+            url
+            for url in self.urls
+            if urlsplit(url).scheme not in {"data", "blob"} and _origin(url) != self.origin
+        ]
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+@pytest.fixture
+def new_context(browser, live_server) -> Iterator[Callable[..., BrowserContext]]:
+    """Make phone-sized contexts; each fails the test on a foreign request or a page error."""
+    made: list[tuple[BrowserContext, RequestLog]] = []
+
+    def make(language: str = "en-GB", **options) -> BrowserContext:
+        context = browser.new_context(
+            **{**PHONE, **options},
+            base_url=live_server.url,
+            locale=language,
+            extra_http_headers={"Accept-Language": language},
+        )
+        context.set_default_timeout(10_000)
+        log = RequestLog(_origin(live_server.url))
+        context.on("request", log.on_request)
+        context.on(
+            "page",
+            lambda page: (
+                page.on("console", log.on_console),
+                page.on("pageerror", log.on_page_error),
+            ),
+        )
+        made.append((context, log))
+        return context
+
+    yield make
+    problems = []
+    for context, log in made:
+        context.close()
+        problems += [f"request to another origin: {url}" for url in log.foreign()]
+        problems += log.errors
+    assert not problems, "\n".join(problems)
+
+
+@pytest.fixture
+def context(new_context) -> BrowserContext:
+    return new_context()
+
+
+@pytest.fixture
+def page(context) -> Page:
+    return context.new_page()
+
+
+def sign_in_cookie(context: BrowserContext, user, live_server) -> None:
+    """Give ``context`` a session for ``user`` without going through the sign-in form."""
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    session = client.cookies[settings.SESSION_COOKIE_NAME]
+    context.add_cookies(
+        [
+            {
+                "name": settings.SESSION_COOKIE_NAME,
+                "value": session.value,
+                "url": live_server.url,
+                "httpOnly": True,
+                "secure": settings.SESSION_COOKIE_SECURE,
+                "sameSite": "Lax",
+            }
+        ]
+    )
+
+
+@pytest.fixture
+def page_as(new_context, live_server) -> Callable[..., Page]:
+    """A new page signed in as ``user``, in ``language`` (the browser's own, e.g. "pt-BR")."""
+
+    def make(user, language: str = "en-GB") -> Page:
+        context = new_context(language)
+        sign_in_cookie(context, user, live_server)
+        return context.new_page()
+
+    return make
+
+
+def sign_in(page: Page, username: str, password: str | None = None) -> None:
+    """Sign in through the form, as a person would."""
+    page.goto("/sign-in/")
+    page.get_by_label(re.compile("username|utilizador|nom d.utilisateur", re.I)).fill(username)
+    page.locator("input[type=password]").fill(password or PASSWORD.format(username=username))
+    page.locator("form.stack button[type=submit]").click()
+    page.wait_for_load_state()
+
+
+@pytest.fixture(scope="session")
+def screenshot() -> Callable[[Page, str], Path]:
+    """Save a full-page PNG under SCREENSHOT_DIR (artifacts/screenshots/ by default)."""
+    SCREENSHOT_DIR.mkdir(parents=True, exist_ok=True)
+
+    def take(page: Page, name: str) -> Path:
+        path = SCREENSHOT_DIR / f"{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return take
+
+
+@pytest.fixture(scope="session")
+def assert_accessible() -> Callable[[Page], None]:
+    """Fail on any serious or critical violation axe-core finds on the page as it stands."""
+    axe = Axe()
+
+    def check(page: Page) -> None:
+        results = axe.run(page)
+        blocking = [
+            v for v in results.response["violations"] if v.get("impact") in BLOCKING_IMPACTS
+        ]
+        assert not blocking, "\n".join(
+            f"{v['impact']} {v['id']}: {v['help']} — "
+            + "; ".join(" ".join(node["target"]) for node in v["nodes"][:5])
+            for v in blocking
+        )
+
+    return check

@@ -1,0 +1,57 @@
+"""Driving the hand entry screen as a scorekeeper does: tabs, groups, taps on the card picker."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+
+def open_entry(page: Page, match_id: int) -> None:
+    """The entry screen for the next hand, loaded and ready for taps."""
+    page.goto(f"/matches/{match_id}/hands/new/")
+    expect(page.locator("#entry .picker")).to_be_visible()
+
+
+def tap(page: Page, card: str) -> None:
+    """Tap one card on the picker."""
+    page.locator(f'.picker button[data-card="{card}"]').click()
+
+
+def choose_player(page: Page, index: int) -> None:
+    page.locator(f"#tab-{index}").click()
+    expect(page.locator(f"#tab-{index}")).to_have_attribute("aria-selected", "true")
+
+
+def enter_player(page: Page, index: int, melds: list[list[str]], hand: list[str]) -> None:
+    """Tap one player's melds (each into a new meld) and then the cards left in hand.
+
+    A declared two (``2D=QS``) is tapped as its card (``2D``); declare it afterwards with
+    :func:`declare_two`.
+    """
+    choose_player(page, index)
+    for meld in melds:
+        page.locator('[data-key="bar-new-meld"]').click()
+        for code in meld:
+            tap(page, code.split("=")[0])
+    if hand:
+        page.locator('[data-key="bar-hand"]').click()
+        for card in hand:
+            tap(page, card)
+
+
+def declare_two(page: Page, two: str, represents: str) -> None:
+    """Open the two's chip in the shown player's melds and pick a suggested declaration."""
+    page.locator(f'.player-panel .chip.two[data-card="{two}"]').click()
+    sheet = page.locator("dialog.sheet")
+    expect(sheet).to_be_visible()
+    sheet.locator(f'button.suggestion[data-represents="{represents}"]').click()
+    expect(page.locator(f'.player-panel .chip[data-card="{two}={represents}"]')).to_be_visible()
+
+
+def choose_ending(page: Page, value: str) -> None:
+    """``value``: a player's id (that player went out) or "stock_exhausted"."""
+    page.locator(f'input[name="ending"][value="{value}"]').check()
+
+
+def wait_for_preview(page: Page, state: str) -> None:
+    """Wait until the live preview has answered ("valid" or "invalid")."""
+    expect(page.locator(f"#preview-status.{state}")).to_be_visible()

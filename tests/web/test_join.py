@@ -1,0 +1,94 @@
+"""Joining a club from an invitation link: open it, sign up or sign in, land in the club."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from accounts.models import DeviceToken
+from matches.models import Membership, Role
+
+
+def invitation_link(page, club) -> str:
+    """An owner makes a link on the club page, as they would to send it round."""
+    page.goto(f"/clubs/{club.pk}/")
+    page.get_by_label("They join as").select_option("scorekeeper")
+    page.get_by_role("button", name="Make an invitation link").click()
+    link = page.get_by_label("Invitation link")
+    expect(link).to_have_value(re.compile(r"/join/[A-Za-z0-9_-]+$"))
+    return link.input_value()
+
+
+@pytest.fixture
+def link(page_as, alice, club, screenshot, assert_accessible) -> str:
+    page = page_as(alice)
+    url = invitation_link(page, club)
+    screenshot(page, "club-invite")
+    assert_accessible(page)
+    page.context.close()
+    return url
+
+
+def test_a_newcomer_signs_up_from_the_link_and_lands_in_the_club(
+    new_context, club, link, screenshot, assert_accessible
+):
+    page = new_context().new_page()
+    page.goto(link)
+    expect(page.locator("#invitation")).to_have_text(
+        "You are invited to join Arlington Card Club as Scorekeeper."
+    )
+    screenshot(page, "join")
+    assert_accessible(page)
+
+    page.get_by_label("Username").fill("nina")
+    page.get_by_label("Password").fill("a long enough pass phrase")
+    page.get_by_role("button", name="Create my account and join").click()
+
+    expect(page).to_have_url(re.compile(rf"/clubs/{club.pk}/$"))
+    expect(page.locator("#club-role")).to_have_text("Your role: Scorekeeper")
+    nina = Membership.objects.get(club=club, user__username="nina")
+    assert nina.role == Role.SCOREKEEPER
+    assert not DeviceToken.objects.filter(user=nina.user).exists()  # the browser has a session
+
+
+def test_a_refused_password_is_shown_at_the_field_and_nobody_joins(new_context, club, link):
+    page = new_context().new_page()
+    page.goto(link)
+    page.get_by_label("Username").fill("nina")
+    page.get_by_label("Password").fill("123")
+    page.get_by_role("button", name="Create my account and join").click()
+
+    expect(page.locator('[data-error-for="password"]')).to_be_visible()
+    assert not Membership.objects.filter(user__username="nina").exists()
+
+
+def test_someone_with_an_account_signs_in_from_the_link_and_joins(new_context, club, oscar, link):
+    page = new_context().new_page()
+    page.goto(link)
+    page.get_by_role("link", name="Sign in to join").click()
+    sign_in_form = page.locator("form.stack")
+    sign_in_form.get_by_label("Username").fill("oscar")
+    page.locator("input[type=password]").fill("oscar-pw-1234")
+    sign_in_form.locator("button[type=submit]").click()
+
+    page.get_by_role("button", name="Join the club").click()
+
+    expect(page).to_have_url(re.compile(rf"/clubs/{club.pk}/$"))
+    assert Membership.objects.get(club=club, user=oscar).role == Role.SCOREKEEPER
+
+
+def test_a_revoked_link_says_so_and_offers_nothing(page_as, new_context, alice, club):
+    from matches.models import Invitation
+
+    page = page_as(alice)
+    link = invitation_link(page, club)
+    Invitation.objects.update(revoked_at="2025-01-01T00:00:00Z")
+
+    visitor = new_context().new_page()
+    visitor.goto(link)
+    expect(visitor.locator("#messages .error-summary")).to_have_attribute(
+        "data-codes", "invitation_revoked"
+    )
+    expect(visitor.get_by_role("button", name="Create my account and join")).to_be_hidden()

@@ -1,0 +1,212 @@
+"""At the table without a signal: the app opens from the service worker, a hand recorded
+offline waits in the outbox (IndexedDB) across a reload, and is sent once when the connection
+returns, with the Idempotency-Key it was made with."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+from rest_framework.test import APIClient
+
+from tests.web.conftest import sign_in_cookie, start_match
+from tests.web.entry import choose_ending, enter_player, open_entry
+
+ANN_MELDS = [["AS", "AH", "AD", "AC"], ["AS", "AH", "AD"], ["KS", "KH", "KD"], ["QS", "QH", "QD"]]
+BEN_HELD = ["3C", "4C", "8H", "9H", "10H", "JH", "3D", "4D", "8C", "9C"]
+CLEO_HELD = ["3H", "4H", "8S", "9S", "10S", "JS", "3S", "4S", "8D", "9D"]
+
+
+def hands_through_the_api(match, user) -> list[dict]:
+    client = APIClient()
+    client.force_authenticate(user)
+    response = client.get(f"/api/v1/matches/{match.pk}/hands/")
+    assert response.status_code == 200
+    return response.json()["results"]
+
+
+def wait_for_service_worker(page) -> None:
+    """Until the service worker controls the page (polled: the page's CSP forbids eval)."""
+    for _ in range(100):
+        if page.evaluate("() => navigator.serviceWorker.controller !== null"):
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError("the service worker never took the page")
+
+
+def test_a_hand_recorded_offline_waits_across_a_reload_and_is_sent_once_online(
+    page_as, bob, roster, screenshot, assert_accessible
+):
+    ann, ben, cleo = roster[:3]
+    match = start_match(roster[0].club, [ann, ben, cleo], user=bob, table="Table 4")
+    page = page_as(bob)
+    context = page.context
+
+    # Online once: the service worker installs, takes the page, and keeps what it reads.
+    page.goto(f"/matches/{match.pk}/")
+    wait_for_service_worker(page)
+    page.reload()
+    expect(page.locator("#hands-section")).to_be_visible()  # all its reads kept
+    open_entry(page, match.pk)
+
+    context.set_offline(True)
+    choose_ending(page, str(ann.pk))
+    enter_player(page, 0, ANN_MELDS, [])
+    enter_player(page, 1, [["5D", "6D", "7D"]], BEN_HELD)
+    enter_player(page, 2, [["5C", "6C", "7C"]], CLEO_HELD)
+    expect(page.locator("#preview-status.offline")).to_be_visible()
+    page.locator("#record").click()
+
+    # The match page opens from the cache and shows the hand as waiting.
+    expect(page).to_have_url(f"{page.url.split('/matches/')[0]}/matches/{match.pk}/")
+    waiting = page.locator('#outbox li[data-state="waiting"]')
+    expect(waiting).to_have_count(1)
+    page.reload()
+    expect(waiting).to_have_count(1)
+    page.close()  # the tab closed, a new one opened, still without a connection
+    page = context.new_page()
+    page.goto(f"/matches/{match.pk}/")
+    waiting = page.locator('#outbox li[data-state="waiting"]')
+    expect(waiting).to_have_count(1)
+    expect(page.locator("#seats li")).to_have_count(3)  # the match itself, from the cache
+    expect(page.get_by_role("link", name="Enter the next hand")).to_be_visible()
+    screenshot(page, "match-offline-outbox")
+    assert_accessible(page)
+    assert hands_through_the_api(match, bob) == []
+
+    context.set_offline(False)
+    expect(page.locator("#outbox")).to_have_count(0, timeout=20_000)
+    hands = hands_through_the_api(match, bob)
+    assert [hand["number"] for hand in hands] == [1]
+    assert {r["player"]: r["net"] for r in hands[0]["results"]} == {
+        ann.pk: 340,
+        ben.pk: -65,
+        cleo.pk: -65,
+    }
+
+    # Sending again (another tab, a second replay) never records a second hand.
+    page.reload()
+    page.wait_for_timeout(500)
+    assert len(hands_through_the_api(match, bob)) == 1
+
+
+def test_a_waiting_hand_refused_on_replay_is_kept_with_its_sentences_for_editing(
+    page_as, bob, roster, screenshot, assert_accessible
+):
+    ann, ben, cleo = roster[:3]
+    match = start_match(roster[0].club, [ann, ben, cleo], user=bob)
+    page = page_as(bob)
+    context = page.context
+    page.goto(f"/matches/{match.pk}/")
+    wait_for_service_worker(page)
+    page.reload()
+    expect(page.locator("#hands-section")).to_be_visible()  # all its reads kept
+    open_entry(page, match.pk)
+
+    # Offline, nothing can check it: Ben's cards left in hand are forgotten.
+    context.set_offline(True)
+    choose_ending(page, str(ann.pk))
+    enter_player(page, 0, ANN_MELDS, [])
+    enter_player(page, 1, [["5D", "6D", "7D"]], [])
+    enter_player(page, 2, [["5C", "6C", "7C"]], CLEO_HELD)
+    page.locator("#record").click()
+    expect(page.locator('#outbox li[data-state="waiting"]')).to_have_count(1)
+
+    context.set_offline(False)
+    refused = page.locator('#outbox li[data-state="refused"]')
+    expect(refused).to_have_count(1, timeout=20_000)
+    expect(refused.locator('[data-code="player_without_cards"]')).to_be_visible()
+    page.reload()
+    expect(refused).to_have_count(1)  # kept, never dropped
+    expect(page.locator("#hands-section")).to_be_visible()
+    screenshot(page, "match-outbox-refused")
+    assert_accessible(page)
+    assert hands_through_the_api(match, bob) == []
+
+    refused.get_by_role("button", name="Edit and send again").click()
+    expect(page.locator("#entry .picker")).to_be_visible()
+    enter_player(page, 1, [], BEN_HELD)
+    page.locator("#tab-1").click()
+    expect(page.locator(".player-panel .group.hand .chip")).to_have_count(len(BEN_HELD))
+    expect(page.locator("#preview-status.valid")).to_be_visible()
+    page.locator("#record").click()
+
+    expect(page).to_have_url(f"{page.url.split('/matches/')[0]}/matches/{match.pk}/")
+    expect(page.locator("#outbox")).to_have_count(0)
+    hands = hands_through_the_api(match, bob)
+    assert [hand["number"] for hand in hands] == [1]
+    assert {r["player"]: r["net"] for r in hands[0]["results"]} == {
+        ann.pk: 340,
+        ben.pk: -65,
+        cleo.pk: -65,
+    }
+
+
+def test_an_answer_lost_on_the_way_back_is_replayed_with_its_key_into_one_hand(
+    new_context, live_server, bob, roster
+):
+    """The server records the hand but the phone never hears back: the hand waits in the outbox
+    and its replay, with the same Idempotency-Key, is answered with the first answer."""
+    ann, ben, cleo = roster[:3]
+    match = start_match(roster[0].club, [ann, ben, cleo], user=bob)
+    context = new_context(service_workers="block")  # so that the page's own requests are routed
+    sign_in_cookie(context, bob, live_server)
+    page = context.new_page()
+    sent = []
+
+    def lose_the_answer(route):
+        if route.request.method != "POST":
+            return route.continue_()
+        sent.append(route.request.headers["idempotency-key"])
+        route.fetch()  # the server records the hand...
+        route.abort("internetdisconnected")  # ...and the answer never arrives
+
+    answers = []
+    page.on(
+        "response",
+        lambda r: r.request.method == "POST"
+        and answers.append((r.status, r.request.headers.get("idempotency-key"),
+                            r.headers.get("idempotent-replayed"))),
+    )  # fmt: skip
+    page.route(f"**/api/v1/matches/{match.pk}/hands/", lose_the_answer, times=1)
+    open_entry(page, match.pk)
+    choose_ending(page, str(ann.pk))
+    enter_player(page, 0, ANN_MELDS, [])
+    enter_player(page, 1, [["5D", "6D", "7D"]], BEN_HELD)
+    enter_player(page, 2, [["5C", "6C", "7C"]], CLEO_HELD)
+    page.locator("#record").click()
+
+    expect(page).to_have_url(f"{page.url.split('/matches/')[0]}/matches/{match.pk}/")
+    expect(page.locator("#messages .notice")).to_contain_text("recorded as hand 1")
+    expect(page.locator("#outbox")).to_have_count(0)
+    assert answers == [(201, sent[0], "true")]  # the replay: the first answer, replayed
+    assert [hand["number"] for hand in hands_through_the_api(match, bob)] == [1]
+
+
+def test_a_hand_the_server_could_not_record_waits_and_is_sent_again(
+    new_context, live_server, bob, roster
+):
+    ann, ben = roster[:2]
+    match = start_match(roster[0].club, [ann, ben], user=bob)
+    context = new_context(service_workers="block")
+    sign_in_cookie(context, bob, live_server)
+    page = context.new_page()
+    unavailable = {"type": "server_error", "errors": [
+        {"code": "database_unavailable", "detail": "The database cannot be reached.", "attr": None}
+    ]}  # fmt: skip
+    page.route(
+        f"**/api/v1/matches/{match.pk}/hands/",
+        lambda route: (
+            route.fulfill(status=503, json=unavailable)
+            if route.request.method == "POST"
+            else route.continue_()
+        ),
+        times=1,
+    )
+    open_entry(page, match.pk)
+    choose_ending(page, str(ann.pk))
+    enter_player(page, 0, ANN_MELDS, [])
+    enter_player(page, 1, [["5D", "6D", "7D"]], BEN_HELD)
+    page.locator("#record").click()
+
+    expect(page).to_have_url(f"{page.url.split('/matches/')[0]}/matches/{match.pk}/")
+    expect(page.locator("#messages .notice")).to_contain_text("recorded as hand 1")
+    assert [hand["number"] for hand in hands_through_the_api(match, bob)] == [1]

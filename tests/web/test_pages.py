@@ -1,0 +1,169 @@
+"""The club, match, scoreboard, standings and player pages, as each role sees them at phone size."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from matches.models import Match
+from tests.web.worlds import finished_and_live, shared_victory
+
+
+@pytest.fixture
+def table(club, roster, season, alice):
+    return finished_and_live(club, roster, season, alice)
+
+
+def test_the_club_page_lists_matches_and_players_and_offers_a_writer_a_new_match(
+    page_as, bob, club, table, screenshot, assert_accessible
+):
+    page = page_as(bob)
+    page.goto(f"/clubs/{club.pk}/")
+
+    expect(page.get_by_role("heading", level=1)).to_have_text("Arlington Card Club")
+    expect(page.locator("#live-matches li")).to_have_count(1)
+    expect(page.locator("#live-matches")).to_contain_text("Door")
+    expect(page.locator("#finished-matches")).to_contain_text("Won by Ann")
+    expect(page.locator("#players li")).to_have_count(5)
+    expect(page.get_by_role("link", name="Start a match")).to_be_visible()
+    screenshot(page, "club")
+    assert_accessible(page)
+
+
+def test_a_scorekeeper_starts_a_match_choosing_seats_dealer_table_and_season(
+    page_as, bob, club, roster, season, screenshot, assert_accessible
+):
+    page = page_as(bob)
+    page.goto(f"/clubs/{club.pk}/matches/new/")
+    for name in ("Ann", "Ben", "Cleo"):
+        page.locator("#player-choices").get_by_text(name, exact=True).click()
+    page.get_by_role("button", name="Move Cleo up").click()  # clockwise: Ann, Cleo, Ben
+    page.locator("#dealer-choices").get_by_text("Ben", exact=True).click()
+    page.get_by_label("Table (optional)").fill("Window")
+    expect(page.get_by_label("Season")).to_have_value("")  # Spring 2025 is over: no default
+    page.get_by_label("Season").select_option(label="Spring")
+    summary = page.locator("#deal-summary")
+    expect(summary).to_contain_text("Ben deals first. Dealing order: Ben → Ann → Cleo")
+    screenshot(page, "match-new")
+    assert_accessible(page)
+
+    page.get_by_role("button", name="Start the match").click()
+
+    expect(page.locator("#next-dealer")).to_have_text("Hand 1: Ben deals")
+    match = Match.objects.get()
+    seats = [seat.player.name for seat in match.seats.order_by("position")]
+    assert seats == ["Ann", "Cleo", "Ben"]
+    assert (match.first_dealer.name, match.table, match.season) == ("Ben", "Window", season)
+
+
+def test_a_player_added_inline_is_seated_and_the_apis_refusal_shows_at_the_field(
+    page_as, alice, club, roster
+):
+    page = page_as(alice)
+    page.goto(f"/clubs/{club.pk}/matches/new/")
+    page.get_by_label("Add a player to the club").fill("Zoe")
+    page.get_by_role("button", name="Add", exact=True).click()
+    expect(page.locator("#seat-order")).to_contain_text("Zoe")
+
+    page.get_by_role("button", name="Start the match").click()  # one player only
+
+    expect(page.locator("#messages .error-summary")).to_have_attribute("data-codes", "seat_count")
+    expect(page.locator('[data-error-for="players"]')).to_be_visible()
+    assert not Match.objects.exists()
+
+
+def test_the_match_page_itemises_every_hand_and_draws_the_race(
+    page_as, bob, table, screenshot, assert_accessible
+):
+    page = page_as(bob)
+    page.goto(f"/matches/{table.finished.pk}/")
+
+    expect(page.locator("#finish-banner")).to_have_text(re.compile("Ann wins with 1,020"))
+    totals = page.locator("#seats .seat-total")
+    expect(totals).to_have_text([re.compile("1,020"), re.compile("-195"), re.compile("-195")])
+    expect(page.locator("#chart polyline")).to_have_count(3)
+    expect(page.locator("#hands > li")).to_have_count(3)
+    hand = page.locator('#hands li[data-hand="1"]')
+    expect(hand).to_contain_text("Ann went out")
+    hand.locator("summary").tap()
+    ann = hand.locator(".result").first
+    expect(ann.locator(".melds li")).to_have_count(4)
+    expect(ann.locator(".melds li").first).to_contain_text("set")
+    expect(ann.get_by_role("img", name="the queen of spades")).to_be_visible()
+    expect(hand.locator(".result").nth(1).locator(".held")).to_contain_text("-80")
+    screenshot(page, "match-finished")
+    assert_accessible(page)
+
+    page.goto(f"/matches/{table.live.pk}/")
+    expect(page.locator("#finish-banner")).to_be_hidden()
+    expect(page.locator("#next-dealer")).to_have_text("Hand 2: Eve deals")
+    expect(page.locator(".seat.dealer")).to_contain_text("Eve")
+    screenshot(page, "match-in-progress")
+    assert_accessible(page)
+
+
+def test_a_shared_victory_names_every_winner(page_as, alice, victor, club, roster, season):
+    match = shared_victory(club, roster, season, alice)
+    page = page_as(victor)
+    page.goto(f"/matches/{match.pk}/")
+
+    banner = page.locator("#finish-banner")
+    expect(banner).to_have_text(re.compile("Shared victory: Ann, Ben with 1,060"))
+
+
+def test_the_scoreboard_shows_totals_large_and_who_deals(
+    page_as, bob, table, screenshot, assert_accessible
+):
+    page = page_as(bob)
+    page.goto(f"/matches/{table.live.pk}/scoreboard/")
+
+    expect(page.locator(".board-total")).to_have_text(["340", "-65"])
+    expect(page.locator("#board-next")).to_have_text("Hand 2: Eve deals")
+    total = page.locator(".board-total").first
+    size = total.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
+    assert size >= 48
+    screenshot(page, "scoreboard")
+    assert_accessible(page)
+
+
+def test_standings_share_ranks_and_offer_the_csv(
+    page_as, victor, club, roster, season, alice, screenshot, assert_accessible
+):
+    shared_victory(club, roster, season, alice)
+    page = page_as(victor)
+    page.goto(f"/clubs/{club.pk}/standings/")
+
+    rows = page.locator("#standings-rows tr")
+    expect(rows).to_have_count(2)
+    expect(rows.locator("td:first-child")).to_have_text(["1", "1"])
+    expect(rows.nth(0).locator("td").nth(1)).to_have_text("0.5")
+    screenshot(page, "standings")
+    assert_accessible(page)
+
+    page.get_by_label("Season").select_option(label="Spring")
+    page.get_by_role("button", name="Show").click()
+    expect(page).to_have_url(re.compile(rf"season={season.pk}"))
+    expect(rows).to_have_count(2)
+    with page.expect_download() as download:
+        page.get_by_role("link", name="Download as CSV").click()
+    csv = open(download.value.path(), encoding="utf-8-sig").read().splitlines()
+    assert csv[0].startswith("rank,player,name")
+    assert len(csv) == 3
+
+
+def test_the_player_page_shows_the_record_and_matches(
+    page_as, victor, table, roster, screenshot, assert_accessible
+):
+    ann = roster[0]
+    page = page_as(victor)
+    page.goto(f"/players/{ann.pk}/")
+
+    expect(page.get_by_role("heading", level=1)).to_have_text("Ann")
+    expect(page.locator('[data-field="wins"]')).to_have_text("1")
+    expect(page.locator('[data-field="went_out"]')).to_contain_text("3")
+    expect(page.locator("#player-matches li")).to_have_count(1)
+    expect(page.locator("#player-matches")).to_contain_text("Won")
+    screenshot(page, "player")
+    assert_accessible(page)

@@ -1,0 +1,40 @@
+"""Matches in known states for the browser tests, built through the services and the API."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tests.matches.builders import full_packs, went_out
+from tests.web.conftest import record_hand, start_match
+
+
+@dataclass
+class Table:
+    """A club with one finished match and one in progress, as the app's pages show them."""
+
+    finished: object  # Ann wins outright: three hands gone out, 1,020 against -195
+    live: object  # one hand played: Dev went out (+340), Eve held cards (-65)
+    shared: object | None = None
+
+
+def finished_and_live(club, roster, season, user) -> Table:
+    ann, ben, cleo, dev, eve = roster
+    finished = start_match(club, [ann, ben, cleo], user=user, season=season, table="Window")
+    seated = [ann.pk, ben.pk, cleo.pk]
+    for _ in range(3):
+        record_hand(finished, went_out(ann.pk, seated), user=user)
+    live = start_match(club, [dev, eve], user=user, season=season, table="Door")
+    record_hand(live, went_out(dev.pk, [dev.pk, eve.pk]), user=user)
+    finished.refresh_from_db()
+    live.refresh_from_db()
+    return Table(finished=finished, live=live)
+
+
+def shared_victory(club, roster, season, user):
+    """Ann and Ben each meld a whole pack twice, the stock runs out: 1,060 each, shared."""
+    ann, ben = roster[:2]
+    match = start_match(club, [ann, ben], user=user, season=season, table="Corner")
+    for _ in range(2):
+        record_hand(match, full_packs(ann.pk, ben.pk), user=user)
+    match.refresh_from_db()
+    return match

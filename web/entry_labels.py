@@ -1,0 +1,99 @@
+"""The words of the hand entry screen, the corrections and the outbox, for their scripts.
+
+Handed to the page with ``json_script`` beside the app's vocabulary (data, never executed).
+"%(name)s" placeholders are filled in by the scripts.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+
+ENTRY_SENTENCES: dict[str, Any] = {
+    "suit_S": _("spades"),
+    "suit_H": _("hearts"),
+    "suit_D": _("diamonds"),
+    "suit_C": _("clubs"),
+    "meld_n": _("Meld %(n)s"),
+    "in_hand": _("Left in hand"),
+    "new_meld": _("New meld"),
+    "remove_card": _("Remove %(card)s"),
+    "remove_meld": _("Remove meld %(n)s"),
+    "choose_two": _("What does %(card)s stand for?"),
+    "two_itself": _("Itself"),
+    "suggested": _("Suggested"),
+    "any_card": _("Any card"),
+    "did_you_mean": _("Did you mean %(meld)s?"),
+    "left_of": _("%(count)s left"),
+    "none_left": _("None left: two packs hold two of each."),
+    "adding_to": _("Tap cards to add them to: %(group)s"),
+    "type_cards": _("Or type cards"),
+    "type_hint": _("For example 10H QS 2D=QS"),
+    "add": _("Add"),
+    "melded": _("Melded"),
+    "penalty": _("In hand"),
+    "bonus": _("Bonus"),
+    "net": _("Net"),
+    "checking": _("Checking…"),
+    "preview_offline": _("No connection: the score will be checked when the hand is sent."),
+    "valid_hand": _("This hand can be recorded."),
+    "problems": _("There is a problem"),
+    "problem_count": _("Problems to fix before recording: %(count)s"),
+    "record": _("Record hand"),
+    "save_correction": _("Save correction"),
+    "reason": _("Reason for the correction (optional)"),
+    "recording": _("Recording…"),
+    "recorded": _("Hand %(n)s recorded."),
+    "corrected": _("Hand %(n)s corrected."),
+    "queued": _("No connection: the hand is waiting and will be sent when the connection returns."),
+    "stale_title": _("Someone corrected this hand while you were editing it"),
+    "stale_yours": _("Your edit"),
+    "stale_theirs": _("Now recorded (version %(version)s, by %(by)s)"),
+    "stale_hint": _("Cards that differ between the two versions are highlighted."),
+    "stale_apply": _("Save my edit over it"),
+    "stale_restart": _("Redo my edit on the newer version"),
+    "stale_drop": _("Drop my edit"),
+    "went_out_label": _("%(name)s went out"),
+    "stock_ran_out": _("The stock ran out"),
+    "how_ended": _("How did the hand end?"),
+    "no_melds": _("No melds"),
+    "nothing_held": _("Nothing held"),
+    "cards_count": _("%(count)s cards"),
+    "outbox_title": _("Hands not recorded yet"),
+    "outbox_waiting": _("Hand for %(table)s, entered %(when)s: waiting for the connection."),
+    "outbox_refused": _("Hand entered %(when)s was refused:"),
+    "outbox_edit": _("Edit and send again"),
+    "outbox_discard": _("Discard this hand"),
+    "outbox_discard_confirm": _("Discard this hand for good? It was never recorded."),
+    "outbox_sent": _("A hand that waited for the connection was recorded as hand %(n)s."),
+    "send_now": _("Send now"),
+    "correct": _("Correct"),
+    "correct_hand": _("Correct hand %(n)s"),
+    "void": _("Void"),
+    "void_hand": _("Void hand %(n)s"),
+    "void_confirm": _("Void hand %(n)s? The totals go back to what they were before it."),
+    "void_reason": _("Reason (optional)"),
+    "void_yes": _("Void the hand"),
+    "cancel": _("Cancel"),
+    "voided": _("Hand %(n)s voided."),
+    "sign_in_again": _("Your session has ended: sign in again to send the waiting hand."),
+    "edit_hand": _("Correct hand %(n)s"),
+    "new_hand": _("Hand %(n)s"),
+    "dealer": _("Dealer: %(name)s"),
+    "player_problem": _("%(name)s: check this player"),
+    "close": _("Close"),
+    "players": _("Players"),
+    "next_player": _("Next player"),
+    "added": _("Added to %(group)s: %(card)s"),
+    "back_to_match": _("Back to the match"),
+    "entry_viewer": _("Your role in this club lets you follow its matches, not record hands."),
+    "entry_finished": _(
+        "This match is finished: no hand can be added. A recorded hand can still be corrected."
+    ),
+}
+
+
+def entry_vocabulary() -> dict[str, str]:
+    """The screen's sentences in the active language."""
+    return {key: str(text) for key, text in ENTRY_SENTENCES.items()}

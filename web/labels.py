@@ -1,0 +1,99 @@
+"""The words the app's scripts show, translated when a page is rendered.
+
+Templates translate the page itself; the scripts build rows from API answers and take their
+words from this table, handed over with ``json_script`` (data, never executed, so the page's
+Content-Security-Policy needs no inline script). Card names reuse the engine's vocabulary.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from scoring.cards import Rank, Suit
+from scoring.violations import ENDING_LABELS, KIND_LABELS, RANK_NAMES, SUIT_PHRASES, WILD_PHRASE
+from web.entry_labels import entry_vocabulary
+
+# Sentences the scripts show, by key; i18n.js fills in their "%(name)s" placeholders.
+SENTENCES: dict[str, Any] = {
+    "loading": gettext_lazy("Loading…"),
+    "offline": gettext_lazy("No connection. Showing what was loaded last."),
+    "error": gettext_lazy("Something went wrong. Try again."),
+    "not_found": gettext_lazy("Not found, or you are not a member of this club."),
+    "no_clubs": gettext_lazy("You are not a member of any club yet."),
+    "sign_in": gettext_lazy("Sign in"),
+    "invited": gettext_lazy("You are invited to join %(club)s as %(role)s."),
+    "copied": gettext_lazy("Copied: paste it into a message."),
+    "role_owner": gettext_lazy("Owner"),
+    "role_scorekeeper": gettext_lazy("Scorekeeper"),
+    "role_viewer": gettext_lazy("Viewer"),
+    "your_role": gettext_lazy("Your role: %(role)s"),
+    "no_live_matches": gettext_lazy("No match in progress."),
+    "no_finished_matches": gettext_lazy("No finished match yet."),
+    "no_players": gettext_lazy("No player yet."),
+    "no_matches": gettext_lazy("No match yet."),
+    "match": gettext_lazy("Match %(id)s"),
+    "in_progress": gettext_lazy("In progress"),
+    "finished": gettext_lazy("Finished"),
+    "won_by": gettext_lazy("Won by %(name)s"),
+    "shared_victory": gettext_lazy("Shared victory: %(names)s"),
+    "next_hand": gettext_lazy("Hand %(number)s: %(name)s deals"),
+    "finished_after": gettext_lazy("Finished after %(count)s hands"),
+    "winner_total": gettext_lazy("%(name)s wins with %(total)s"),
+    "shared_victory_total": gettext_lazy("Shared victory: %(names)s with %(total)s"),
+    "deals_next": gettext_lazy("deals next"),
+    "winner": gettext_lazy("winner"),
+    "total": gettext_lazy("Total"),
+    "chart_title": gettext_lazy("Totals after %(count)s hands, racing to 1,000: %(totals)s"),
+    "hand_title": gettext_lazy("Hand %(number)s"),
+    "went_out": gettext_lazy("%(name)s went out"),
+    "dealt_by": gettext_lazy("dealt by %(name)s"),
+    "no_hands": gettext_lazy("No hand recorded yet."),
+    "result_no_melds": gettext_lazy("Melded nothing"),
+    "held": gettext_lazy("Left in hand:"),
+    "held_nothing": gettext_lazy("No card left in hand"),
+    "net_total": gettext_lazy("%(net)s, total %(total)s"),
+    "sum_melded": gettext_lazy("Melded"),
+    "sum_penalty": gettext_lazy("Cards in hand"),
+    "sum_bonus": gettext_lazy("Bonus for going out"),
+    "sum_net": gettext_lazy("Net"),
+    "wake_failed": gettext_lazy("This browser would not keep the screen on."),
+    "move_up": gettext_lazy("Move %(name)s up"),
+    "move_down": gettext_lazy("Move %(name)s down"),
+    "deal_order": gettext_lazy("%(name)s deals first. Dealing order: %(order)s"),
+    "name_required": gettext_lazy("Enter the new player's name."),
+    "all_time": gettext_lazy("All time"),
+    "no_standings": gettext_lazy("No finished match counts here yet."),
+    "best_hand_value": gettext_lazy("%(net)s in hand %(number)s"),
+    "total_after": gettext_lazy("Total %(total)s after %(count)s hands"),
+    "won": gettext_lazy("Won"),
+    "shared_win": gettext_lazy("Shared win"),
+    "record_matches_played": gettext_lazy("Matches played"),
+    "record_wins": gettext_lazy("Wins"),
+    "record_shared_wins": gettext_lazy("Shared wins"),
+    "record_victory_points": gettext_lazy("Victory points"),
+    "record_hands_played": gettext_lazy("Hands played"),
+    "record_went_out": gettext_lazy("Went out"),
+    "record_average_net": gettext_lazy("Average net per hand"),
+    "record_average_hand_penalty": gettext_lazy("Average points left in hand"),
+    "record_best_hand": gettext_lazy("Best hand"),
+    "record_wild_twos_melded": gettext_lazy("Twos melded as wild cards"),
+    "record_queen_of_spades_held": gettext_lazy("Hands ended holding the queen of spades"),
+}
+
+
+def vocabulary() -> dict[str, Any]:
+    """Every sentence, card word and meld label of the active language, for one page."""
+    return {
+        "sentences": {
+            **{key: str(text) for key, text in SENTENCES.items()},
+            **entry_vocabulary(),  # hand entry, corrections and the outbox
+        },
+        "ranks": {rank.value: _(RANK_NAMES[rank]) for rank in Rank},
+        "suits": {suit.value: _(SUIT_PHRASES[suit]) for suit in Suit},
+        "wild": _(WILD_PHRASE),
+        "kinds": {key: _(text) for key, text in KIND_LABELS.items()},
+        "endings": {key: _(text) for key, text in ENDING_LABELS.items()},
+    }

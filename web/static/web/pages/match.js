@@ -1,0 +1,146 @@
+// A match: the finish banner, seats with running totals and who deals next, the race to 1,000,
+// and every hand itemised. Viewers get the same page with no write control at all; hand entry,
+// corrections and voiding (web/templates/web/_hand_entry.html) mount on the `arl:match` event.
+import { get, getAll, showError } from "../api.js";
+import { raceChart, legend } from "../chart.js";
+import { h, number, pageData } from "../dom.js";
+import { cardElement, endingLabel, kindLabel, sentences, t } from "../i18n.js";
+import { setupWakeLock } from "../wakelock.js";
+
+const root = document.getElementById("match");
+const matchId = pageData().match;
+export const WRITE_ROLES = new Set(["owner", "scorekeeper"]);
+const signed = (value) => new Intl.NumberFormat(document.documentElement.lang, { signDisplay: "exceptZero" }).format(value);
+
+export function matchTitle(match) {
+  return match.table || t("match", { id: match.id });
+}
+
+function nameOf(match, player) {
+  return match.seats.find((seat) => seat.player === player)?.name ?? "";
+}
+
+function renderBanner(match) {
+  const banner = document.getElementById("finish-banner");
+  banner.hidden = match.status !== "finished";
+  if (banner.hidden) return;
+  const winners = match.seats.filter((seat) => seat.winner);
+  const total = number(winners[0]?.total);
+  banner.replaceChildren(
+    h("span", { class: "trophy", "aria-hidden": "true" }, "★"),
+    h("span", {}, match.shared_victory
+      ? t("shared_victory_total", { names: winners.map((seat) => seat.name).join(", "), total })
+      : t("winner_total", { name: winners[0]?.name ?? "", total })));
+}
+
+function renderSeats(match) {
+  const next = document.getElementById("next-dealer");
+  next.textContent = match.status === "finished" ? t("finished_after", { count: match.hands_played })
+    : t("next_hand", { number: match.next_hand, name: nameOf(match, match.next_dealer) });
+  const leader = Math.max(...match.seats.map((seat) => seat.total));
+  document.getElementById("seats").replaceChildren(...match.seats.map((seat) =>
+    h("li", { class: ["seat", seat.winner ? "winner" : "", seat.player === match.next_dealer ? "dealer" : ""].join(" ").trim(),
+      dataset: { player: seat.player } },
+      h("span", { class: "seat-number", "aria-hidden": "true" }, seat.seat + 1),
+      h("span", { class: "seat-name" }, seat.name,
+        seat.player === match.next_dealer ? h("span", { class: "badge live" }, t("deals_next")) : null,
+        seat.winner ? h("span", { class: "badge owner" }, t("winner")) : null),
+      h("span", { class: "seat-total" + (seat.total === leader && match.hands_played ? " leader" : "") },
+        h("span", { class: "visually-hidden" }, `${t("total")}: `), number(seat.total)),
+      h("span", { class: "progress", "aria-hidden": "true" },
+        h("progress", { max: 1000, value: Math.max(0, Math.min(1000, seat.total)) })))));
+}
+
+function renderChart(match, hands) {
+  const figure = document.getElementById("chart");
+  const totals = match.seats.map((seat) => `${seat.name} ${number(seat.total)}`).join(", ");
+  figure.replaceChildren(
+    raceChart(match.seats, hands, { title: t("chart_title", { count: hands.length, totals }) }),
+    legend(match.seats));
+}
+
+function cards(list) {
+  const span = h("span", { class: "card-row" });
+  list.forEach((code, i) => span.append(...(i ? [" ", cardElement(code)] : [cardElement(code)])));
+  return span;
+}
+
+function resultBlock(match, hand, row) {
+  const melds = row.melds.length
+    ? h("ul", { class: "melds" }, ...row.melds.map((meld) =>
+      h("li", {}, cards(meld.cards),
+        h("span", { class: "meld-kind" }, kindLabel(meld.kind)),
+        h("span", { class: "points plus" }, signed(meld.points)))))
+    : h("p", { class: "muted" }, t("result_no_melds"));
+  const held = row.held.length
+    ? h("p", { class: "held" }, h("span", { class: "label" }, t("held")), " ", cards(row.held.map((item) => item.card)),
+      h("span", { class: "points minus" }, signed(-row.hand_penalty)))
+    : h("p", { class: "held muted" }, t("held_nothing"));
+  return h("div", { class: "result", dataset: { player: row.player } },
+    h("h4", {}, row.name,
+      h("span", { class: "result-net" }, t("net_total", { net: signed(row.net), total: number(row.total) }))),
+    melds, held,
+    h("dl", { class: "sums" },
+      h("div", {}, h("dt", {}, t("sum_melded")), h("dd", {}, number(row.melded_points))),
+      h("div", {}, h("dt", {}, t("sum_penalty")), h("dd", {}, signed(-row.hand_penalty))),
+      row.bonus ? h("div", {}, h("dt", {}, t("sum_bonus")), h("dd", {}, signed(row.bonus))) : null,
+      h("div", {}, h("dt", {}, t("sum_net")), h("dd", {}, signed(row.net)))));
+}
+
+function handItem(match, hand) {
+  const ending = hand.ending === "went_out" ? t("went_out", { name: nameOf(match, hand.went_out) }) : endingLabel(hand.ending);
+  const nets = hand.results.map((row) => `${row.name} ${signed(row.net)}`).join(" · ");
+  return h("li", { dataset: { hand: hand.number }, class: "hand" },
+    h("details", {},
+      h("summary", {},
+        h("span", { class: "hand-title" }, t("hand_title", { number: hand.number })),
+        h("span", { class: "sub" }, `${ending} · ${t("dealt_by", { name: nameOf(match, hand.dealer) })}`),
+        h("span", { class: "sub nets" }, nets)),
+      h("div", { class: "hand-body" }, ...hand.results.map((row) => resultBlock(match, hand, row)))),
+    h("div", { class: "hand-actions" }));
+}
+
+let state = null;
+
+async function load() {
+  try {
+    const match = await get(`matches/${matchId}/`);
+    const [club, hands] = await Promise.all([get(`clubs/${match.club}/`), getAll(`matches/${matchId}/hands/`)]);
+    hands.sort((a, b) => a.number - b.number);
+    state = { match, hands, club, role: club.role, canWrite: WRITE_ROLES.has(club.role) && match.status !== "finished" };
+    render(state);
+    document.dispatchEvent(new CustomEvent("arl:match", { detail: state }));
+  } catch (error) {
+    showError(error, { sentences });
+  } finally {
+    root.removeAttribute("aria-busy");
+  }
+}
+
+function render({ match, hands, club }) {
+  const title = matchTitle(match);
+  document.getElementById("match-title").textContent = title;
+  document.title = `${title} · ${club.name}`;
+  const crumb = document.getElementById("club-link");
+  crumb.textContent = club.name;
+  crumb.href = `/clubs/${club.id}/`;
+  renderBanner(match);
+  renderSeats(match);
+  renderChart(match, hands);
+  const list = document.getElementById("hands");
+  const open = new Set([...list.querySelectorAll("li[data-hand] details[open]")].map((d) => d.closest("li").dataset.hand));
+  list.replaceChildren(...(hands.length ? [...hands].reverse().map((hand) => handItem(match, hand))
+    : [h("li", { class: "muted" }, t("no_hands"))]));
+  for (const number of open) list.querySelector(`li[data-hand="${number}"] details`)?.setAttribute("open", "");
+  for (const id of ["seats-section", "match-actions", "chart-section", "hands-section"]) document.getElementById(id).hidden = false;
+  document.getElementById("chart-section").hidden = hands.length === 0;
+  const entry = document.getElementById("hand-entry");
+  if (entry) entry.hidden = !state.canWrite;
+}
+
+setupWakeLock(document.getElementById("wake-lock"), { onError: () => showError(new Error(t("wake_failed")), { sentences: { error: t("wake_failed") } }) });
+document.addEventListener("arl:refresh", load);
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible" && state) load();
+});
+load();

@@ -1,0 +1,174 @@
+// Start a match: choose 2–5 of the club's players (or add one), seat them clockwise, pick the
+// first dealer, a table label and a season. The API decides what is allowed; its errors are
+// shown next to the field they name and summarised at the top.
+import { ApiError, get, getAll, post, showError, clearMessages } from "../api.js";
+import { h, pageData } from "../dom.js";
+import { sentences, t } from "../i18n.js";
+
+const clubId = Number(pageData().club);
+const form = document.getElementById("match-form");
+const choices = document.getElementById("player-choices");
+const order = document.getElementById("seat-order");
+const dealers = document.getElementById("dealer-choices");
+const summary = document.getElementById("deal-summary");
+const seasonSelect = document.getElementById("season");
+
+let players = [];      // the club's roster
+let seated = [];       // chosen player ids, clockwise
+let firstDealer = null;
+
+function playerName(id) {
+  return players.find((player) => player.id === id)?.name ?? "";
+}
+
+function renderChoices() {
+  choices.replaceChildren(...players.map((player) => {
+    const id = `player-${player.id}`;
+    return h("li", {},
+      h("input", { type: "checkbox", id, value: player.id, checked: seated.includes(player.id),
+        onchange: (event) => toggle(player.id, event.target.checked) }),
+      h("label", { for: id }, player.name));
+  }));
+}
+
+function toggle(id, on) {
+  seated = on ? [...seated.filter((p) => p !== id), id] : seated.filter((p) => p !== id);
+  if (!seated.includes(firstDealer)) firstDealer = seated[0] ?? null;
+  renderOrder();
+}
+
+function move(index, step) {
+  const target = index + step;
+  if (target < 0 || target >= seated.length) return;
+  [seated[index], seated[target]] = [seated[target], seated[index]];
+  renderOrder();
+  order.querySelectorAll("li")[target]?.querySelector(step < 0 ? "[data-up]" : "[data-down]")?.focus();
+}
+
+function renderOrder() {
+  document.getElementById("seat-order-empty").hidden = seated.length > 0;
+  order.replaceChildren(...seated.map((id, index) =>
+    h("li", {},
+      h("span", { class: "seat-name" }, playerName(id)),
+      h("span", { class: "seat-moves" },
+        h("button", { type: "button", class: "button small", "data-up": true, disabled: index === 0,
+          "aria-label": t("move_up", { name: playerName(id) }), onclick: () => move(index, -1) }, "↑"),
+        h("button", { type: "button", class: "button small", "data-down": true, disabled: index === seated.length - 1,
+          "aria-label": t("move_down", { name: playerName(id) }), onclick: () => move(index, 1) }, "↓")))));
+  dealers.replaceChildren(...seated.map((id) => {
+    const radio = `dealer-${id}`;
+    return h("div", { class: "choice" },
+      h("input", { type: "radio", name: "first_dealer", id: radio, value: id, checked: id === firstDealer,
+        onchange: () => { firstDealer = id; renderSummary(); } }),
+      h("label", { for: radio }, playerName(id)));
+  }));
+  renderSummary();
+}
+
+// Who deals: the first dealer, then clockwise.
+function renderSummary() {
+  summary.hidden = seated.length === 0;
+  if (!seated.length) return;
+  const start = Math.max(0, seated.indexOf(firstDealer));
+  const rotation = [...seated.slice(start), ...seated.slice(0, start)].map(playerName);
+  summary.textContent = t("deal_order", { name: rotation[0], order: rotation.join(" → ") });
+}
+
+async function addPlayer() {
+  const input = document.getElementById("new-player");
+  const name = input.value.trim();
+  clearFieldErrors();
+  if (!name) {
+    fieldError("name", t("name_required"), input);
+    return;
+  }
+  try {
+    const { data: player } = await post("players/", { club: clubId, name });
+    players = [...players, player].sort((a, b) => a.name.localeCompare(b.name));
+    input.value = "";
+    renderChoices();
+    toggle(player.id, true);
+    renderChoices();
+  } catch (error) {
+    showFieldErrors(error, { name: input });
+  }
+}
+
+function clearFieldErrors() {
+  clearMessages();
+  for (const element of form.querySelectorAll("[data-error-for]")) {
+    element.hidden = true;
+    element.textContent = "";
+  }
+  for (const element of form.querySelectorAll("[aria-invalid]")) element.removeAttribute("aria-invalid");
+}
+
+function fieldError(attr, detail, control) {
+  const slot = form.querySelector(`[data-error-for="${attr.split(".")[0]}"]`);
+  if (slot) {
+    slot.hidden = false;
+    slot.textContent = slot.textContent ? `${slot.textContent} ${detail}` : detail;
+  }
+  control?.setAttribute("aria-invalid", "true");
+}
+
+// The API's errors next to their fields, and all of them at the top (GOV.UK's pattern).
+function showFieldErrors(error, controls = {}) {
+  showError(error, { sentences });
+  if (!(error instanceof ApiError)) return;
+  for (const item of error.errors) {
+    if (item.attr) fieldError(item.attr, item.detail, controls[item.attr.split(".")[0]]);
+  }
+}
+
+async function start(event) {
+  event.preventDefault();
+  clearFieldErrors();
+  const button = document.getElementById("start");
+  button.setAttribute("aria-disabled", "true");
+  const body = { club: clubId, players: seated, table: form.table.value.trim() };
+  if (firstDealer !== null) body.first_dealer = firstDealer;
+  if (seasonSelect.value) body.season = Number(seasonSelect.value);
+  try {
+    const { data: match } = await post("matches/", body);
+    location.assign(`/matches/${match.id}/`);
+  } catch (error) {
+    showFieldErrors(error, { table: form.table, season: seasonSelect });
+  } finally {
+    button.removeAttribute("aria-disabled");
+  }
+}
+
+async function load() {
+  try {
+    const club = await get(`clubs/${clubId}/`); // first: an outsider's 404 says it all
+    const [roster, seasons] = await Promise.all([
+      getAll(`players/?club=${clubId}&ordering=name`),
+      getAll(`seasons/?club=${clubId}`),
+    ]);
+    document.getElementById("club-link").textContent = club.name;
+    players = roster;
+    const today = new Date().toISOString().slice(0, 10);
+    for (const season of seasons) {
+      const current = season.starts_on <= today && (!season.ends_on || today <= season.ends_on);
+      seasonSelect.append(h("option", { value: season.id, selected: current }, season.name));
+    }
+    renderChoices();
+    renderOrder();
+  } catch (error) {
+    showError(error, { sentences });
+    form.hidden = true;
+  } finally {
+    form.removeAttribute("aria-busy");
+  }
+}
+
+document.getElementById("add-player").addEventListener("click", addPlayer);
+document.getElementById("new-player").addEventListener("keydown", (event) => {
+  if (event.key === "Enter") {
+    event.preventDefault();
+    addPlayer();
+  }
+});
+form.addEventListener("submit", start);
+load();

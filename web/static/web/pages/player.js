@@ -1,0 +1,58 @@
+// A player's record over their club's finished matches, and their matches.
+import { get, getAll, showError } from "../api.js";
+import { h, number, pageData } from "../dom.js";
+import { sentences, t } from "../i18n.js";
+
+const root = document.getElementById("player");
+const playerId = pageData().player;
+const lang = document.documentElement.lang;
+const decimal = (value, digits) => value === null || value === undefined ? "–"
+  : new Intl.NumberFormat(lang, { maximumFractionDigits: digits }).format(value);
+const percent = (value) => value === null || value === undefined ? "–"
+  : new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 0 }).format(value);
+
+async function show() {
+  try {
+    const [player, matches] = await Promise.all([get(`players/${playerId}/`), getAll(`players/${playerId}/matches/`)]);
+    const club = await get(`clubs/${player.club}/`);
+    document.getElementById("player-name").textContent = player.name;
+    document.title = `${player.name} · ${club.name}`;
+    const crumb = document.getElementById("club-link");
+    crumb.textContent = club.name;
+    crumb.href = `/clubs/${club.id}/`;
+    const record = player.record;
+    const best = record.best_hand
+      ? h("a", { href: `/matches/${record.best_hand.match}/` }, t("best_hand_value", { net: number(record.best_hand.net), number: record.best_hand.number }))
+      : "–";
+    const rows = [
+      ["matches_played", number(record.matches_played)],
+      ["wins", number(record.wins)],
+      ["shared_wins", number(record.shared_wins)],
+      ["victory_points", decimal(record.victory_points, 2)],
+      ["hands_played", number(record.hands_played)],
+      ["went_out", `${number(record.went_out)} (${percent(record.went_out_rate)})`],
+      ["average_net", decimal(record.average_net, 1)],
+      ["average_hand_penalty", decimal(record.average_hand_penalty, 1)],
+      ["best_hand", best],
+      ["wild_twos_melded", record.wild_twos_melded === null ? "–" : number(record.wild_twos_melded)],
+      ["queen_of_spades_held", record.queen_of_spades_held === null ? "–" : number(record.queen_of_spades_held)],
+    ];
+    document.getElementById("record").replaceChildren(...rows.flatMap(([key, value]) =>
+      [h("dt", {}, t(`record_${key}`)), h("dd", { dataset: { field: key } }, value)]));
+    document.getElementById("player-matches").replaceChildren(...(matches.length ? matches.map((item) =>
+      h("li", {}, h("a", { href: `/matches/${item.match}/` },
+        h("span", {},
+          h("span", { class: "title" }, item.table || t("match", { id: item.match })),
+          h("span", { class: "sub" }, t("total_after", { total: number(item.total), count: item.hands_played }))),
+        h("span", { class: `badge ${item.status === "finished" ? (item.won ? "owner" : "") : "live"}` },
+          item.status !== "finished" ? t("in_progress") : item.won ? (item.shared_victory ? t("shared_win") : t("won")) : t("finished")))))
+      : [h("li", { class: "muted" }, t("no_matches"))]));
+    for (const id of ["record-section", "matches-section"]) document.getElementById(id).hidden = false;
+  } catch (error) {
+    showError(error, { sentences });
+  } finally {
+    root.removeAttribute("aria-busy");
+  }
+}
+
+show();

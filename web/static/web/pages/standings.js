@@ -1,0 +1,48 @@
+// A club's standings, all time or one season's, with the same table as CSV.
+import { get, getAll, showError } from "../api.js";
+import { h, number, pageData } from "../dom.js";
+import { sentences, t } from "../i18n.js";
+
+const root = document.getElementById("standings");
+const clubId = pageData().club;
+const season = new URLSearchParams(location.search).get("season") ?? "";
+const decimal = (value, digits) => value === null || value === undefined ? "–"
+  : new Intl.NumberFormat(document.documentElement.lang, { maximumFractionDigits: digits }).format(value);
+
+async function show() {
+  try {
+    const query = season ? `?season=${encodeURIComponent(season)}` : "";
+    const club = await get(`clubs/${clubId}/`); // first: an outsider's 404 says it all
+    const [seasons, rows] = await Promise.all([
+      getAll(`seasons/?club=${clubId}`),
+      get(`clubs/${clubId}/standings/${query}`),
+    ]);
+    document.getElementById("club-link").textContent = club.name;
+    const select = document.getElementById("season");
+    for (const item of seasons) select.append(h("option", { value: item.id, selected: String(item.id) === season }, item.name));
+    const chosen = seasons.find((item) => String(item.id) === season);
+    document.title = `${chosen ? chosen.name : t("all_time")} · ${club.name}`;
+    const csv = document.getElementById("csv-link");
+    csv.href = `/api/v1/clubs/${clubId}/standings/?format=csv${season ? `&season=${encodeURIComponent(season)}` : ""}`;
+    csv.download = `standings-${club.name}${chosen ? `-${chosen.name}` : ""}.csv`.replace(/[^\p{L}\p{N}.-]+/gu, "-");
+    document.getElementById("standings-rows").replaceChildren(...(rows.length ? rows.map((row) =>
+      h("tr", { dataset: { player: row.player } },
+        h("td", { class: "num" }, row.rank),
+        h("th", { scope: "row" }, h("a", { href: `/players/${row.player}/` }, row.name)),
+        h("td", { class: "num" }, decimal(row.victory_points, 2)),
+        h("td", { class: "num" }, row.wins),
+        h("td", { class: "num" }, row.shared_wins),
+        h("td", { class: "num" }, row.matches_played),
+        h("td", { class: "num" }, row.hands_played),
+        h("td", { class: "num" }, row.went_out),
+        h("td", { class: "num" }, number(row.points)),
+        h("td", { class: "num" }, decimal(row.average_net, 1))))
+      : [h("tr", {}, h("td", { colspan: 10, class: "muted" }, t("no_standings")))]));
+  } catch (error) {
+    showError(error, { sentences });
+  } finally {
+    root.removeAttribute("aria-busy");
+  }
+}
+
+show();
