@@ -3,7 +3,7 @@
 from django.urls import path
 from rest_framework.routers import SimpleRouter
 
-from matches.api import live, views
+from matches.api import live, live_stream, views
 
 router = SimpleRouter()
 router.register("clubs", views.ClubViewSet, basename="club")
@@ -22,6 +22,7 @@ urlpatterns = [
     path("matches/<int:match_pk>/live/events/", live.LiveEventsView.as_view(), name="live-events"),
     path("matches/<int:match_pk>/live/events/last/", live.LiveLastEventView.as_view(),
          name="live-last-event"),
+    path("matches/<int:match_pk>/live/stream/", live_stream.live_stream, name="live-stream"),
     path("matches/<int:match_pk>/hands/<int:number>/live/", live.LiveLogView.as_view(),
          name="hand-live-log"),
     path("clubs/<int:pk>/standings/", views.ClubStandingsView.as_view(), name="club-standings"),
