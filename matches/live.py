@@ -57,6 +57,15 @@ class LiveHandInProgress(errors.MatchError):
     message = _("Hand {number} of this match is already being played live; abandon it first.")
 
 
+class LiveHandOvertaken(errors.MatchError):
+    status = 409
+    code = "live_hand_overtaken"
+    message = _(
+        "Hand {number} is being played live, but the match now has {recorded} hands recorded: "
+        "abandon this live hand and start the next one."
+    )
+
+
 class PlayerNotSeated(errors.MatchError):
     code = "player_not_seated"
     message = _("Player {player} is not seated at this match.")
@@ -233,6 +242,8 @@ def live_append(
             return Answer(first.status_code, first.answer, replayed=True, etag=tag)
     if live.status != LiveStatus.PLAYING:
         raise LiveHand.DoesNotExist(f"no live hand in play on match {match_id}")
+    if live.number != match.hands_played + 1:  # a hand was recorded or voided meanwhile
+        raise LiveHandOvertaken(number=live.number, recorded=match.hands_played)
     _check_version(live, expected_version(live))
     seats = _seats(match)
     players = _players(seats)
