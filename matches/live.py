@@ -132,8 +132,11 @@ def live_in_play(match_id: int) -> LiveHand:
 
 def live_of_hand(match_id: int, number: int) -> LiveHand:
     """The live hand recorded as hand ``number``, with its log (404 if it was not played live)."""
-    return LiveHand.objects.prefetch_related("events").get(
-        match_id=match_id, number=number, status=LiveStatus.RECORDED, hand__isnull=False
+    return LiveHand.objects.prefetch_related("events__by").get(
+        match_id=match_id,
+        status=LiveStatus.RECORDED,
+        hand__match_id=match_id,
+        hand__number=number,
     )
 
 

@@ -363,8 +363,10 @@ class LiveHand(models.Model):
                               default=LiveStatus.PLAYING)  # fmt: skip
     version = models.PositiveIntegerField(default=1)
     state = models.JSONField(help_text="The public state after the last accepted event.")
-    hand = models.OneToOneField(Hand, null=True, blank=True, on_delete=models.SET_NULL,
-                                related_name="live")  # fmt: skip
+    # Not a database constraint: voiding a hand leaves the log as it was (no extra query on the
+    # hand path), and a log whose hand is gone no longer joins to any hand.
+    hand = models.OneToOneField(Hand, null=True, blank=True, on_delete=models.DO_NOTHING,
+                                db_constraint=False, related_name="live")  # fmt: skip
     started_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
                                    related_name="+")  # fmt: skip
     started_at = models.DateTimeField(auto_now_add=True)

@@ -317,3 +317,15 @@ def test_a_hand_recorded_meanwhile_overtakes_the_live_hand(as_carol, table, trio
     assert response.json()["errors"][0]["code"] == "live_hand_overtaken"
     assert as_carol.delete(live_url(trio)).status_code == 204
     assert Table(as_carol, trio).start().json()["hand"] == 2
+
+
+def test_voiding_a_hand_played_live_detaches_its_log(as_carol, table, trio, players):
+    ann, ben, cleo = players
+    table.play(*ann_goes_out(ann, ben, cleo))
+    finished = table.send({"type": "finish", "held": {str(ben): BEN_13, str(cleo): CLEO_13}})
+    assert finished.status_code == 201
+    log = f"/api/v1/matches/{trio['id']}/hands/1/live/"
+    assert as_carol.get(log).status_code == 200
+    assert as_carol.delete(f"/api/v1/matches/{trio['id']}/hands/1/").status_code == 204
+    assert as_carol.get(log).status_code == 404
+    assert LiveEvent.objects.filter(live__match_id=trio["id"]).count() == 11
