@@ -3,6 +3,9 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/arlington
+# Where `make run` serves: `make run PORT=9000`, or `HOST=0.0.0.0` to be reached from a phone.
+HOST ?= 127.0.0.1
+PORT ?= 8000
 
 .PHONY: venv run test lint typecheck lock messages bench bench-load clean
 
@@ -16,8 +19,8 @@ $(STAMP): requirements.lock
 
 run: venv
 	DEBUG=$${DEBUG:-true} $(PY) manage.py migrate
-	DEBUG=$${DEBUG:-true} $(PY) manage.py seed_demo --if-empty
-	DEBUG=$${DEBUG:-true} $(PY) manage.py runserver 127.0.0.1:8000
+	DEBUG=$${DEBUG:-true} HOST=$(HOST) PORT=$(PORT) $(PY) manage.py seed_demo --if-empty
+	DEBUG=$${DEBUG:-true} $(PY) manage.py runserver $(HOST):$(PORT)
 
 test: venv
 	DATABASE_URL=$(DATABASE_URL) SECRET_KEY=$${SECRET_KEY:-arlington-test-suite-key} \
@@ -25,6 +28,7 @@ test: venv
 
 lint: venv
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports
 
 typecheck: venv
 	$(VENV)/bin/mypy --strict scoring/

@@ -1,48 +1,31 @@
 """The one exception handler of the API: every error leaves in the same envelope.
 
-drf-standardized-errors does the formatting; this module teaches it the project's own
-exceptions (matches.errors) and Django's "not found", so that none of them becomes a 500.
+drf-standardized-errors does the formatting, through ``matches.api.errors.envelope``; this module
+teaches it the project's own exceptions (matches.errors) and a database that cannot be reached,
+so that none of them becomes a 500. Anything else unexpected, a row a service expected and did
+not find included, is a 500: a bug is not dressed up as a 404.
 """
 
 from __future__ import annotations
 
-from django.core.exceptions import ObjectDoesNotExist
+from typing import Any
+
 from django.db import InterfaceError, OperationalError
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from drf_standardized_errors.formatter import ExceptionFormatter
 from drf_standardized_errors.handler import ExceptionHandler
-from drf_standardized_errors.openapi_serializers import ClientErrorEnum, ServerErrorEnum
-from drf_standardized_errors.types import CLIENT_ERROR, VALIDATION_ERROR, Error, ErrorType
-from rest_framework import exceptions, serializers
+from drf_standardized_errors.types import Error, ErrorResponse, ErrorType
+from rest_framework import exceptions
 
-from matches.errors import HandRejected, MatchError
-from scoring import render
-
-
-class EnvelopeError(exceptions.APIException):
-    """A DRF exception that carries ready-made envelope errors: (code, detail, attr)."""
-
-    def __init__(self, status_code: int, errors: list[Error], validation: bool) -> None:
-        self.status_code = status_code
-        self.errors = errors
-        self.validation = validation
-        super().__init__(detail=errors[0].detail if errors else "", code=errors[0].code)
-
-
-def to_envelope_error(exc: MatchError) -> EnvelopeError:
-    """Present a domain error; a rejected hand lists every violation with its path."""
-    if isinstance(exc, HandRejected):
-        found = [Error(v.code.value, render(v, gettext), v.path) for v in exc.violations]
-        return EnvelopeError(400, found, validation=True)
-    return EnvelopeError(exc.status, [Error(exc.code, exc.detail, exc.attr)],
-                         validation=exc.status == 400)  # fmt: skip
+from matches.api.errors import EnvelopeError, envelope, error_response, to_envelope_error
+from matches.errors import MatchError
 
 
 class DatabaseUnavailable(exceptions.APIException):
     status_code = 503
     default_detail = _("The database cannot be reached; nothing was saved. Try again shortly.")
     default_code = "database_unavailable"
+    wait = 5  # seconds, answered as Retry-After: a restarting database is back within a few
 
 
 class ProjectExceptionHandler(ExceptionHandler):
@@ -51,15 +34,14 @@ class ProjectExceptionHandler(ExceptionHandler):
             return DatabaseUnavailable()
         if isinstance(exc, MatchError):
             return to_envelope_error(exc)
-        if isinstance(exc, ObjectDoesNotExist):
-            return exceptions.NotFound()
-        return super().convert_known_exceptions(exc)
+        converted: Exception = super().convert_known_exceptions(exc)
+        return converted
 
 
 class ProjectExceptionFormatter(ExceptionFormatter):
     def get_error_type(self) -> ErrorType:
         if isinstance(self.exc, EnvelopeError):
-            return VALIDATION_ERROR if self.exc.validation else CLIENT_ERROR
+            return self.exc.error_type
         return super().get_error_type()
 
     def get_errors(self) -> list[Error]:
@@ -68,26 +50,8 @@ class ProjectExceptionFormatter(ExceptionFormatter):
         errors: list[Error] = super().get_errors()
         return errors
 
-
-
-class _ErrorItemSerializer(serializers.Serializer):
-    code = serializers.CharField()
-    detail = serializers.CharField()
-    attr = serializers.CharField(allow_null=True)
-
-
-def error_response(
-    name: str, codes: list[str], error_type: str = "client_error"
-) -> type[serializers.Serializer]:
-    """An OpenAPI schema for an error answer that carries one of ``codes``."""
-    enum = ClientErrorEnum if error_type == "client_error" else ServerErrorEnum
-    item = type(f"{name}ErrorItem", (_ErrorItemSerializer,), {
-        "code": serializers.ChoiceField(choices=codes),
-    })  # fmt: skip
-    return type(f"{name}ErrorResponse", (serializers.Serializer,), {
-        "type": serializers.ChoiceField(choices=enum.choices),
-        "errors": item(many=True),
-    })  # fmt: skip
+    def format_error_response(self, error_response: ErrorResponse) -> Any:
+        return envelope(error_response.type, error_response.errors)
 
 
 RequestTooLargeResponse = error_response("RequestTooLarge", ["request_too_large"])

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from django.db import DatabaseError, connection
 from django.http import HttpRequest, JsonResponse
-from django.views.decorators.http import require_GET
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_safe
 
 
-@require_GET
+@csrf_exempt  # nothing to protect: any other method than GET or HEAD is a 405
+@require_safe
 def healthz(request: HttpRequest) -> JsonResponse:
     """200 when a trivial query succeeds, 503 otherwise; never cached."""
     try:

@@ -7,6 +7,9 @@ from collections.abc import Callable
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
+from drf_standardized_errors.types import CLIENT_ERROR, Error
+
+from matches.api.errors import envelope
 
 
 class RequestSizeLimitMiddleware:
@@ -28,7 +31,6 @@ class RequestSizeLimitMiddleware:
         if length > limit:
             detail = _("The request body is %(size)d bytes; the limit is %(limit)d bytes.") % {
                 "size": length, "limit": limit}  # fmt: skip
-            body = {"type": "client_error",
-                    "errors": [{"code": "request_too_large", "detail": detail, "attr": None}]}
+            body = envelope(CLIENT_ERROR, [Error("request_too_large", detail, None)])
             return JsonResponse(body, status=413)
         return self.get_response(request)

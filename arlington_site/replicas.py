@@ -32,7 +32,9 @@ class PrimaryReplicaRouter:
 
     def db_for_read(self, model: Any, **hints: Any) -> str:
         replicas = replica_aliases()
-        if _pinned.get() or not replicas:
+        # The database cache's counts (CACHE_BACKEND=database) are read where they are written.
+        cache = getattr(getattr(model, "_meta", None), "app_label", None) == "django_cache"
+        if _pinned.get() or not replicas or cache:
             return PRIMARY
         return random.choice(replicas)
 

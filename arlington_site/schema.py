@@ -1,11 +1,12 @@
-"""The OpenAPI schema class: drf-standardized-errors' error answers, plus the language choice."""
+"""The OpenAPI schema class: drf-standardized-errors' error answers, the language choice shared
+by every operation, and the headers every answer carries."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.conf import settings
-from drf_spectacular.plumbing import is_serializer
+from drf_spectacular.plumbing import build_basic_type, is_serializer
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter
 from drf_standardized_errors.openapi import AutoSchema as ErrorsAutoSchema
@@ -32,6 +33,63 @@ LANGUAGE_PARAMETERS = [
         ),
     ),
 ]  # fmt: skip
+
+
+CONTENT_LANGUAGE = OpenApiParameter(
+    "Content-Language", OpenApiTypes.STR, OpenApiParameter.HEADER, required=True,
+    description=f"The language of the answer's sentences: one of {', '.join(LANGUAGE_CODES)}.",
+)  # fmt: skip
+RETRY_AFTER = OpenApiParameter(
+    "Retry-After", OpenApiTypes.INT, OpenApiParameter.HEADER, required=True,
+    description="Seconds to wait before trying again.",
+)
+LOCATION = OpenApiParameter(
+    "Location", OpenApiTypes.URI, OpenApiParameter.HEADER, required=True,
+    description="The absolute URL of what was created.",
+)
+
+
+def share_language_parameters(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """Replace each operation's copy of ``lang`` and ``Accept-Language`` by one shared component,
+    whose choices are one ``Language`` schema.
+
+    A generated client then has one language type instead of one per operation.
+    """
+    shared: dict[str, dict[str, Any]] = {}
+    for item in result.get("paths", {}).values():
+        for operation in item.values():
+            if not isinstance(operation, dict) or "parameters" not in operation:
+                continue
+            parameters = []
+            for parameter in operation["parameters"]:
+                if parameter.get("name") in ("lang", "Accept-Language"):
+                    key = "Language" if parameter["name"] == "lang" else "AcceptLanguage"
+                    shared[key] = parameter
+                    parameter = {"$ref": f"#/components/parameters/{key}"}
+                parameters.append(parameter)
+            operation["parameters"] = parameters
+    if shared:
+        components = result.setdefault("components", {})
+        language = shared["Language"]["schema"]
+        components.setdefault("schemas", {})["Language"] = {
+            **language, "description": "A language the API speaks."
+        }  # fmt: skip
+        shared["Language"] = {**shared["Language"],
+                              "schema": {"$ref": "#/components/schemas/Language"}}  # fmt: skip
+        components.setdefault("parameters", {}).update(shared)
+    return result
+
+
+def declare_content_language(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """Content-Language on answers the schema class never sees, such as a DELETE's 204."""
+    header = {"schema": {"type": "string"}, "description": CONTENT_LANGUAGE.description,
+              "required": True}  # fmt: skip
+    for item in result.get("paths", {}).values():
+        for operation in item.values():
+            for answer in operation.get("responses", {}).values() if isinstance(
+                    operation, dict) else ():  # fmt: skip
+                answer.setdefault("headers", {}).setdefault("Content-Language", header)
+    return result
 
 
 class ValidationErrorItemSerializer(serializers.Serializer):
@@ -61,6 +119,38 @@ class AutoSchema(ErrorsAutoSchema):
 
     def get_override_parameters(self) -> list[Any]:
         return [*super().get_override_parameters(), *LANGUAGE_PARAMETERS]
+
+    def _get_serializer_name(self, serializer: Any, direction: str,
+                             bypass_extensions: bool = False) -> str:  # fmt: skip
+        """``MeldRequest``, not ``MeldRequestRequest``, for a serializer only requests use."""
+        name: str = super()._get_serializer_name(serializer, direction, bypass_extensions)
+        return name.removesuffix("Request") if name.endswith("RequestRequest") else name
+
+    def _get_response_for_code(
+        self, serializer: Any, status_code: str, media_types: Any = None,
+        direction: str = "response",
+    ) -> Any:  # fmt: skip
+        """Errors are JSON in the envelope, even where the answer itself may be CSV."""
+        if media_types is None and str(status_code) >= "400":
+            media_types = ["application/json"]
+        return super()._get_response_for_code(serializer, status_code, media_types, direction)
+
+    def _get_response_headers_for_code(self, status_code: str, direction: str = "response"
+                                       ) -> dict[str, Any]:  # fmt: skip
+        """Every answer's Content-Language; Retry-After on 429 and 503; Location on 201."""
+        headers: dict[str, Any] = super()._get_response_headers_for_code(status_code, direction)
+        extra = [CONTENT_LANGUAGE]
+        if status_code in ("429", "503"):
+            extra.append(RETRY_AFTER)
+        if status_code == "201":
+            extra.append(LOCATION)
+        for parameter in extra:
+            header: dict[str, Any] = {"schema": build_basic_type(parameter.type),
+                                      "description": parameter.description}  # fmt: skip
+            if parameter.required:
+                header["required"] = True
+            headers.setdefault(parameter.name, header)
+        return headers
 
     def _should_add_validation_error_response(self) -> bool:
         """Also when a serializer reads the query string (the standings' ``ordering``...)."""

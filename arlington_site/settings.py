@@ -1,6 +1,7 @@
 """Django settings for the Arlington scoring API, read from the environment (12-factor)."""
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -56,11 +57,14 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "rest_framework.authtoken",
+    "knox",
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "drf_standardized_errors",
+    "accounts",
     "matches",
+    "arlington_site",
 ]
 
 MIDDLEWARE = [
@@ -68,6 +72,7 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "arlington_site.middleware.LanguageQueryMiddleware",
+    "arlington_site.guards.RequestGuardMiddleware",
     "arlington_site.limits.RequestSizeLimitMiddleware",
     "arlington_site.replicas.ReadYourWritesMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -82,7 +87,7 @@ ROOT_URLCONF = "arlington_site.urls"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [],
+        "DIRS": [BASE_DIR / "arlington_site" / "templates"],  # drf_spectacular/redoc.html
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -112,15 +117,17 @@ for _number, _url in enumerate(env_list("DATABASE_REPLICA_URLS", "")):
         "TEST": {"MIRROR": "default"},
     }
 
-# The hand path's statements (matches/statements.py) become prepared statements on a PostgreSQL
-# connection once it has run them this many times, so PostgreSQL stops parsing and planning them
-# on every request. The ORM's own queries are never prepared. A pooler in transaction mode must
-# keep prepared statements apart (PgBouncer 1.21+ with max_prepared_statements); otherwise set
-# DATABASE_PREPARED_STATEMENTS=false (docs/deployment.md).
+# PostgreSQL binds query values on the server, and a connection prepares a statement once it
+# has run it this many times, so PostgreSQL stops parsing and planning the busy ones (recording a
+# hand: docs/benchmarks.md). A pooler in transaction mode must keep prepared statements apart
+# (PgBouncer 1.21+ with max_prepared_statements); otherwise set DATABASE_PREPARED_STATEMENTS=false
+# (docs/deployment.md).
 _prepare_threshold = 5 if env_bool("DATABASE_PREPARED_STATEMENTS", default=True) else None
 for _database in DATABASES.values():
     if _database["ENGINE"] == "django.db.backends.postgresql":
-        _database.setdefault("OPTIONS", {})["prepare_threshold"] = _prepare_threshold
+        _database.setdefault("OPTIONS", {}).update(
+            server_side_binding=True, prepare_threshold=_prepare_threshold
+        )
 
 DATABASE_ROUTERS = ["arlington_site.replicas.PrimaryReplicaRouter"]
 REPLICA_PIN_SECONDS = int(os.environ.get("REPLICA_PIN_SECONDS", "10"))
@@ -130,16 +137,26 @@ MAX_REQUEST_BODY_BYTES = int(os.environ.get("MAX_REQUEST_BODY_BYTES", 64 * 1024)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Throttling counts live in the cache: local memory by default (one process), Redis when
-# REDIS_URL is set, so that the limits hold across several app servers (docs/deployment.md).
+# Throttling counts live in the cache, which every worker must share, or each worker would
+# count on its own and every limit would be multiplied by their number (docs/deployment.md):
+# Redis when REDIS_URL is set (several app servers), PostgreSQL's own table with
+# CACHE_BACKEND=database (one machine: `manage.py createcachetable`), local memory otherwise
+# (one process: development and tests). `check --deploy` refuses local memory, and so does
+# gunicorn.conf.py when several workers are started.
 REDIS_URL = os.environ.get("REDIS_URL", "")
-CACHES = {
-    "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
-        if REDIS_URL
-        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
-    ),
-}
+CACHE_BACKEND = os.environ.get("CACHE_BACKEND", "redis" if REDIS_URL else "local").lower()
+_CACHES = {
+    "redis": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL},
+    "database": {"BACKEND": "django.core.cache.backends.db.DatabaseCache",
+                 "LOCATION": "arlington_cache"},
+    "local": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+}  # fmt: skip
+if CACHE_BACKEND not in _CACHES or (CACHE_BACKEND == "redis" and not REDIS_URL):
+    raise ImproperlyConfigured("CACHE_BACKEND is redis (with REDIS_URL), database or local.")
+CACHES = {"default": _CACHES[CACHE_BACKEND]}
+
+# The admin (/admin/) can be switched off where nobody needs it: its pages are then 404s.
+ADMIN_ENABLED = env_bool("ADMIN_ENABLED", default=True)
 
 # How long a hand submission's answer is kept for retries with the same Idempotency-Key.
 IDEMPOTENCY_KEY_TTL_SECONDS = int(os.environ.get("IDEMPOTENCY_KEY_TTL_SECONDS", 24 * 60 * 60))
@@ -173,15 +190,19 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 
 REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": [
-        "rest_framework.renderers.JSONRenderer",
+        "arlington_site.renderers.JSONRenderer",
         *(["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
     ],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    # Refuses deep nesting, non-finite numbers, lone surrogates and NUL in every body.
+    "DEFAULT_PARSER_CLASSES": ["arlington_site.parsers.JSONParser"],
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "accounts.authentication.DeviceTokenAuthentication",
+        "rest_framework.authentication.TokenAuthentication",  # legacy tokens (docs/api.md)
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # Honours q-values ("text/csv;q=0" refuses CSV); an unknown ?format= is a 406.
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "arlington_site.negotiation.ContentNegotiation",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "arlington_site.schema.AutoSchema",
     "EXCEPTION_HANDLER": "drf_standardized_errors.handler.exception_handler",
@@ -200,7 +221,21 @@ REST_FRAMEWORK = {
         "user": os.environ.get("USER_THROTTLE_RATE", "600/min"),
         "rulings": os.environ.get("RULINGS_THROTTLE_RATE", "120/min"),
         "auth": os.environ.get("AUTH_THROTTLE_RATE", "10/min"),
+        "auth_account": os.environ.get("AUTH_ACCOUNT_THROTTLE_RATE", "20/hour"),
+        "invitations": os.environ.get("INVITATION_THROTTLE_RATE", "30/min"),
     },
+}
+
+# Device tokens (docs/api.md): hashed at rest, expiring DEVICE_TOKEN_TTL_DAYS after their last
+# use (each use renews the expiry, at most one write a minute).
+KNOX_TOKEN_MODEL = "accounts.DeviceToken"
+# knox's own table is never used (its model is swapped for ours): it gets no migrations, so no
+# table that would hold a foreign key to the users.
+MIGRATION_MODULES = {"knox": None}
+REST_KNOX = {
+    "TOKEN_TTL": timedelta(days=int(os.environ.get("DEVICE_TOKEN_TTL_DAYS", "30"))),
+    "AUTO_REFRESH": True,
+    "MIN_REFRESH_INTERVAL": 60,
 }
 
 DRF_STANDARDIZED_ERRORS = {
@@ -226,6 +261,10 @@ SPECTACULAR_SETTINGS = {
         'envelope: {"type", "errors": [{"code", "detail", "attr"}]}.'
     ),
     "SERVE_INCLUDE_SCHEMA": False,
+    # Request bodies get their own models (no read-only field to fill in); operations are
+    # tagged and named by resource (clubs_list, not v1_clubs_list).
+    "COMPONENT_SPLIT_REQUEST": True,
+    "SCHEMA_PATH_PREFIX": r"/api/v[0-9]+",
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
@@ -246,7 +285,11 @@ SPECTACULAR_SETTINGS = {
             "ErrorCode500Enum",
         ]},
     },
-    "POSTPROCESSING_HOOKS": ["drf_standardized_errors.openapi_hooks.postprocess_schema_enums"],
+    "POSTPROCESSING_HOOKS": [
+        "drf_standardized_errors.openapi_hooks.postprocess_schema_enums",
+        "arlington_site.schema.share_language_parameters",
+        "arlington_site.schema.declare_content_language",
+    ],
 }
 
 LOGGING = {

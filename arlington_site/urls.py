@@ -1,24 +1,37 @@
 """URL configuration: admin, OpenAPI schema and docs, and the v1 API."""
 
+from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
+from arlington_site import admin_login
+from arlington_site.api_root import ApiRootView
 from arlington_site.health import healthz
 
 api_v1 = [
     path("", include("scoring.api.urls")),
     path("", include("matches.api.urls")),
+    path("", include("accounts.urls")),
+    path("", include("matches.api.invitation_urls")),
+]
+
+admin_pages = [
+    path("admin/login/", admin_login.login),  # the admin's own, with sign-in limits
+    path("admin/", admin.site.urls),
 ]
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
-    path("admin/", admin.site.urls),
+    *(admin_pages if settings.ADMIN_ENABLED else []),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
+    path("api/auth/", include("rest_framework.urls")),  # the browsable API's session login
+    path("api/v1/", ApiRootView.as_view(), name="api-root"),
     path("api/v1/", include(api_v1)),
 ]
 
+handler400 = "arlington_site.views.bad_request"
 handler404 = "arlington_site.views.not_found"
 handler500 = "arlington_site.views.server_error"

@@ -149,7 +149,7 @@ def seed_keeper_club(match_count: int) -> Fixture:
     matches = []
     for i in range(match_count + 1):
         first, second = roster[(2 * i) % 40], roster[(2 * i + 1) % 40]
-        match = services.match_create(club=club, players=[first, second], user=keeper,
+        match = services.match_create(club=club, players=[first.pk, second.pk], user=keeper,
                                       table=f"T{i}")  # fmt: skip
         matches.append((match.pk, first.pk, second.pk))
     return Fixture(
@@ -337,6 +337,7 @@ def start_gunicorn(database_url: str, port: int, workers: int) -> subprocess.Pop
     }
     command = [sys.executable, "-m", "gunicorn", "arlington_site.wsgi:application",
                "--workers", str(workers), "--bind", f"127.0.0.1:{port}", "--chdir", str(ROOT),
+               "--config", str(ROOT / "bench" / "gunicorn.conf.py"),
                "--log-level", "warning"]  # fmt: skip
     return subprocess.Popen(command, env=env, cwd=ROOT, start_new_session=True)
 

@@ -211,6 +211,6 @@ class HandRevisionAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
 @admin.register(IdempotencyRecord)
 class IdempotencyRecordAdmin(ReadOnlyMixin, admin.ModelAdmin):
-    list_display = ["match", "key", "status_code", "created_at"]
+    list_display = ["match", "key", "created_at"]
     list_select_related = ["match__club"]
-    fields = ["match", "key", "fingerprint", "status_code", "response", "created_at"]
+    fields = ["match", "key", "fingerprint", "response", "created_at"]

@@ -78,10 +78,7 @@ def hand_entry(deal: Sequence[Part], out: int, players: Sequence[Player]) -> ser
 def _play(match: Match, players: Sequence[Player], hands: Sequence[tuple[int, tuple[Part, ...]]],
           user: AbstractBaseUser) -> None:  # fmt: skip
     for out, deal in hands:
-        services.hand_record(
-            match_id=match.pk, entry=hand_entry(deal, out, players), user=user,
-            render=lambda hand: None,
-        )  # fmt: skip
+        services.hand_record(match_id=match.pk, entry=hand_entry(deal, out, players), user=user)
 
 
 @transaction.atomic
@@ -115,7 +112,7 @@ def seed() -> tuple[AbstractBaseUser, list[str]]:
         if Match.objects.filter(club=club, table=table).exists():
             continue
         match = services.match_create(
-            club=club, players=seated, user=user, season=season, table=table
+            club=club, players=[p.pk for p in seated], user=user, season=season.pk, table=table
         )
         _play(match, seated, hands, user)
         made.append(f"match {match.pk} ({table}, {len(hands)} hands)")

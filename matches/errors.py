@@ -46,6 +46,14 @@ class CorrectionEndsMatchEarly(MatchError):
     )
 
 
+class NoSuchHand(MatchError):
+    """A hand the request named is gone: voided since the requester saw it."""
+
+    status = 404
+    code = "not_found"
+    message = _("Hand {number} does not exist; it may just have been voided.")
+
+
 class NotLastHand(MatchError):
     status = 409
     code = "not_last_hand"
@@ -67,6 +75,24 @@ class StaleHand(MatchError):
     message = _(
         "Hand {number} has changed since you read it (it is now at version {version}); read "
         "it again and reapply your correction."
+    )
+
+
+class Stale(MatchError):
+    status = 412
+    code = "precondition_failed"
+    message = _(
+        "It has changed since you read it (its ETag is now {etag}); read it again and reapply "
+        "your change."
+    )
+
+
+class InvalidIfMatch(MatchError):
+    code = "invalid_if_match"
+    attr = "If-Match"
+    message = _(
+        'If-Match takes ETags exactly as served, in double quotes and separated by commas, '
+        'such as If-Match: "3"; or *.'
     )
 
 

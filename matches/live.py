@@ -22,7 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 import scoring
-from matches import errors, services
+from matches import errors, hands, services
 from matches.models import (
     Hand,
     LiveEvent,
@@ -69,6 +69,15 @@ class LiveHandOvertaken(errors.MatchError):
 class PlayerNotSeated(errors.MatchError):
     code = "player_not_seated"
     message = _("Player {player} is not seated at this match.")
+
+
+class InvalidIfNoneMatch(errors.MatchError):
+    code = "invalid_if_none_match"
+    attr = "If-None-Match"
+    message = _(
+        'If-None-Match takes ETags exactly as served, in double quotes and separated by commas, '
+        'such as If-None-Match: "4.2"; or *.'
+    )
 
 
 class NothingToUndo(errors.MatchError):
@@ -223,7 +232,7 @@ def live_append(
     data: dict[str, Any],
     user: AbstractBaseUser,
     expected_version: Callable[[LiveHand], int | None],
-    render_hand: Callable[[Hand], Any],
+    render_hand: Callable[[hands.RecordedHand], Any],
     idempotency_key: str | None = None,
 ) -> Answer:
     """Append one event (``finish`` records the hand), or replay the first answer to its key.
@@ -287,7 +296,7 @@ def _finish(
     user: AbstractBaseUser,
     sequence: int,
     key: str | None,
-    render_hand: Callable[[Hand], Any],
+    render_hand: Callable[[hands.RecordedHand], Any],
 ) -> Answer:
     held = {
         players.get(int(player), Seated(int(player), str(player))): scoring.parse_cards(cards)
@@ -304,24 +313,26 @@ def _finish(
             for entry in done.hand.results
         ),
     )
-    outcome = services.hand_record(
-        match_id=live.match_id, entry=entry, user=user, render=render_hand
-    )
+    recorded = services.hand_record(match_id=live.match_id, entry=entry, user=user)
+    body = render_hand(recorded)
     live.version += 1
-    live.status, live.hand, live.ended_at = LiveStatus.RECORDED, outcome.hand, timezone.now()
+    live.status, live.ended_at = LiveStatus.RECORDED, timezone.now()
+    live.hand_id = Hand.objects.values_list("pk", flat=True).get(
+        match_id=live.match_id, number=recorded.number
+    )
     live.state = {**live.state, "version": live.version}
     live.save(update_fields=["version", "status", "hand", "ended_at", "state"])
     LiveEvent.objects.create(
         live=live,
         sequence=sequence,
         data=data,
-        answer=outcome.body,
-        status_code=outcome.status,
+        answer=body,
+        status_code=201,
         idempotency_key=key or "",
         by=user,
     )
     publish(live.match_id, {**live.state, "recorded": live.number})
-    return Answer(outcome.status, outcome.body)
+    return Answer(201, body, etag=f'"{recorded.version}"')
 
 
 @transaction.atomic

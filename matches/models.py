@@ -6,12 +6,15 @@ the services; the rules of the game live in the engine (`scoring`).
 
 from __future__ import annotations
 
+import datetime as dt
+import secrets
 from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
 from django.db import models, transaction
 from django.db.models import F, Q
+from django.utils import timezone
 
 
 class Role(models.TextChoices):
@@ -326,13 +329,12 @@ class HandRevision(models.Model):
 
 
 class IdempotencyRecord(models.Model):
-    """The first answer to a hand submission, returned again to a retry with the same key."""
+    """A hand as first recorded under a key, returned again to a retry with the same key."""
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
     key = models.CharField(max_length=255)
     fingerprint = models.CharField(max_length=64, help_text="SHA-256 of the request body.")
-    status_code = models.PositiveSmallIntegerField()
-    response = models.JSONField()
+    response = models.JSONField(help_text="The recorded hand (matches.hands.RecordedHand).")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -410,3 +412,65 @@ class LiveEvent(models.Model):
                                     name="one_live_event_per_key"),
             models.CheckConstraint(condition=Q(sequence__gte=1), name="live_sequence_positive"),
         ]  # fmt: skip
+INVITATION_LIFETIME = dt.timedelta(days=7)
+
+
+def invitation_code() -> str:
+    """An unguessable code: 32 URL-safe characters from 24 random bytes."""
+    return secrets.token_urlsafe(24)
+
+
+def invitation_expiry() -> dt.datetime:
+    return timezone.now() + INVITATION_LIFETIME
+
+
+class InvitationState(models.TextChoices):
+    ACTIVE = "active", "active"
+    EXPIRED = "expired", "expired"
+    REVOKED = "revoked", "revoked"
+    USED_UP = "used_up", "used up"
+
+
+class Invitation(models.Model):
+    """A way into one club with a role: a code anyone may use (a link to share), or a personal
+    invitation that only ``invitee`` sees and accepts."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
+    code = models.CharField(max_length=64, unique=True, default=invitation_code, editable=False)
+    role = models.CharField(max_length=20, choices=Role.choices)
+    invitee = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
+        related_name="invitations", help_text="Set for a personal invitation.",
+    )  # fmt: skip
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(default=invitation_expiry)
+    max_uses = models.PositiveIntegerField(null=True, blank=True, help_text="None: unlimited.")
+    uses = models.PositiveIntegerField(default=0)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.CheckConstraint(condition=Q(role__in=Role.values),
+                                   name="invitation_role_known"),
+            models.CheckConstraint(condition=Q(max_uses__isnull=True) | Q(max_uses__gte=1),
+                                   name="invitation_max_uses_positive"),
+            models.CheckConstraint(condition=Q(max_uses__isnull=True) | Q(uses__lte=F("max_uses")),
+                                   name="invitation_uses_within_max"),
+        ]  # fmt: skip
+
+    def __str__(self) -> str:
+        return f"{self.role} invitation to {self.club}"
+
+    def state(self, now: dt.datetime | None = None) -> InvitationState:
+        """Whether the invitation can still be used, and if not, why (revoked first)."""
+        if self.revoked_at is not None:
+            return InvitationState.REVOKED
+        if self.expires_at <= (now or timezone.now()):
+            return InvitationState.EXPIRED
+        if self.max_uses is not None and self.uses >= self.max_uses:
+            return InvitationState.USED_UP
+        return InvitationState.ACTIVE

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db import connections, router
 from django.db.models import QuerySet
 
-from matches import statements
 from matches.models import Club, Hand, HandRevision, Match, Membership, Player, Season
 
 WRITERS = ("owner", "scorekeeper")
@@ -21,19 +21,20 @@ def clubs_visible_to(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Club]:
 
 
 def club_visible_to(user: AbstractBaseUser | AnonymousUser, club_id: int) -> Club | None:
-    """One club if the user is a member of it, in one query written out in SQL."""
+    """One club if the user is a member of it."""
+    return clubs_visible_to(user).filter(pk=club_id).first()
+
+
+def memberships_of(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Membership]:
+    """The user's memberships: who may see or do what in a club starts here."""
     if not user.is_authenticated:
-        return None
-    return statements.member_club(user.pk, club_id)
+        return Membership.objects.none()
+    return Membership.objects.filter(user=user)
 
 
 def role_in(user: AbstractBaseUser | AnonymousUser, club_id: int) -> str | None:
     """The user's role in a club, or None for an outsider."""
-    if not user.is_authenticated:
-        return None
-    return (
-        Membership.objects.filter(user=user, club_id=club_id).values_list("role", flat=True).first()
-    )
+    return memberships_of(user).filter(club_id=club_id).values_list("role", flat=True).first()
 
 
 def players_visible_to(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Player]:
@@ -70,18 +71,29 @@ class MatchAccess:
     role: str
 
 
+# The hands endpoints' access check, their busiest query, written out: the ORM took ten times
+# longer to build it than PostgreSQL to answer it (docs/benchmarks.md).
+MATCH_ACCESS = """
+SELECT m.club_id, ms.role
+FROM matches_match m
+JOIN matches_membership ms ON ms.club_id = m.club_id
+WHERE m.id = %s AND ms.user_id = %s
+"""
+LARGEST_ID = 2**63 - 1  # of a bigint column: a larger id in a URL names no row
+
+
 def match_access(user: AbstractBaseUser | AnonymousUser, match_id: int) -> MatchAccess | None:
     """The requester's access to a match, or None if it is not theirs to see (or does not exist).
 
     One query, whatever the request: the hands endpoints need the match's club and the role,
-    and the services read the match itself (locked, for writes). Recording a hand without an
-    Idempotency-Key, the busiest write, reads a scorekeeper's role with the match's lock
-    instead (``statements.lock_match``), and comes here only to refuse anyone else.
+    and the services read the match itself (locked, for writes).
     """
-    if not user.is_authenticated:
+    if not user.is_authenticated or not 0 < match_id <= LARGEST_ID:
         return None
-    found = statements.requester_role(user.pk, match_id)
-    return None if found is None else MatchAccess(match_id, *found)
+    with connections[router.db_for_read(Membership)].cursor() as cursor:
+        cursor.execute(MATCH_ACCESS, [match_id, user.pk])
+        found = cursor.fetchone()
+    return None if found is None else MatchAccess(match_id, found[0], found[1])
 
 
 def revisions_of(match_id: int, number: int) -> QuerySet[HandRevision]:

@@ -6,7 +6,7 @@ The engine (`scoring`) decides every rule; these functions lock, ask it, and sav
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 from decimal import Decimal
@@ -15,10 +15,11 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection, transaction
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 import scoring
-from matches import errors, selectors, statements
+from matches import errors, hands, statements
 from matches.models import (
     MAX_SEATS,
     MIN_SEATS,
@@ -37,7 +38,7 @@ from matches.models import (
     Seat,
     Tally,
 )
-from matches.selectors import MatchAccess
+from matches.selectors import LARGEST_ID
 from matches.standings import seat_figures
 
 
@@ -80,9 +81,14 @@ def club_create(*, name: str, user: AbstractBaseUser) -> Club:
 
 
 @transaction.atomic
-def membership_set(*, club: Club, user: AbstractBaseUser, role: str) -> Membership:
-    """Add a user to a club with a role, or change their role; a club keeps an owner."""
-    _lock_club(club)
+def membership_set(*, club: Club, user: AbstractBaseUser, role: str,
+                   admit: Callable[[], None] | None = None) -> Membership:  # fmt: skip
+    """Add a user to a club with a role, or change their role; a club keeps an owner.
+
+    ``admit`` checks the requester's own role once the club's members are locked, so that an
+    owner demoted while their request waited for the lock is refused, not obeyed.
+    """
+    _lock_club(club, admit)
     membership, created = Membership.objects.select_for_update().get_or_create(
         club=club, user=user, defaults={"role": role}
     )
@@ -94,16 +100,18 @@ def membership_set(*, club: Club, user: AbstractBaseUser, role: str) -> Membersh
 
 
 @transaction.atomic
-def membership_remove(*, membership: Membership) -> None:
-    """Remove a member; a club keeps at least one owner."""
-    _lock_club(membership.club)
+def membership_remove(*, membership: Membership, admit: Callable[[], None] | None = None) -> None:
+    """Remove a member; a club keeps at least one owner. ``admit`` as for ``membership_set``."""
+    _lock_club(membership.club, admit)
     _keep_an_owner(membership.club, membership)
     membership.delete()
 
 
-def _lock_club(club: Club) -> None:
+def _lock_club(club: Club, admit: Callable[[], None] | None = None) -> None:
     """Serialise changes to a club's members, so two owners cannot demote each other at once."""
     Club.objects.select_for_update().filter(pk=club.pk).exists()
+    if admit is not None:
+        admit()  # the requester's role as it is now that no other change can move it
 
 
 def _keep_an_owner(club: Club, leaving: Membership) -> None:
@@ -136,50 +144,51 @@ def match_update(*, match: Match, table: str, season: Season | None) -> Match:
 def match_create(
     *,
     club: Club,
-    players: Sequence[Player],
+    players: Sequence[int],
     user: AbstractBaseUser,
-    season: Season | None = None,
+    season: int | None = None,
     table: str = "",
-    first_dealer: Player | None = None,
+    first_dealer: int | None = None,
 ) -> Match:
-    """Seat 2 to 5 distinct players of the club clockwise, in the order given."""
+    """Seat 2 to 5 distinct players of the club clockwise, in the order given.
+
+    ``players`` are player ids of the club's roster; ``season``, if given, the id of one of its
+    seasons; ``first_dealer`` the id of a seated player (default: the first seat). Raises
+    ``errors.InvalidSetup`` naming the first field at fault.
+    """
     if not MIN_SEATS <= len(players) <= MAX_SEATS:
         raise errors.InvalidSetup("seat_count", attr="players", count=len(players))
+    roster = Player.objects.in_bulk([p for p in players if 0 < p <= LARGEST_ID])
     seen: set[int] = set()
-    for i, player in enumerate(players):
-        if player.club_id != club.pk:
-            raise errors.InvalidSetup("player_not_in_club", attr=f"players.{i}", player=player.pk)
-        if player.pk in seen:
+    for i, player_id in enumerate(players):
+        player = roster.get(player_id)
+        if player is None or player.club_id != club.pk:
+            raise errors.InvalidSetup("player_not_in_club", attr=f"players.{i}", player=player_id)
+        if player_id in seen:
             raise errors.InvalidSetup("duplicate_player", attr=f"players.{i}", player=player.name)
-        seen.add(player.pk)
-    if season is not None and season.club_id != club.pk:
-        raise errors.InvalidSetup("season_not_in_club", attr="season", season=season.pk)
-    dealer = first_dealer or players[0]
-    if dealer.pk not in seen:
-        raise errors.InvalidSetup("first_dealer_not_seated", attr="first_dealer", player=dealer.pk)
+        seen.add(player_id)
+    chosen = None
+    if season is not None:
+        chosen = Season.objects.filter(club=club, pk=season).first()
+        if chosen is None:
+            raise errors.InvalidSetup("season_not_in_club", attr="season", season=season)
+    dealer = players[0] if first_dealer is None else first_dealer
+    if dealer not in seen:
+        raise errors.InvalidSetup("first_dealer_not_seated", attr="first_dealer", player=dealer)
     match = Match.objects.create(
-        club=club, season=season, table=table, seat_count=len(players),
-        first_dealer=dealer, created_by=user,
+        club=club, season=chosen, table=table, seat_count=len(players),
+        first_dealer=roster[dealer], created_by=user,
     )  # fmt: skip
     Seat.objects.bulk_create(
-        Seat(match=match, player=player, position=i) for i, player in enumerate(players)
+        Seat(match=match, player=roster[player_id], position=i)
+        for i, player_id in enumerate(players)
     )
     return match
 
 
-def _attach(hand: Hand, match: Match, seats: list[Seat], rows: list[HandResult]) -> None:
-    """Give the hand what presenting it reads, from memory: it was all just loaded or written."""
-    match._prefetched_objects_cache = {"seats": seats}  # type: ignore[attr-defined]
-    hand.match = match
-    hand._prefetched_objects_cache = {"results": rows}  # type: ignore[attr-defined]
-
-
-def _refs(seats: Sequence[Seat]) -> dict[int, PlayerRef]:
-    return {seat.player_id: PlayerRef(seat.player_id, seat.player.name) for seat in seats}
-
-
-def _rule(entry: HandEntry, seats: Sequence[Seat]) -> scoring.HandRuling:
-    refs = _refs(seats)
+def _rule(entry: HandEntry, names: Mapping[int, str]) -> scoring.HandRuling:
+    """The engine's ruling on a hand; ``names`` are the seated players' by id, in seat order."""
+    refs = {player: PlayerRef(player, name) for player, name in names.items()}
 
     def ref(player_id: int) -> PlayerRef:
         return refs.get(player_id) or PlayerRef(player_id, f"player {player_id}")
@@ -195,28 +204,34 @@ def _rule(entry: HandEntry, seats: Sequence[Seat]) -> scoring.HandRuling:
     return ruling
 
 
-def dealer(match: Match, seats: Sequence[Seat], number: int) -> Seat:
-    """The seat that deals hand ``number``; ``seats`` in seating order."""
-    first = next(seat.position for seat in seats if seat.player_id == match.first_dealer_id)
-    return seats[scoring.dealer_position(number, len(seats), first)]
+def _nets(ruling: scoring.HandRuling) -> dict[int, int]:
+    return {result.player.id: result.net for result in ruling.results}  # type: ignore[attr-defined]
 
 
-def _result_rows(hand: Hand, ruling: scoring.HandRuling, seats: Sequence[Seat],
-                 totals: dict[int, int]) -> list[HandResult]:  # fmt: skip
-    seat_of = {seat.player_id: seat for seat in seats}
+def _result_rows(ruling: scoring.HandRuling, positions: Mapping[int, int],
+                 totals: Mapping[int, int]) -> list[statements.ResultRow]:  # fmt: skip
+    """A hand's results in seat order; ``positions`` are the players' seats, by id."""
     rows = []
     for result in ruling.results:
-        seat = seat_of[result.player.id]  # type: ignore[attr-defined]
-        player_id = seat.player_id
-        rows.append(HandResult(
-            hand=hand, player=seat.player, position=seat.position,
+        player: int = result.player.id  # type: ignore[attr-defined]
+        rows.append(statements.ResultRow(
+            player=player, position=positions[player],
             melds=[{"cards": m.notation, "kind": str(m.kind), "points": m.points}
                    for m in result.melds],
             held=[{"card": card.code, "points": card.points} for card in result.held],
             melded_points=result.melded_points, hand_penalty=result.hand_penalty,
-            bonus=result.bonus, net=result.net, total=totals[player_id],
+            bonus=result.bonus, net=result.net, total=totals[player],
         ))  # fmt: skip
     return sorted(rows, key=lambda row: row.position)
+
+
+def _result_lines(rows: Sequence[statements.ResultRow],
+                  names: Mapping[int, str]) -> tuple[hands.ResultLine, ...]:  # fmt: skip
+    return tuple(
+        hands.ResultLine(row.player, names[row.player], row.melds, row.held, row.melded_points,
+                         row.hand_penalty, row.bonus, row.net, row.total)
+        for row in rows
+    )  # fmt: skip
 
 
 def _entry_json(entry: HandEntry) -> dict[str, Any]:
@@ -231,22 +246,20 @@ def _entry_json(entry: HandEntry) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def _revise(match: Match, number: int, revision: int, action: str, entry: HandEntry | None,
-            user: AbstractBaseUser, reason: str) -> None:  # fmt: skip
-    statements.insert([HandRevision(
-        match=match, number=number, revision=revision, action=action,
-        hand=_entry_json(entry) if entry is not None else {}, reason=reason, by=user,
-    )])  # fmt: skip
-
-
 VICTORY_POINT_PLACES = Decimal("0.0001")  # a shared victory's part, as stored on the seat
 
 
+def _victory_share(finish: scoring.Finish) -> Decimal:
+    """What each winner's seat counts: 1, or 1/k of a k-way shared victory; 0 before the end."""
+    if not finish.winners:
+        return Decimal(0)
+    return (Decimal(1) / len(finish.winners)).quantize(VICTORY_POINT_PLACES)
+
+
 def _apply_finish(match: Match, seats: Sequence[Seat], finish: scoring.Finish) -> None:
-    winners = set(finish.winners)
-    share = (Decimal(1) / len(winners)).quantize(VICTORY_POINT_PLACES) if winners else Decimal(0)
+    share = _victory_share(finish)
     for seat in seats:
-        seat.winner = seat.player_id in winners
+        seat.winner = seat.player_id in finish.winners
         seat.victory_points = share if seat.winner else Decimal(0)
     if finish.finished and match.status != MatchStatus.FINISHED:
         match.status, match.finished_at = MatchStatus.FINISHED, timezone.now()
@@ -305,16 +318,6 @@ def _retally_if_counted(match: Match, seats: Sequence[Seat], was_finished: bool)
                 player_ids=[seat.player_id for seat in seats])  # fmt: skip
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """What a hand submission produced: the hand (None for a replayed retry) and the answer."""
-
-    hand: Hand | None
-    body: Any
-    status: int
-    replayed: bool = False
-
-
 def key_lock_id(match_id: int, key: str) -> int:
     """The advisory lock that marks a submission with this key as in flight."""
     digest = hashlib.sha256(f"{match_id}:{key}".encode()).digest()
@@ -336,92 +339,100 @@ def _claim_key(match_id: int, key: str) -> None:
         raise errors.IdempotencyKeyInProgress()
 
 
-def _stored_answer(match: Match, key: str, fingerprint: str) -> IdempotencyRecord | None:
-    """The first answer given under ``key``, if it has not expired; expired ones are removed."""
+def _stored_hand(match_id: int, key: str, fingerprint: str) -> hands.RecordedHand | None:
+    """The hand first recorded under ``key``, if its record has not expired (expired ones go)."""
     cutoff = timezone.now() - timedelta(seconds=settings.IDEMPOTENCY_KEY_TTL_SECONDS)
-    IdempotencyRecord.objects.filter(match=match, created_at__lt=cutoff).delete()
-    stored = IdempotencyRecord.objects.filter(match=match, key=key).first()
-    if stored is not None and stored.fingerprint != fingerprint:
+    IdempotencyRecord.objects.filter(match_id=match_id, created_at__lt=cutoff).delete()
+    stored = IdempotencyRecord.objects.filter(match_id=match_id, key=key).first()
+    if stored is None:
+        return None
+    if stored.fingerprint != fingerprint:
         raise errors.IdempotencyKeyReused()
-    return stored
+    return hands.RecordedHand.from_json(stored.response, replayed=True)
 
 
 @transaction.atomic
 def hand_record(
     *,
     match_id: int,
-    entry: HandEntry | Callable[[], HandEntry],
     user: AbstractBaseUser,
-    render: Callable[[Hand], Any],
-    admit: Callable[[MatchAccess | None], None] | None = None,
-    writers: Collection[str] = frozenset(),
+    entry: HandEntry,
     idempotency_key: str | None = None,
     fingerprint: str = "",
-) -> Outcome:
-    """Record the next hand of a match, or replay the first answer to a retried submission.
+) -> hands.RecordedHand:
+    """Record the next hand of a match; return it with the match as it now stands.
 
-    The match row is locked, so two scorekeepers at one table get consecutive hand numbers.
-    ``admit``, if given, is the API's permission check: it is called with ``user``'s access to
-    the match (None if the match is not theirs to see) and raises to refuse them. When ``user``
-    holds one of the roles ``writers`` in the match's club, the access is read with the lock, in
-    one statement; otherwise nothing is locked, and the access is read unlocked for ``admit`` to
-    refuse. ``entry`` may be a callable, called once ``user`` is admitted, so that a refused
-    requester's hand is never read. ``render`` presents the new hand; with an idempotency key
-    its answer is stored with the hand in the same transaction, and kept for
-    IDEMPOTENCY_KEY_TTL_SECONDS.
+    ``user`` records it: the caller has checked that they may (services do not authorise).
+    ``entry`` is the hand as entered, already read from notation. The match and its seats are
+    locked, so two scorekeepers at one table get consecutive hand numbers; the hand, its
+    results, the seats' figures, the match and the hand's first revision are written in one
+    transaction, with the players' tallies when the hand finishes the match.
+
+    With ``idempotency_key`` (1 to 255 characters) and ``fingerprint`` (a digest of what was
+    submitted), the hand is kept under the key for IDEMPOTENCY_KEY_TTL_SECONDS: a retry with
+    the same key and fingerprint gets that hand back as it was recorded, with ``replayed`` set,
+    and records nothing.
+
+    Raises, writing nothing: ``errors.HandRejected`` (every rule the hand breaks),
+    ``errors.MatchFinished``, ``errors.IdempotencyKeyReused`` (the key with another
+    fingerprint) and ``errors.IdempotencyKeyInProgress`` (its first submission is still being
+    recorded).
     """
     if idempotency_key:
         _claim_key(match_id, idempotency_key)
-    match: Match | None = None
-    if admit is not None:
-        match, role = statements.lock_match(match_id, (user.pk, writers))
-        if match is not None and role is not None:
-            admit(MatchAccess(match_id, match.club_id, role))
-        else:  # not locked: no such match, or not theirs to write; refused on an unlocked read
-            admit(selectors.match_access(user, match_id))
-    if match is None:  # no admission asked for, or admitted since the locked read
-        match, _ = statements.lock_match(match_id)
-        if match is None:
-            raise Match.DoesNotExist(f"match {match_id}")
-    if callable(entry):
-        entry = entry()
+    match = statements.lock_match(match_id)
     if idempotency_key:
-        stored = _stored_answer(match, idempotency_key, fingerprint)
+        stored = _stored_hand(match_id, idempotency_key, fingerprint)
         if stored is not None:
-            return Outcome(None, stored.response, stored.status_code, replayed=True)
+            return stored
     if match.status == MatchStatus.FINISHED:
-        raise errors.MatchFinished(match=match.pk)
-    seats, last_revision = statements.seats_of_locked(match, None)
-    ruling = _rule(entry, seats)
+        raise errors.MatchFinished(match=match_id)
+    names = {seat.player: seat.name for seat in match.seats}
+    ruling = _rule(entry, names)
     number = match.hands_played + 1
-    revision = last_revision + 1
-    hand = Hand(
-        match=match, number=number, dealer_id=dealer(match, seats, number).player_id,
-        ending=entry.ending, went_out_id=entry.went_out, version=revision, recorded_by=user,
+    nets = _nets(ruling)
+    totals = {seat.player: seat.total + nets[seat.player] for seat in match.seats}
+    finish = scoring.decide_finish(totals)
+    share = _victory_share(finish)
+    now = timezone.now()
+    status, finished_at = (
+        (MatchStatus.FINISHED, now) if finish.finished else (MatchStatus.IN_PROGRESS, None)
+    )
+    rows = _result_rows(ruling, {seat.player: seat.position for seat in match.seats}, totals)
+    seated = list(names)
+    dealer = hands.dealer(match.first_dealer, seated, number)
+    written = statements.write_hand(statements.NewHand(
+        match=match_id, number=number, dealer=dealer,
+        ending=str(entry.ending), went_out=entry.went_out, recorded_by=user.pk, at=now,
+        results=rows,
+        seats=[statements.SeatFigures(
+            seat.id, totals[seat.player], seat.player in finish.winners,
+            seat.went_out + (seat.player == entry.went_out),
+            share if seat.player in finish.winners else Decimal(0),
+        ) for seat in match.seats],
+        status=status, finished_at=finished_at, entry=_entry_json(entry),
+    ))  # fmt: skip
+    if finish.finished:
+        retally(club_id=match.club, season_ids=[match.season], player_ids=seated)
+    recorded = hands.RecordedHand(
+        number=number, dealer=dealer, ending=str(entry.ending), went_out=entry.went_out,
+        version=written.version,
+        results=_result_lines(rows, names), recorded_by=user.get_username(),
+        recorded_at=written.recorded_at, updated_at=written.updated_at,
+        match=hands.MatchState(
+            id=match_id, club=match.club, season=match.season, table=match.table,
+            status=str(status),
+            seats=tuple(hands.SeatLine(seat.position, seat.player, seat.name, totals[seat.player],
+                                       seat.player in finish.winners)
+                        for seat in match.seats),
+            hands_played=number, first_dealer=match.first_dealer, created_by=match.created_by,
+            created_at=match.created_at, finished_at=finished_at,
+        ),
     )  # fmt: skip
-    nets = {r.player.id: r.net for r in ruling.results}  # type: ignore[attr-defined]
-    for seat in seats:
-        seat.total += nets[seat.player_id]
-    totals = {seat.player_id: seat.total for seat in seats}
-    _count_going_out(seats, entry.went_out, +1)
-    _apply_finish(match, seats, scoring.decide_finish(totals))
-    match.hands_played = number
-    with statements.together():  # one statement on PostgreSQL
-        statements.insert([hand])
-        rows = _result_rows(hand, ruling, seats, totals)  # made after the hand: they refer to it
-        statements.insert(rows)
-        statements.update(seats, SEAT_FIGURES)
-        statements.update([match], ["hands_played", "status", "finished_at"])
-        _revise(match, number, revision, RevisionAction.RECORDED, entry, user, "")
-    _retally_if_counted(match, seats, was_finished=False)
-    _attach(hand, match, seats, rows)
-    body = render(hand)
     if idempotency_key:
-        IdempotencyRecord.objects.create(
-            match=match, key=idempotency_key, fingerprint=fingerprint, status_code=201,
-            response=body,
-        )  # fmt: skip
-    return Outcome(hand, body, 201)
+        IdempotencyRecord.objects.create(match_id=match_id, key=idempotency_key,
+                                         fingerprint=fingerprint, response=recorded.to_json())
+    return recorded
 
 
 @dataclass(frozen=True)
@@ -449,6 +460,37 @@ def _check_version(hand: Hand, expected_version: int | None) -> None:
         raise errors.StaleHand(number=hand.number, version=hand.version)
 
 
+def _locked_hand(match_id: int, number: int) -> tuple[Match, list[Seat], Hand]:
+    """Lock a match; return it, its seats in order and its hand ``number``.
+
+    The hand comes with its recorder and ``last_revision``, its last revision number. Raises
+    ``errors.NoSuchHand`` if the hand is not there (voided since the caller saw it).
+    """
+    match = Match.objects.select_for_update(of=("self",)).select_related("created_by").get(
+        pk=match_id)  # fmt: skip
+    seats = list(match.seats.select_related("player").order_by("position"))
+    last_revision = HandRevision.objects.filter(match=match, number=OuterRef("number")).order_by(
+        "-revision").values("revision")[:1]  # fmt: skip
+    hand = (
+        Hand.objects.filter(match=match, number=number).select_related("recorded_by")
+        .annotate(last_revision=Subquery(last_revision)).first()
+    )  # fmt: skip
+    if hand is None:
+        raise errors.NoSuchHand(number=number)
+    return match, seats, hand
+
+
+def _revise(match: Match, hand: Hand, action: str, entry: HandEntry | None,
+            user: AbstractBaseUser, reason: str) -> int:  # fmt: skip
+    """Keep a revision of the hand; return its number."""
+    revision: int = hand.last_revision + 1  # type: ignore[attr-defined]
+    HandRevision.objects.create(
+        match=match, number=hand.number, revision=revision, action=action,
+        hand=_entry_json(entry) if entry is not None else {}, reason=reason, by=user,
+    )  # fmt: skip
+    return revision
+
+
 @transaction.atomic
 def hand_correct(
     *,
@@ -458,43 +500,48 @@ def hand_correct(
     user: AbstractBaseUser,
     reason: str = "",
     expected_version: int | None = None,
-) -> tuple[Hand, Impact]:
+) -> tuple[hands.RecordedHand, Impact]:
     """Re-rule hand ``number``, recompute every total after it and re-decide the finish.
 
     ``expected_version`` is the version the corrector last saw (from the hand's ETag); a
     correction made meanwhile by someone else makes this one stale.
     """
-    match, seats, last_revision = statements.locked_match(match_id, number)
-    hand = Hand.objects.select_related("recorded_by").get(match=match, number=number)
+    match, seats, hand = _locked_hand(match_id, number)
     _check_version(hand, expected_version)
-    ruling = _rule(entry, seats)
-    hands = list(match.hands.order_by("number").prefetch_related("results"))
+    names = {seat.player_id: seat.player.name for seat in seats}
+    ruling = _rule(entry, names)
+    played = list(match.hands.order_by("number").prefetch_related("results"))
     players = [seat.player_id for seat in seats]
-    new_nets = {r.player.id: r.net for r in ruling.results}  # type: ignore[attr-defined]
+    new_nets = _nets(ruling)
     nets = [
         new_nets if h.number == number else {r.player_id: r.net for r in h.results.all()}
-        for h in hands
+        for h in played
     ]
     outcome = scoring.replay(players, nets)
-    if outcome.finished_after is not None and outcome.finished_after < len(hands):
-        raise errors.CorrectionEndsMatchEarly(number=outcome.finished_after, last=len(hands))
+    if outcome.finished_after is not None and outcome.finished_after < len(played):
+        raise errors.CorrectionEndsMatchEarly(number=outcome.finished_after, last=len(played))
 
     before = (
         {seat.player_id: seat.total for seat in seats}, str(match.status),
         [seat.player_id for seat in seats if seat.winner],
     )  # fmt: skip
-    revision = last_revision + 1
     _count_going_out(seats, hand.went_out_id, -1)
     _count_going_out(seats, entry.went_out, +1)
+    revision = _revise(match, hand, RevisionAction.CORRECTED, entry, user, reason)
     hand.ending = entry.ending
     hand.went_out_id = entry.went_out
     hand.version = revision
     hand.save(update_fields=["ending", "went_out", "version", "updated_at"])
     hand.results.all().delete()
-    rows = HandResult.objects.bulk_create(
-        _result_rows(hand, ruling, seats, outcome.totals[number - 1])  # type: ignore[arg-type]
-    )
-    later = [(h.number, r) for h in hands if h.number > number for r in h.results.all()]
+    positions = {seat.player_id: seat.position for seat in seats}
+    rows = _result_rows(ruling, positions, outcome.totals[number - 1])  # type: ignore[arg-type]
+    HandResult.objects.bulk_create(
+        HandResult(hand=hand, player_id=row.player, position=row.position, melds=row.melds,
+                   held=row.held, melded_points=row.melded_points,
+                   hand_penalty=row.hand_penalty, bonus=row.bonus, net=row.net, total=row.total)
+        for row in rows
+    )  # fmt: skip
+    later = [(h.number, r) for h in played if h.number > number for r in h.results.all()]
     for later_number, row in later:
         row.total = outcome.totals[later_number - 1][row.player_id]
     HandResult.objects.bulk_update([row for _, row in later], ["total"])
@@ -503,17 +550,21 @@ def hand_correct(
         seat.total = final[seat.player_id]
     was_finished = match.status == MatchStatus.FINISHED
     _apply_finish(match, seats, outcome.finish)
-    statements.update(seats, SEAT_FIGURES)
+    Seat.objects.bulk_update(seats, SEAT_FIGURES)
     match.save(update_fields=["status", "finished_at"])
     _retally_if_counted(match, seats, was_finished)
-    _revise(match, number, revision, RevisionAction.CORRECTED, entry, user, reason)
-    _attach(hand, match, seats, rows)
+    corrected = hands.RecordedHand(
+        number=number, dealer=hand.dealer_id, ending=str(hand.ending), went_out=hand.went_out_id,
+        version=hand.version, results=_result_lines(rows, names),
+        recorded_by=hand.recorded_by.username, recorded_at=hand.recorded_at,
+        updated_at=hand.updated_at, match=hands.match_state(match, seats),
+    )  # fmt: skip
     impact = Impact(
         totals_before=before[0], totals_after={seat.player_id: seat.total for seat in seats},
         status_before=before[1], status_after=str(match.status),
         winners_before=before[2], winners_after=[seat.player_id for seat in seats if seat.winner],
     )  # fmt: skip
-    return hand, impact
+    return corrected, impact
 
 
 @transaction.atomic
@@ -526,8 +577,7 @@ def hand_void(
     expected_version: int | None = None,
 ) -> None:
     """Void the last hand: totals return to what they were before it; its revisions stay."""
-    match, seats, last_revision = statements.locked_match(match_id, number)
-    hand = Hand.objects.get(match=match, number=number)
+    match, seats, hand = _locked_hand(match_id, number)
     _check_version(hand, expected_version)
     if number != match.hands_played:
         raise errors.NotLastHand(number=number, last=match.hands_played)
@@ -535,11 +585,11 @@ def hand_void(
     for seat in seats:
         seat.total -= nets[seat.player_id]
     _count_going_out(seats, hand.went_out_id, -1)
+    _revise(match, hand, RevisionAction.VOIDED, None, user, reason)
     hand.delete()
     was_finished = match.status == MatchStatus.FINISHED
     _apply_finish(match, seats, scoring.Finish(False))
-    statements.update(seats, SEAT_FIGURES)
+    Seat.objects.bulk_update(seats, SEAT_FIGURES)
     match.hands_played = number - 1
     match.save(update_fields=["hands_played", "status", "finished_at"])
     _retally_if_counted(match, seats, was_finished)
-    _revise(match, number, last_revision + 1, RevisionAction.VOIDED, None, user, reason)

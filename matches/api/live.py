@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import ObjectDoesNotExist
 from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
@@ -19,9 +20,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from arlington_site.errors import error_response
+from arlington_site.schema import AutoSchema
 from matches import errors, live, selectors
 from matches.api import presenters
 from matches.api.permissions import SCOREKEEPING, ClubRole
+from matches.api.preconditions import _LIST, _TAGS, if_match_tags
 from matches.api.serializers import HandWithMatchSerializer
 from matches.api.views import KEY_REUSED, PRECONDITION_REQUIRED, STALE
 from matches.models import LiveHand
@@ -239,12 +242,33 @@ def idempotency_key(request: Request) -> str | None:
 
 
 def named_version(request: Request, current: LiveHand) -> int | None:
-    """The version If-Match names: the current one if any tag is its ETag, -1 if none is."""
-    header = request.headers.get("If-Match", "").strip()
-    if not header:
+    """The version If-Match names: None without the header, the current one if it names its
+    ETag (or is ``*``), -1 if it names only others; a malformed header is 400."""
+    if "If-Match" not in request.headers:
         return None
-    tags = [tag.strip() for tag in header.split(",")]
-    return current.version if header == "*" or live.etag(current) in tags else -1
+    tags = if_match_tags(request)
+    return current.version if tags is None or live.etag(current) in tags else -1
+
+
+def not_modified(request: Request, current: LiveHand) -> bool:
+    """Whether If-None-Match names the current state (or is ``*``); a malformed one is 400."""
+    header = request.headers.get("If-None-Match")
+    if header is None:
+        return False
+    if header.strip() == "*":
+        return True
+    tags = _TAGS.findall(header)
+    if not tags or not _LIST.fullmatch(header):
+        raise live.InvalidIfNoneMatch()
+    return live.etag(current) in tags
+
+
+class LiveSchema(AutoSchema):
+    """Every live operation reads a header that may be malformed (If-Match, If-None-Match):
+    each documents the 400 validation envelope."""
+
+    def _should_add_validation_error_response(self) -> bool:
+        return True
 
 
 class LiveMixin(GenericAPIView):
@@ -253,7 +277,14 @@ class LiveMixin(GenericAPIView):
     permission_classes = [IsAuthenticated, ClubRole]
     write_roles = SCOREKEEPING
     queryset = LiveHand.objects.none()
+    schema = LiveSchema()
     serializer_class = LiveStateSerializer
+
+    def handle_exception(self, exc: Exception) -> Response:
+        """No live hand in play (or no log for that hand) is a 404, like any unknown object."""
+        if isinstance(exc, ObjectDoesNotExist):
+            exc = exceptions.NotFound()
+        return super().handle_exception(exc)
 
     def admit(self) -> int:
         access = selectors.match_access(self.request.user, self.kwargs["match_pk"])
@@ -267,13 +298,16 @@ class LiveView(LiveMixin):
     """The match's live hand: start it, read its state, or abandon it."""
 
     @extend_schema(
-        responses={200: LiveStateSerializer, 304: OpenApiResponse(description="Not modified.")},
+        responses={
+            200: LiveStateSerializer,
+            304: OpenApiResponse(description="Not modified."),
+        },
         parameters=[IF_NONE_MATCH],
     )
     def get(self, request: Request, match_pk: int) -> Response:
         current = live.live_in_play(self.admit())
         tag = live.etag(current)
-        if tag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
+        if not_modified(request, current):
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": tag})
         return Response(current.state, headers={"ETag": tag, "Cache-Control": "no-cache"})
 

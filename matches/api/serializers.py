@@ -13,7 +13,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 import scoring
-from matches import services, standings
+from matches import hands, services, standings
 from matches.models import (
     Club,
     Hand,
@@ -57,6 +57,20 @@ class MembershipSerializer(serializers.ModelSerializer):
         model = Membership
         fields = ["user", "role", "created_at"]
         read_only_fields = ["created_at"]
+
+
+class MemberRequestSerializer(serializers.Serializer):
+    """A member's new role, or an invitation for someone who is not a member yet."""
+
+    user = serializers.CharField(max_length=150, help_text="A username.")
+    role = serializers.ChoiceField(choices=Role.choices)
+
+
+class MemberInvitedSerializer(serializers.Serializer):
+    """The same for every name, so that the answer never tells whether an account exists."""
+
+    role = serializers.ChoiceField(choices=Role.choices)
+    status = serializers.ChoiceField(choices=["invited"])
 
 
 class PlayerSerializer(serializers.ModelSerializer):
@@ -174,7 +188,8 @@ class MatchSerializer(serializers.ModelSerializer):
     def get_next_dealer(self, match: Match) -> int | None:
         if match.status == "finished":
             return None
-        return services.dealer(match, self._seats(match), match.hands_played + 1).player_id
+        seated = [seat.player_id for seat in self._seats(match)]
+        return hands.dealer(match.first_dealer_id, seated, match.hands_played + 1)
 
     def get_winners(self, match: Match) -> list[int]:
         return [seat.player_id for seat in self._seats(match) if seat.winner]
@@ -317,12 +332,31 @@ class HandWithMatchSerializer(HandSerializer):
         return MatchSerializer(hand.match, context=self.context).data
 
 
+class RevisionEntrySerializer(serializers.Serializer):
+    player = serializers.IntegerField(help_text="The player's id.")
+    melds = serializers.ListField(child=serializers.ListField(child=serializers.CharField()))
+    hand = serializers.ListField(child=serializers.CharField(), help_text="Cards left in hand.")
+
+
+class RevisionHandSerializer(serializers.Serializer):
+    """The hand as entered, in canonical notation; empty (no field) in a void's revision."""
+
+    ending = serializers.ChoiceField(choices=[e.value for e in scoring.Ending], required=False)
+    went_out = serializers.IntegerField(allow_null=True, required=False)
+    results = RevisionEntrySerializer(many=True, required=False)
+
+
 class RevisionSerializer(serializers.ModelSerializer):
     by = serializers.CharField(source="by.username")
+    hand = serializers.SerializerMethodField()
 
     class Meta:
         model = HandRevision
         fields = ["number", "revision", "action", "hand", "reason", "by", "at"]
+
+    @extend_schema_field(RevisionHandSerializer)
+    def get_hand(self, revision: HandRevision) -> Any:
+        return revision.hand
 
 
 # --- standings and records -----------------------------------------------------------------
@@ -331,11 +365,8 @@ class RevisionSerializer(serializers.ModelSerializer):
 class StandingsQuerySerializer(serializers.Serializer):
     """The query of a standings request; ``from`` and ``to`` are dates of the matches' finish."""
 
-    season = serializers.IntegerField(
-        required=False, help_text="Count only this season (club standings only)."
-    )
     ordering = serializers.CharField(
-        required=False, default="",
+        required=False,
         help_text="Comma-separated fields, '-' for descending, e.g. '-average_net,name'. "
                   "Default: -victory_points,-wins,-points.",
     )  # fmt: skip
@@ -371,6 +402,12 @@ class StandingsQuerySerializer(serializers.Serializer):
                 {"to": _("The end date is before the start date.")}, code="ends_before_start"
             )
         return attrs
+
+
+class ClubStandingsQuerySerializer(StandingsQuerySerializer):
+    """A club's standings may count only one of its seasons."""
+
+    season = serializers.IntegerField(required=False, help_text="Count only this season.")
 
 
 def _ratio(places: int, help_text: str) -> serializers.DecimalField:

@@ -28,5 +28,9 @@ urlpatterns = [
     path("clubs/<int:pk>/standings/", views.ClubStandingsView.as_view(), name="club-standings"),
     path("seasons/<int:pk>/standings/", views.SeasonStandingsView.as_view(),
          name="season-standings"),
+    path("clubs/<int:pk>/standings/csv/", views.ClubStandingsCSVView.as_view(),
+         name="club-standings-csv"),
+    path("seasons/<int:pk>/standings/csv/", views.SeasonStandingsCSVView.as_view(),
+         name="season-standings-csv"),
     *router.urls,
 ]  # fmt: skip

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -13,29 +12,36 @@ from django.http import HttpResponse, HttpResponseBase
 from django.utils.translation import gettext as _
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_view,
+)
 from rest_framework import exceptions, mixins, status, viewsets
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import action
 from rest_framework.filters import OrderingFilter
 from rest_framework.generics import GenericAPIView, get_object_or_404  # 404 for clubs/abc/
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.reverse import reverse
 from rest_framework.serializers import BaseSerializer, CharField, DecimalField, Serializer
 from rest_framework.settings import api_settings
-from rest_framework.throttling import ScopedRateThrottle
 
-from arlington_site.errors import error_response
-from matches import errors, selectors, services, standings
+from accounts.throttles import AccountSignInThrottle, AddressSignInThrottle
+from matches import errors, hands, selectors, services, standings
 from matches.api import presenters
 from matches.api import serializers as s
+from matches.api.errors import error_response
 from matches.api.filters import MatchFilter, PlayerFilter, SeasonFilter
 from matches.api.permissions import MANAGING, SCOREKEEPING, ClubRole, can_write
+from matches.api.preconditions import if_match_tags, require_current
 from matches.api.renderers import CSVRenderer
+from matches.invitations import invitation_invite_user
 from matches.models import Club, Hand, Match, Membership, Player, Season
 
 
@@ -49,23 +55,112 @@ class ObtainTokenView(ObtainAuthToken):
     """Exchange a username and password for an API token."""
 
     authentication_classes = []
-    parser_classes = [JSONParser]
+    parser_classes = api_settings.DEFAULT_PARSER_CLASSES
     renderer_classes = [JSONRenderer]
-    throttle_classes = [ScopedRateThrottle]
-    throttle_scope = "auth"  # slows password guessing, per address
+    # Slow password guessing: every attempt per address, failed ones per account.
+    throttle_classes = [AddressSignInThrottle, AccountSignInThrottle]
+
+    def get_throttles(self) -> list[Any]:
+        if not hasattr(self, "_throttles"):  # kept, so that a failure is counted by the same
+            self._throttles = super().get_throttles()
+        return self._throttles
 
     @extend_schema(
         operation_id="auth_token_create",
         request=AuthTokenSerializer,
         responses={200: TokenSerializer},
         tags=["auth"],
+        deprecated=True,
+        description="Legacy: one token per user, the same on every call, never expiring. "
+                    "Use `POST auth/tokens/` for a device token (docs/api.md).",
     )
     def post(self, request, *args, **kwargs):
-        return super().post(request, *args, **kwargs)
+        try:
+            return super().post(request, *args, **kwargs)
+        except exceptions.ValidationError:
+            for throttle in self.get_throttles():
+                if isinstance(throttle, AccountSignInThrottle):
+                    throttle.record_failure()
+            raise
 
 
-class ClubViewSet(mixins.CreateModelMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin,
-                  mixins.UpdateModelMixin, viewsets.GenericViewSet):  # fmt: skip
+STALE = error_response("Stale", ["precondition_failed"])
+IF_MATCH_UPDATE = OpenApiParameter(
+    "If-Match", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
+    description="Optional: the ETag as last read, quoted as served; if the object has changed "
+                "since, the change is refused (412) and nothing is saved; a malformed header is "
+                "a 400 (invalid_if_match).",
+)  # fmt: skip
+
+
+def conditional_updates(serializer: type[BaseSerializer]) -> Any:
+    """The schema of PUT and PATCH on a resource that takes If-Match."""
+    documented = extend_schema(parameters=[IF_MATCH_UPDATE],
+                               responses={200: serializer, 412: STALE})  # fmt: skip
+    return extend_schema_view(update=documented, partial_update=documented)
+
+
+class ConditionalUpdateMixin:
+    """A read answers an ETag; a change applies to the row as it is, and honours If-Match.
+
+    ``PUT`` and ``PATCH`` read the row again under a lock (``SELECT ... FOR UPDATE``) inside
+    their transaction, validate against it and save it: two changes at once are applied one
+    after the other, so neither undoes the other and a rule across fields (a season's dates)
+    is checked against what the other change wrote. A client that must not overwrite a change
+    to the same field sends the ETag it read in If-Match (412 ``precondition_failed`` if the
+    object has changed since). The ETag is a digest of the fields the API changes
+    (``etag_fields``), so it moves only when they do.
+    """
+
+    etag_fields: tuple[str, ...] = ("name",)
+
+    def etag_of(self, instance: Any) -> str:
+        values = [instance.pk, *(getattr(instance, name) for name in self.etag_fields)]
+        digest = hashlib.sha256(json.dumps(values, default=str).encode()).hexdigest()
+        return f'"{digest[:20]}"'
+
+    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        instance = self.get_object()
+        data = self.get_serializer(instance).data
+        return Response(data, headers={"ETag": self.etag_of(instance)})
+
+    def get_locked_object(self) -> Any:
+        """The object in the URL, as ``get_object`` finds it, read with a row lock on it."""
+        queryset = self.filter_queryset(self.get_queryset()).select_for_update(of=("self",))
+        lookup = self.lookup_url_kwarg or self.lookup_field
+        instance = get_object_or_404(queryset, **{self.lookup_field: self.kwargs[lookup]})
+        self.check_object_permissions(self.request, instance)
+        return instance
+
+    def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        partial = kwargs.pop("partial", False)
+        if_match_tags(request)  # a malformed If-Match is refused before any work
+        with transaction.atomic():
+            locked = self.get_locked_object()
+            current = self.etag_of(locked)
+            require_current(request, current, errors.Stale(etag=current))
+            serializer = self.get_serializer(locked, data=request.data, partial=partial)
+            serializer.is_valid(raise_exception=True)
+            self.perform_update(serializer)
+        return Response(serializer.data, headers={"ETag": self.etag_of(serializer.instance)})
+
+
+class LocatedCreateMixin(mixins.CreateModelMixin):
+    """A creation answers the new object's absolute URL in Location."""
+
+    def get_success_headers(self, data: Any) -> dict[str, str]:
+        return {"Location": location(self.request, f"{self.basename}-detail", pk=data["id"])}
+
+
+def location(request: Request, name: str, **kwargs: Any) -> str:
+    """The absolute URL of the route ``name``, as the client reached the API."""
+    return request.build_absolute_uri(reverse(name, kwargs=kwargs))
+
+
+@conditional_updates(s.ClubSerializer)
+class ClubViewSet(ConditionalUpdateMixin, LocatedCreateMixin, mixins.ListModelMixin,
+                  mixins.RetrieveModelMixin, mixins.UpdateModelMixin,
+                  viewsets.GenericViewSet):  # fmt: skip
     """Clubs you belong to. The creator of a club becomes its owner."""
 
     serializer_class = s.ClubSerializer
@@ -81,22 +176,35 @@ class ClubViewSet(mixins.CreateModelMixin, mixins.ListModelMixin, mixins.Retriev
         club = services.club_create(name=serializer.validated_data["name"], user=self.request.user)
         serializer.instance = club
 
-    @extend_schema(
-        request=s.MembershipSerializer,
-        responses={200: s.MembershipSerializer(many=True), 201: s.MembershipSerializer},
-    )
+    @extend_schema(methods=["GET"], responses={200: s.MembershipSerializer(many=True)})
+    @extend_schema(methods=["POST"], request=s.MemberRequestSerializer, responses={
+        200: OpenApiResponse(s.MembershipSerializer, description="A member's new role."),
+        202: OpenApiResponse(s.MemberInvitedSerializer, description=(
+            "Anyone else is invited: if the account exists, it sees a personal invitation "
+            "(`GET invitations/`) and joins by accepting it. The answer is the same whether "
+            "the account exists or not."
+        )),
+    })  # fmt: skip
     @action(detail=True, methods=["get", "post"], serializer_class=s.MembershipSerializer)
     def members(self, request: Request, pk: str | None = None) -> Response:
-        """List the members (any member), or add one or change a role (owners)."""
+        """List the members (any member); change a member's role, or invite a user (owners)."""
         club = self.get_object_for_read()
         if request.method == "GET":
             page = self.paginate_queryset(club.memberships.select_related("user"))
             return self.get_paginated_response(s.MembershipSerializer(page, many=True).data)
         self.require(club, MANAGING)
-        incoming = s.MembershipSerializer(data=request.data)
+        incoming = s.MemberRequestSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
-        membership = services.membership_set(club=club, **incoming.validated_data)
-        return Response(s.MembershipSerializer(membership).data, status=status.HTTP_201_CREATED)
+        username, role = incoming.validated_data["user"], incoming.validated_data["role"]
+        member = club.memberships.select_related("user").filter(user__username=username).first()
+        if member is not None:
+            membership = services.membership_set(
+                club=club, user=member.user, role=role,
+                admit=lambda: self.require(club, MANAGING),
+            )
+            return Response(s.MembershipSerializer(membership).data)
+        invitation_invite_user(club=club, username=username, role=role, by=request.user)
+        return Response({"role": role, "status": "invited"}, status=status.HTTP_202_ACCEPTED)
 
     @extend_schema(responses={204: None})
     @action(detail=True, methods=["delete"], url_path=r"members/(?P<username>[^/]+)")
@@ -106,7 +214,8 @@ class ClubViewSet(mixins.CreateModelMixin, mixins.ListModelMixin, mixins.Retriev
         club = self.get_object_for_read()
         self.require(club, MANAGING)
         membership = get_object_or_404(Membership, club=club, user__username=username)
-        services.membership_remove(membership=membership)
+        services.membership_remove(membership=membership,
+                                   admit=lambda: self.require(club, MANAGING))  # fmt: skip
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     def get_object_for_read(self) -> Club:
@@ -118,8 +227,9 @@ class ClubViewSet(mixins.CreateModelMixin, mixins.ListModelMixin, mixins.Retriev
             raise exceptions.PermissionDenied()
 
 
-class ClubScopedViewSet(mixins.CreateModelMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin,
-                        mixins.UpdateModelMixin, viewsets.GenericViewSet):  # fmt: skip
+class ClubScopedViewSet(ConditionalUpdateMixin, LocatedCreateMixin, mixins.ListModelMixin,
+                        mixins.RetrieveModelMixin, mixins.UpdateModelMixin,
+                        viewsets.GenericViewSet):  # fmt: skip
     """A club's roster or seasons: members read; ``write_roles`` create and edit."""
 
     permission_classes = [IsAuthenticated, ClubRole]
@@ -144,13 +254,21 @@ class ClubScopedViewSet(mixins.CreateModelMixin, mixins.ListModelMixin, mixins.R
             raise exceptions.PermissionDenied()
         self.perform_save(serializer, "name")
 
-    def perform_update(self, serializer: BaseSerializer) -> None:
-        self.perform_save(serializer, "name")
+    def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        try:
+            response: Response = super().update(request, *args, **kwargs)
+        except IntegrityError:  # the change's transaction is rolled back whole
+            raise exceptions.ValidationError(
+                {"name": _("This name is already taken in this club.")}, code="unique"
+            ) from None
+        return response
 
 
+@conditional_updates(s.PlayerSerializer)
 class PlayerViewSet(ClubScopedViewSet):
     """Players on the rosters of your clubs; a player need not have a login."""
 
+    etag_fields = ("name", "user_id")
     serializer_class = s.PlayerSerializer
     filterset_class = PlayerFilter
     ordering_fields = ["name", "created_at"]
@@ -173,9 +291,11 @@ class PlayerViewSet(ClubScopedViewSet):
         return self.get_paginated_response(s.PlayerMatchSerializer(page, many=True).data)
 
 
+@conditional_updates(s.SeasonSerializer)
 class SeasonViewSet(ClubScopedViewSet):
     """Seasons of your clubs; only owners create and edit them."""
 
+    etag_fields = ("name", "starts_on", "ends_on")
     serializer_class = s.SeasonSerializer
     filterset_class = SeasonFilter
     ordering_fields = ["name", "starts_on", "created_at"]
@@ -213,32 +333,17 @@ class MatchViewSet(mixins.CreateModelMixin, mixins.ListModelMixin, mixins.Retrie
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         incoming = s.MatchCreateSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
-        data = incoming.validated_data
-        club = selectors.clubs_visible_to(request.user).filter(pk=data["club"]).first()
+        data = dict(incoming.validated_data)
+        club_id = data.pop("club")
+        club = selectors.clubs_visible_to(request.user).filter(pk=club_id).first()
         if club is None:
-            raise errors.InvalidSetup("unknown_club", attr="club", club=data["club"])
+            raise errors.InvalidSetup("unknown_club", attr="club", club=club_id)
         if not can_write(request, club.pk):
             raise exceptions.PermissionDenied()
-        roster = {p.pk: p for p in Player.objects.filter(club=club, pk__in=data["players"])}
-        players = []
-        for i, player_id in enumerate(data["players"]):
-            if player_id not in roster:
-                raise errors.InvalidSetup("player_not_in_club", attr=f"players.{i}",
-                                          player=player_id)  # fmt: skip
-            players.append(roster[player_id])
-        season = season_of(club, data.get("season"))
-        first_dealer = None
-        if data.get("first_dealer") is not None:
-            first_dealer = roster.get(data["first_dealer"])
-            if first_dealer is None:
-                raise errors.InvalidSetup("first_dealer_not_seated", attr="first_dealer",
-                                          player=data["first_dealer"])  # fmt: skip
-        match = services.match_create(
-            club=club, players=players, user=request.user, season=season,
-            table=data["table"], first_dealer=first_dealer,
-        )  # fmt: skip
+        match = services.match_create(club=club, user=request.user, **data)
         match = self.get_queryset().get(pk=match.pk)
-        return Response(s.MatchSerializer(match).data, status=status.HTTP_201_CREATED)
+        return Response(s.MatchSerializer(match).data, status=status.HTTP_201_CREATED,
+                        headers={"Location": location(request, "match-detail", pk=match.pk)})
 
 
 RECORD_CONFLICT = error_response("RecordConflict",
@@ -246,17 +351,18 @@ RECORD_CONFLICT = error_response("RecordConflict",
 KEY_REUSED = error_response("IdempotencyKeyReused", ["idempotency_key_reused"])
 CORRECT_CONFLICT = error_response("CorrectionConflict", ["correction_ends_match_early"])
 VOID_CONFLICT = error_response("VoidConflict", ["not_last_hand"])
-STALE = error_response("Stale", ["precondition_failed"])
 PRECONDITION_REQUIRED = error_response("PreconditionRequired", ["precondition_required"])
 
 IF_MATCH_HEADER = OpenApiParameter(
     "If-Match", OpenApiTypes.STR, OpenApiParameter.HEADER, required=True,
-    description="The hand's ETag as last read. A correction without it is refused (428); "
-                "with an ETag that is no longer current, it is refused (412).",
+    description="The hand's ETag as last read, quoted as served (If-Match: \"3\"). A "
+                "correction without it is refused (428); with an ETag that is no longer "
+                "current, it is refused (412); a malformed header is a 400 (invalid_if_match).",
 )  # fmt: skip
 IF_MATCH_OPTIONAL = OpenApiParameter(
     "If-Match", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
-    description="Optional: the hand's ETag as last read; a stale one is refused (412).",
+    description="Optional: the hand's ETag as last read, quoted as served; a stale one is "
+                "refused (412), a malformed header is a 400 (invalid_if_match).",
 )  # fmt: skip
 MAX_IDEMPOTENCY_KEY = 255
 
@@ -271,31 +377,40 @@ def idempotency_key(request: Request) -> str | None:
     return key
 
 
-def etag(hand: Hand) -> str:
-    """The hand's ETag: its version, which every correction, void and re-record moves on."""
-    return f'"{hand.version}"'
+def etag(version: int) -> str:
+    """A hand's ETag: its version, which every correction, void and re-record moves on."""
+    return f'"{version}"'
+
+
+def fingerprint(data: Any) -> str:
+    """A digest of a request body, to tell a retry from another request with the same key."""
+    return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()
 
 
 def version_from_if_match(request: Request, current: int) -> int | None:
     """The version If-Match names, if it names the current one (None for "*" or no header).
 
-    If-Match compares strong ETags: a weak one (``W/"3"``) never matches. Of several tags, any
-    one naming the current version will do; otherwise the first readable one is returned, so
-    that the service refuses it as stale (412).
+    Tags compare as served (matches/api/preconditions.py): a weak one or ``"01"`` never
+    matches ``"1"``; a malformed header is a 400. Of several tags, any one naming the current
+    version will do; otherwise the hand is stale (412).
     """
-    header = request.headers.get("If-Match", "").strip()
-    if not header or header == "*":
+    if if_match_tags(request) is None:
         return None
-    named = []
-    for tag in (part.strip() for part in header.split(",")):
-        value = tag.strip('"')
-        if tag.startswith('"') and value.isascii() and value.isdigit():
-            named.append(int(value))
-    if current in named:
-        return current
-    raise errors.StaleHand(number=request.parser_context["kwargs"]["number"], version=current)
+    stale = errors.StaleHand(number=request.parser_context["kwargs"]["number"], version=current)
+    require_current(request, f'"{current}"', stale)
+    return current
 
 
+ETAG = OpenApiParameter(
+    "ETag", OpenApiTypes.STR, OpenApiParameter.HEADER, required=True, response=[200, 201],
+    description="The hand's version as a strong ETag, quoted: `\"3\"`. Send it back as it is "
+                "in If-Match to correct or void the hand.",
+)  # fmt: skip
+REPLAYED = OpenApiParameter(
+    "Idempotent-Replayed", OpenApiTypes.STR, OpenApiParameter.HEADER, response=[201],
+    enum=["true"], description="`true` when this is the first answer to an earlier request "
+                               "with the same Idempotency-Key, sent again; absent otherwise.",
+)  # fmt: skip
 IDEMPOTENCY_HEADER = OpenApiParameter(
     "Idempotency-Key", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
     description="A retry with the same key and body returns the first answer and records "
@@ -322,10 +437,6 @@ class MatchHandsMixin(GenericAPIView):
             raise exceptions.NotFound()
         self.check_object_permissions(self.request, access)
 
-    def present(self, hand: Hand) -> Any:
-        """The hand and its match; the hand comes with its results and seats already loaded."""
-        return presenters.hand_with_match(hand)
-
 
 class HandListView(MatchHandsMixin):
     """The hands of a match (GET) and recording the next one (POST)."""
@@ -336,36 +447,28 @@ class HandListView(MatchHandsMixin):
     def get(self, request: Request, match_pk: int) -> Response:
         match_id = self.get_match_id()
         page = self.paginate_queryset(selectors.hands_of(match_id))
-        return self.get_paginated_response([presenters.hand_only(hand) for hand in page])
+        return self.get_paginated_response(
+            [presenters.hand_only(hands.from_hand(hand)) for hand in page])
 
     @extend_schema(
         request=s.HandInputSerializer,
         responses={201: s.HandWithMatchSerializer, 409: RECORD_CONFLICT, 422: KEY_REUSED},
-        parameters=[IDEMPOTENCY_HEADER],
+        parameters=[IDEMPOTENCY_HEADER, ETAG, REPLAYED],
     )
     def post(self, request: Request, match_pk: int) -> Response:
-        entry: services.HandEntry | Callable[[], services.HandEntry]
-        if "Idempotency-Key" in request.headers:  # admitted and read before the key is claimed
-            self.get_match_id()
-            entry = s.read_hand(request.data)
-        else:  # admitted with the match's lock (one query fewer for its writers), then read
-            entry = lambda: s.read_hand(request.data)  # noqa: E731  (the body is parsed only then)
+        match_id = self.get_match_id()  # before the body or the key is read: 404 for outsiders
+        entry = s.read_hand(request.data)
         key = idempotency_key(request)
-        fingerprint = "" if key is None else hashlib.sha256(
-            json.dumps(request.data, sort_keys=True, default=str).encode()
-        ).hexdigest()  # fmt: skip
-        outcome = services.hand_record(
-            match_id=match_pk, entry=entry, user=request.user, render=self.present,
-            admit=self.admit, writers=self.write_roles, idempotency_key=key,
-            fingerprint=fingerprint,
+        recorded = services.hand_record(
+            match_id=match_id, user=request.user, entry=entry, idempotency_key=key,
+            fingerprint="" if key is None else fingerprint(request.data),
         )  # fmt: skip
-        response = Response(outcome.body, status=outcome.status)
-        if outcome.replayed:
+        response = Response(presenters.hand_with_match(recorded), status=status.HTTP_201_CREATED,
+                            headers={"ETag": etag(recorded.version)})  # fmt: skip
+        if recorded.replayed:
             response["Idempotent-Replayed"] = "true"
-        if outcome.hand is not None:
-            response["ETag"] = etag(outcome.hand)
-        elif isinstance(outcome.body, dict) and "version" in outcome.body:
-            response["ETag"] = f'"{outcome.body["version"]}"'  # as first answered
+        response["Location"] = location(request, "hand-detail", match_pk=match_id,
+                                        number=recorded.number)  # fmt: skip
         return response
 
 
@@ -392,15 +495,17 @@ class HandDetailView(MatchHandsMixin):
             raise exceptions.NotFound()
         return version
 
+    @extend_schema(parameters=[ETAG])
     def get(self, request: Request, match_pk: int, number: int) -> Response:
         hand = self.get_hand(self.get_match_id(), number)
-        return Response(self.present(hand), headers={"ETag": etag(hand)})
+        return Response(presenters.hand_with_match(hands.from_hand(hand)),
+                        headers={"ETag": etag(hand.version)})  # fmt: skip
 
     @extend_schema(
         request=s.HandCorrectionSerializer,
         responses={200: s.CorrectedHandSerializer, 409: CORRECT_CONFLICT, 412: STALE,
                    428: PRECONDITION_REQUIRED},
-        parameters=[IF_MATCH_HEADER],
+        parameters=[IF_MATCH_HEADER, ETAG],
     )  # fmt: skip
     def put(self, request: Request, match_pk: int, number: int) -> Response:
         match_id = self.get_match_id()
@@ -410,12 +515,13 @@ class HandDetailView(MatchHandsMixin):
         expected = version_from_if_match(request, current)
         incoming = s.HandCorrectionSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
-        hand, impact = services.hand_correct(
+        corrected, impact = services.hand_correct(
             match_id=match_id, number=number, entry=incoming.to_entry(), user=request.user,
             reason=incoming.validated_data["reason"], expected_version=expected,
         )  # fmt: skip
-        body = {**self.present(hand), "impact": s.ImpactSerializer(impact).data}
-        return Response(body, headers={"ETag": etag(hand)})
+        body = {**presenters.hand_with_match(corrected),
+                "impact": s.ImpactSerializer(impact).data}  # fmt: skip
+        return Response(body, headers={"ETag": etag(corrected.version)})
 
     @extend_schema(
         responses={204: None, 409: VOID_CONFLICT, 412: STALE},
@@ -470,8 +576,24 @@ DECIMALS = [name for name, field in s.StandingSerializer().fields.items()
             if isinstance(field, DecimalField)]  # fmt: skip
 
 
-@extend_schema(parameters=[s.StandingsQuerySerializer],
-               responses={200: s.StandingSerializer(many=True)})  # fmt: skip
+TABLE_DESCRIPTION = (
+    "One row per player, best first. As JSON, a list of rows; as CSV (`Accept: text/csv` or "
+    "`?format=csv`), text: UTF-8 with a byte-order mark, a header row, then one line per "
+    "player, with these columns in this order: "
+    + ", ".join(f"`{name}`" for name in s.StandingSerializer().fields)
+    + ". A cell that a spreadsheet would run as a formula starts with `'`."
+)
+
+
+def standings_schema(query: type[s.StandingsQuerySerializer]) -> Any:
+    """The standings' query and their two forms: JSON rows, or CSV text."""
+    return extend_schema(parameters=[query], responses={
+        (200, "application/json"): OpenApiResponse(s.StandingSerializer(many=True),
+                                                   description=TABLE_DESCRIPTION),
+        (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description=TABLE_DESCRIPTION),
+    })  # fmt: skip
+
+
 class StandingsView(CSVErrorsAsJSON):
     """A league table over finished matches, in JSON or CSV (``?format=csv``); not paginated."""
 
@@ -483,11 +605,12 @@ class StandingsView(CSVErrorsAsJSON):
     def query(self) -> dict[str, Any]:
         if not self.request.query_params:  # the usual request: the default table
             return dict(DEFAULT_QUERY)
-        incoming = s.StandingsQuerySerializer(data=self.request.query_params)
+        incoming = self.query_serializer(data=self.request.query_params)
         incoming.is_valid(raise_exception=True)
         return dict(incoming.validated_data)
 
     csv_header = list(s.StandingSerializer().fields)
+    query_serializer = s.StandingsQuerySerializer
 
     def answer(self, table: standings.Table) -> HttpResponseBase:
         """The table in the negotiated format; plain JSON as kept from an earlier answer.
@@ -511,8 +634,11 @@ def _json(rows: list[dict[str, Any]]) -> bytes:
     ])  # fmt: skip
 
 
+@standings_schema(s.ClubStandingsQuerySerializer)
 class ClubStandingsView(StandingsView):
     """A club's standings: all-time, or one season's with ``?season=``."""
+
+    query_serializer = s.ClubStandingsQuerySerializer
 
     queryset = Club.objects.none()  # for the schema: the real rows come from the club
 
@@ -528,6 +654,7 @@ class ClubStandingsView(StandingsView):
         ))  # fmt: skip
 
 
+@standings_schema(s.StandingsQuerySerializer)
 class SeasonStandingsView(StandingsView):
     """A season's standings."""
 
@@ -542,3 +669,28 @@ class SeasonStandingsView(StandingsView):
             season=season, date_from=query.get("from"), date_to=query.get("to"),
             ordering=query["ordering"],
         ))  # fmt: skip
+
+
+class AsCSV(StandingsView):
+    """The same table, always as CSV text: one operation a generated client reads as text."""
+
+    renderer_classes = [CSVRenderer]
+
+    def perform_content_negotiation(self, request: Request, force: bool = False) -> Any:
+        return CSVRenderer(), CSVRenderer.media_type
+
+
+def csv_schema(query: type[s.StandingsQuerySerializer]) -> Any:
+    return extend_schema(parameters=[query], responses={
+        (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description=TABLE_DESCRIPTION),
+    })  # fmt: skip
+
+
+@csv_schema(s.ClubStandingsQuerySerializer)
+class ClubStandingsCSVView(AsCSV, ClubStandingsView):
+    """A club's standings as CSV (``Accept: text/csv`` on the table's URL does the same)."""
+
+
+@csv_schema(s.StandingsQuerySerializer)
+class SeasonStandingsCSVView(AsCSV, SeasonStandingsView):
+    """A season's standings as CSV (``Accept: text/csv`` on the table's URL does the same)."""

@@ -40,10 +40,44 @@ def operations() -> Iterator[tuple[str, str, dict[str, Any]]]:
                 yield path, method, item[method]
 
 
+def parameters_of(operation: dict[str, Any]) -> list[dict[str, Any]]:
+    """An operation's parameters, a shared one (a ``$ref`` to a component) given as it is."""
+    components = document()["components"].get("parameters", {})
+    return [components[p["$ref"].rsplit("/", 1)[1]] if "$ref" in p else p
+            for p in operation.get("parameters", [])]  # fmt: skip
+
+
 def token_for(user: Any) -> dict[str, str]:
     """The Authorization header of a user's API token."""
     token, _ = Token.objects.get_or_create(user=user)
     return {"Authorization": f"Token {token.key}"}
+
+
+def device_token_of(user: Any) -> int:
+    """The id of one of the user's device tokens, issued now if they have none."""
+    from accounts.models import DeviceToken
+
+    token = DeviceToken.objects.filter(user=user).first()
+    if token is None:
+        token, _key = DeviceToken.objects.create(user=user, name="schema tests")
+    return int(token.pk)
+
+
+def invitation_of(world: World) -> int:
+    """The id of an invitation to the world's club, made now if it has none."""
+    return int(_invitation(world).pk)
+
+
+def code_of(world: World) -> str:
+    return str(_invitation(world).code)
+
+
+def _invitation(world: World) -> Any:
+    from matches.models import Invitation
+
+    found = Invitation.objects.filter(club=world.club, invitee__isnull=True).first()
+    return found or Invitation.objects.create(club=world.club, role="viewer",
+                                              created_by=world.club.created_by)  # fmt: skip
 
 
 def build_world(owner: str, *, scorekeeper: str | None = None, viewer: str | None = None,
@@ -87,7 +121,10 @@ def path_values(path: str, world: World, member: str) -> dict[str, Any]:
     collection = path.removeprefix("/api/v1/").split("/")[0]
     objects = {"clubs": world.club.pk, "players": world.player.pk, "seasons": world.season.pk,
                "matches": world.match}  # fmt: skip
-    values: dict[str, Any] = {"match_pk": world.match, "number": 1, "username": member}
+    if collection == "auth":  # the owner's own device token
+        objects["auth"] = device_token_of(world.club.created_by)
+    values: dict[str, Any] = {"match_pk": world.match, "number": 1, "username": member,
+                              "invitation": invitation_of(world), "code": code_of(world)}
     if "{id}" in path:
         values["id"] = objects[collection]
     return {name: value for name, value in values.items() if "{" + name + "}" in path}

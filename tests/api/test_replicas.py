@@ -70,3 +70,14 @@ def test_replica_urls_become_mirrored_database_aliases():
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["['default',", "'replica_0',", "'replica_1']", "replica-b",
                                   "default"]  # fmt: skip
+
+
+def test_the_database_caches_counts_are_read_from_the_primary(one_replica):
+    from django.core.cache.backends.db import DatabaseCache
+
+    from arlington_site.replicas import PrimaryReplicaRouter
+    from matches.models import Club
+
+    assert PrimaryReplicaRouter().db_for_read(Club) == "replica_0"
+    cache = DatabaseCache("arlington_cache", {})
+    assert PrimaryReplicaRouter().db_for_read(cache.cache_model_class) == "default"

@@ -56,12 +56,18 @@ def test_lang_in_the_query_overrides_accept_language(api_client):
     assert "a dama de espadas" in response.json()["violations"][0]["detail"]
 
 
-@pytest.mark.parametrize("lang", ["xx", "de", "", "pt%00", "en-us-x-" + "a" * 300])
+@pytest.mark.parametrize("lang", ["xx", "de", "", "en-us-x-" + "a" * 300])
 def test_an_unknown_lang_falls_back_to_english(api_client, lang):
     response = post(api_client, DISCARD, {"card": "QS"}, query=f"?lang={lang}")
     assert response.status_code == 200
     assert response["Content-Language"] == "en"
     assert response.json()["violations"][0]["detail"].startswith("The queen of spades")
+
+
+def test_a_nul_in_lang_is_refused_like_any_nul_in_a_query(api_client):
+    response = post(api_client, DISCARD, {"card": "QS"}, query="?lang=pt%00")
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["code"] == "null_characters_not_allowed"
 
 
 def test_an_unknown_lang_keeps_the_accept_language_choice(api_client):

@@ -18,6 +18,7 @@ from matches.models import (
     HandResult,
     HandRevision,
     IdempotencyRecord,
+    Invitation,
     Match,
     Membership,
     Player,
@@ -130,7 +131,7 @@ ALL = READS + OBJECT_WRITES + CREATES + LISTS
 
 TABLES: list[type[Model]] = [
     Club, Membership, Player, Season, Match, Seat, Hand, HandResult, HandRevision,
-    IdempotencyRecord,
+    IdempotencyRecord, Invitation,
 ]  # fmt: skip
 
 

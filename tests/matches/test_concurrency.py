@@ -15,9 +15,9 @@ import pytest
 from django.db import connection, connections
 
 from matches import services, standings
-from matches.models import Hand, HandResult, HandRevision, Membership, Season, Seat
+from matches.models import Hand, HandResult, HandRevision, Invitation, Membership, Season, Seat
 from tests.matches.builders import full_packs, went_out
-from tests.matches.conftest import client_for, record, start_match
+from tests.matches.conftest import client_for, make_user, record, start_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -189,5 +189,19 @@ def test_two_owners_cannot_demote_each_other_at_once(alice, carol, club):
 
     statuses = sorted(in_parallel(demote, count=2))
     # The loser is refused: the last owner (400), or no longer an owner at all (403).
-    assert statuses in ([201, 400], [201, 403])
+    assert statuses in ([200, 400], [200, 403])
     assert Membership.objects.filter(club=club, role="owner").count() == 1
+
+
+def test_two_people_racing_for_the_last_use_of_an_invitation_one_gets_it(alice, club):
+    invitation = Invitation.objects.create(club=club, role="viewer", max_uses=1, created_by=alice)
+    racers = [make_user(f"racer{i}") for i in range(THREADS)]
+
+    def accept(i: int) -> int:
+        url = f"/api/v1/invitations/{invitation.code}/accept/"
+        return client_for(racers[i]).post(url).status_code
+
+    assert sorted(in_parallel(accept)) == [201] + [410] * (THREADS - 1)
+    assert Membership.objects.filter(club=club, user__in=racers).count() == 1
+    invitation.refresh_from_db()
+    assert invitation.uses == 1

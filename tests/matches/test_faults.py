@@ -57,6 +57,7 @@ def test_a_hand_sent_while_the_database_is_down_gets_503_and_writes_nothing(
     assert response.status_code == 503
     assert response.json()["type"] == "server_error"
     assert response.json()["errors"][0]["code"] == "database_unavailable"
+    assert int(response["Retry-After"]) > 0
 
     restore()
     after = (Hand.objects.count(), HandResult.objects.count(), HandRevision.objects.count(),

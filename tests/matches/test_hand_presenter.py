@@ -10,7 +10,7 @@ import json
 
 from rest_framework.renderers import JSONRenderer
 
-from matches import selectors
+from matches import hands, selectors
 from matches.api import presenters
 from matches.api.serializers import HandSerializer, HandWithMatchSerializer
 from matches.models import Hand, Season
@@ -29,7 +29,8 @@ def serialized(match_id: int, number: int) -> object:
 
 
 def presented(match_id: int, number: int) -> object:
-    return as_json(presenters.hand_with_match(selectors.hands_of(match_id).get(number=number)))
+    hand = selectors.hands_of(match_id).get(number=number)
+    return as_json(presenters.hand_with_match(hands.from_hand(hand)))
 
 
 def same_in_order(a: object, b: object) -> bool:

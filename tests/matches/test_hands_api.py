@@ -325,7 +325,8 @@ def test_a_replayed_answer_carries_the_hands_etag(as_carol, trio, roster):
 
 
 @pytest.mark.parametrize(("if_match", "status"), [
-    ('"\u00b2"', 412), ('W/"1"', 412), ("1", 412), ('"7", "1"', 200), ("*", 200),
+    ('"\u00b2"', 412), ('W/"1"', 412), ('"01"', 412), ('"7", "1"', 200), ('"1",,', 200),
+    ("*", 200), ('"1"', 200),
 ])  # fmt: skip
 def test_if_match_compares_strong_etags(as_carol, trio, roster, if_match, status):
     players = [p.pk for p in roster[:3]]
@@ -333,6 +334,22 @@ def test_if_match_compares_strong_etags(as_carol, trio, roster, if_match, status
     response = as_carol.put(hand_url(trio["id"], 1), went_out(players[1], players),
                             format="json", HTTP_IF_MATCH=if_match)  # fmt: skip
     assert response.status_code == status
+
+
+@pytest.mark.parametrize("if_match", ["1", "", "'1'", '"1', '"1"x', '"1" "2"', '"1 "'])
+def test_a_malformed_if_match_is_a_400_that_says_how_to_write_it(as_carol, trio, roster,
+                                                                  if_match):  # fmt: skip
+    players = [p.pk for p in roster[:3]]
+    record(as_carol, trio["id"], went_out(players[0], players))
+    for response in [
+        as_carol.put(hand_url(trio["id"], 1), went_out(players[1], players), format="json",
+                     HTTP_IF_MATCH=if_match),
+        as_carol.delete(hand_url(trio["id"], 1), HTTP_IF_MATCH=if_match),
+    ]:  # fmt: skip
+        assert response.status_code == 400
+        error = response.json()["errors"][0]
+        assert (error["code"], error["attr"]) == ("invalid_if_match", "If-Match")
+    assert Hand.objects.get(match_id=trio["id"], number=1).version == 1
 
 
 def test_a_void_reason_is_validated(as_carol, trio, roster):

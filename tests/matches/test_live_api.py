@@ -182,13 +182,17 @@ def test_an_event_for_someone_not_seated_is_a_bad_request(table, roster):
 def test_appending_needs_the_current_etag(table, players):
     ben = players[1]
     stale = table.etag
-    response = table.send({"type": "draw", "player": ben}, HTTP_IF_MATCH="")
+    response = table.client.post(live_url(table.match, "events/"),
+                                 {"type": "draw", "player": ben}, format="json")
     assert response.status_code == 428
     assert response.json()["errors"][0]["code"] == "precondition_required"
     table.play({"type": "draw", "player": ben})
     response = table.send({"type": "discard", "player": ben, "card": "9C"}, HTTP_IF_MATCH=stale)
     assert response.status_code == 412
     assert response.json()["errors"][0]["code"] == "precondition_failed"
+    response = table.send({"type": "discard", "player": ben, "card": "9C"}, HTTP_IF_MATCH="4")
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["code"] == "invalid_if_match"
 
 
 def test_a_device_that_read_the_state_gets_304_until_it_changes(as_victor, table, trio, players):
@@ -196,6 +200,9 @@ def test_a_device_that_read_the_state_gets_304_until_it_changes(as_victor, table
     assert first.status_code == 200
     tag = first.headers["ETag"]
     assert as_victor.get(live_url(trio), HTTP_IF_NONE_MATCH=tag).status_code == 304
+    malformed = as_victor.get(live_url(trio), HTTP_IF_NONE_MATCH="1.1")
+    assert malformed.status_code == 400
+    assert malformed.json()["errors"][0]["code"] == "invalid_if_none_match"
     table.play({"type": "draw", "player": players[1]})
     changed = as_victor.get(live_url(trio), HTTP_IF_NONE_MATCH=tag)
     assert changed.status_code == 200 and changed.json()["version"] == 2

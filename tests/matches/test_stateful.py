@@ -40,7 +40,7 @@ class MatchBooks(RuleBasedStateMachine):
         club = services.club_create(name=f"Club {number}", user=self.user)
         self.players = [Player.objects.create(club=club, name=n).pk for n in ("Ann", "Ben")]
         self.match = services.match_create(
-            club=club, players=list(Player.objects.filter(pk__in=self.players).order_by("pk")),
+            club=club, players=sorted(self.players),
             user=self.user,
         )  # fmt: skip
         self.nets: list[dict[int, int]] = []  # the model: each recorded hand's nets
@@ -58,7 +58,9 @@ class MatchBooks(RuleBasedStateMachine):
                           second_holds=data.draw(st.sampled_from(HOLDS)))  # fmt: skip
 
     def nets_of(self, body: dict) -> dict[int, int]:
-        ruling = services._rule(entry_for(body), list(self.match.seats.select_related("player")))
+        seats = self.match.seats.select_related("player").order_by("position")
+        names = {seat.player_id: seat.player.name for seat in seats}
+        ruling = services._rule(entry_for(body), names)
         return {r.player.id: r.net for r in ruling.results}  # type: ignore[attr-defined]
 
     def finished(self) -> bool:
@@ -68,8 +70,7 @@ class MatchBooks(RuleBasedStateMachine):
     def record(self, data: st.DataObject) -> None:
         body = self.hand_body(data)
         try:
-            services.hand_record(match_id=self.match.pk, entry=entry_for(body), user=self.user,
-                                 render=lambda hand: None)  # fmt: skip
+            services.hand_record(match_id=self.match.pk, entry=entry_for(body), user=self.user)
         except errors.MatchFinished:
             assert self.finished()
             return

@@ -30,9 +30,10 @@ def test_two_members_on_one_wifi_are_two_clients(alice, carol, club, monkeypatch
 
 
 def test_the_token_endpoint_slows_password_guessing(api_client_plain, alice, monkeypatch):
-    from rest_framework.throttling import ScopedRateThrottle
+    from rest_framework.throttling import SimpleRateThrottle
 
-    monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", {"auth": "2/min"})
+    monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES",
+                        {"auth": "2/min", "auth_account": "100/min"})  # per address only
     guesses = [
         api_client_plain.post("/api/v1/auth/token/", {"username": "alice", "password": "x"},
                               format="json").status_code  # fmt: skip
@@ -85,9 +86,10 @@ def test_with_redis_url_a_second_app_server_sees_the_same_counts(alice, club, sh
 
 def test_a_forged_forwarded_for_header_does_not_dodge_the_limit(api_client_plain, alice,
                                                                  monkeypatch):
-    from rest_framework.throttling import ScopedRateThrottle
+    from rest_framework.throttling import SimpleRateThrottle
 
-    monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", {"auth": "2/min"})
+    monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES",
+                        {"auth": "2/min", "auth_account": "100/min"})  # per address only
     guesses = [
         api_client_plain.post("/api/v1/auth/token/", {"username": "alice", "password": "x"},
                               format="json", HTTP_X_FORWARDED_FOR=f"10.0.0.{i}").status_code

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -42,6 +43,7 @@ class Command(BaseCommand):
     def login(self, user: AbstractBaseUser) -> None:
         """Say how to log in as the demo user, with a warning that it is for local use."""
         token, _ = Token.objects.get_or_create(user=user)
+        site = base_url()
         self.stdout.write(self.style.WARNING(
             f"The demo user {demo.USERNAME!r} is a superuser with a published password: "
             "for local use only, never on a shared or public server."
@@ -51,7 +53,17 @@ class Command(BaseCommand):
             f"  user / password : {demo.USERNAME} / {demo.PASSWORD}\n"
             f"  API token       : {token.key}\n"
             f"                    curl -H 'Authorization: Token {token.key}' "
-            "http://127.0.0.1:8000/api/v1/matches/\n"
-            "  admin           : http://127.0.0.1:8000/admin/\n"
-            "  API docs        : http://127.0.0.1:8000/api/docs/\n"
+            f"{site}/api/v1/matches/\n"
+            f"  admin           : {site}/admin/\n"
+            f"  API docs        : {site}/api/docs/\n"
         )
+
+
+def base_url() -> str:
+    """Where ``make run`` serves, from its HOST and PORT; a server on every address is local."""
+    host = os.environ.get("HOST", "").strip() or "127.0.0.1"
+    if host in ("0.0.0.0", "::"):
+        host = "127.0.0.1"
+    elif ":" in host:
+        host = f"[{host}]"
+    return f"http://{host}:{os.environ.get('PORT', '').strip() or '8000'}"

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('matches', '0004_standings_stamp'),
+        ('matches', '0006_invitations'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -1,0 +1,26 @@
+"""A device token: knox's hashed, expiring token, with an id and a name the user can see."""
+
+from __future__ import annotations
+
+from django.db import models
+from knox.models import AbstractAuthToken
+from knox.settings import CONSTANTS
+
+
+class DeviceToken(AbstractAuthToken):
+    """One phone's or app's token. Only its SHA-512 digest is kept (knox); the key is shown once.
+
+    knox keys tokens by their digest; an id lets the API name a token without exposing any
+    part of it.
+    """
+
+    id = models.BigAutoField(primary_key=True)
+    digest = models.CharField(max_length=CONSTANTS.DIGEST_LENGTH, unique=True)
+    name = models.CharField(max_length=64, blank=True, help_text="The device or app, for its user.")
+    last_used = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.name or self.pk}"

@@ -1,0 +1,45 @@
+"""The admin's login page, with the token endpoint's limits on password guessing.
+
+Staff accounts are the most valuable ones, so the admin's form is limited like
+``POST /api/v1/auth/token/``, sharing its counters (matches/api/throttles.py): every attempt
+per address, failed ones per account. Over either limit the attempt is refused with 429 before
+the password is checked, so the right password is refused too until the window passes.
+"""
+
+from __future__ import annotations
+
+import math
+
+from django.contrib import admin
+from django.http import HttpRequest, HttpResponse
+from django.utils.html import escape
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_protect
+
+from accounts.throttles import AccountSignInThrottle, AddressSignInThrottle
+
+
+@never_cache
+@csrf_protect
+def login(request: HttpRequest) -> HttpResponse:
+    """The admin's login view, refused with 429 past the sign-in limits."""
+    if request.method != "POST":
+        return admin.site.login(request)
+    account = AccountSignInThrottle()
+    refused = [throttle for throttle in (account, AddressSignInThrottle())
+               if not throttle.allow_request(request, None)]  # fmt: skip
+    if refused:
+        return too_many_attempts(max(throttle.wait() or 1 for throttle in refused))
+    response: HttpResponse = admin.site.login(request)
+    if response.status_code == 200:  # the form again: the password was wrong
+        account.record_failure()
+    return response
+
+
+def too_many_attempts(wait: float) -> HttpResponse:
+    seconds = math.ceil(wait)
+    detail = _("Too many sign-in attempts; try again in %(seconds)d seconds.") % {
+        "seconds": seconds}  # fmt: skip
+    page = f"<!doctype html><title>429</title><h1>429</h1><p>{escape(detail)}</p>"
+    return HttpResponse(page, status=429, headers={"Retry-After": str(seconds)})

@@ -1,0 +1,44 @@
+"""The API root, /api/v1/: what a newcomer can call, and where to sign in."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import reverse
+from drf_spectacular.utils import extend_schema
+from rest_framework.permissions import AllowAny
+from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+RESOURCES = {"clubs": "club-list", "players": "player-list", "seasons": "season-list",
+             "matches": "match-list", "invitations": "my-invitations"}  # fmt: skip
+RULINGS = {"meld": "ruling-meld", "hand": "ruling-hand", "discard": "ruling-discard",
+           "take-discards": "ruling-take-discards", "extend": "ruling-extend"}  # fmt: skip
+AUTH = {"tokens": "auth-tokens", "logout": "auth-logout", "token": "auth-token"}
+
+
+@extend_schema(exclude=True)  # a map for people and crawlers, not an operation to generate
+class ApiRootView(APIView):
+    """The Arlington scoring API, version 1.
+
+    Sign in for a device token with `POST auth/tokens/` (`{"username", "password", "name"}`)
+    and send it as `Authorization: Token <token>`; in this browsable view, use "Log in".
+    The rulings need no login. The OpenAPI description is at `schema`, its pages at `docs`
+    (Swagger UI) and `redoc`.
+    """
+
+    permission_classes = [AllowAny]
+    renderer_classes = [JSONRenderer, BrowsableAPIRenderer]
+
+    def get(self, request: Request) -> Response:
+        def url(name: str) -> str:
+            return request.build_absolute_uri(reverse(name))
+
+        sign_in = url("rest_framework:login") + "?next=" + reverse("api-root")
+        body: dict[str, Any] = {name: url(route) for name, route in RESOURCES.items()}
+        body["rulings"] = {name: url(route) for name, route in RULINGS.items()}
+        body["auth"] = {**{name: url(route) for name, route in AUTH.items()}, "sign_in": sign_in}
+        body.update(schema=url("schema"), docs=url("swagger-ui"), redoc=url("redoc"))
+        return Response(body)

@@ -1,0 +1,210 @@
+"""A recorded hand as a typed value: what the services return and the API's presenters render.
+
+``hand_record`` builds it from what it has just written, without reading anything back; the
+reads build it from rows (``from_rows``). A value is also what an idempotency record keeps, so
+that a retry is answered with the hand as it was first recorded (``to_json``, ``from_json``).
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from matches.models import Hand, HandResult, Match, MatchStatus, Seat
+from scoring import dealer_position
+
+
+def dealer(first_dealer: int, seated: Sequence[int], number: int) -> int:
+    """The player who deals hand ``number``: ``seated`` are player ids in seating order."""
+    return seated[dealer_position(number, len(seated), seated.index(first_dealer))]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatLine:
+    """A seat of a match: its player and their running total."""
+
+    seat: int
+    player: int
+    name: str
+    total: int
+    winner: bool
+
+
+@dataclass(frozen=True, slots=True)
+class MatchState:
+    """A match as it stands after a hand: its seats in order, who deals next, who won."""
+
+    id: int
+    club: int
+    season: int | None
+    table: str
+    status: str
+    seats: tuple[SeatLine, ...]
+    hands_played: int
+    first_dealer: int
+    created_by: str
+    created_at: datetime.datetime
+    finished_at: datetime.datetime | None
+
+    @property
+    def finished(self) -> bool:
+        return self.status == MatchStatus.FINISHED
+
+    @property
+    def next_dealer(self) -> int | None:
+        if self.finished:
+            return None
+        seated = [line.player for line in self.seats]
+        return dealer(self.first_dealer, seated, self.hands_played + 1)
+
+    @property
+    def winners(self) -> list[int]:
+        return [line.player for line in self.seats if line.winner]
+
+
+@dataclass(frozen=True, slots=True)
+class ResultLine:
+    """One player's part of a hand: melds and held cards as stored, their points and total."""
+
+    player: int
+    name: str
+    melds: list[dict[str, Any]]
+    held: list[dict[str, Any]]
+    melded_points: int
+    hand_penalty: int
+    bonus: int
+    net: int
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedHand:
+    """A hand with its results in seating order and its match; ``replayed`` for a retry."""
+
+    number: int
+    dealer: int
+    ending: str
+    went_out: int | None
+    version: int
+    results: tuple[ResultLine, ...]
+    recorded_by: str
+    recorded_at: datetime.datetime
+    updated_at: datetime.datetime
+    match: MatchState
+    replayed: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """The value as JSON (times in ISO 8601), as an idempotency record keeps it."""
+        return {
+            **{name: getattr(self, name) for name in HAND_FIELDS},
+            "results": [{name: getattr(r, name) for name in RESULT_FIELDS} for r in self.results],
+            "recorded_at": self.recorded_at.isoformat(),
+            "updated_at": self.updated_at.isoformat(),
+            "match": {
+                **{name: getattr(self.match, name) for name in MATCH_FIELDS},
+                "seats": [
+                    {name: getattr(s, name) for name in SEAT_FIELDS} for s in self.match.seats
+                ],
+                "created_at": self.match.created_at.isoformat(),
+                "finished_at": _iso(self.match.finished_at),
+            },
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], *, replayed: bool = False) -> RecordedHand:
+        """The value ``to_json`` gave."""
+        match = data["match"]
+        return cls(
+            **{name: data[name] for name in HAND_FIELDS},
+            results=tuple(ResultLine(**row) for row in data["results"]),
+            recorded_at=datetime.datetime.fromisoformat(data["recorded_at"]),
+            updated_at=datetime.datetime.fromisoformat(data["updated_at"]),
+            match=MatchState(
+                **{name: match[name] for name in MATCH_FIELDS},
+                seats=tuple(SeatLine(**seat) for seat in match["seats"]),
+                created_at=datetime.datetime.fromisoformat(match["created_at"]),
+                finished_at=_from_iso(match["finished_at"]),
+            ),
+            replayed=replayed,
+        )
+
+
+# The fields to_json copies as they are.
+HAND_FIELDS = ("number", "dealer", "ending", "went_out", "version", "recorded_by")
+RESULT_FIELDS = tuple(ResultLine.__dataclass_fields__)
+MATCH_FIELDS = (
+    "id",
+    "club",
+    "season",
+    "table",
+    "status",
+    "hands_played",
+    "first_dealer",
+    "created_by",
+)
+SEAT_FIELDS = tuple(SeatLine.__dataclass_fields__)
+
+
+def _iso(moment: datetime.datetime | None) -> str | None:
+    return None if moment is None else moment.isoformat()
+
+
+def _from_iso(text: str | None) -> datetime.datetime | None:
+    return None if text is None else datetime.datetime.fromisoformat(text)
+
+
+def match_state(match: Match, seats: Iterable[Seat]) -> MatchState:
+    """A match loaded with its creator, and its seats with their players."""
+    return MatchState(
+        id=match.pk,
+        club=match.club_id,
+        season=match.season_id,
+        table=match.table,
+        status=str(match.status),
+        seats=tuple(
+            SeatLine(seat.position, seat.player_id, seat.player.name, seat.total, seat.winner)
+            for seat in sorted(seats, key=lambda seat: seat.position)
+        ),
+        hands_played=match.hands_played,
+        first_dealer=match.first_dealer_id,
+        created_by=match.created_by.username,
+        created_at=match.created_at,
+        finished_at=match.finished_at,
+    )
+
+
+def from_rows(hand: Hand, results: Iterable[HandResult], match: MatchState) -> RecordedHand:
+    """A hand loaded with its recorder, its results with their players, and its match."""
+    return RecordedHand(
+        number=hand.number,
+        dealer=hand.dealer_id,
+        ending=str(hand.ending),
+        went_out=hand.went_out_id,
+        version=hand.version,
+        results=tuple(
+            ResultLine(
+                r.player_id,
+                r.player.name,
+                r.melds,
+                r.held,
+                r.melded_points,
+                r.hand_penalty,
+                r.bonus,
+                r.net,
+                r.total,
+            )
+            for r in sorted(results, key=lambda r: r.position)
+        ),
+        recorded_by=hand.recorded_by.username,
+        recorded_at=hand.recorded_at,
+        updated_at=hand.updated_at,
+        match=match,
+    )
+
+
+def from_hand(hand: Hand) -> RecordedHand:
+    """A hand loaded as ``selectors.hands_of`` loads it: results, match and seats prefetched."""
+    state = match_state(hand.match, hand.match.seats.all())
+    return from_rows(hand, hand.results.all(), state)

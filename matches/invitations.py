@@ -1,0 +1,184 @@
+"""Joining a club by invitation: create, use (accept or sign up) and revoke, each atomic.
+
+An invitation is used inside one transaction that locks its row: two people racing for its
+last use are served one after the other, and the second finds it used up.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.contrib.auth import get_user_model, password_validation
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from matches.errors import MatchError
+from matches.models import (
+    INVITATION_LIFETIME,
+    Club,
+    Invitation,
+    InvitationState,
+    Membership,
+)
+
+
+class InvitationGone(MatchError):
+    """An invitation that exists but can no longer be used: 410, with the reason as code."""
+
+    status = 410
+
+
+class InvitationExpired(InvitationGone):
+    code = "invitation_expired"
+    message = _("This invitation has expired; ask the club for a new one.")
+
+
+class InvitationRevoked(InvitationGone):
+    code = "invitation_revoked"
+    message = _("This invitation was withdrawn by the club; ask the club for a new one.")
+
+
+class InvitationUsedUp(InvitationGone):
+    code = "invitation_used_up"
+    message = _("This invitation has been used as many times as it allows.")
+
+
+class AlreadyAMember(MatchError):
+    status = 409
+    code = "already_a_member"
+    message = _("You are already a member of {club}, as {role}; your role is unchanged.")
+
+
+class UsernameTaken(MatchError):
+    code = "username_taken"
+    attr = "username"
+    message = _("This username is taken; choose another.")
+
+
+class ExpiresInPast(MatchError):
+    code = "expires_in_past"
+    attr = "expires_at"
+    message = _("An invitation must expire in the future.")
+
+
+GONE = {
+    InvitationState.EXPIRED: InvitationExpired,
+    InvitationState.REVOKED: InvitationRevoked,
+    InvitationState.USED_UP: InvitationUsedUp,
+}
+
+
+def check_usable(invitation: Invitation) -> None:
+    """Raise the 410 that says why the invitation cannot be used, if it cannot."""
+    state = invitation.state()
+    if state != InvitationState.ACTIVE:
+        raise GONE[state]()
+
+
+def invitation_create(*, club: Club, role: str, by: AbstractBaseUser,
+                      expires_at: dt.datetime | None = None, max_uses: int | None = None,
+                      invitee: AbstractBaseUser | None = None) -> Invitation:  # fmt: skip
+    """A new invitation to ``club``; by default it lasts 7 days and may be used any number of
+    times."""
+    expires_at = expires_at or timezone.now() + INVITATION_LIFETIME
+    if expires_at <= timezone.now():
+        raise ExpiresInPast()
+    return Invitation.objects.create(club=club, role=role, created_by=by, expires_at=expires_at,
+                                     max_uses=max_uses, invitee=invitee)  # fmt: skip
+
+
+@transaction.atomic
+def invitation_invite_user(*, club: Club, username: str, role: str,
+                           by: AbstractBaseUser) -> None:  # fmt: skip
+    """A personal invitation for the account named ``username``, if there is one.
+
+    The caller answers the same whether or not it exists; only that user sees the invitation.
+    Inviting someone again renews their pending invitation instead of adding another.
+    """
+    user = get_user_model().objects.filter(username=username).first()
+    if user is None:
+        return
+    # Two requests inviting the same person at once: the club's lock makes the second renew
+    # the invitation the first made, instead of adding another.
+    Club.objects.select_for_update().filter(pk=club.pk).exists()
+    pending = Invitation.objects.select_for_update().filter(
+        club=club, invitee=user, revoked_at__isnull=True, uses=0
+    )  # fmt: skip
+    if pending.update(role=role, expires_at=timezone.now() + INVITATION_LIFETIME, created_by=by):
+        return
+    invitation_create(club=club, role=role, by=by, max_uses=1, invitee=user)
+
+
+def _use(invitation: Invitation, user: AbstractBaseUser) -> Membership:
+    """Grant the invitation's role to ``user`` and count the use; inside the caller's lock."""
+    check_usable(invitation)
+    existing = Membership.objects.filter(club=invitation.club_id, user=user).first()
+    if existing is not None:
+        raise AlreadyAMember(club=invitation.club.name, role=existing.get_role_display())
+    try:
+        with transaction.atomic():
+            membership = Membership.objects.create(club_id=invitation.club_id, user=user,
+                                                   role=invitation.role)  # fmt: skip
+    except IntegrityError:  # joined by another invitation a moment ago
+        existing = Membership.objects.get(club=invitation.club_id, user=user)
+        raise AlreadyAMember(club=invitation.club.name,
+                             role=existing.get_role_display()) from None  # fmt: skip
+    Invitation.objects.filter(pk=invitation.pk).update(uses=F("uses") + 1)
+    return membership
+
+
+def _locked(invitation: Invitation) -> Invitation:
+    locked: Invitation = (
+        Invitation.objects.select_for_update(of=("self",)).select_related("club")
+        .get(pk=invitation.pk)
+    )  # fmt: skip
+    return locked
+
+
+@transaction.atomic
+def invitation_accept(*, invitation: Invitation, user: AbstractBaseUser) -> Membership:
+    """``user`` joins the invitation's club with its role."""
+    return _use(_locked(invitation), user)
+
+
+@transaction.atomic
+def invitation_signup(*, invitation: Invitation, username: str,
+                      password: str) -> AbstractBaseUser:  # fmt: skip
+    """A new account, checked by Django's password validators, joined to the club."""
+    invitation = _locked(invitation)
+    check_usable(invitation)
+    users = get_user_model()
+    if users.objects.filter(username__iexact=username).exists():
+        raise UsernameTaken()
+    user = users(username=username)
+    try:
+        password_validation.validate_password(password, user)
+    except ValidationError as refused:
+        raise WeakPassword(refused) from None
+    user.set_password(password)
+    try:
+        with transaction.atomic():
+            user.save()
+    except IntegrityError:
+        raise UsernameTaken() from None
+    _use(invitation, user)
+    return user
+
+
+def invitation_revoke(*, invitation: Invitation) -> None:
+    """Nobody can use the invitation any more; revoking twice changes nothing."""
+    Invitation.objects.filter(pk=invitation.pk, revoked_at__isnull=True).update(
+        revoked_at=timezone.now()
+    )
+
+
+class WeakPassword(Exception):
+    """Django's password validators refused the password; carries their errors."""
+
+    def __init__(self, refused: ValidationError) -> None:
+        self.refused = refused
+        super().__init__(refused.messages)

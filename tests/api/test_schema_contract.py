@@ -1,0 +1,166 @@
+"""The schema a client generator reads: valid, split into request and answer models, headers
+declared, tags by resource, one language parameter; and the server does what it declares."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from openapi_spec_validator import validate
+
+from tests.api import openapi
+
+LANGUAGES = ["en", "fr", "pt"]
+
+
+@pytest.fixture(scope="module")
+def served(django_db_blocker) -> dict[str, Any]:
+    """The document `/api/schema/` serves, as JSON, to an anonymous client."""
+    from rest_framework.test import APIClient
+
+    with django_db_blocker.unblock():
+        response = APIClient().get("/api/schema/", {"format": "json"}, secure=True)
+    assert response.status_code == 200
+    return json.loads(response.content)
+
+
+def resolve(document: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
+    while "$ref" in node:
+        node = document["components"][node["$ref"].split("/")[2]][node["$ref"].rsplit("/", 1)[1]]
+    return node
+
+
+def test_the_served_schema_is_valid_openapi(served):
+    validate(served)
+
+
+def test_no_write_operation_requires_a_field_that_only_answers_carry(served):
+    for path, method, operation in openapi.operations():
+        body = operation.get("requestBody", {}).get("content", {}).get("application/json")
+        if body is None:
+            continue
+        schema = resolve(served, body["schema"])
+        for name in schema.get("required", []):
+            field = resolve(served, schema["properties"][name])
+            assert not field.get("readOnly"), f"{method} {path} requires read-only {name}"
+        read_only = {n for n, f in schema.get("properties", {}).items() if f.get("readOnly")}
+        assert not read_only, f"{method} {path} takes read-only fields {read_only}"
+
+
+@pytest.mark.parametrize(("path", "absent"), [
+    ("/api/v1/auth/token/", "token"),
+    ("/api/v1/seasons/", "id"),
+    ("/api/v1/seasons/", "created_at"),
+    ("/api/v1/players/", "id"),
+    ("/api/v1/clubs/", "role"),
+])  # fmt: skip
+def test_login_and_creation_bodies_do_not_ask_for_what_the_server_makes(served, path, absent):
+    body = served["paths"][path]["post"]["requestBody"]["content"]["application/json"]
+    assert absent not in resolve(served, body["schema"]).get("properties", {})
+
+
+@pytest.mark.parametrize(
+    "path", ["/api/v1/clubs/{id}/standings/", "/api/v1/seasons/{id}/standings/"]
+)
+def test_the_csv_export_is_described_as_text_with_its_columns(served, path):
+    content = served["paths"][path]["get"]["responses"]["200"]["content"]
+    assert content["text/csv"]["schema"]["type"] == "string"
+    description = served["paths"][path]["get"]["responses"]["200"]["description"]
+    for column in ("rank", "player", "name", "victory_points", "average_net"):
+        assert f"`{column}`" in description
+    assert resolve(served, content["application/json"]["schema"])["type"] == "array"
+
+
+@pytest.mark.parametrize(
+    "path", ["/api/v1/clubs/{id}/standings/", "/api/v1/seasons/{id}/standings/"]
+)
+def test_the_ordering_parameter_has_no_empty_default(served, path):
+    (ordering,) = [p for p in served["paths"][path]["get"]["parameters"]
+                   if p.get("name") == "ordering"]  # fmt: skip
+    assert "default" not in ordering["schema"]
+
+
+def test_season_standings_do_not_advertise_a_season_filter(served):
+    names = {
+        resolve(served, p)["name"]
+        for p in served["paths"]["/api/v1/seasons/{id}/standings/"]["get"]["parameters"]
+    }
+    assert "season" not in names
+    names = {
+        resolve(served, p)["name"]
+        for p in served["paths"]["/api/v1/clubs/{id}/standings/"]["get"]["parameters"]
+    }
+    assert "season" in names
+
+
+def headers_of(served, path: str, method: str, status: str) -> dict[str, Any]:
+    answer = resolve(served, served["paths"][path][method]["responses"][status])
+    return {name: resolve(served, header) for name, header in answer.get("headers", {}).items()}
+
+
+HAND = "/api/v1/matches/{match_pk}/hands/{number}/"
+HANDS = "/api/v1/matches/{match_pk}/hands/"
+
+
+@pytest.mark.parametrize(("path", "method", "status"), [
+    (HANDS, "post", "201"), (HAND, "get", "200"), (HAND, "put", "200"),
+])  # fmt: skip
+def test_a_hand_answer_declares_its_etag(served, path, method, status):
+    assert "ETag" in headers_of(served, path, method, status)
+
+
+def test_a_correction_says_if_match_takes_the_etag_quoted(served):
+    (if_match,) = [p for p in served["paths"][HAND]["put"]["parameters"]
+                   if p.get("name") == "If-Match"]  # fmt: skip
+    assert '"3"' in if_match["description"]
+    assert if_match["required"] is True
+
+
+def test_recording_a_hand_declares_the_replay_header(served):
+    assert "Idempotent-Replayed" in headers_of(served, HANDS, "post", "201")
+
+
+def test_every_answer_declares_its_language_and_every_429_and_503_when_to_retry(served):
+    for path, method, operation in openapi.operations():
+        for status in operation["responses"]:
+            headers = headers_of(served, path, method, status)
+            assert "Content-Language" in headers, (method, path, status)
+            if status in ("429", "503"):
+                assert "Retry-After" in headers, (method, path, status)
+
+
+@pytest.mark.parametrize(
+    "path", ["/api/v1/clubs/", "/api/v1/players/", "/api/v1/seasons/", "/api/v1/matches/", HANDS]
+)
+def test_every_creation_declares_its_location(served, path):
+    assert headers_of(served, path, "post", "201")["Location"]["required"] is True
+
+
+def test_a_revision_describes_the_hand_it_keeps(served):
+    revision = served["components"]["schemas"]["Revision"]["properties"]["hand"]
+    hand = resolve(served, revision["allOf"][0] if "allOf" in revision else revision)
+    assert {"ending", "went_out", "results"} <= set(hand["properties"])
+
+
+def test_operations_are_tagged_by_resource_with_plain_ids(served):
+    tags, ids = set(), []
+    for _path, _method, operation in openapi.operations():
+        tags.update(operation["tags"])
+        ids.append(operation["operationId"])
+    assert "v1" not in tags
+    assert {"clubs", "players", "seasons", "matches", "rulings", "auth"} <= tags
+    assert not [i for i in ids if i.startswith("v1_")]
+    assert len(ids) == len(set(ids))
+
+
+def test_one_shared_language_parameter(served):
+    text = json.dumps(served)
+    assert text.count(json.dumps(LANGUAGES)) + text.count('["en", "pt", "fr"]') == 1
+    shared = served["components"]["parameters"]
+    for path, method, operation in openapi.operations():
+        refs = [p["$ref"] for p in operation["parameters"] if "$ref" in p]
+        inline = [p["name"] for p in operation["parameters"] if "$ref" not in p]
+        assert "lang" not in inline and "Accept-Language" not in inline, (method, path)
+        assert {resolve(served, {"$ref": r})["name"] for r in refs} >= {"lang", "Accept-Language"}
+    assert {p["name"] for p in shared.values()} >= {"lang", "Accept-Language"}

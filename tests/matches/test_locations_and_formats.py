@@ -1,0 +1,74 @@
+"""What the server sends beside the body: Location on creation, a 406 for a format not offered."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from tests.matches.builders import went_out
+from tests.matches.conftest import record, start_match
+
+
+def test_creating_a_club_answers_its_location(as_bob):
+    response = as_bob.post("/api/v1/clubs/", {"name": "Thursday Table"}, format="json")
+    assert response.status_code == 201
+    assert response["Location"] == f"http://testserver/api/v1/clubs/{response.json()['id']}/"
+    assert as_bob.get(response["Location"]).status_code == 200
+
+
+def test_creating_a_player_and_a_season_answers_their_locations(as_alice, club):
+    player = as_alice.post("/api/v1/players/", {"club": club.pk, "name": "Zed"}, format="json")
+    assert player["Location"].endswith(f"/api/v1/players/{player.json()['id']}/")
+    assert as_alice.get(player["Location"]).json()["name"] == "Zed"
+    season = as_alice.post("/api/v1/seasons/", {"club": club.pk, "name": "Autumn",
+                                                "starts_on": str(dt.date(2025, 9, 1))},
+                           format="json")  # fmt: skip
+    assert season["Location"].endswith(f"/api/v1/seasons/{season.json()['id']}/")
+
+
+def test_starting_a_match_and_recording_a_hand_answer_their_locations(as_carol, club, roster):
+    match = as_carol.post("/api/v1/matches/", {"club": club.pk,
+                                              "players": [p.pk for p in roster[:3]]},
+                          format="json")  # fmt: skip
+    assert match["Location"].endswith(f"/api/v1/matches/{match.json()['id']}/")
+    seated = [p.pk for p in roster[:3]]
+    hand = record(as_carol, match.json()["id"], went_out(seated[0], seated))
+    assert hand["Location"].endswith(f"/api/v1/matches/{match.json()['id']}/hands/1/")
+    assert as_carol.get(hand["Location"]).json()["number"] == 1
+
+
+@pytest.mark.parametrize(
+    "url", ["/api/v1/clubs/{club}/standings/", "/api/v1/clubs/", "/api/v1/clubs/{club}/"]
+)
+def test_a_format_that_is_not_offered_is_a_406_that_says_so(as_victor, club, url):
+    response = as_victor.get(url.format(club=club.pk), {"format": "xml"})
+    assert response.status_code == 406
+    assert response["Content-Type"] == "application/json"
+    assert [e["code"] for e in response.json()["errors"]] == ["not_acceptable"]
+    assert response.json()["errors"][0]["attr"] == "format"
+
+
+def test_a_replayed_hand_answers_the_same_location(as_carol, club, roster):
+    match = start_match(as_carol, club, roster[:3])
+    seated = [p.pk for p in roster[:3]]
+    body = went_out(seated[0], seated)
+    first = record(as_carol, match["id"], body, HTTP_IDEMPOTENCY_KEY="k1")
+    again = record(as_carol, match["id"], body, HTTP_IDEMPOTENCY_KEY="k1")
+    assert again["Idempotent-Replayed"] == "true"
+    assert again["Location"] == first["Location"]
+
+
+def test_the_csv_route_answers_text_and_its_errors_in_json(as_victor, as_bob, club):
+    url = f"/api/v1/clubs/{club.pk}/standings/csv/"
+    table = as_victor.get(url, HTTP_ACCEPT="application/json")
+    assert table.status_code == 200
+    assert table["Content-Type"] == "text/csv; charset=utf-8"
+    assert table.content.decode("utf-8-sig").splitlines()[0].startswith("rank,player,name,")
+    refused = as_victor.get(url, {"ordering": "nonsense"})
+    assert refused.status_code == 400
+    assert refused["Content-Type"] == "application/json"
+    assert [e["code"] for e in refused.json()["errors"]] == ["invalid_ordering"]
+    hidden = as_bob.get(url)
+    assert hidden.status_code == 404
+    assert [e["code"] for e in hidden.json()["errors"]] == ["not_found"]

@@ -1,0 +1,145 @@
+"""Password guessing is slowed per address and per account, on the token endpoint and the admin.
+
+The two share their counters (matches/api/throttles.py). Past the per-account limit even the
+right password is refused until the window passes, so a refusal never tells a right guess.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.urls import clear_url_caches
+from rest_framework.test import APIClient
+from rest_framework.throttling import SimpleRateThrottle
+
+TOKEN_URL = "/api/v1/auth/token/"
+ADMIN_LOGIN = "/admin/login/"
+PASSWORD = "staff-pw-1234"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock(monkeypatch) -> Clock:
+    clock = Clock()
+    monkeypatch.setattr(SimpleRateThrottle, "timer", lambda self: clock())
+    return clock
+
+
+@pytest.fixture
+def rates(monkeypatch):
+    def set_rates(**rates: str) -> None:
+        monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES",
+                            {"auth": "100/min", "auth_account": "100/min", **rates})  # fmt: skip
+
+    return set_rates
+
+
+@pytest.fixture
+def staff(db):
+    return get_user_model().objects.create_user("staff", password=PASSWORD, is_staff=True,
+                                                is_superuser=True)  # fmt: skip
+
+
+def token(password: str, address: str, username: str = "staff") -> int:
+    return APIClient().post(TOKEN_URL, {"username": username, "password": password},
+                            format="json", REMOTE_ADDR=address).status_code  # fmt: skip
+
+
+def admin_login(password: str, address: str, username: str = "staff") -> tuple[int, bool]:
+    """The status of an admin login, and whether it signed in."""
+    client = Client()
+    response = client.post(ADMIN_LOGIN, {"username": username, "password": password},
+                           REMOTE_ADDR=address)  # fmt: skip
+    return response.status_code, "_auth_user_id" in client.session
+
+
+def test_failed_tokens_for_one_account_from_many_addresses_are_limited(staff, rates, clock):
+    rates(auth_account="3/min")
+    guesses = [token("wrong", f"198.51.100.{i}") for i in range(4)]
+    assert guesses == [400, 400, 400, 429]
+    assert token(PASSWORD, "198.51.100.99") == 429  # the right password, still refused
+    clock.now += 61
+    assert token(PASSWORD, "198.51.100.99") == 200
+
+
+def test_successful_tokens_do_not_count_against_the_account(staff, rates, clock):
+    rates(auth_account="2/min")
+    assert [token(PASSWORD, "198.51.100.1") for _ in range(4)] == [200] * 4
+
+
+def test_another_account_is_not_slowed_by_guesses_at_the_first(staff, rates, clock):
+    rates(auth_account="2/min")
+    get_user_model().objects.create_user("other", password=PASSWORD)
+    assert [token("wrong", "198.51.100.1") for _ in range(3)] == [400, 400, 429]
+    assert token(PASSWORD, "198.51.100.2", username="other") == 200
+
+
+def test_the_429_says_when_to_come_back(staff, rates, clock):
+    rates(auth_account="1/min")
+    token("wrong", "198.51.100.1")
+    response = APIClient().post(TOKEN_URL, {"username": "staff", "password": "x"},
+                                format="json", REMOTE_ADDR="198.51.100.2")  # fmt: skip
+    assert response.status_code == 429
+    assert response.json()["errors"][0]["code"] == "throttled"
+    assert 0 < int(response["Retry-After"]) <= 60
+
+
+def test_admin_login_is_limited_per_account_and_refuses_the_right_password(staff, rates, clock):
+    rates(auth_account="3/min")
+    guesses = [admin_login("wrong", f"198.51.100.{i}") for i in range(3)]
+    assert guesses == [(200, False)] * 3
+    status, signed_in = admin_login(PASSWORD, "198.51.100.50")
+    assert (status, signed_in) == (429, False)
+    clock.now += 61
+    assert admin_login(PASSWORD, "198.51.100.50") == (302, True)
+
+
+def test_admin_login_is_limited_per_address(staff, rates, clock):
+    rates(auth="3/min")
+    attempts = [admin_login("wrong", "203.0.113.9", username=f"user{i}")[0] for i in range(4)]
+    assert attempts == [200, 200, 200, 429]
+    assert admin_login(PASSWORD, "203.0.113.9") == (429, False)
+    assert admin_login(PASSWORD, "203.0.113.10") == (302, True)
+
+
+def test_the_admin_and_the_token_endpoint_share_the_account_count(staff, rates, clock):
+    rates(auth_account="3/min")
+    assert token("wrong", "198.51.100.1") == 400
+    assert admin_login("wrong", "198.51.100.2") == (200, False)
+    assert token("wrong", "198.51.100.3") == 400
+    assert admin_login(PASSWORD, "198.51.100.4") == (429, False)
+    assert token(PASSWORD, "198.51.100.5") == 429
+
+
+def test_the_admin_login_page_still_shows(staff):
+    assert Client().get(ADMIN_LOGIN).status_code == 200
+
+
+@pytest.fixture
+def admin_switched_off(settings):
+    import arlington_site.urls
+
+    settings.ADMIN_ENABLED = False
+    clear_url_caches()
+    importlib.reload(arlington_site.urls)
+    yield
+    settings.ADMIN_ENABLED = True
+    clear_url_caches()
+    importlib.reload(arlington_site.urls)
+
+
+def test_the_admin_can_be_switched_off(staff, admin_switched_off):
+    assert Client().get("/admin/").status_code == 404
+    form = {"username": "staff", "password": PASSWORD}
+    assert Client().post(ADMIN_LOGIN, form).status_code == 404
+    assert token(PASSWORD, "198.51.100.1") == 200

@@ -1,0 +1,186 @@
+"""The sign-in limits hold across gunicorn workers, which then share their cache.
+
+gunicorn runs here as in docs/deployment.md's one-machine recipe (several sync workers on a free
+loopback port, DEBUG off), against the test database, with the database cache
+(``CACHE_BACKEND=database``). Each request opens its own connection, so that the workers take
+turns; the access log says which worker answered. With a cache kept by each process, gunicorn
+refuses to start several workers at all.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.parse
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from django.db import connection
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+ROOT = Path(__file__).resolve().parents[2]
+WORKERS = 3
+ADDRESS_LIMIT = 5
+ACCOUNT_LIMIT = 3
+ATTEMPTS = 10
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def server_env(**overrides: str) -> dict[str, str]:
+    settings = connection.settings_dict
+    database = (f"postgres://{settings['USER']}@{settings['HOST'] or '127.0.0.1'}:"
+                f"{settings['PORT'] or 5432}/{settings['NAME']}")  # fmt: skip
+    env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "CACHE_BACKEND"}}
+    env.update(
+        DATABASE_URL=database, DJANGO_SETTINGS_MODULE="arlington_site.settings",
+        SECRET_KEY="workers-test-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz",
+        DEBUG="false", SECURE_SSL_REDIRECT="false", ALLOWED_HOSTS="127.0.0.1",
+        AUTH_THROTTLE_RATE=f"{ADDRESS_LIMIT}/min",
+        AUTH_ACCOUNT_THROTTLE_RATE=f"{ACCOUNT_LIMIT}/min",
+        LOG_LEVEL="WARNING", DJANGO_LOG_LEVEL="ERROR", **overrides,
+    )  # fmt: skip
+    return env
+
+
+def gunicorn(port: int, env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
+    command = [sys.executable, "-m", "gunicorn", "arlington_site.wsgi:application",
+               "--workers", str(WORKERS), "--bind", f"127.0.0.1:{port}",
+               "--access-logfile", str(log), "--access-logformat", "%(p)s %(s)s %(U)s"]  # fmt: skip
+    # Started from the project's root, as the recipe does, so gunicorn reads gunicorn.conf.py.
+    return subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)  # fmt: skip
+
+
+def stop(server: subprocess.Popen[bytes]) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(server.pid, signal.SIGTERM)
+    try:
+        server.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(server.pid, signal.SIGKILL)
+        server.wait()
+
+
+def request(port: int, method: str, path: str, body: bytes | None = None,
+            headers: dict[str, str] | None = None) -> http.client.HTTPResponse:  # fmt: skip
+    """One request on a connection of its own; the answer is read whole."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    conn.request(method, path, body=body, headers=headers or {})
+    answer = conn.getresponse()
+    answer.read()
+    conn.close()
+    return answer
+
+
+@pytest.fixture
+def served(settings, tmp_path) -> Iterator[tuple[int, Path]]:
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache",
+                                   "LOCATION": "arlington_cache"}}  # fmt: skip
+    call_command("createcachetable")
+    port, log = free_port(), tmp_path / "access.log"
+    server = gunicorn(port, server_env(CACHE_BACKEND="database"), log)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert server.poll() is None, server.stdout.read().decode() if server.stdout else ""
+            with contextlib.suppress(OSError):
+                if request(port, "GET", "/healthz").status == 200:
+                    break
+            assert time.monotonic() < deadline, "gunicorn did not answer /healthz in time"
+            time.sleep(0.2)
+        yield port, log
+    finally:
+        stop(server)
+        with connection.cursor() as cursor:
+            cursor.execute("DROP TABLE IF EXISTS arlington_cache")
+
+
+def forget_counts() -> None:
+    with connection.cursor() as cursor:
+        cursor.execute("DELETE FROM arlington_cache")
+
+
+def token_attempt(port: int, username: str) -> int:
+    body = json.dumps({"username": username, "password": "wrong"}).encode()
+    return request(port, "POST", "/api/v1/auth/token/", body,
+                   {"Content-Type": "application/json"}).status  # fmt: skip
+
+
+def admin_attempt(port: int, username: str) -> int:
+    page = request(port, "GET", "/admin/login/")
+    cookie = re.search(r"csrftoken=([^;]+)", page.getheader("Set-Cookie") or "")
+    assert cookie, page.getheaders()
+    form = urllib.parse.urlencode({"csrfmiddlewaretoken": cookie.group(1),
+                                   "username": username, "password": "wrong"})  # fmt: skip
+    return request(port, "POST", "/admin/login/", form.encode(), {
+        "Content-Type": "application/x-www-form-urlencoded",
+        "Cookie": f"csrftoken={cookie.group(1)}",
+    }).status  # fmt: skip
+
+
+def workers_that_answered(log: Path, path: str) -> set[str]:
+    return {line.split()[0] for line in log.read_text().splitlines() if line.endswith(path)}
+
+
+def test_the_sign_in_limits_hold_across_workers(served, django_user_model):
+    port, log = served
+    django_user_model.objects.create_user("staff", password="x", is_staff=True)
+
+    # Per address: each attempt names another account, so only the address is counted.
+    per_address = [token_attempt(port, f"nobody{i}") for i in range(ATTEMPTS)]
+    assert per_address == [400] * ADDRESS_LIMIT + [429] * (ATTEMPTS - ADDRESS_LIMIT)
+    forget_counts()
+    per_address = [admin_attempt(port, f"nobody{i}") for i in range(ATTEMPTS)]
+    assert per_address == [200] * ADDRESS_LIMIT + [429] * (ATTEMPTS - ADDRESS_LIMIT)
+    forget_counts()
+
+    # Per account: failed attempts at one account, through either door.
+    per_account = [token_attempt(port, "staff") for _ in range(ATTEMPTS)]
+    assert per_account == [400] * ACCOUNT_LIMIT + [429] * (ATTEMPTS - ACCOUNT_LIMIT)
+    forget_counts()
+    per_account = [admin_attempt(port, "staff") for _ in range(ATTEMPTS)]
+    assert per_account == [200] * ACCOUNT_LIMIT + [429] * (ATTEMPTS - ACCOUNT_LIMIT)
+
+    # The counts were shared: the attempts were answered by several workers.
+    assert len(workers_that_answered(log, "/api/v1/auth/token/")) >= 2
+    assert len(workers_that_answered(log, "/admin/login/")) >= 2
+
+
+def test_a_chunked_body_is_refused_with_411_not_read_as_empty(served):
+    port, _ = served
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    conn.request("POST", "/api/v1/rulings/meld/", body=iter([b'{"cards": ', b'["5H"]}']),
+                 headers={"Content-Type": "application/json"}, encode_chunked=True)  # fmt: skip
+    answer = conn.getresponse()
+    body = answer.read()
+    conn.close()
+    assert answer.status == 411, body
+    assert b'"length_required"' in body
+
+
+def test_several_workers_with_a_cache_kept_by_each_process_refuse_to_start(tmp_path):
+    server = gunicorn(free_port(), server_env(CACHE_BACKEND="local"), tmp_path / "access.log")
+    try:
+        output, _ = server.communicate(timeout=60)
+    finally:
+        stop(server)
+    assert server.returncode != 0
+    assert b"Refusing to start 3 workers" in output
