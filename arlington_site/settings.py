@@ -163,6 +163,12 @@ ADMIN_ENABLED = env_bool("ADMIN_ENABLED", default=True)
 # How long a hand submission's answer is kept for retries with the same Idempotency-Key.
 IDEMPOTENCY_KEY_TTL_SECONDS = int(os.environ.get("IDEMPOTENCY_KEY_TTL_SECONDS", 24 * 60 * 60))
 
+# The live table's Server-Sent Events (matches/api/live_stream.py, docs/deployment.md): watchers
+# per match across all app servers, the heartbeat comment's interval, a stream's longest life.
+LIVE_STREAM_MAX_PER_MATCH = int(os.environ.get("LIVE_STREAM_MAX_PER_MATCH", 50))
+LIVE_STREAM_HEARTBEAT_SECONDS = int(os.environ.get("LIVE_STREAM_HEARTBEAT_SECONDS", 15))
+LIVE_STREAM_MAX_SECONDS = int(os.environ.get("LIVE_STREAM_MAX_SECONDS", 60 * 60))
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

@@ -376,6 +376,75 @@ class IdempotencyRecord(models.Model):
         ]
 
 
+class LiveStatus(models.TextChoices):
+    PLAYING = "playing", "playing"
+    RECORDED = "recorded", "recorded"
+    ABANDONED = "abandoned", "abandoned"
+
+
+class LiveHand(models.Model):
+    """A hand played live: its deal and its event log (the state is replayed from them).
+
+    ``state`` keeps the public state of the last accepted event, so that reads and the stream
+    never replay the log; ``version`` moves on with every append and undo, and names the state
+    in its ETag. At the end the recorded hand is attached, and the log stays readable.
+    """
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="live_hands")
+    number = models.PositiveIntegerField(help_text="The number the hand is recorded under.")
+    dealer = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    turned_up = models.CharField(max_length=3)
+    status = models.CharField(max_length=20, choices=LiveStatus.choices,
+                              default=LiveStatus.PLAYING)  # fmt: skip
+    version = models.PositiveIntegerField(default=1)
+    state = models.JSONField(help_text="The public state after the last accepted event.")
+    # Not a database constraint: voiding a hand leaves the log as it was (no extra query on the
+    # hand path), and a log whose hand is gone no longer joins to any hand.
+    hand = models.OneToOneField(Hand, null=True, blank=True, on_delete=models.DO_NOTHING,
+                                db_constraint=False, related_name="live")  # fmt: skip
+    started_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                                   related_name="+")  # fmt: skip
+    started_at = models.DateTimeField(auto_now_add=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["match", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["match"], condition=Q(status=LiveStatus.PLAYING),
+                                    name="one_live_hand_per_match"),
+            models.CheckConstraint(condition=Q(status__in=LiveStatus.values),
+                                   name="live_status_known"),
+            models.CheckConstraint(condition=Q(hand__isnull=True) | Q(status=LiveStatus.RECORDED),
+                                   name="live_hand_only_when_recorded"),
+        ]  # fmt: skip
+
+    def __str__(self) -> str:
+        return f"Live hand {self.number} of match {self.match_id}"
+
+
+class LiveEvent(models.Model):
+    """One accepted event of a live hand, numbered; an undone event stays in the log, marked."""
+
+    live = models.ForeignKey(LiveHand, on_delete=models.CASCADE, related_name="events")
+    sequence = models.PositiveIntegerField()
+    data = models.JSONField(help_text='{"type": "draw", "player": 17} and so on.')
+    idempotency_key = models.CharField(max_length=255, blank=True)
+    answer = models.JSONField(help_text="The answer first given to this event.")
+    status_code = models.PositiveSmallIntegerField(default=200)
+    undone = models.BooleanField(default=False)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["live", "sequence"]
+        constraints = [
+            models.UniqueConstraint(fields=["live", "sequence"],
+                                    name="one_live_event_per_sequence"),
+            models.UniqueConstraint(fields=["live", "idempotency_key"],
+                                    condition=~Q(idempotency_key=""),
+                                    name="one_live_event_per_key"),
+            models.CheckConstraint(condition=Q(sequence__gte=1), name="live_sequence_positive"),
+        ]  # fmt: skip
 INVITATION_LIFETIME = dt.timedelta(days=7)
 
 

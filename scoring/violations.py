@@ -45,6 +45,19 @@ class Code(enum.StrEnum):
     QUEEN_OF_SPADES_DISCARD = "queen_of_spades_discard"
     TAKE_DISCARDS_NEEDS_TWO = "take_discards_needs_two"
     NOT_YOUR_MELD = "not_your_meld"
+    NOT_YOUR_TURN = "not_your_turn"
+    DRAW_FIRST = "draw_first"
+    ALREADY_DRAWN = "already_drawn"
+    DRAW_CARD_UNKNOWN = "draw_card_unknown"
+    DRAW_NOT_TOP_CARD = "draw_not_top_card"
+    TAKE_PILE_TOP_CARD = "take_pile_top_card"
+    UNKNOWN_MELD = "unknown_meld"
+    MORE_CARDS_THAN_HELD = "more_cards_than_held"
+    KNOWN_CARDS_IN_HAND = "known_cards_in_hand"
+    HAND_ENDED = "hand_ended"
+    HAND_NOT_ENDED = "hand_not_ended"
+    HELD_COUNT_MISMATCH = "held_count_mismatch"
+    HELD_KNOWN_CARD_MISSING = "held_known_card_missing"
 
 
 Params = tuple[tuple[str, str], ...]
@@ -129,6 +142,38 @@ MESSAGES: Final[Mapping[Code, str]] = {
         "your hand; {count} given."),
     Code.NOT_YOUR_MELD: gettext_noop(
         "{player} may add cards only to their own melds; this meld belongs to {owner}."),
+    Code.NOT_YOUR_TURN: gettext_noop(
+        "It is {turn}'s turn, not {player}'s."),
+    Code.DRAW_FIRST: gettext_noop(
+        "{player} must start the turn by drawing from the stock or taking the whole discard "
+        "pile."),
+    Code.ALREADY_DRAWN: gettext_noop(
+        "{player} has already drawn this turn: now meld, add to your own melds, or discard."),
+    Code.DRAW_CARD_UNKNOWN: gettext_noop(
+        "{card} cannot be named: a card drawn from the stock is known only once the stock has "
+        "been turned over from the discards."),
+    Code.DRAW_NOT_TOP_CARD: gettext_noop(
+        "{card} is not the next card of the turned-over stock; that card is {top}."),
+    Code.TAKE_PILE_TOP_CARD: gettext_noop(
+        "To take the discard pile the new meld must use its top card, {card}; {meld} does not."),
+    Code.UNKNOWN_MELD: gettext_noop(
+        "There is no meld number {meld}: the table holds {count} melds, numbered from 0."),
+    Code.MORE_CARDS_THAN_HELD: gettext_noop(
+        "{player} holds {held} cards; this move plays {count} from that hand."),
+    Code.KNOWN_CARDS_IN_HAND: gettext_noop(
+        "{player} holds {held} cards and {cards} among them are known, taken with the discard "
+        "pile or drawn from the turned-over stock; {count} other cards cannot come from that "
+        "hand."),
+    Code.HAND_ENDED: gettext_noop(
+        "The hand has ended: only the cards left in each hand can be entered now."),
+    Code.HAND_NOT_ENDED: gettext_noop(
+        "The hand is still being played: it ends when a player goes out or nothing is left to "
+        "turn over as the stock."),
+    Code.HELD_COUNT_MISMATCH: gettext_noop(
+        "{player} holds {held} cards by the play so far; {count} were entered."),
+    Code.HELD_KNOWN_CARD_MISSING: gettext_noop(
+        "{player} is known to hold {card}, taken with the discard pile or drawn from the "
+        "turned-over stock, but it is not among the cards entered."),
 }  # fmt: skip
 
 PROBLEMS: Final[Mapping[str, str]] = {

@@ -3,7 +3,7 @@
 from django.urls import path
 from rest_framework.routers import SimpleRouter
 
-from matches.api import views
+from matches.api import live, live_stream, views
 
 router = SimpleRouter()
 router.register("clubs", views.ClubViewSet, basename="club")
@@ -18,6 +18,13 @@ urlpatterns = [
          name="hand-detail"),
     path("matches/<int:match_pk>/hands/<int:number>/revisions/",
          views.HandRevisionsView.as_view(), name="hand-revisions"),
+    path("matches/<int:match_pk>/live/", live.LiveView.as_view(), name="live"),
+    path("matches/<int:match_pk>/live/events/", live.LiveEventsView.as_view(), name="live-events"),
+    path("matches/<int:match_pk>/live/events/last/", live.LiveLastEventView.as_view(),
+         name="live-last-event"),
+    path("matches/<int:match_pk>/live/stream/", live_stream.live_stream, name="live-stream"),
+    path("matches/<int:match_pk>/hands/<int:number>/live/", live.LiveLogView.as_view(),
+         name="hand-live-log"),
     path("clubs/<int:pk>/standings/", views.ClubStandingsView.as_view(), name="club-standings"),
     path("seasons/<int:pk>/standings/", views.SeasonStandingsView.as_view(),
          name="season-standings"),

@@ -16,10 +16,10 @@ from drf_spectacular.generators import SchemaGenerator
 from drf_spectacular.renderers import OpenApiJsonRenderer
 from rest_framework.authtoken.models import Token
 
-from matches.models import Membership, Player, Role, Season
-from tests.matches.builders import went_out
-from tests.matches.conftest import client_for, make_user, record, start_match
+from matches.models import Hand, Membership, Player, Role, Season
+from tests.matches.conftest import client_for, make_user, start_match
 from tests.matches.endpoints import World
+from tests.matches.live_builders import ann_goes_out, finish
 
 METHODS = ("get", "put", "patch", "post", "delete")
 
@@ -82,8 +82,13 @@ def _invitation(world: World) -> Any:
 
 def build_world(owner: str, *, scorekeeper: str | None = None, viewer: str | None = None,
                 club_name: str = "") -> World:  # fmt: skip
-    """A club owned by ``owner`` with a roster, a season, and a match with one hand recorded."""
-    from matches import services
+    """A club owned by ``owner`` with a roster, a season, and a match with one hand recorded.
+
+    The hand is played live (its event log is kept), and the next hand is being played live:
+    its first player has drawn.
+    """
+    from matches import live, services
+    from scoring import Card
 
     users = {"owner": make_user(owner)}
     club = services.club_create(name=club_name or f"{owner.title()}'s club", user=users["owner"])
@@ -97,8 +102,17 @@ def build_world(owner: str, *, scorekeeper: str | None = None, viewer: str | Non
     owner_client = client_for(users["owner"])
     seated = [p.pk for p in roster[:3]]
     match = start_match(owner_client, club, roster[:3], season=season.pk)
-    answer = record(owner_client, match["id"], went_out(seated[0], seated))
-    assert answer.status_code == 201, answer.content
+    ann, ben, cleo = seated
+    played = live.live_start(match_id=match["id"], turned_up=Card.parse("7H"), user=users["owner"])
+    for event in [*ann_goes_out(ann, ben, cleo), finish(ben, cleo)]:
+        live.live_append(match_id=match["id"], data=event, user=users["owner"],
+                         expected_version=lambda current: current.version,
+                         render_hand=lambda hand: {})  # fmt: skip
+    assert Hand.objects.filter(match_id=match["id"], number=1, live=played).exists()
+    live.live_start(match_id=match["id"], turned_up=Card.parse("KD"), user=users["owner"])
+    live.live_append(match_id=match["id"], data={"type": "draw", "player": cleo},
+                     user=users["owner"], expected_version=lambda current: current.version,
+                     render_hand=lambda hand: {})  # fmt: skip
     return World(club=club, players=roster, season=season, match=match["id"], seated=seated)
 
 

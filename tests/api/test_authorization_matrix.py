@@ -98,6 +98,12 @@ RULES = {
     "PUT /api/v1/matches/{match_pk}/hands/{number}/": SCORE,
     "DELETE /api/v1/matches/{match_pk}/hands/{number}/": SCORE,
     "GET /api/v1/matches/{match_pk}/hands/{number}/revisions/": READ,
+    "GET /api/v1/matches/{match_pk}/hands/{number}/live/": READ,
+    "GET /api/v1/matches/{match_pk}/live/": READ,
+    "POST /api/v1/matches/{match_pk}/live/": SCORE,
+    "DELETE /api/v1/matches/{match_pk}/live/": SCORE,
+    "POST /api/v1/matches/{match_pk}/live/events/": SCORE,
+    "DELETE /api/v1/matches/{match_pk}/live/events/last/": SCORE,
 }
 
 CALLERS = ["anonymous", "outsider", "viewer", "scorekeeper", "owner"]
@@ -110,7 +116,8 @@ CLUB_OF_ROW = {
     "Club": "pk", "Membership": "club", "Player": "club", "Season": "club", "Match": "club",
     "Seat": "match__club", "Tally": "club", "Hand": "match__club",
     "HandResult": "hand__match__club", "HandRevision": "match__club",
-    "IdempotencyRecord": "match__club", "Invitation": "club",
+    "IdempotencyRecord": "match__club", "Invitation": "club", "LiveHand": "match__club",
+    "LiveEvent": "live__match__club",
 }  # fmt: skip
 
 
@@ -192,6 +199,13 @@ def body_for(label: str, operation: dict[str, Any], url: str, club: World, owner
     }
     if label in own:
         return own[label]
+    live = {  # the world's live hand: its first player (the third seat) has drawn
+        "POST /api/v1/matches/{match_pk}/live/": {"turned_up": "KD"},
+        "POST /api/v1/matches/{match_pk}/live/events/": {
+            "type": "discard", "player": club.seated[2], "card": "9C"},
+    }  # fmt: skip
+    if label in live:
+        return live[label]
     if (example := request_example(operation)) is not None:
         return example
     method = label.split()[0].lower()
@@ -248,6 +262,12 @@ def call(label: str, target: str, caller: str, clubs: Clubs) -> list[str]:
     headers = {}
     if method == "PUT" and "/hands/" in path:  # a correction names the version it corrects
         read = client_as(staff["owner"]).get(url)
+        headers = {"HTTP_IF_MATCH": read["ETag"]} if read.has_header("ETag") else {}
+    if "/live/" in path and method in ("POST", "DELETE"):  # a live write names the state
+        live_url = f"/api/v1/matches/{club.match}/live/"
+        if path.endswith("/live/") and method == "POST":  # starting needs no hand in play
+            assert client_as(staff["owner"]).delete(live_url).status_code == 204
+        read = client_as(staff["owner"]).get(live_url)
         headers = {"HTTP_IF_MATCH": read["ETag"]} if read.has_header("ETag") else {}
     before = {"club": rows_of(club.club.pk), "other": rows_of(other.club.pk)}
 

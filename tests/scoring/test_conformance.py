@@ -33,9 +33,10 @@ from scoring import (
     rule_take_discards,
     suggest_declarations,
 )
+from scoring.live import LiveHand, deal, event_from_dict, finish, play, public_state, replay_events
 
 CONFORMANCE = Path(__file__).resolve().parents[2] / "docs" / "conformance"
-FILES = ("cards", "melds", "hands", "turns")
+FILES = ("cards", "melds", "hands", "turns", "live")
 CARD_COUNT_CODES = {"too_few_cards", "card_count_exceeded", "stock_exhausted_card_count"}
 
 
@@ -171,6 +172,36 @@ def test_turn_ruling(case: dict[str, Any]) -> None:
         assert [c.code for c in ruling.meld] == expect["meld"]
 
 
+def live_table(case: dict[str, Any]) -> LiveHand:
+    """The table a live case starts from: the deal, then its events, every one accepted."""
+    dealt = deal(case["players"], dealer=case["dealer"], turned_up=Card.parse(case["turned_up"]))
+    return replay_events(dealt, [event_from_dict(event) for event in case["events"]])
+
+
+@pytest.mark.parametrize("case", cases_of("live"))
+def test_live_ruling(case: dict[str, Any]) -> None:
+    state, expect = live_table(case), case["expect"]
+    if "finish" in case:
+        done = finish(state, {p: parse_cards(cards) for p, cards in case["finish"].items()})
+        assert done.valid is expect["allowed"]
+        assert sorted({v.code.value for v in done.violations}) == expect["violations"]
+        if "results" in expect:
+            assert done.ruling is not None
+            got = [
+                {"player": r.player, "melded_points": r.melded_points,
+                 "hand_penalty": r.hand_penalty, "bonus": r.bonus, "net": r.net}
+                for r in done.ruling.results
+            ]  # fmt: skip
+            assert got == expect["results"]
+        return
+    step = play(state, event_from_dict(case["then"]))
+    assert step.accepted is expect["allowed"]
+    assert sorted({v.code.value for v in step.violations}) == expect["violations"]
+    public = public_state(step.state)
+    for key, value in expect.get("state", {}).items():
+        assert public[key] == value, key
+
+
 # --- checking the tables themselves ------------------------------------------------------
 
 
@@ -178,7 +209,7 @@ def test_turn_ruling(case: dict[str, Any]) -> None:
 def test_every_rule_code_has_an_illegal_case_and_a_legal_neighbour(code: str) -> None:
     illegal = [
         (name, case)
-        for name in ("melds", "hands", "turns")
+        for name in ("melds", "hands", "turns", "live")
         for case in TABLES[name]
         if code in expected_codes(name, case)
     ]

@@ -1,0 +1,403 @@
+"""The live table API: a hand played event by event on a match (thin views over matches.live)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ObjectDoesNotExist
+from django.utils.translation import gettext
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    PolymorphicProxySerializer,
+    extend_schema,
+)
+from rest_framework import exceptions, serializers, status
+from rest_framework.generics import GenericAPIView
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.settings import api_settings
+
+from matches import errors, live, selectors
+from matches.api import presenters
+from matches.api.errors import error_response
+from matches.api.permissions import SCOREKEEPING, ClubRole, requester
+from matches.api.preconditions import _LIST, _TAGS, if_match_tags
+from matches.api.serializers import HandWithMatchSerializer
+from matches.api.views import KEY_REUSED, PRECONDITION_REQUIRED, STALE
+from matches.models import LiveHand
+from scoring import Code, render
+from scoring.api.fields import CardField, CardListField, MeldField
+
+# --- input ------------------------------------------------------------------------------
+
+
+class LiveStartSerializer(serializers.Serializer):
+    turned_up = CardField(help_text="The card turned up to start the discard pile.")
+
+
+class _PlayerEvent(serializers.Serializer):
+    player = serializers.IntegerField(help_text="The player's id (a seated player).")
+
+
+class DrawEventSerializer(_PlayerEvent):
+    type = serializers.ChoiceField(choices=["draw"])
+    card = CardField(required=False, help_text="Only when known: drawn from a turned-over stock.")
+
+
+class TakePileEventSerializer(_PlayerEvent):
+    type = serializers.ChoiceField(choices=["take_pile"])
+    meld = MeldField(min_length=1, help_text="The new meld: the top discard and 2+ from hand.")
+
+
+class MeldEventSerializer(_PlayerEvent):
+    type = serializers.ChoiceField(choices=["meld"])
+    cards = MeldField(min_length=1)
+
+
+class ExtendEventSerializer(_PlayerEvent):
+    type = serializers.ChoiceField(choices=["extend"])
+    meld = serializers.IntegerField(min_value=0, help_text="The meld's index in the state.")
+    cards = MeldField(min_length=1)
+
+
+class DiscardEventSerializer(_PlayerEvent):
+    type = serializers.ChoiceField(choices=["discard"])
+    card = CardField()
+
+
+class FinishEventSerializer(serializers.Serializer):
+    type = serializers.ChoiceField(choices=["finish"])
+    held = serializers.DictField(
+        child=CardListField(), help_text='Cards left in each player\'s hand: {"21": ["2D"]}.'
+    )
+
+    def validate_held(self, value: dict[str, Any]) -> dict[str, Any]:
+        for key in value:
+            if not (str(key).isascii() and str(key).isdigit()):
+                raise serializers.ValidationError(
+                    gettext("{key} is not a player id.").format(key=key), code="invalid"
+                )
+        return value
+
+
+EVENTS: dict[str, type[serializers.Serializer]] = {
+    "draw": DrawEventSerializer,
+    "take_pile": TakePileEventSerializer,
+    "meld": MeldEventSerializer,
+    "extend": ExtendEventSerializer,
+    "discard": DiscardEventSerializer,
+    "finish": FinishEventSerializer,
+}
+EVENT_SCHEMA = PolymorphicProxySerializer(
+    component_name="LiveEvent", serializers=list(EVENTS.values()), resource_type_field_name="type"
+)
+
+
+def read_event(data: Any) -> dict[str, Any]:
+    """The event in canonical form (cards in canonical notation), or a 400 naming the field."""
+    kind = data.get("type") if isinstance(data, dict) else None
+    if not isinstance(kind, str) or kind not in EVENTS:
+        raise serializers.ValidationError(
+            {
+                "type": [
+                    serializers.ErrorDetail(
+                        gettext("The event type must be one of: {types}.").format(
+                            types=", ".join(EVENTS)
+                        ),
+                        code="invalid_choice",
+                    )
+                ]
+            }
+        )
+    incoming = EVENTS[kind](data=data)
+    incoming.is_valid(raise_exception=True)
+    values = dict(incoming.validated_data)
+    canonical: dict[str, Any] = {"type": kind}
+    if "player" in values:
+        canonical["player"] = values["player"]
+    if kind == "finish":
+        canonical["held"] = {
+            str(int(k)): [c.code for c in cards] for k, cards in values["held"].items()
+        }
+    for name in ("meld", "cards"):
+        if name in values:
+            value = values[name]
+            canonical[name] = value if isinstance(value, int) else [c.code for c in value]
+    if "card" in values:
+        canonical["card"] = values["card"].code
+    return canonical
+
+
+# --- output (the schema) ------------------------------------------------------------------
+
+
+class LiveMeldSerializer(serializers.Serializer):
+    index = serializers.IntegerField()
+    owner = serializers.IntegerField()
+    cards = serializers.ListField(child=serializers.CharField())
+
+
+class LiveStateSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    hand = serializers.IntegerField()
+    dealer = serializers.IntegerField()
+    turn = serializers.IntegerField(allow_null=True)
+    phase = serializers.ChoiceField(choices=["draw", "play", "ended"])
+    stock = serializers.IntegerField()
+    stock_known = serializers.ListField(child=serializers.CharField())
+    discards = serializers.ListField(child=serializers.CharField(), help_text="Bottom to top.")
+    melds = LiveMeldSerializer(many=True)
+    hand_sizes = serializers.DictField(child=serializers.IntegerField())
+    known_in_hand = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField())
+    )
+    ending = serializers.ChoiceField(choices=["went_out", "stock_exhausted"], allow_null=True)
+    went_out = serializers.IntegerField(allow_null=True)
+    events = serializers.IntegerField()
+
+
+class LiveLogEventSerializer(serializers.Serializer):
+    sequence = serializers.IntegerField()
+    data = serializers.JSONField()  # type: ignore[assignment]
+    undone = serializers.BooleanField()
+    by = serializers.CharField(source="by.username")
+    at = serializers.DateTimeField()
+
+
+class LiveLogSerializer(serializers.Serializer):
+    hand = serializers.IntegerField(source="number")
+    dealer = serializers.IntegerField(source="dealer_id")
+    turned_up = serializers.CharField()
+    started_at = serializers.DateTimeField()
+    ended_at = serializers.DateTimeField()
+    state = LiveStateSerializer()
+    events = LiveLogEventSerializer(many=True, source="ordered_events")
+
+
+EVENT_REFUSED = error_response("EventRefused", sorted({c.value for c in Code}))
+START_CONFLICT = error_response("LiveStartConflict", ["match_finished", "live_hand_in_progress"])
+UNDO_CONFLICT = error_response("UndoConflict", ["nothing_to_undo"])
+IF_MATCH = OpenApiParameter(
+    "If-Match",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    required=True,
+    description="The live state's ETag as last read: without it 428, when stale 412.",
+)
+IF_MATCH_OPTIONAL = OpenApiParameter(
+    "If-Match",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="Optional: the live state's ETag as last read; when stale 412.",
+)
+IF_NONE_MATCH = OpenApiParameter(
+    "If-None-Match",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="The ETag last read: 304 with no body if the state has not changed.",
+)
+IDEMPOTENCY = OpenApiParameter(
+    "Idempotency-Key",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="A retry with the same key and event gets the first answer and adds nothing.",
+)
+
+
+class Refused(exceptions.APIException):
+    """A refused event: 409 with every violation, each with its code and path."""
+
+    status_code = 409
+    default_code = "event_refused"
+
+
+def refused(error: live.EventRefused) -> Refused:
+    detail: dict[str | None, list[serializers.ErrorDetail]] = {}
+    for v in error.violations:
+        item = serializers.ErrorDetail(render(v, gettext), code=v.code.value)
+        detail.setdefault(v.path, []).append(item)
+    return Refused(detail=detail)  # type: ignore[arg-type]
+
+
+# --- views --------------------------------------------------------------------------------
+
+
+MAX_IDEMPOTENCY_KEY = 255
+
+
+def idempotency_key(request: Request) -> str | None:
+    """The request's Idempotency-Key, if any: 1 to 255 printable ASCII characters."""
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return None
+    if not 0 < len(key) <= MAX_IDEMPOTENCY_KEY or not (key.isascii() and key.isprintable()):
+        raise errors.InvalidIdempotencyKey(attr="Idempotency-Key", limit=MAX_IDEMPOTENCY_KEY)
+    return key
+
+
+def named_version(request: Request, current: LiveHand) -> int | None:
+    """The version If-Match names: None without the header, the current one if it names its
+    ETag (or is ``*``), -1 if it names only others; a malformed header is 400."""
+    if "If-Match" not in request.headers:
+        return None
+    tags = if_match_tags(request)
+    return current.version if tags is None or live.etag(current) in tags else -1
+
+
+def not_modified(request: Request, current: LiveHand) -> bool:
+    """Whether If-None-Match names the current state (or is ``*``); a malformed one is 400."""
+    header = request.headers.get("If-None-Match")
+    if header is None:
+        return False
+    if header.strip() == "*":
+        return True
+    tags = _TAGS.findall(header)
+    if not tags or not _LIST.fullmatch(header):
+        raise live.InvalidIfNoneMatch()
+    return live.etag(current) in tags
+
+
+class LiveSchema(api_settings.DEFAULT_SCHEMA_CLASS):  # type: ignore[name-defined]
+    """Every live operation reads a header that may be malformed (If-Match, If-None-Match):
+    each documents the 400 validation envelope. It extends the project's schema class, as the
+    settings name it."""
+
+    def _should_add_validation_error_response(self) -> bool:
+        return True
+
+
+class LiveMixin(GenericAPIView):
+    """Finds the match in the URL among the requester's clubs (404) and checks the role (403)."""
+
+    permission_classes = [IsAuthenticated, ClubRole]
+    write_roles = SCOREKEEPING
+    queryset = LiveHand.objects.none()
+    schema = LiveSchema()
+    serializer_class = LiveStateSerializer
+
+    def handle_exception(self, exc: Exception) -> Response:
+        """No live hand in play (or no log for that hand) is a 404, like any unknown object."""
+        if isinstance(exc, ObjectDoesNotExist):
+            exc = exceptions.NotFound()
+        return super().handle_exception(exc)
+
+    def admit(self) -> int:
+        access = selectors.match_access(self.request.user, self.kwargs["match_pk"])
+        if access is None:
+            raise exceptions.NotFound()
+        self.check_object_permissions(self.request, access)
+        return int(self.kwargs["match_pk"])
+
+
+class LiveView(LiveMixin):
+    """The match's live hand: start it, read its state, or abandon it."""
+
+    @extend_schema(
+        responses={
+            200: LiveStateSerializer,
+            304: OpenApiResponse(description="Not modified."),
+        },
+        parameters=[IF_NONE_MATCH],
+    )
+    def get(self, request: Request, match_pk: int) -> Response:
+        current = live.live_in_play(self.admit())
+        tag = live.etag(current)
+        if not_modified(request, current):
+            return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": tag})
+        return Response(current.state, headers={"ETag": tag, "Cache-Control": "no-cache"})
+
+    @extend_schema(
+        request=LiveStartSerializer, responses={201: LiveStateSerializer, 409: START_CONFLICT}
+    )
+    def post(self, request: Request, match_pk: int) -> Response:
+        match_id = self.admit()
+        incoming = LiveStartSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        started = live.live_start(
+            match_id=match_id,
+            user=requester(request),
+            turned_up=incoming.validated_data["turned_up"],
+        )
+        return Response(
+            started.state, status=status.HTTP_201_CREATED, headers={"ETag": live.etag(started)}
+        )
+
+    @extend_schema(responses={204: None, 412: STALE}, parameters=[IF_MATCH_OPTIONAL])
+    def delete(self, request: Request, match_pk: int) -> Response:
+        live.live_abandon(
+            match_id=self.admit(), expected_version=lambda current: named_version(request, current)
+        )
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class LiveEventsView(LiveMixin):
+    """Append one event to the live hand; ``finish`` records the hand and answers it."""
+
+    @extend_schema(
+        request=EVENT_SCHEMA,
+        responses={
+            200: LiveStateSerializer,
+            201: HandWithMatchSerializer,
+            409: EVENT_REFUSED,
+            412: STALE,
+            422: KEY_REUSED,
+            428: PRECONDITION_REQUIRED,
+        },
+        parameters=[IF_MATCH, IDEMPOTENCY],
+    )
+    def post(self, request: Request, match_pk: int) -> Response:
+        match_id = self.admit()
+        data = read_event(request.data)
+        try:
+            answer = live.live_append(
+                match_id=match_id,
+                data=data,
+                user=requester(request),
+                expected_version=lambda current: named_version(request, current),
+                render_hand=presenters.hand_with_match,
+                idempotency_key=idempotency_key(request),
+            )
+        except live.EventRefused as error:
+            raise refused(error) from None
+        response = Response(answer.body, status=answer.status)
+        if answer.replayed:
+            response["Idempotent-Replayed"] = "true"
+        if answer.etag is not None:
+            response["ETag"] = answer.etag
+        return response
+
+
+class LiveLastEventView(LiveMixin):
+    """Undo the live hand's last accepted event (it stays in the log, marked undone)."""
+
+    @extend_schema(
+        responses={
+            200: LiveStateSerializer,
+            409: UNDO_CONFLICT,
+            412: STALE,
+            428: PRECONDITION_REQUIRED,
+        },
+        parameters=[IF_MATCH],
+    )
+    def delete(self, request: Request, match_pk: int) -> Response:
+        current = live.live_undo(
+            match_id=self.admit(), expected_version=lambda c: named_version(request, c)
+        )
+        return Response(current.state, headers={"ETag": live.etag(current)})
+
+
+class LiveLogView(LiveMixin):
+    """The event log of a hand that was played live, attached to the recorded hand."""
+
+    serializer_class = LiveLogSerializer  # type: ignore[assignment]
+
+    def get(self, request: Request, match_pk: int, number: int) -> Response:
+        played = live.live_of_hand(self.admit(), number)
+        played.ordered_events = sorted(played.events.all(), key=lambda e: e.sequence)  # type: ignore[attr-defined]
+        return Response(LiveLogSerializer(played).data)

@@ -1,0 +1,395 @@
+"""A hand played live on a match: start it, append events, undo, abandon, finish.
+
+The engine (``scoring.live``) rules on every event; these services lock the match, replay the
+stored log, ask the engine, save, and tell the match's watchers (``publish``). Finishing
+records the hand through ``services.hand_record``, the same service as a hand entered whole.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+import redis
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+import scoring
+from matches import errors, hands, services
+from matches.models import (
+    Hand,
+    LiveEvent,
+    LiveHand,
+    LiveStatus,
+    Match,
+    MatchStatus,
+    Seat,
+)
+from scoring import live as engine
+
+logger = logging.getLogger(__name__)
+
+CHANNEL = "arlington:live:{match}"
+"""The Redis pub/sub channel of a match's live states."""
+
+
+@dataclass(frozen=True)
+class Seated:
+    """A seated player as the engine sees one: compared by id, named by name in sentences."""
+
+    id: int
+    name: str = field(compare=False)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class LiveHandInProgress(errors.MatchError):
+    status = 409
+    code = "live_hand_in_progress"
+    message = _("Hand {number} of this match is already being played live; abandon it first.")
+
+
+class LiveHandOvertaken(errors.MatchError):
+    status = 409
+    code = "live_hand_overtaken"
+    message = _(
+        "Hand {number} is being played live, but the match now has {recorded} hands recorded: "
+        "abandon this live hand and start the next one."
+    )
+
+
+class PlayerNotSeated(errors.MatchError):
+    code = "player_not_seated"
+    message = _("Player {player} is not seated at this match.")
+
+
+class InvalidIfNoneMatch(errors.MatchError):
+    code = "invalid_if_none_match"
+    attr = "If-None-Match"
+    message = _(
+        'If-None-Match takes ETags exactly as served, in double quotes and separated by commas, '
+        'such as If-None-Match: "4.2"; or *.'
+    )
+
+
+class NothingToUndo(errors.MatchError):
+    status = 409
+    code = "nothing_to_undo"
+    message = _("No event of this live hand is left to undo.")
+
+
+class StaleLiveHand(errors.MatchError):
+    status = 412
+    code = "precondition_failed"
+    message = _(
+        "The live hand has changed since you read it (it is now at version {version}); read "
+        "it again before adding an event."
+    )
+
+
+class LivePreconditionRequired(errors.MatchError):
+    status = 428
+    code = "precondition_required"
+    message = _(
+        "Send the If-Match header with the live hand's ETag, so that two devices at one table "
+        "never add events the other has not seen."
+    )
+
+
+class EventRefused(errors.MatchError):
+    """An event the rules refuse: every violation, each with its code and path."""
+
+    status = 409
+    code = "event_refused"
+    message = _("The event breaks the rules.")
+
+    def __init__(self, violations: Sequence[scoring.Violation]) -> None:
+        self.violations = tuple(violations)
+        super().__init__()
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What an event produced: the status, the body, and whether it replays a first answer."""
+
+    status: int
+    body: Any
+    replayed: bool = False
+    etag: str | None = None
+
+
+def etag(live: LiveHand) -> str:
+    """The live state's ETag: the live hand and its version (a new hand never reuses one)."""
+    return f'"{live.pk}.{live.version}"'
+
+
+# --- reading ----------------------------------------------------------------------------
+
+
+def live_in_play(match_id: int) -> LiveHand:
+    """The match's live hand in play; raises ``LiveHand.DoesNotExist`` (404) if none."""
+    return LiveHand.objects.get(match_id=match_id, status=LiveStatus.PLAYING)
+
+
+def live_of_hand(match_id: int, number: int) -> LiveHand:
+    """The live hand recorded as hand ``number``, with its log (404 if it was not played live)."""
+    return LiveHand.objects.prefetch_related("events__by").get(
+        match_id=match_id,
+        status=LiveStatus.RECORDED,
+        hand__match_id=match_id,
+        hand__number=number,
+    )
+
+
+# --- writing ----------------------------------------------------------------------------
+
+
+def _lock(match_id: int) -> Match:
+    """The match, locked: every live write of a match, and the finish's record, queue here."""
+    return Match.objects.select_for_update().get(pk=match_id)
+
+
+def _seats(match: Match) -> list[Seat]:
+    return list(match.seats.select_related("player").order_by("position"))
+
+
+def _players(seats: Sequence[Seat]) -> dict[int, Seated]:
+    return {seat.player_id: Seated(seat.player_id, seat.player.name) for seat in seats}
+
+
+def _public(state: engine.LiveHand, version: int) -> dict[str, object]:
+    return engine.public_state(state, version=version, player_id=lambda p: p.id)  # type: ignore[attr-defined]
+
+
+@transaction.atomic
+def live_start(*, match_id: int, turned_up: scoring.Card, user: User) -> LiveHand:
+    """Deal the match's next hand live: the dealer from the rotation, ``turned_up`` showing."""
+    match = _lock(match_id)
+    if match.status == MatchStatus.FINISHED:
+        raise errors.MatchFinished(match=match.pk)
+    playing = LiveHand.objects.filter(match=match, status=LiveStatus.PLAYING).first()
+    if playing is not None:
+        raise LiveHandInProgress(number=playing.number)
+    seats = _seats(match)
+    players = _players(seats)
+    number = match.hands_played + 1
+    first = next(seat.position for seat in seats if seat.player_id == match.first_dealer_id)
+    dealer = seats[scoring.dealer_position(number, len(seats), first)].player_id
+    state = engine.deal(
+        list(players.values()), dealer=players[dealer], turned_up=turned_up, number=number
+    )
+    live = LiveHand.objects.create(
+        match=match,
+        number=number,
+        dealer_id=dealer,
+        turned_up=turned_up.code,
+        version=1,
+        state=_public(state, 1),
+        started_by=user,
+    )
+    publish(match_id, live.state)
+    return live
+
+
+def _replay(live: LiveHand, players: Mapping[int, Seated]) -> engine.LiveHand:
+    dealt = engine.deal(
+        list(players.values()),
+        dealer=players[live.dealer_id],
+        turned_up=scoring.Card.parse(live.turned_up),
+        number=live.number,
+    )
+    events = [
+        _event(event.data, players)
+        for event in live.events.filter(undone=False).order_by("sequence")
+    ]
+    return engine.replay_events(dealt, events)
+
+
+def _event(data: Mapping[str, Any], players: Mapping[int, Seated]) -> engine.Event:
+    player = players.get(data["player"], Seated(data["player"], str(data["player"])))
+    return engine.event_from_dict({**data, "player": player})
+
+
+def _check_version(live: LiveHand, expected: int | None) -> None:
+    if expected is None:
+        raise LivePreconditionRequired()
+    if expected != live.version:
+        raise StaleLiveHand(version=live.version)
+
+
+@transaction.atomic
+def live_append(
+    *,
+    match_id: int,
+    data: dict[str, Any],
+    user: User,
+    expected_version: Callable[[LiveHand], int | None],
+    render_hand: Callable[[hands.RecordedHand], Any],
+    idempotency_key: str | None = None,
+) -> Answer:
+    """Append one event (``finish`` records the hand), or replay the first answer to its key.
+
+    ``data`` is an event as the API takes it, with players as ids. ``expected_version`` reads
+    the version the client names (If-Match) once the live hand is known. A refused event
+    raises ``EventRefused`` and changes nothing.
+    """
+    match = _lock(match_id)
+    live = LiveHand.objects.filter(match=match).order_by("-id").first()
+    if live is None:
+        raise LiveHand.DoesNotExist(f"no live hand on match {match_id}")
+    if idempotency_key:
+        first = live.events.filter(idempotency_key=idempotency_key).first()
+        if first is not None:
+            if first.data != data:
+                raise errors.IdempotencyKeyReused()
+            tag = f'"{live.pk}.{first.answer["version"]}"' if first.status_code == 200 else None
+            return Answer(first.status_code, first.answer, replayed=True, etag=tag)
+    if live.status != LiveStatus.PLAYING:
+        raise LiveHand.DoesNotExist(f"no live hand in play on match {match_id}")
+    if live.number != match.hands_played + 1:  # a hand was recorded or voided meanwhile
+        raise LiveHandOvertaken(number=live.number, recorded=match.hands_played)
+    _check_version(live, expected_version(live))
+    seats = _seats(match)
+    players = _players(seats)
+    state = _replay(live, players)
+    sequence = (
+        live.events.order_by("-sequence").values_list("sequence", flat=True).first() or 0
+    ) + 1
+    for player in [data.get("player"), *(int(p) for p in data.get("held", {}))]:
+        if player is not None and player not in players:
+            raise PlayerNotSeated(
+                attr="player" if "player" in data else f"held.{player}", player=player
+            )
+    if data["type"] == "finish":
+        return _finish(live, state, data, players, user, sequence, idempotency_key, render_hand)
+    step = engine.play(state, _event(data, players))
+    if not step.accepted:
+        raise EventRefused(step.violations)
+    live.version += 1
+    live.state = _public(step.state, live.version)
+    live.save(update_fields=["version", "state"])
+    LiveEvent.objects.create(
+        live=live,
+        sequence=sequence,
+        data=data,
+        answer=live.state,
+        idempotency_key=idempotency_key or "",
+        by=user,
+    )
+    publish(match_id, live.state)
+    return Answer(200, live.state, etag=etag(live))
+
+
+def _finish(
+    live: LiveHand,
+    state: engine.LiveHand,
+    data: dict[str, Any],
+    players: Mapping[int, Seated],
+    user: User,
+    sequence: int,
+    key: str | None,
+    render_hand: Callable[[hands.RecordedHand], Any],
+) -> Answer:
+    held: dict[Hashable, Sequence[scoring.Card]] = {
+        players.get(int(player), Seated(int(player), str(player))): scoring.parse_cards(cards)
+        for player, cards in data["held"].items()
+    }
+    done = engine.finish(state, held)
+    if not done.valid or done.hand is None:
+        raise EventRefused(done.violations)
+    entry = services.HandEntry(
+        ending=done.hand.ending,
+        went_out=None if done.hand.went_out is None else done.hand.went_out.id,  # type: ignore[attr-defined]
+        results=tuple(
+            services.PlayerEntry(player=entry.player.id, melds=entry.melds, held=entry.held)  # type: ignore[attr-defined]
+            for entry in done.hand.results
+        ),
+    )
+    recorded = services.hand_record(match_id=live.match_id, entry=entry, user=user)
+    body = render_hand(recorded)
+    live.version += 1
+    live.status, live.ended_at = LiveStatus.RECORDED, timezone.now()
+    live.hand_id = Hand.objects.values_list("pk", flat=True).get(
+        match_id=live.match_id, number=recorded.number
+    )
+    live.state = {**live.state, "version": live.version}
+    live.save(update_fields=["version", "status", "hand", "ended_at", "state"])
+    LiveEvent.objects.create(
+        live=live,
+        sequence=sequence,
+        data=data,
+        answer=body,
+        status_code=201,
+        idempotency_key=key or "",
+        by=user,
+    )
+    publish(live.match_id, {**live.state, "recorded": live.number})
+    return Answer(201, body, etag=f'"{recorded.version}"')
+
+
+@transaction.atomic
+def live_undo(*, match_id: int, expected_version: Callable[[LiveHand], int | None]) -> LiveHand:
+    """Undo the last accepted event: it stays in the log, marked undone."""
+    match = _lock(match_id)
+    live = LiveHand.objects.get(match=match, status=LiveStatus.PLAYING)
+    _check_version(live, expected_version(live))
+    last = live.events.filter(undone=False).order_by("-sequence").first()
+    if last is None:
+        raise NothingToUndo()
+    last.undone = True
+    last.save(update_fields=["undone"])
+    live.version += 1
+    live.state = _public(_replay(live, _players(_seats(match))), live.version)
+    live.save(update_fields=["version", "state"])
+    publish(match_id, live.state)
+    return live
+
+
+@transaction.atomic
+def live_abandon(*, match_id: int, expected_version: Callable[[LiveHand], int | None]) -> None:
+    """Abandon the live hand in play: nothing is recorded, and the log stays in the database."""
+    match = _lock(match_id)
+    live = LiveHand.objects.get(match=match, status=LiveStatus.PLAYING)
+    named = expected_version(live)
+    if named is not None and named != live.version:
+        raise StaleLiveHand(version=live.version)
+    live.status, live.ended_at = LiveStatus.ABANDONED, timezone.now()
+    live.version += 1
+    live.save(update_fields=["status", "ended_at", "version"])
+    publish(match_id, {**live.state, "version": live.version, "abandoned": True})
+
+
+# --- telling the watchers ---------------------------------------------------------------
+
+
+@lru_cache(maxsize=1)
+def _redis(url: str) -> redis.Redis:
+    return redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
+
+
+def publish(match_id: int, state: Mapping[str, object]) -> None:
+    """Send a new state to the match's watchers on every app server, once the write commits.
+
+    Without ``REDIS_URL`` there is no stream to feed (the stream answers 503). A Redis outage
+    never fails the write: the watchers catch up from the next state, or a GET.
+    """
+    url = settings.REDIS_URL
+    if not url:
+        return
+    message = json.dumps(state, separators=(",", ":"))
+
+    def send() -> None:
+        try:
+            _redis(url).publish(CHANNEL.format(match=match_id), message)
+        except redis.RedisError:
+            logger.warning("live state of match %s not published", match_id, exc_info=True)
+
+    transaction.on_commit(send)

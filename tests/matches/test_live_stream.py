@@ -1,0 +1,201 @@
+"""GET matches/{id}/live/stream/: Server-Sent Events, served by uvicorn, fanned out by Redis.
+
+Two ASGI servers run on free localhost ports. A device watches the stream on the first; the
+events are sent to the second. The only path between them is Redis pub/sub, so each state
+the watcher receives has crossed the fan-out, as it would between two app servers.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import socket
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+import redis
+import uvicorn
+from django.db import connection
+from rest_framework.authtoken.models import Token
+
+from matches import live
+from tests.matches.conftest import client_for, start_match
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+
+
+@pytest.fixture
+def shared_redis(settings):
+    client = redis.Redis.from_url(REDIS_URL)
+    try:
+        client.ping()
+    except redis.ConnectionError as error:
+        # CI always has one (.ci/run starts it); a developer's machine may have none.
+        reason = f"this test needs Redis at {REDIS_URL} (TEST_REDIS_URL): {error}"
+        if os.environ.get("CI"):
+            pytest.fail(reason)
+        pytest.skip(reason)
+    client.flushdb()
+    settings.REDIS_URL = REDIS_URL
+    live._redis.cache_clear()
+    yield client
+    client.flushdb()
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture
+def servers(shared_redis) -> Iterator[list[int]]:
+    """Two app servers: the project's ASGI application under uvicorn, each on its own port."""
+    running = []
+    for _ in range(2):
+        port = free_port()
+        server = uvicorn.Server(
+            uvicorn.Config(
+                "arlington_site.asgi:application",
+                host="127.0.0.1",
+                port=port,
+                log_level="warning",
+                lifespan="off",
+            )
+        )
+        thread = threading.Thread(target=server.run, daemon=True)
+        thread.start()
+        running.append((server, thread, port))
+    deadline = time.monotonic() + 20
+    while not all(server.started for server, _, _ in running):
+        assert time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.05)
+    yield [port for _, _, port in running]
+    for server, thread, _ in running:
+        server.should_exit = True
+        thread.join(timeout=10)
+    with connection.cursor() as cursor:  # the servers' worker threads kept theirs open
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+
+
+class Watcher:
+    """A device following the stream: reads one Server-Sent Event at a time."""
+
+    def __init__(self, port: int, path: str, token: str | None) -> None:
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
+        headers = {"Accept": "text/event-stream"}
+        if token is not None:
+            headers["Authorization"] = f"Token {token}"
+        self.connection.request("GET", path, headers=headers)
+        self.response = self.connection.getresponse()
+
+    def next_event(self) -> dict[str, str]:
+        """The next event's fields (``event``, ``id``, ``data``), heartbeats and retry skipped."""
+        fields: dict[str, str] = {}
+        while True:
+            line = self.response.readline().decode().rstrip("\n")
+            if line:
+                name, _, value = line.partition(": ")
+                fields[name] = value
+            elif "data" in fields:
+                return fields
+            else:
+                fields = {}
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+def post(port: int, path: str, body: dict, token: str, etag: str) -> tuple[int, dict, str]:
+    """An event sent over HTTP to an app server, as a second device would."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
+    connection.request(
+        "POST",
+        path,
+        body=json.dumps(body),
+        headers={
+            "Authorization": f"Token {token}",
+            "Content-Type": "application/json",
+            "If-Match": etag,
+        },
+    )
+    response = connection.getresponse()
+    answer = json.loads(response.read())
+    connection.close()
+    return response.status, answer, response.headers.get("ETag", "")
+
+
+def test_each_new_state_reaches_a_watcher_on_another_app_server(
+    servers, carol, victor, club, roster
+):
+    first, second = servers
+    match = start_match(client_for(carol), club, roster[:3])
+    ben, cleo = roster[1].pk, roster[2].pk
+    started = client_for(carol).post(
+        f"/api/v1/matches/{match['id']}/live/", {"turned_up": "7H"}, format="json"
+    )
+    assert started.status_code == 201
+    stream = f"/api/v1/matches/{match['id']}/live/stream/"
+    watcher = Watcher(first, stream, Token.objects.create(user=victor).key)
+    try:
+        assert watcher.response.status == 200
+        assert watcher.response.headers["Content-Type"].startswith("text/event-stream")
+        current = watcher.next_event()
+        assert current["event"] == "state" and json.loads(current["data"]) == started.json()
+
+        events = f"/api/v1/matches/{match['id']}/live/events/"
+        token = Token.objects.create(user=carol).key
+        etag = started.headers["ETag"]
+        for event in (
+            {"type": "draw", "player": ben},
+            {"type": "discard", "player": ben, "card": "9C"},
+        ):
+            status, answer, etag = post(second, events, event, token, etag)
+            assert status == 200, answer
+            pushed = watcher.next_event()
+            assert json.loads(pushed["data"]) == answer
+            assert pushed["id"] == str(answer["version"])
+        assert json.loads(pushed["data"])["turn"] == cleo
+
+        undone = client_for(carol).delete(f"{events}last/", HTTP_IF_MATCH=etag)
+        assert undone.status_code == 200
+        assert json.loads(watcher.next_event()["data"]) == undone.json()
+    finally:
+        watcher.close()
+
+
+def test_the_stream_is_for_members_only(servers, bob, carol, club, roster):
+    match = start_match(client_for(carol), club, roster[:2])
+    stream = f"/api/v1/matches/{match['id']}/live/stream/"
+    outsider = Watcher(servers[0], stream, Token.objects.create(user=bob).key)
+    anonymous = Watcher(servers[0], stream, None)
+    try:
+        assert outsider.response.status == 404
+        assert anonymous.response.status == 401
+    finally:
+        outsider.close()
+        anonymous.close()
+
+
+def test_a_match_takes_a_limited_number_of_watchers(servers, settings, carol, club, roster):
+    settings.LIVE_STREAM_MAX_PER_MATCH = 1
+    match = start_match(client_for(carol), club, roster[:2])
+    stream = f"/api/v1/matches/{match['id']}/live/stream/"
+    token = Token.objects.create(user=carol).key
+    first = Watcher(servers[0], stream, token)
+    second = Watcher(servers[1], stream, token)
+    try:
+        assert first.response.status == 200
+        assert second.response.status == 429
+        assert json.loads(second.response.read())["errors"][0]["code"] == "too_many_watchers"
+    finally:
+        first.close()
+        second.close()
