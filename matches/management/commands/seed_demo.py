@@ -51,7 +51,7 @@ class Command(BaseCommand):
         self.stdout.write(
             "\nDemo login\n"
             f"  user / password : {demo.USERNAME} / {demo.PASSWORD}\n"
-            "  scorekeeper app : http://127.0.0.1:8000/ (sign in with the user above)\n"
+            f"  scorekeeper app : {site}/ (sign in with the user above)\n"
             f"  API token       : {token.key}\n"
             f"                    curl -H 'Authorization: Token {token.key}' "
             f"{site}/api/v1/matches/\n"
