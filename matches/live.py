@@ -30,6 +30,7 @@ from matches.models import (
     LiveStatus,
     Match,
     MatchStatus,
+    Ruleset,
     Seat,
 )
 from scoring import live as engine
@@ -55,6 +56,15 @@ class LiveHandInProgress(errors.MatchError):
     status = 409
     code = "live_hand_in_progress"
     message = _("Hand {number} of this match is already being played live; abandon it first.")
+
+
+class LiveRulesetUnsupported(errors.MatchError):
+    status = 409
+    code = "live_ruleset_unsupported"
+    message = _(
+        "This match is played by the rules of {ruleset}; the live table referees Arlington only. "
+        "Enter its hands whole."
+    )
 
 
 class LiveHandOvertaken(errors.MatchError):
@@ -175,6 +185,8 @@ def live_start(*, match_id: int, turned_up: scoring.Card, user: User) -> LiveHan
     match = _lock(match_id)
     if match.status == MatchStatus.FINISHED:
         raise errors.MatchFinished(match=match.pk)
+    if match.ruleset != Ruleset.ARLINGTON:
+        raise LiveRulesetUnsupported(ruleset=match.get_ruleset_display())
     playing = LiveHand.objects.filter(match=match, status=LiveStatus.PLAYING).first()
     if playing is not None:
         raise LiveHandInProgress(number=playing.number)

@@ -178,7 +178,9 @@ class LiveLogSerializer(serializers.Serializer):
 
 
 EVENT_REFUSED = error_response("EventRefused", sorted({c.value for c in Code}))
-START_CONFLICT = error_response("LiveStartConflict", ["match_finished", "live_hand_in_progress"])
+START_CONFLICT = error_response(
+    "LiveStartConflict", ["match_finished", "live_hand_in_progress", "live_ruleset_unsupported"]
+)
 UNDO_CONFLICT = error_response("UndoConflict", ["nothing_to_undo"])
 IF_MATCH = OpenApiParameter(
     "If-Match",
