@@ -32,10 +32,12 @@ class SignInSerializer(AuthTokenSerializer):
     """A username and password, and a name for the device (its User-Agent if none)."""
 
     name = serializers.CharField(
-        required=False, allow_blank=True, max_length=NAME_LENGTH,
+        required=False,
+        allow_blank=True,
+        max_length=NAME_LENGTH,
         help_text="What this token is for, as the user will see it in their list: "
-                  "\"Ana's phone\". Default: the client's User-Agent.",
-    )  # fmt: skip
+        "\"Ana's phone\". Default: the client's User-Agent.",
+    )
 
 
 class IssuedTokenSerializer(serializers.Serializer):
@@ -67,8 +69,11 @@ def issue(request: Request, user: Any, name: str) -> Response:
     user_logged_in.send(sender=type(user), request=request, user=user)
     body = {"id": token.pk, "token": key, "expiry": token.expiry, "name": token.name}
     where = request.build_absolute_uri(reverse("auth-token-detail", kwargs={"pk": token.pk}))
-    return Response(IssuedTokenSerializer(body).data, status=status.HTTP_201_CREATED,
-                    headers={"Location": where})  # fmt: skip
+    return Response(
+        IssuedTokenSerializer(body).data,
+        status=status.HTTP_201_CREATED,
+        headers={"Location": where},
+    )
 
 
 def device_name(request: Request, given: str | None) -> str:

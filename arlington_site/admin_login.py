@@ -27,8 +27,11 @@ def login(request: HttpRequest) -> HttpResponse:
     if request.method != "POST":
         return admin.site.login(request)
     account = AccountSignInThrottle()
-    refused = [throttle for throttle in (account, AddressSignInThrottle())
-               if not throttle.allow_request(request, None)]  # fmt: skip
+    refused = [
+        throttle
+        for throttle in (account, AddressSignInThrottle())
+        if not throttle.allow_request(request, None)
+    ]
     if refused:
         return too_many_attempts(max(throttle.wait() or 1 for throttle in refused))
     response: HttpResponse = admin.site.login(request)
@@ -40,6 +43,7 @@ def login(request: HttpRequest) -> HttpResponse:
 def too_many_attempts(wait: float) -> HttpResponse:
     seconds = math.ceil(wait)
     detail = _("Too many sign-in attempts; try again in %(seconds)d seconds.") % {
-        "seconds": seconds}  # fmt: skip
+        "seconds": seconds
+    }
     page = f"<!doctype html><title>429</title><h1>429</h1><p>{escape(detail)}</p>"
     return HttpResponse(page, status=429, headers={"Retry-After": str(seconds)})

@@ -12,10 +12,20 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-RESOURCES = {"clubs": "club-list", "players": "player-list", "seasons": "season-list",
-             "matches": "match-list", "invitations": "my-invitations"}  # fmt: skip
-RULINGS = {"meld": "ruling-meld", "hand": "ruling-hand", "discard": "ruling-discard",
-           "take-discards": "ruling-take-discards", "extend": "ruling-extend"}  # fmt: skip
+RESOURCES = {
+    "clubs": "club-list",
+    "players": "player-list",
+    "seasons": "season-list",
+    "matches": "match-list",
+    "invitations": "my-invitations",
+}
+RULINGS = {
+    "meld": "ruling-meld",
+    "hand": "ruling-hand",
+    "discard": "ruling-discard",
+    "take-discards": "ruling-take-discards",
+    "extend": "ruling-extend",
+}
 AUTH = {"tokens": "auth-tokens", "logout": "auth-logout", "token": "auth-token"}
 
 

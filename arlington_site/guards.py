@@ -36,8 +36,10 @@ class RequestGuardMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         chunked = "HTTP_TRANSFER_ENCODING" in request.META
         if chunked and not request.META.get("CONTENT_LENGTH"):
-            detail = _("Send the request body with a Content-Length header; a body sent in "
-                       "chunks without one is not read.")  # fmt: skip
+            detail = _(
+                "Send the request body with a Content-Length header; a body sent in "
+                "chunks without one is not read."
+            )
             if self.api(request):
                 return envelope(411, "length_required", detail)
             return HttpResponse(detail, status=411, content_type="text/plain; charset=utf-8")
@@ -46,8 +48,9 @@ class RequestGuardMiddleware:
                 return self.refuse_nul(request, name.replace("\x00", "\\x00"))
         return self.get_response(request)
 
-    def process_view(self, request: HttpRequest, view: Any, args: Any,
-                     kwargs: dict[str, Any]) -> HttpResponse | None:  # fmt: skip
+    def process_view(
+        self, request: HttpRequest, view: Any, args: Any, kwargs: dict[str, Any]
+    ) -> HttpResponse | None:
         for name, value in kwargs.items():
             if isinstance(value, str) and "\x00" in value:
                 return self.refuse_nul(request, name)

@@ -30,7 +30,9 @@ class RequestSizeLimitMiddleware:
             length = 0
         if length > limit:
             detail = _("The request body is %(size)d bytes; the limit is %(limit)d bytes.") % {
-                "size": length, "limit": limit}  # fmt: skip
+                "size": length,
+                "limit": limit,
+            }
             body = envelope(CLIENT_ERROR, [Error("request_too_large", detail, None)])
             return JsonResponse(body, status=413)
         return self.get_response(request)

@@ -28,8 +28,9 @@ class ContentNegotiation(DefaultContentNegotiation):
     which tells a client the resource does not exist when it is the format that is missing.
     """
 
-    def select_renderer(self, request: Any, renderers: Any, format_suffix: str | None = None
-                        ) -> Any:  # fmt: skip
+    def select_renderer(
+        self, request: Any, renderers: Any, format_suffix: str | None = None
+    ) -> Any:
         accepts = super()._get_parsed_accept_list(request)
         qualities = sorted({quality(m) for m in accepts} - {0.0}, reverse=True)
         for level in qualities:

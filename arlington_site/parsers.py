@@ -108,21 +108,27 @@ def refuse_unstorable_text(data: Any) -> None:
 class JSONParser(parsers.JSONParser):
     """DRF's JSON parser with the refusals above; the default parser of the API."""
 
-    def parse(self, stream: Any, media_type: str | None = None,
-              parser_context: dict[str, Any] | None = None) -> Any:  # fmt: skip
+    def parse(
+        self,
+        stream: Any,
+        media_type: str | None = None,
+        parser_context: dict[str, Any] | None = None,
+    ) -> Any:
         encoding = (parser_context or {}).get("encoding") or "utf-8"
         try:
             text = stream.read().decode(encoding)
         except (UnicodeDecodeError, LookupError) as error:
             raise ParseError(f"JSON parse error - {error}") from None
         if too_deep(text):
-            raise ParseError(_("The JSON body nests deeper than %(limit)d levels.")
-                             % {"limit": MAX_JSON_DEPTH})  # fmt: skip
+            raise ParseError(
+                _("The JSON body nests deeper than %(limit)d levels.") % {"limit": MAX_JSON_DEPTH}
+            )
         try:
             data = json.loads(
-                text, parse_float=_finite,
+                text,
+                parse_float=_finite,
                 parse_constant=_refuse_constant if api_settings.STRICT_JSON else None,
-            )  # fmt: skip
+            )
         except (ValueError, RecursionError) as error:
             raise ParseError(f"JSON parse error - {error}") from None
         if _SUSPECT_ESCAPE.search(text):

@@ -15,8 +15,12 @@ class JSONRenderer(renderers.JSONRenderer):
     line only: an answer is never a 500 because a string cannot be encoded as UTF-8.
     """
 
-    def render(self, data: Any, accepted_media_type: str | None = None,
-               renderer_context: dict[str, Any] | None = None) -> bytes:  # fmt: skip
+    def render(
+        self,
+        data: Any,
+        accepted_media_type: str | None = None,
+        renderer_context: dict[str, Any] | None = None,
+    ) -> bytes:
         try:
             rendered: bytes = super().render(data, accepted_media_type, renderer_context)
         except UnicodeEncodeError:

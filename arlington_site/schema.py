@@ -17,7 +17,10 @@ LANGUAGE_CODES = [code for code, _ in settings.LANGUAGES]
 
 LANGUAGE_PARAMETERS = [
     OpenApiParameter(
-        "Accept-Language", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
+        "Accept-Language",
+        OpenApiTypes.STR,
+        OpenApiParameter.HEADER,
+        required=False,
         description=(
             "The language of the human sentences (`detail`) and labels: "
             f"{', '.join(LANGUAGE_CODES)}; English when absent or not offered. "
@@ -26,25 +29,38 @@ LANGUAGE_PARAMETERS = [
         ),
     ),
     OpenApiParameter(
-        "lang", OpenApiTypes.STR, OpenApiParameter.QUERY, required=False, enum=LANGUAGE_CODES,
+        "lang",
+        OpenApiTypes.STR,
+        OpenApiParameter.QUERY,
+        required=False,
+        enum=LANGUAGE_CODES,
         description=(
             "Overrides Accept-Language, for clients that cannot set headers; an unknown value "
             "is ignored."
         ),
     ),
-]  # fmt: skip
+]
 
 
 CONTENT_LANGUAGE = OpenApiParameter(
-    "Content-Language", OpenApiTypes.STR, OpenApiParameter.HEADER, required=True,
+    "Content-Language",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    required=True,
     description=f"The language of the answer's sentences: one of {', '.join(LANGUAGE_CODES)}.",
-)  # fmt: skip
+)
 RETRY_AFTER = OpenApiParameter(
-    "Retry-After", OpenApiTypes.INT, OpenApiParameter.HEADER, required=True,
+    "Retry-After",
+    OpenApiTypes.INT,
+    OpenApiParameter.HEADER,
+    required=True,
     description="Seconds to wait before trying again.",
 )
 LOCATION = OpenApiParameter(
-    "Location", OpenApiTypes.URI, OpenApiParameter.HEADER, required=True,
+    "Location",
+    OpenApiTypes.URI,
+    OpenApiParameter.HEADER,
+    required=True,
     description="The absolute URL of what was created.",
 )
 
@@ -72,22 +88,29 @@ def share_language_parameters(result: dict[str, Any], **kwargs: Any) -> dict[str
         components = result.setdefault("components", {})
         language = shared["Language"]["schema"]
         components.setdefault("schemas", {})["Language"] = {
-            **language, "description": "A language the API speaks."
-        }  # fmt: skip
-        shared["Language"] = {**shared["Language"],
-                              "schema": {"$ref": "#/components/schemas/Language"}}  # fmt: skip
+            **language,
+            "description": "A language the API speaks.",
+        }
+        shared["Language"] = {
+            **shared["Language"],
+            "schema": {"$ref": "#/components/schemas/Language"},
+        }
         components.setdefault("parameters", {}).update(shared)
     return result
 
 
 def declare_content_language(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
     """Content-Language on answers the schema class never sees, such as a DELETE's 204."""
-    header = {"schema": {"type": "string"}, "description": CONTENT_LANGUAGE.description,
-              "required": True}  # fmt: skip
+    header = {
+        "schema": {"type": "string"},
+        "description": CONTENT_LANGUAGE.description,
+        "required": True,
+    }
     for item in result.get("paths", {}).values():
         for operation in item.values():
-            for answer in operation.get("responses", {}).values() if isinstance(
-                    operation, dict) else ():  # fmt: skip
+            for answer in (
+                operation.get("responses", {}).values() if isinstance(operation, dict) else ()
+            ):
                 answer.setdefault("headers", {}).setdefault("Content-Language", header)
     return result
 
@@ -95,8 +118,8 @@ def declare_content_language(result: dict[str, Any], **kwargs: Any) -> dict[str,
 class ValidationErrorItemSerializer(serializers.Serializer):
     code = serializers.CharField(
         help_text="Stable code: a field's own (`required`, `invalid`, ...), a notation or rule "
-                  "code of the engine (docs/rules.md), or a request code (docs/api.md).",
-    )  # fmt: skip
+        "code of the engine (docs/rules.md), or a request code (docs/api.md).",
+    )
     detail = serializers.CharField(help_text="A human sentence, in the language of the request.")
     attr = serializers.CharField(
         allow_null=True, help_text="Where: a field path such as `results.1.melds.0`, or null."
@@ -120,23 +143,28 @@ class AutoSchema(ErrorsAutoSchema):
     def get_override_parameters(self) -> list[Any]:
         return [*super().get_override_parameters(), *LANGUAGE_PARAMETERS]
 
-    def _get_serializer_name(self, serializer: Any, direction: str,
-                             bypass_extensions: bool = False) -> str:  # fmt: skip
+    def _get_serializer_name(
+        self, serializer: Any, direction: str, bypass_extensions: bool = False
+    ) -> str:
         """``MeldRequest``, not ``MeldRequestRequest``, for a serializer only requests use."""
         name: str = super()._get_serializer_name(serializer, direction, bypass_extensions)
         return name.removesuffix("Request") if name.endswith("RequestRequest") else name
 
     def _get_response_for_code(
-        self, serializer: Any, status_code: str, media_types: Any = None,
+        self,
+        serializer: Any,
+        status_code: str,
+        media_types: Any = None,
         direction: str = "response",
-    ) -> Any:  # fmt: skip
+    ) -> Any:
         """Errors are JSON in the envelope, even where the answer itself may be CSV."""
         if media_types is None and str(status_code) >= "400":
             media_types = ["application/json"]
         return super()._get_response_for_code(serializer, status_code, media_types, direction)
 
-    def _get_response_headers_for_code(self, status_code: str, direction: str = "response"
-                                       ) -> dict[str, Any]:  # fmt: skip
+    def _get_response_headers_for_code(
+        self, status_code: str, direction: str = "response"
+    ) -> dict[str, Any]:
         """Every answer's Content-Language; Retry-After on 429 and 503; Location on 201."""
         headers: dict[str, Any] = super()._get_response_headers_for_code(status_code, direction)
         extra = [CONTENT_LANGUAGE]
@@ -145,8 +173,10 @@ class AutoSchema(ErrorsAutoSchema):
         if status_code == "201":
             extra.append(LOCATION)
         for parameter in extra:
-            header: dict[str, Any] = {"schema": build_basic_type(parameter.type),
-                                      "description": parameter.description}  # fmt: skip
+            header: dict[str, Any] = {
+                "schema": build_basic_type(parameter.type),
+                "description": parameter.description,
+            }
             if parameter.required:
                 header["required"] = True
             headers.setdefault(parameter.name, header)

@@ -149,10 +149,12 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 CACHE_BACKEND = os.environ.get("CACHE_BACKEND", "redis" if REDIS_URL else "local").lower()
 _CACHES = {
     "redis": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL},
-    "database": {"BACKEND": "django.core.cache.backends.db.DatabaseCache",
-                 "LOCATION": "arlington_cache"},
+    "database": {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "arlington_cache",
+    },
     "local": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-}  # fmt: skip
+}
 if CACHE_BACKEND not in _CACHES or (CACHE_BACKEND == "redis" and not REDIS_URL):
     raise ImproperlyConfigured("CACHE_BACKEND is redis (with REDIS_URL), database or local.")
 CACHES = {"default": _CACHES[CACHE_BACKEND]}
@@ -250,7 +252,17 @@ DRF_STANDARDIZED_ERRORS = {
     "EXCEPTION_HANDLER_CLASS": "arlington_site.errors.ProjectExceptionHandler",
     "EXCEPTION_FORMATTER_CLASS": "arlington_site.errors.ProjectExceptionFormatter",
     "ALLOWED_ERROR_STATUS_CODES": [
-        "400", "401", "403", "404", "405", "406", "413", "415", "429", "500", "503",
+        "400",
+        "401",
+        "403",
+        "404",
+        "405",
+        "406",
+        "413",
+        "415",
+        "429",
+        "500",
+        "503",
     ],
     "ERROR_SCHEMAS": {
         "413": "arlington_site.errors.RequestTooLargeResponse",
@@ -278,19 +290,22 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "EndingEnum": "matches.models.Ending",
         "MatchStatusEnum": "matches.models.MatchStatus",
-        **{name: f"{_ERROR_ENUMS}.{name}.choices" for name in [
-            "ValidationErrorEnum",
-            "ClientErrorEnum",
-            "ServerErrorEnum",
-            "ErrorCode401Enum",
-            "ErrorCode403Enum",
-            "ErrorCode404Enum",
-            "ErrorCode405Enum",
-            "ErrorCode406Enum",
-            "ErrorCode415Enum",
-            "ErrorCode429Enum",
-            "ErrorCode500Enum",
-        ]},
+        **{
+            name: f"{_ERROR_ENUMS}.{name}.choices"
+            for name in [
+                "ValidationErrorEnum",
+                "ClientErrorEnum",
+                "ServerErrorEnum",
+                "ErrorCode401Enum",
+                "ErrorCode403Enum",
+                "ErrorCode404Enum",
+                "ErrorCode405Enum",
+                "ErrorCode406Enum",
+                "ErrorCode415Enum",
+                "ErrorCode429Enum",
+                "ErrorCode500Enum",
+            ]
+        },
     },
     "POSTPROCESSING_HOOKS": [
         "drf_standardized_errors.openapi_hooks.postprocess_schema_enums",

@@ -23,8 +23,9 @@ class OneRowWrite(APIView):
 
     def post(self, request: Request) -> Response:
         with transaction.atomic(), connection.cursor() as cursor:
-            cursor.execute("INSERT INTO bench_write (body) VALUES (%s) RETURNING id",
-                           [str(request.data)])  # fmt: skip
+            cursor.execute(
+                "INSERT INTO bench_write (body) VALUES (%s) RETURNING id", [str(request.data)]
+            )
             (row,) = cursor.fetchone()
         return Response({"id": row}, status=201)
 

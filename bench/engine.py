@@ -116,10 +116,13 @@ def realistic_hand(rng: random.Random) -> dict[str, object]:
 def score(payload: dict[str, object]) -> object:
     """Read the payload's notation and rule on the hand: the engine's whole job for a request."""
     results = tuple(
-        PlayerInput(entry["player"], tuple(parse_meld(m) for m in entry["melds"]),
-                    parse_cards(entry["hand"]))
+        PlayerInput(
+            entry["player"],
+            tuple(parse_meld(m) for m in entry["melds"]),
+            parse_cards(entry["hand"]),
+        )
         for entry in payload["results"]  # type: ignore[attr-defined]
-    )  # fmt: skip
+    )
     return rule_hand(HandInput(Ending(payload["ending"]), payload["went_out"], results))
 
 
@@ -171,10 +174,14 @@ def main() -> None:
 
     print(f"pool: {args.hands} distinct legal 5-player hands, {cards:.0f} bytes of JSON each")
     print(f"baseline json.loads+json.dumps:       {baseline * 1e6:8.1f} us/hand")
-    print(f"engine, parse+rule (warm caches):     {warm * 1e6:8.1f} us/hand "
-          f"ratio {warm / baseline:.2f}x")  # fmt: skip
-    print(f"engine, parse+rule (no meld cached):    {cold_time * 1e6:8.1f} us/hand "
-          f"ratio {cold_time / baseline:.2f}x")  # fmt: skip
+    print(
+        f"engine, parse+rule (warm caches):     {warm * 1e6:8.1f} us/hand "
+        f"ratio {warm / baseline:.2f}x"
+    )
+    print(
+        f"engine, parse+rule (no meld cached):    {cold_time * 1e6:8.1f} us/hand "
+        f"ratio {cold_time / baseline:.2f}x"
+    )
     print(f"goal: at most 5x -> {'met' if max(warm, cold_time) / baseline <= 5 else 'NOT met'}")
 
 

@@ -149,13 +149,18 @@ def seed_keeper_club(match_count: int) -> Fixture:
     matches = []
     for i in range(match_count + 1):
         first, second = roster[(2 * i) % 40], roster[(2 * i + 1) % 40]
-        match = services.match_create(club=club, players=[first.pk, second.pk], user=keeper,
-                                      table=f"T{i}")  # fmt: skip
+        match = services.match_create(
+            club=club, players=[first.pk, second.pk], user=keeper, table=f"T{i}"
+        )
         matches.append((match.pk, first.pk, second.pk))
     return Fixture(
-        viewer_token="", keeper_token=Token.objects.create(user=keeper).key, club_id=0,
-        keeper_club_id=club.pk, matches=matches[1:], probe=matches[0],
-    )  # fmt: skip
+        viewer_token="",
+        keeper_token=Token.objects.create(user=keeper).key,
+        club_id=0,
+        keeper_club_id=club.pk,
+        matches=matches[1:],
+        probe=matches[0],
+    )
 
 
 def build_targets(fixture: Fixture, args: argparse.Namespace) -> list[Target]:
@@ -169,30 +174,72 @@ def build_targets(fixture: Fixture, args: argparse.Namespace) -> list[Target]:
     warming = fixture.matches[per_run:]
 
     def record(matches: list[tuple[int, int, int]]) -> tuple[list[Any], list[str | None]]:
-        requests = [(f"{api}/matches/{m}/hands/", json.dumps(modest_hand(a, b)), None)
-                    for m, a, b in matches]  # fmt: skip
+        requests = [
+            (f"{api}/matches/{m}/hands/", json.dumps(modest_hand(a, b)), None)
+            for m, a, b in matches
+        ]
         return requests, [json.dumps(modest_hand(b, a)) for _, a, b in matches]
 
-    def simple(label: str, method: str, token: str, expected: int, goal: float | None,
-               requests: list[tuple[str, str | None, str | None]]) -> Target:  # fmt: skip
+    def simple(
+        label: str,
+        method: str,
+        token: str,
+        expected: int,
+        goal: float | None,
+        requests: list[tuple[str, str | None, str | None]],
+    ) -> Target:
         return Target(label, method, token, expected, goal, requests, warmup=requests)
 
     measured, measured_alt = record(recording)
     warm, warm_alt = record(warming)
     return [
-        simple("baseline", "GET", fixture.viewer_token, 200, None,
-               [("/bench/baseline/", None, None)]),
-        simple("rulings/meld", "POST", "", 200, 0.6,
-               [(f"{api}/rulings/meld/", body, None) for body in melds]),
-        simple("rulings/hand", "POST", "", 200, 0.6,
-               [(f"{api}/rulings/hand/", body, None) for body in hands]),
-        simple("one-row write", "POST", fixture.keeper_token, 201, None,
-               [("/bench/write/", hands[0], None)]),
-        Target("record hand", "POST", fixture.keeper_token, 201, 0.35, measured, measured_alt,
-               warm, warm_alt),
-        simple("club standings", "GET", fixture.viewer_token, 200, 0.5,
-               [(f"{api}/clubs/{fixture.club_id}/standings/", None, None)]),
-    ]  # fmt: skip
+        simple(
+            "baseline", "GET", fixture.viewer_token, 200, None, [("/bench/baseline/", None, None)]
+        ),
+        simple(
+            "rulings/meld",
+            "POST",
+            "",
+            200,
+            0.6,
+            [(f"{api}/rulings/meld/", body, None) for body in melds],
+        ),
+        simple(
+            "rulings/hand",
+            "POST",
+            "",
+            200,
+            0.6,
+            [(f"{api}/rulings/hand/", body, None) for body in hands],
+        ),
+        simple(
+            "one-row write",
+            "POST",
+            fixture.keeper_token,
+            201,
+            None,
+            [("/bench/write/", hands[0], None)],
+        ),
+        Target(
+            "record hand",
+            "POST",
+            fixture.keeper_token,
+            201,
+            0.35,
+            measured,
+            measured_alt,
+            warm,
+            warm_alt,
+        ),
+        simple(
+            "club standings",
+            "GET",
+            fixture.viewer_token,
+            200,
+            0.5,
+            [(f"{api}/clubs/{fixture.club_id}/standings/", None, None)],
+        ),
+    ]
 
 
 # --- wrk -------------------------------------------------------------------------------------
@@ -265,8 +312,9 @@ def lua_string(text: str | None) -> str:
     return f"[==[{text}]==]"
 
 
-def lua_script(target: Target, requests: list[Any], alternates: list[str | None],
-               threads: int) -> str:  # fmt: skip
+def lua_script(
+    target: Target, requests: list[Any], alternates: list[str | None], threads: int
+) -> str:
     """A wrk script rotating over ``requests``; with alternates, visits to a path alternate."""
     return LUA % {
         "method": lua_string(target.method),
@@ -281,8 +329,20 @@ def lua_script(target: Target, requests: list[Any], alternates: list[str | None]
 
 def run_wrk(base_url: str, script: Path, seconds: int, args: argparse.Namespace) -> dict[str, Any]:
     """Run wrk for ``seconds`` and return its ``done()`` summary."""
-    command = ["wrk", "-t", str(args.threads), "-c", str(args.connections), "-d", f"{seconds}s",
-               "--timeout", "10s", "-s", str(script), base_url]  # fmt: skip
+    command = [
+        "wrk",
+        "-t",
+        str(args.threads),
+        "-c",
+        str(args.connections),
+        "-d",
+        f"{seconds}s",
+        "--timeout",
+        "10s",
+        "-s",
+        str(script),
+        base_url,
+    ]
     finished = subprocess.run(command, capture_output=True, text=True, timeout=seconds + 30)
     for line in finished.stdout.splitlines():
         if line.startswith("WRK-JSON "):
@@ -302,12 +362,15 @@ def measure(target: Target, base_url: str, workdir: Path, args: argparse.Namespa
     summary = run_wrk(base_url, script, args.duration, args)
     statuses = {int(k): v for k, v in summary["statuses"].items()}
     return Result(
-        label=target.label, requests=summary["requests"],
+        label=target.label,
+        requests=summary["requests"],
         rps=summary["requests"] / (summary["duration_us"] / 1e6),
-        p50_ms=summary["p50_us"] / 1000, p99_ms=summary["p99_us"] / 1000, statuses=statuses,
+        p50_ms=summary["p50_us"] / 1000,
+        p99_ms=summary["p99_us"] / 1000,
+        statuses=statuses,
         socket_errors=summary["socket_errors"],
         unexpected=sum(n for status, n in statuses.items() if status != target.expected),
-    )  # fmt: skip
+    )
 
 
 # --- the server ------------------------------------------------------------------------------
@@ -335,10 +398,22 @@ def start_gunicorn(database_url: str, port: int, workers: int) -> subprocess.Pop
         "LOG_LEVEL": "WARNING",
         "DJANGO_LOG_LEVEL": "ERROR",
     }
-    command = [sys.executable, "-m", "gunicorn", "arlington_site.wsgi:application",
-               "--workers", str(workers), "--bind", f"127.0.0.1:{port}", "--chdir", str(ROOT),
-               "--config", str(ROOT / "bench" / "gunicorn.conf.py"),
-               "--log-level", "warning"]  # fmt: skip
+    command = [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "arlington_site.wsgi:application",
+        "--workers",
+        str(workers),
+        "--bind",
+        f"127.0.0.1:{port}",
+        "--chdir",
+        str(ROOT),
+        "--config",
+        str(ROOT / "bench" / "gunicorn.conf.py"),
+        "--log-level",
+        "warning",
+    ]
     return subprocess.Popen(command, env=env, cwd=ROOT, start_new_session=True)
 
 
@@ -358,8 +433,12 @@ def call(base_url: str, path: str, *, token: str = "", body: str | None = None) 
     headers = {"Accept": "application/json", "Content-Type": "application/json"}
     if token:
         headers["Authorization"] = f"Token {token}"
-    request = urllib.request.Request(base_url + path, data=body.encode() if body else None,
-                                     headers=headers, method="POST" if body else "GET")  # fmt: skip
+    request = urllib.request.Request(
+        base_url + path,
+        data=body.encode() if body else None,
+        headers=headers,
+        method="POST" if body else "GET",
+    )
     try:
         with urllib.request.urlopen(request, timeout=10) as answer:
             return answer.status, json.loads(answer.read() or b"null")
@@ -389,9 +468,12 @@ def check_targets(base_url: str, targets: list[Target], fixture: Fixture) -> Non
         assert status == target.expected, (target.label, status, answer)
     match, first, second = fixture.probe
     for winner, other in ((first, second), (second, first), (first, second)):
-        status, answer = call(base_url, f"/api/v1/matches/{match}/hands/",
-                              token=fixture.keeper_token,
-                              body=json.dumps(modest_hand(winner, other)))  # fmt: skip
+        status, answer = call(
+            base_url,
+            f"/api/v1/matches/{match}/hands/",
+            token=fixture.keeper_token,
+            body=json.dumps(modest_hand(winner, other)),
+        )
         assert status == 201, ("record hand", status, answer)
 
 
@@ -443,8 +525,12 @@ def main() -> int:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--workers", type=int, default=4, help="gunicorn sync workers")
     parser.add_argument("--hand-bodies", type=int, default=50, help="distinct 5-player hands")
-    parser.add_argument("--max-rate", type=int, default=400,
-                        help="hands/s the matches are sized for (the run stops if exceeded)")
+    parser.add_argument(
+        "--max-rate",
+        type=int,
+        default=400,
+        help="hands/s the matches are sized for (the run stops if exceeded)",
+    )
     parser.add_argument("--profile", action="store_true", help="profile targets that miss")
     parser.add_argument("--profile-rounds", type=int, default=300)
     args = parser.parse_args()
@@ -476,8 +562,10 @@ def main() -> int:
         fixture.viewer_token = Token.objects.create(user=viewer).key
         fixture.club_id = club_id
         connections.close_all()
-        print(f"seeded 100 players, 2000 matches, {hand_count} hands, and {2 * per_run} open "
-              f"2-player matches in {time.monotonic() - began:.0f} s")  # fmt: skip
+        print(
+            f"seeded 100 players, 2000 matches, {hand_count} hands, and {2 * per_run} open "
+            f"2-player matches in {time.monotonic() - began:.0f} s"
+        )
 
         targets = build_targets(fixture, args)
         port = free_port()
@@ -485,8 +573,10 @@ def main() -> int:
         server = start_gunicorn(league.database_url(name), port, args.workers)
         wait_healthy(base_url, server)
         check_targets(base_url, targets, fixture)
-        print(f"gunicorn: {args.workers} sync workers; wrk: -t {args.threads} "
-              f"-c {args.connections} -d {args.duration}s (after {WARMUP_SECONDS}s of warm-up)")
+        print(
+            f"gunicorn: {args.workers} sync workers; wrk: -t {args.threads} "
+            f"-c {args.connections} -d {args.duration}s (after {WARMUP_SECONDS}s of warm-up)"
+        )
         baseline, goals = targets[0], targets[1:]
         results: list[Result] = []  # baseline, target, baseline, target, ..., baseline
         with tempfile.TemporaryDirectory(prefix="arlington-load-") as workdir:
@@ -497,26 +587,33 @@ def main() -> int:
         stop(server)
         server = None
 
-        print(f"\n{'target':<16} {'req/s':>8} {'ratio':>6} {'p50 ms':>7} {'p99 ms':>7}  "
-              f"{'requests':>8}  errors")  # fmt: skip
+        print(
+            f"\n{'target':<16} {'req/s':>8} {'ratio':>6} {'p50 ms':>7} {'p99 ms':>7}  "
+            f"{'requests':>8}  errors"
+        )
         ratios = {}
         for i, r in enumerate(results):
             errors = r.unexpected + r.socket_errors
-            detail = f"{errors}" if not errors else (
-                f"{errors} (statuses {r.statuses}, socket errors {r.socket_errors})")
+            detail = (
+                f"{errors}"
+                if not errors
+                else (f"{errors} (statuses {r.statuses}, socket errors {r.socket_errors})")
+            )
             ratio = "      "
             if i % 2:  # between two baselines: compared with their mean
                 ratios[r.label] = r.rps / ((results[i - 1].rps + results[i + 1].rps) / 2)
                 ratio = f"{ratios[r.label]:5.2f}x"
-            print(f"{r.label:<16} {r.rps:8.0f} {ratio} {r.p50_ms:7.1f} "
-                  f"{r.p99_ms:7.1f}  {r.requests:8d}  {detail}")  # fmt: skip
+            print(
+                f"{r.label:<16} {r.rps:8.0f} {ratio} {r.p50_ms:7.1f} "
+                f"{r.p99_ms:7.1f}  {r.requests:8d}  {detail}"
+            )
 
         from matches.models import Match, MatchStatus
 
-        finished = Match.objects.filter(club_id=fixture.keeper_club_id,
-                                        status=MatchStatus.FINISHED).count()  # fmt: skip
-        all_met = finished == 0 and not any(
-            r.unexpected + r.socket_errors for r in results[::2])
+        finished = Match.objects.filter(
+            club_id=fixture.keeper_club_id, status=MatchStatus.FINISHED
+        ).count()
+        all_met = finished == 0 and not any(r.unexpected + r.socket_errors for r in results[::2])
         if finished:
             print(f"{finished} bench matches finished: size the run with a larger --max-rate")
         missed = []
@@ -525,16 +622,20 @@ def main() -> int:
             errors = r.unexpected + r.socket_errors
             if target.goal is None:  # for reference
                 all_met &= not errors
-                print(f"{'info':>7}: {target.label} {ratios[target.label]:.2f}x the baseline's "
-                      f"throughput, {errors} errors")  # fmt: skip
+                print(
+                    f"{'info':>7}: {target.label} {ratios[target.label]:.2f}x the baseline's "
+                    f"throughput, {errors} errors"
+                )
                 continue
             met = ratios[target.label] >= target.goal and not errors
             all_met &= met
             if not met:
                 missed.append(target)
-            print(f"{'met' if met else 'NOT MET':>7}: {target.label} "
-                  f"{ratios[target.label]:.2f}x the baseline's throughput "
-                  f"(goal at least {target.goal}x), {errors} errors")  # fmt: skip
+            print(
+                f"{'met' if met else 'NOT MET':>7}: {target.label} "
+                f"{ratios[target.label]:.2f}x the baseline's throughput "
+                f"(goal at least {target.goal}x), {errors} errors"
+            )
         print(f"whole run: {time.monotonic() - began:.0f} s")
 
         if args.profile:

@@ -48,8 +48,9 @@ def create_database(name: str) -> None:
 
 def drop_database(name: str) -> None:
     with psycopg.connect(SERVER, autocommit=True) as conn:
-        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(
-            sql.Identifier(name)))  # fmt: skip
+        conn.execute(
+            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+        )
 
 
 def setup_django(name: str) -> None:
@@ -72,8 +73,12 @@ def _result(rng: random.Random, out: bool) -> dict[str, int]:
         melded, penalty, bonus = rng.randrange(150, 320, 5), 0, 100
     else:
         melded, penalty, bonus = rng.randrange(0, 200, 5), rng.randrange(5, 160, 5), 0
-    return {"melded_points": melded, "hand_penalty": penalty, "bonus": bonus,
-            "net": melded - penalty + bonus}  # fmt: skip
+    return {
+        "melded_points": melded,
+        "hand_penalty": penalty,
+        "bonus": bonus,
+        "net": melded - penalty + bonus,
+    }
 
 
 def seed(players: int, matches: int, rng: random.Random) -> tuple[int, int, int]:
@@ -101,12 +106,18 @@ def seed(players: int, matches: int, rng: random.Random) -> tuple[int, int, int]
     owner = user_model.objects.create_user("owner", password=None)
     viewer = user_model.objects.create_user("viewer", password=None)
     club = Club.objects.create(name="League", created_by=owner)
-    Membership.objects.bulk_create([Membership(club=club, user=owner, role=Role.OWNER),
-                                    Membership(club=club, user=viewer, role=Role.VIEWER)])
+    Membership.objects.bulk_create(
+        [
+            Membership(club=club, user=owner, role=Role.OWNER),
+            Membership(club=club, user=viewer, role=Role.VIEWER),
+        ]
+    )
     roster = Player.objects.bulk_create(
-        Player(club=club, name=f"Player {i:03}") for i in range(players))
+        Player(club=club, name=f"Player {i:03}") for i in range(players)
+    )
     seasons = Season.objects.bulk_create(
-        Season(club=club, name=f"Season {y}") for y in (2025, 2026))  # fmt: skip
+        Season(club=club, name=f"Season {y}") for y in (2025, 2026)
+    )
     start = timezone.now() - dt.timedelta(days=365)
 
     rows: list[Match] = []
@@ -114,12 +125,18 @@ def seed(players: int, matches: int, rng: random.Random) -> tuple[int, int, int]
     for i in range(matches):
         seated = rng.sample(roster, rng.randint(2, 5))
         finished = i < matches * 0.95
-        rows.append(Match(
-            club=club, season=seasons[i % 2], seat_count=len(seated), first_dealer=seated[0],
-            status=MatchStatus.FINISHED if finished else MatchStatus.IN_PROGRESS,
-            finished_at=start + dt.timedelta(minutes=260 * i) if finished else None,
-            hands_played=rng.randint(*HANDS_PER_MATCH), created_by=owner,
-        ))  # fmt: skip
+        rows.append(
+            Match(
+                club=club,
+                season=seasons[i % 2],
+                seat_count=len(seated),
+                first_dealer=seated[0],
+                status=MatchStatus.FINISHED if finished else MatchStatus.IN_PROGRESS,
+                finished_at=start + dt.timedelta(minutes=260 * i) if finished else None,
+                hands_played=rng.randint(*HANDS_PER_MATCH),
+                created_by=owner,
+            )
+        )
         seatings.append(seated)
     rows = Match.objects.bulk_create(rows, batch_size=1000)
 
@@ -127,18 +144,31 @@ def seed(players: int, matches: int, rng: random.Random) -> tuple[int, int, int]
     for match, seated in zip(rows, seatings, strict=True):
         for number in range(1, match.hands_played + 1):
             out = rng.choice(seated) if rng.random() < 0.9 else None
-            hands.append(Hand(
-                match=match, number=number, dealer=seated[(number - 1) % len(seated)],
-                ending="went_out" if out else "stock_exhausted", went_out=out,
-                recorded_by=owner,
-            ))  # fmt: skip
+            hands.append(
+                Hand(
+                    match=match,
+                    number=number,
+                    dealer=seated[(number - 1) % len(seated)],
+                    ending="went_out" if out else "stock_exhausted",
+                    went_out=out,
+                    recorded_by=owner,
+                )
+            )
     hands = Hand.objects.bulk_create(hands, batch_size=5000)
     HandRevision.objects.bulk_create(  # every recorded hand has its first revision
-        (HandRevision(match_id=hand.match_id, number=hand.number, revision=1, action="recorded",
-                      hand={"ending": hand.ending, "went_out": hand.went_out_id}, by=owner)
-         for hand in hands),
+        (
+            HandRevision(
+                match_id=hand.match_id,
+                number=hand.number,
+                revision=1,
+                action="recorded",
+                hand={"ending": hand.ending, "went_out": hand.went_out_id},
+                by=owner,
+            )
+            for hand in hands
+        ),
         batch_size=5000,
-    )  # fmt: skip
+    )
 
     seating = dict(zip((m.pk for m in rows), seatings, strict=True))
     totals: dict[tuple[int, int], int] = {}
@@ -149,11 +179,17 @@ def seed(players: int, matches: int, rng: random.Random) -> tuple[int, int, int]
             key = (hand.match_id, player.pk)
             totals[key] = totals.get(key, 0) + figures["net"]
             held = [] if figures["bonus"] else [{"card": "QS", "points": 50}]
-            results.append(HandResult(
-                hand=hand, player=player, position=position, held=held, total=totals[key],
-                melds=[{"cards": ["7H", "7D", "2C=7S"], "kind": "set", "points": 15}],
-                **figures,
-            ))  # fmt: skip
+            results.append(
+                HandResult(
+                    hand=hand,
+                    player=player,
+                    position=position,
+                    held=held,
+                    total=totals[key],
+                    melds=[{"cards": ["7H", "7D", "2C=7S"], "kind": "set", "points": 15}],
+                    **figures,
+                )
+            )
     HandResult.objects.bulk_create(results, batch_size=5000)
 
     outs: dict[tuple[int, int], int] = {}
@@ -168,9 +204,17 @@ def seed(players: int, matches: int, rng: random.Random) -> tuple[int, int, int]
         won = [match.status == MatchStatus.FINISHED and total == best for total in finals]
         share = (Decimal(1) / sum(won)).quantize(Decimal("0.0001")) if any(won) else Decimal(0)
         for position, (player, total) in enumerate(zip(seated, finals, strict=True)):
-            seats.append(Seat(match=match, player=player, position=position, total=total,
-                              winner=won[position], went_out=outs.get((match.pk, player.pk), 0),
-                              victory_points=share if won[position] else Decimal(0)))  # fmt: skip
+            seats.append(
+                Seat(
+                    match=match,
+                    player=player,
+                    position=position,
+                    total=total,
+                    winner=won[position],
+                    went_out=outs.get((match.pk, player.pk), 0),
+                    victory_points=share if won[position] else Decimal(0),
+                )
+            )
     Seat.objects.bulk_create(seats, batch_size=5000)
     # the tallies the services keep as matches finish
     retally(club_id=club.pk, season_ids=[s.pk for s in seasons], player_ids=[p.pk for p in roster])
@@ -252,8 +296,10 @@ def main() -> None:
         }
         times = measure(urls, viewer_id, args.rounds)
         base = statistics.median(times["baseline"])
-        print(f"seeded {args.players} players, {args.matches} matches, {hand_count} hands "
-              f"in {seeded:.1f} s; {args.rounds} rounds")  # fmt: skip
+        print(
+            f"seeded {args.players} players, {args.matches} matches, {hand_count} hands "
+            f"in {seeded:.1f} s; {args.rounds} rounds"
+        )
         for label, samples in times.items():
             median = statistics.median(samples)
             print(f"{label:>17}: {median * 1000:7.2f} ms median   {median / base:5.2f}x")

@@ -65,10 +65,12 @@ class KeepAnOwner(BaseInlineFormSet):
         if self.instance.pk is None:
             return  # a new club gets its creator as owner (ClubAdmin.save_related)
         owners = [
-            form for form in self.forms
-            if form.cleaned_data and not form.cleaned_data.get("DELETE")
+            form
+            for form in self.forms
+            if form.cleaned_data
+            and not form.cleaned_data.get("DELETE")
             and form.cleaned_data.get("role") == Role.OWNER
-        ]  # fmt: skip
+        ]
         if not owners:
             raise ValidationError(str(errors.SETUP_MESSAGES["last_owner"]), code="last_owner")
 
@@ -93,8 +95,9 @@ class ClubAdmin(admin.ModelAdmin):
             obj.created_by = request.user  # type: ignore[assignment]  # staff only
         super().save_model(request, obj, form, change)
 
-    def save_related(self, request: HttpRequest, form: ModelForm, formsets: Any,
-                     change: bool) -> None:  # fmt: skip
+    def save_related(
+        self, request: HttpRequest, form: ModelForm, formsets: Any, change: bool
+    ) -> None:
         """A new club, like one made through the API, has its creator as owner."""
         super().save_related(request, form, formsets, change)
         club = form.instance
@@ -140,14 +143,33 @@ class SeatInline(ReadOnlyMixin, admin.TabularInline):
 class MatchAdmin(admin.ModelAdmin):
     """Matches start through the API; here only the table and season can be changed."""
 
-    list_display = ["id", "club", "season", "table", "ruleset", "status", "hands_played",
-                    "created_at"]  # fmt: skip
+    list_display = [
+        "id",
+        "club",
+        "season",
+        "table",
+        "ruleset",
+        "status",
+        "hands_played",
+        "created_at",
+    ]
     list_select_related = ["club", "season"]
     list_filter = ["status", "ruleset", "club", "season"]
     search_fields = ["table"]
-    fields = ["club", "season", "table", "ruleset", "options", "status", "seat_count",
-              "first_dealer", "hands_played", "created_by", "created_at",
-              "finished_at"]  # fmt: skip
+    fields = [
+        "club",
+        "season",
+        "table",
+        "ruleset",
+        "options",
+        "status",
+        "seat_count",
+        "first_dealer",
+        "hands_played",
+        "created_by",
+        "created_at",
+        "finished_at",
+    ]
     readonly_fields = [f for f in fields if f not in ("season", "table")]  # type: ignore[misc]
     inlines = [SeatInline]
 
@@ -175,8 +197,16 @@ class MatchAdmin(admin.ModelAdmin):
 
 class HandResultInline(ReadOnlyMixin, admin.TabularInline):
     model = HandResult
-    fields = ["player", "melds_notation", "held_notation", "melded_points", "hand_penalty",
-              "bonus", "net", "total"]  # fmt: skip
+    fields = [
+        "player",
+        "melds_notation",
+        "held_notation",
+        "melded_points",
+        "hand_penalty",
+        "bonus",
+        "net",
+        "total",
+    ]
     readonly_fields = fields  # type: ignore[assignment]
     ordering = ["position"]
 
@@ -198,8 +228,17 @@ class HandAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_select_related = ["match__club", "dealer", "went_out"]
     list_filter = ["ending", "match__club"]
     search_fields = ["match__id"]
-    fields = ["match", "number", "dealer", "ending", "went_out", "version", "recorded_by",
-              "recorded_at", "updated_at"]  # fmt: skip
+    fields = [
+        "match",
+        "number",
+        "dealer",
+        "ending",
+        "went_out",
+        "version",
+        "recorded_by",
+        "recorded_at",
+        "updated_at",
+    ]
     inlines = [HandResultInline]
 
 

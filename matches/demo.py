@@ -29,28 +29,43 @@ Part = tuple[Melds, list[str]]
 
 # Out: 70 + 15 + 80 + 30 = 195, +100 = 295. Others: 15 - 95 = -80; 30 - 65 = -35; 0 - 105 = -105.
 WILD_QUEEN: tuple[Part, ...] = (
-    ([["JS", "2D=QS", "KS"], ["7H", "7D", "2C=7S"], ["AS", "AH", "AD", "AC"],
-      ["KH", "KD", "KC"]], []),
+    (
+        [
+            ["JS", "2D=QS", "KS"],
+            ["7H", "7D", "2C=7S"],
+            ["AS", "AH", "AD", "AC"],
+            ["KH", "KD", "KC"],
+        ],
+        [],
+    ),
     ([["5D", "6D", "7D"]], ["2D", "4H", "8S", "9S", "10S", "3C", "4C", "JH", "QH", "9D"]),
     ([["9H", "10H", "JH"]], ["3S", "4S", "5S", "8D", "8C", "QD", "6C", "6H", "5H", "4D"]),
     ([], ["3H", "3D", "5C", "6S", "7C", "8H", "9C", "10C", "10D", "JC", "JD", "QC", "KS"]),
-)  # fmt: skip
+)
 
 # Out: 70 + 60 + 20 + 30 = 180, +100 = 280. Others: 30 - 85 = -55; 60 - 75 = -15; 30 - 75 = -45.
 TWOS_SET: tuple[Part, ...] = (
-    ([["QS", "QH", "QC"], ["2S", "2H", "2C"], ["3D", "4D", "5D", "6D"],
-      ["8C", "9C", "2H=10C"]], []),
+    (
+        [["QS", "QH", "QC"], ["2S", "2H", "2C"], ["3D", "4D", "5D", "6D"], ["8C", "9C", "2H=10C"]],
+        [],
+    ),
     ([["9S", "10S", "JS"]], ["4H", "5H", "7S", "8D", "KC", "KD", "AH", "3S", "6C", "JC"]),
     ([["AS", "2D=AC", "AD"]], ["3H", "4S", "5C", "6H", "7C", "8H", "9H", "10D", "JD", "QD"]),
     ([["KH", "KS", "KH"]], ["3C", "4C", "5S", "6S", "7D", "8S", "9D", "10H", "JH", "QD"]),
-)  # fmt: skip
+)
 
 # Who goes out in each hand (a seat index) and with which deal. The finished match ends after
 # its eighth hand, when Ann reaches 1,255 (totals 1255, -120, 100, -275).
 FINISHED_HANDS: tuple[tuple[int, tuple[Part, ...]], ...] = (
-    (0, WILD_QUEEN), (1, TWOS_SET), (0, TWOS_SET), (2, WILD_QUEEN), (0, WILD_QUEEN),
-    (3, TWOS_SET), (0, TWOS_SET), (0, WILD_QUEEN),
-)  # fmt: skip
+    (0, WILD_QUEEN),
+    (1, TWOS_SET),
+    (0, TWOS_SET),
+    (2, WILD_QUEEN),
+    (0, WILD_QUEEN),
+    (3, TWOS_SET),
+    (0, TWOS_SET),
+    (0, WILD_QUEEN),
+)
 IN_PROGRESS_HANDS: tuple[tuple[int, tuple[Part, ...]], ...] = ((1, WILD_QUEEN), (2, TWOS_SET))
 
 
@@ -75,8 +90,12 @@ def hand_entry(deal: Sequence[Part], out: int, players: Sequence[Player]) -> ser
     )
 
 
-def _play(match: Match, players: Sequence[Player], hands: Sequence[tuple[int, tuple[Part, ...]]],
-          user: User) -> None:  # fmt: skip
+def _play(
+    match: Match,
+    players: Sequence[Player],
+    hands: Sequence[tuple[int, tuple[Part, ...]]],
+    user: User,
+) -> None:
     for out, deal in hands:
         services.hand_record(match_id=match.pk, entry=hand_entry(deal, out, players), user=user)
 

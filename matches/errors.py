@@ -91,7 +91,7 @@ class InvalidIfMatch(MatchError):
     code = "invalid_if_match"
     attr = "If-Match"
     message = _(
-        'If-Match takes ETags exactly as served, in double quotes and separated by commas, '
+        "If-Match takes ETags exactly as served, in double quotes and separated by commas, "
         'such as If-Match: "3"; or *.'
     )
 
@@ -119,8 +119,9 @@ class IdempotencyKeyReused(MatchError):
 class InvalidSetup(MatchError):
     """A match, member or player request that names the wrong people or things."""
 
-    def __init__(self, code: str, attr: str | None = None, *, sentence: str | None = None,
-                 **params: object) -> None:  # fmt: skip
+    def __init__(
+        self, code: str, attr: str | None = None, *, sentence: str | None = None, **params: object
+    ) -> None:
         self.code = code
         self.sentence = sentence or code
         super().__init__(attr, **params)
@@ -133,8 +134,9 @@ class InvalidSetup(MatchError):
 SETUP_MESSAGES = {
     "unknown_club": _("Club {club} does not exist or you are not a member."),
     "seat_count": _("A match seats 2 to 5 players; {count} given."),
-    "seat_count_for_ruleset": _("A match of {ruleset} seats {least} to {most} players; {count} "
-                                "given."),
+    "seat_count_for_ruleset": _(
+        "A match of {ruleset} seats {least} to {most} players; {count} given."
+    ),
     "unknown_option": _("{option} is not an option of {ruleset}; its options are: {options}."),
     "duplicate_player": _("{player} is listed more than once."),
     "player_not_in_club": _("Player {player} is not on this club's roster."),

@@ -19,8 +19,15 @@ Previous = tuple[int, int | None]
 """The hand before's dealer and the player who went out in it (None if nobody did)."""
 
 
-def dealer(match_id: int, first_dealer: int, seated: Sequence[int], number: int, *,
-           ruleset: str = rulesets.DEFAULT, previous: Previous | None = None) -> int:  # fmt: skip
+def dealer(
+    match_id: int,
+    first_dealer: int,
+    seated: Sequence[int],
+    number: int,
+    *,
+    ruleset: str = rulesets.DEFAULT,
+    previous: Previous | None = None,
+) -> int:
     """The player who deals hand ``number``: ``seated`` are player ids in seating order.
 
     The deal passes clockwise from the first dealer, except where the match's ruleset has the
@@ -30,14 +37,20 @@ def dealer(match_id: int, first_dealer: int, seated: Sequence[int], number: int,
     rules = rulesets.ruleset(ruleset)
     if number > 1 and rules.winner_deals(len(seated)):
         if previous is None:
-            previous = Hand.objects.filter(match_id=match_id, number=number - 1).values_list(
-                "dealer_id", "went_out_id").first()  # fmt: skip
+            previous = (
+                Hand.objects.filter(match_id=match_id, number=number - 1)
+                .values_list("dealer_id", "went_out_id")
+                .first()
+            )
         if previous is not None:
             last_dealer, went_out = previous
-            return seated[rules.next_dealer(
-                seats=len(seated), dealer=seated.index(last_dealer),
-                went_out=seated.index(went_out) if went_out in seated else None,
-            )]  # fmt: skip
+            return seated[
+                rules.next_dealer(
+                    seats=len(seated),
+                    dealer=seated.index(last_dealer),
+                    went_out=seated.index(went_out) if went_out in seated else None,
+                )
+            ]
     return seated[dealer_position(number, len(seated), seated.index(first_dealer))]
 
 
@@ -81,8 +94,14 @@ class MatchState:
         if self.finished:
             return None
         seated = [line.player for line in self.seats]
-        return dealer(self.id, self.first_dealer, seated, self.hands_played + 1,
-                      ruleset=self.ruleset, previous=self.previous)  # fmt: skip
+        return dealer(
+            self.id,
+            self.first_dealer,
+            seated,
+            self.hands_played + 1,
+            ruleset=self.ruleset,
+            previous=self.previous,
+        )
 
     @property
     def winners(self) -> list[int]:

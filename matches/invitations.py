@@ -79,21 +79,32 @@ def check_usable(invitation: Invitation) -> None:
         raise GONE[state]()
 
 
-def invitation_create(*, club: Club, role: str, by: User,
-                      expires_at: dt.datetime | None = None, max_uses: int | None = None,
-                      invitee: User | None = None) -> Invitation:  # fmt: skip
+def invitation_create(
+    *,
+    club: Club,
+    role: str,
+    by: User,
+    expires_at: dt.datetime | None = None,
+    max_uses: int | None = None,
+    invitee: User | None = None,
+) -> Invitation:
     """A new invitation to ``club``; by default it lasts 7 days and may be used any number of
     times."""
     expires_at = expires_at or timezone.now() + INVITATION_LIFETIME
     if expires_at <= timezone.now():
         raise ExpiresInPast()
-    return Invitation.objects.create(club=club, role=role, created_by=by, expires_at=expires_at,
-                                     max_uses=max_uses, invitee=invitee)  # fmt: skip
+    return Invitation.objects.create(
+        club=club,
+        role=role,
+        created_by=by,
+        expires_at=expires_at,
+        max_uses=max_uses,
+        invitee=invitee,
+    )
 
 
 @transaction.atomic
-def invitation_invite_user(*, club: Club, username: str, role: str,
-                           by: User) -> None:  # fmt: skip
+def invitation_invite_user(*, club: Club, username: str, role: str, by: User) -> None:
     """A personal invitation for the account named ``username``, if there is one.
 
     The caller answers the same whether or not it exists; only that user sees the invitation.
@@ -107,7 +118,7 @@ def invitation_invite_user(*, club: Club, username: str, role: str,
     Club.objects.select_for_update().filter(pk=club.pk).exists()
     pending = Invitation.objects.select_for_update().filter(
         club=club, invitee=user, revoked_at__isnull=True, uses=0
-    )  # fmt: skip
+    )
     if pending.update(role=role, expires_at=timezone.now() + INVITATION_LIFETIME, created_by=by):
         return
     invitation_create(club=club, role=role, by=by, max_uses=1, invitee=user)
@@ -121,21 +132,22 @@ def _use(invitation: Invitation, user: User) -> Membership:
         raise AlreadyAMember(club=invitation.club.name, role=existing.get_role_display())
     try:
         with transaction.atomic():
-            membership = Membership.objects.create(club_id=invitation.club_id, user=user,
-                                                   role=invitation.role)  # fmt: skip
+            membership = Membership.objects.create(
+                club_id=invitation.club_id, user=user, role=invitation.role
+            )
     except IntegrityError:  # joined by another invitation a moment ago
         existing = Membership.objects.get(club=invitation.club_id, user=user)
-        raise AlreadyAMember(club=invitation.club.name,
-                             role=existing.get_role_display()) from None  # fmt: skip
+        raise AlreadyAMember(club=invitation.club.name, role=existing.get_role_display()) from None
     Invitation.objects.filter(pk=invitation.pk).update(uses=F("uses") + 1)
     return membership
 
 
 def _locked(invitation: Invitation) -> Invitation:
     locked: Invitation = (
-        Invitation.objects.select_for_update(of=("self",)).select_related("club")
+        Invitation.objects.select_for_update(of=("self",))
+        .select_related("club")
         .get(pk=invitation.pk)
-    )  # fmt: skip
+    )
     return locked
 
 
@@ -146,8 +158,7 @@ def invitation_accept(*, invitation: Invitation, user: User) -> Membership:
 
 
 @transaction.atomic
-def invitation_signup(*, invitation: Invitation, username: str,
-                      password: str) -> User:  # fmt: skip
+def invitation_signup(*, invitation: Invitation, username: str, password: str) -> User:
     """A new account, checked by Django's password validators, joined to the club."""
     invitation = _locked(invitation)
     check_usable(invitation)

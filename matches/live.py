@@ -85,7 +85,7 @@ class InvalidIfNoneMatch(errors.MatchError):
     code = "invalid_if_none_match"
     attr = "If-None-Match"
     message = _(
-        'If-None-Match takes ETags exactly as served, in double quotes and separated by commas, '
+        "If-None-Match takes ETags exactly as served, in double quotes and separated by commas, "
         'such as If-None-Match: "4.2"; or *.'
     )
 

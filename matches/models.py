@@ -50,8 +50,11 @@ class Club(models.Model):
         committed would otherwise put it back, and old cached tables would be served again.
         """
         if not self._state.adding and kwargs.get("update_fields") is None:
-            kwargs["update_fields"] = [f.name for f in self._meta.concrete_fields
-                                       if not f.primary_key and f.name != "standings_stamp"]
+            kwargs["update_fields"] = [
+                f.name
+                for f in self._meta.concrete_fields
+                if not f.primary_key and f.name != "standings_stamp"
+            ]
         super().save(*args, **kwargs)
 
     @classmethod
@@ -85,9 +88,12 @@ class Player(models.Model):
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
     name = models.CharField(max_length=100)
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
         related_name="players",
-    )  # fmt: skip
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -118,11 +124,12 @@ class Season(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["club", "name"], name="season_name_unique_in_club"),
             models.CheckConstraint(
-                condition=Q(starts_on__isnull=True) | Q(ends_on__isnull=True)
+                condition=Q(starts_on__isnull=True)
+                | Q(ends_on__isnull=True)
                 | Q(ends_on__gte=models.F("starts_on")),
                 name="season_ends_after_start",
             ),
-        ]  # fmt: skip
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -147,10 +154,13 @@ class Ruleset(models.TextChoices):
 
 def _seats_for_each_ruleset() -> Q:
     """Each ruleset's table sizes: Arlington seats 2 to 5, Rummy 2 to 6."""
-    return reduce(operator.or_, (
-        Q(ruleset=name, seat_count__gte=rules.min_players, seat_count__lte=rules.max_players)
-        for name, rules in RULESETS.items()
-    ))  # fmt: skip
+    return reduce(
+        operator.or_,
+        (
+            Q(ruleset=name, seat_count__gte=rules.min_players, seat_count__lte=rules.max_players)
+            for name, rules in RULESETS.items()
+        ),
+    )
 
 
 class Match(models.Model):
@@ -164,12 +174,18 @@ class Match(models.Model):
     )
     seat_count = models.PositiveSmallIntegerField()
     # Database defaults as well: rows written by hand-written SQL get Arlington's, like old rows.
-    ruleset = models.CharField(max_length=20, choices=Ruleset.choices, default=Ruleset.ARLINGTON,
-                               db_default=Ruleset.ARLINGTON)  # fmt: skip
+    ruleset = models.CharField(
+        max_length=20,
+        choices=Ruleset.choices,
+        default=Ruleset.ARLINGTON,
+        db_default=Ruleset.ARLINGTON,
+    )
     options = models.JSONField(
-        default=dict, db_default={}, blank=True,
+        default=dict,
+        db_default={},
+        blank=True,
         help_text='The ruleset\'s options, all of them, e.g. {"target": 100, "ace": "low"}.',
-    )  # fmt: skip
+    )
     first_dealer = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     hands_played = models.PositiveIntegerField(default=0)
     created_by = models.ForeignKey(
@@ -193,7 +209,7 @@ class Match(models.Model):
                 | Q(status=MatchStatus.IN_PROGRESS, finished_at__isnull=True),
                 name="match_finished_at_with_status",
             ),
-        ]  # fmt: skip
+        ]
 
     def __str__(self) -> str:
         return f"Match {self.pk} ({self.club})"
@@ -210,9 +226,11 @@ class Seat(models.Model):
         default=0, help_text="Hands of this match in which the player went out."
     )
     victory_points = models.DecimalField(
-        max_digits=5, decimal_places=4, default=Decimal(0),
+        max_digits=5,
+        decimal_places=4,
+        default=Decimal(0),
         help_text="1 for an outright win, 1/k for a k-way shared victory, else 0.",
-    )  # fmt: skip
+    )
 
     class Meta:
         ordering = ["match", "position"]
@@ -221,11 +239,10 @@ class Seat(models.Model):
             models.UniqueConstraint(fields=["match", "player"], name="one_seat_per_player"),
             models.CheckConstraint(condition=Q(position__lt=MAX_SEATS), name="seat_position_range"),
             models.CheckConstraint(
-                condition=Q(winner=True, victory_points__gt=0)
-                | Q(winner=False, victory_points=0),
+                condition=Q(winner=True, victory_points__gt=0) | Q(winner=False, victory_points=0),
                 name="seat_victory_points_with_winner",
             ),
-        ]  # fmt: skip
+        ]
 
     def __str__(self) -> str:
         return f"{self.player} at seat {self.position}"
@@ -240,11 +257,16 @@ class Tally(models.Model):
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
     # A season whose finished matches are tallied keeps its records: it cannot be deleted.
-    season = models.ForeignKey(Season, null=True, blank=True, on_delete=models.PROTECT,
-                               related_name="+")  # fmt: skip
+    season = models.ForeignKey(
+        Season, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="tallies")
-    ruleset = models.CharField(max_length=20, choices=Ruleset.choices, default=Ruleset.ARLINGTON,
-                               db_default=Ruleset.ARLINGTON)  # fmt: skip
+    ruleset = models.CharField(
+        max_length=20,
+        choices=Ruleset.choices,
+        default=Ruleset.ARLINGTON,
+        db_default=Ruleset.ARLINGTON,
+    )
     matches_played = models.PositiveIntegerField()
     wins = models.PositiveIntegerField()
     shared_wins = models.PositiveIntegerField()
@@ -255,13 +277,17 @@ class Tally(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["club", "season", "ruleset", "player"],
-                                    condition=Q(season__isnull=False),
-                                    name="one_tally_per_player_season_and_ruleset"),
-            models.UniqueConstraint(fields=["club", "ruleset", "player"],
-                                    condition=Q(season__isnull=True),
-                                    name="one_tally_per_player_and_ruleset_without_season"),
-        ]  # fmt: skip
+            models.UniqueConstraint(
+                fields=["club", "season", "ruleset", "player"],
+                condition=Q(season__isnull=False),
+                name="one_tally_per_player_season_and_ruleset",
+            ),
+            models.UniqueConstraint(
+                fields=["club", "ruleset", "player"],
+                condition=Q(season__isnull=True),
+                name="one_tally_per_player_and_ruleset_without_season",
+            ),
+        ]
 
 
 class Ending(models.TextChoices):
@@ -278,9 +304,11 @@ class Hand(models.Model):
         Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     flags = models.JSONField(
-        default=dict, db_default={}, blank=True,
+        default=dict,
+        db_default={},
+        blank=True,
         help_text='The yes/no facts the match\'s ruleset asks of a hand, e.g. {"rummy": true}.',
-    )  # fmt: skip
+    )
     version = models.PositiveIntegerField(default=1, help_text="Bumped by every correction.")
     recorded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
@@ -298,7 +326,7 @@ class Hand(models.Model):
                 | Q(ending=Ending.STOCK_EXHAUSTED, went_out__isnull=True),
                 name="hand_went_out_matches_ending",
             ),
-        ]  # fmt: skip
+        ]
 
     def __str__(self) -> str:
         return f"Hand {self.number} of match {self.match_id}"
@@ -325,13 +353,14 @@ class HandResult(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["hand", "player"], name="one_result_per_player"),
             models.CheckConstraint(
-                condition=Q(net=models.F("melded_points") - models.F("hand_penalty")
-                            + models.F("bonus")),
+                condition=Q(
+                    net=models.F("melded_points") - models.F("hand_penalty") + models.F("bonus")
+                ),
                 name="result_net_adds_up",
             ),
             # Arlington's bonus is 0 or 100; Rummy's is what the others pay the winner.
             models.CheckConstraint(condition=Q(bonus__gte=0), name="result_bonus_not_negative"),
-        ]  # fmt: skip
+        ]
 
 
 class RevisionAction(models.TextChoices):
@@ -394,29 +423,41 @@ class LiveHand(models.Model):
     number = models.PositiveIntegerField(help_text="The number the hand is recorded under.")
     dealer = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     turned_up = models.CharField(max_length=3)
-    status = models.CharField(max_length=20, choices=LiveStatus.choices,
-                              default=LiveStatus.PLAYING)  # fmt: skip
+    status = models.CharField(max_length=20, choices=LiveStatus.choices, default=LiveStatus.PLAYING)
     version = models.PositiveIntegerField(default=1)
     state = models.JSONField(help_text="The public state after the last accepted event.")
     # Not a database constraint: voiding a hand leaves the log as it was (no extra query on the
     # hand path), and a log whose hand is gone no longer joins to any hand.
-    hand = models.OneToOneField(Hand, null=True, blank=True, on_delete=models.DO_NOTHING,
-                                db_constraint=False, related_name="live")  # fmt: skip
-    started_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
-                                   related_name="+")  # fmt: skip
+    hand = models.OneToOneField(
+        Hand,
+        null=True,
+        blank=True,
+        on_delete=models.DO_NOTHING,
+        db_constraint=False,
+        related_name="live",
+    )
+    started_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
     started_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["match", "-id"]
         constraints = [
-            models.UniqueConstraint(fields=["match"], condition=Q(status=LiveStatus.PLAYING),
-                                    name="one_live_hand_per_match"),
-            models.CheckConstraint(condition=Q(status__in=LiveStatus.values),
-                                   name="live_status_known"),
-            models.CheckConstraint(condition=Q(hand__isnull=True) | Q(status=LiveStatus.RECORDED),
-                                   name="live_hand_only_when_recorded"),
-        ]  # fmt: skip
+            models.UniqueConstraint(
+                fields=["match"],
+                condition=Q(status=LiveStatus.PLAYING),
+                name="one_live_hand_per_match",
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=LiveStatus.values), name="live_status_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(hand__isnull=True) | Q(status=LiveStatus.RECORDED),
+                name="live_hand_only_when_recorded",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"Live hand {self.number} of match {self.match_id}"
@@ -438,13 +479,18 @@ class LiveEvent(models.Model):
     class Meta:
         ordering = ["live", "sequence"]
         constraints = [
-            models.UniqueConstraint(fields=["live", "sequence"],
-                                    name="one_live_event_per_sequence"),
-            models.UniqueConstraint(fields=["live", "idempotency_key"],
-                                    condition=~Q(idempotency_key=""),
-                                    name="one_live_event_per_key"),
+            models.UniqueConstraint(
+                fields=["live", "sequence"], name="one_live_event_per_sequence"
+            ),
+            models.UniqueConstraint(
+                fields=["live", "idempotency_key"],
+                condition=~Q(idempotency_key=""),
+                name="one_live_event_per_key",
+            ),
             models.CheckConstraint(condition=Q(sequence__gte=1), name="live_sequence_positive"),
-        ]  # fmt: skip
+        ]
+
+
 INVITATION_LIFETIME = dt.timedelta(days=7)
 
 
@@ -472,9 +518,13 @@ class Invitation(models.Model):
     code = models.CharField(max_length=64, unique=True, default=invitation_code, editable=False)
     role = models.CharField(max_length=20, choices=Role.choices)
     invitee = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
-        related_name="invitations", help_text="Set for a personal invitation.",
-    )  # fmt: skip
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="invitations",
+        help_text="Set for a personal invitation.",
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -487,13 +537,16 @@ class Invitation(models.Model):
     class Meta:
         ordering = ["-created_at", "-pk"]
         constraints = [
-            models.CheckConstraint(condition=Q(role__in=Role.values),
-                                   name="invitation_role_known"),
-            models.CheckConstraint(condition=Q(max_uses__isnull=True) | Q(max_uses__gte=1),
-                                   name="invitation_max_uses_positive"),
-            models.CheckConstraint(condition=Q(max_uses__isnull=True) | Q(uses__lte=F("max_uses")),
-                                   name="invitation_uses_within_max"),
-        ]  # fmt: skip
+            models.CheckConstraint(condition=Q(role__in=Role.values), name="invitation_role_known"),
+            models.CheckConstraint(
+                condition=Q(max_uses__isnull=True) | Q(max_uses__gte=1),
+                name="invitation_max_uses_positive",
+            ),
+            models.CheckConstraint(
+                condition=Q(max_uses__isnull=True) | Q(uses__lte=F("max_uses")),
+                name="invitation_uses_within_max",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.role} invitation to {self.club}"

@@ -82,8 +82,9 @@ def club_create(*, name: str, user: User) -> Club:
 
 
 @transaction.atomic
-def membership_set(*, club: Club, user: User, role: str,
-                   admit: Callable[[], None] | None = None) -> Membership:  # fmt: skip
+def membership_set(
+    *, club: Club, user: User, role: str, admit: Callable[[], None] | None = None
+) -> Membership:
     """Add a user to a club with a role, or change their role; a club keeps an owner.
 
     ``admit`` checks the requester's own role once the club's members are locked, so that an
@@ -137,8 +138,12 @@ def match_update(*, match: Match, table: str, season: Season | None) -> Match:
     locked.save(update_fields=["table", "season"])
     if locked.status == MatchStatus.FINISHED and before != locked.season_id:
         players = list(locked.seats.values_list("player_id", flat=True))
-        retally(club_id=locked.club_id, season_ids=[before, locked.season_id], player_ids=players,
-                ruleset=locked.ruleset)  # fmt: skip
+        retally(
+            club_id=locked.club_id,
+            season_ids=[before, locked.season_id],
+            player_ids=players,
+            ruleset=locked.ruleset,
+        )
     return locked
 
 
@@ -166,9 +171,15 @@ def match_create(
     if not rules.min_players <= len(players) <= rules.max_players:
         if ruleset == rulesets.DEFAULT:
             raise errors.InvalidSetup("seat_count", attr="players", count=len(players))
-        raise errors.InvalidSetup("seat_count", attr="players", sentence="seat_count_for_ruleset",
-                                  ruleset=ruleset, least=rules.min_players,
-                                  most=rules.max_players, count=len(players))  # fmt: skip
+        raise errors.InvalidSetup(
+            "seat_count",
+            attr="players",
+            sentence="seat_count_for_ruleset",
+            ruleset=ruleset,
+            least=rules.min_players,
+            most=rules.max_players,
+            count=len(players),
+        )
     roster = Player.objects.in_bulk([p for p in players if 0 < p <= LARGEST_ID])
     seen: set[int] = set()
     for i, player_id in enumerate(players):
@@ -187,10 +198,15 @@ def match_create(
     if dealer not in seen:
         raise errors.InvalidSetup("first_dealer_not_seated", attr="first_dealer", player=dealer)
     match = Match.objects.create(
-        club=club, season=chosen, table=table, seat_count=len(players),
-        ruleset=ruleset, options=rules.options_with_defaults(options or {}),
-        first_dealer=roster[dealer], created_by=user,
-    )  # fmt: skip
+        club=club,
+        season=chosen,
+        table=table,
+        seat_count=len(players),
+        ruleset=ruleset,
+        options=rules.options_with_defaults(options or {}),
+        first_dealer=roster[dealer],
+        created_by=user,
+    )
     Seat.objects.bulk_create(
         Seat(match=match, player=roster[player_id], position=i)
         for i, player_id in enumerate(players)
@@ -230,8 +246,9 @@ def _rule(rules: Rules, entry: HandEntry, names: Mapping[int, str]) -> scoring.H
         went_out=None if entry.went_out is None else ref(entry.went_out),
         results=tuple(scoring.PlayerInput(ref(r.player), r.melds, r.held) for r in entry.results),
     )
-    ruling = rules.ruleset.rule_hand(hand, rules.options, flags=rules.flags(entry),
-                                     seated=list(refs.values()))  # fmt: skip
+    ruling = rules.ruleset.rule_hand(
+        hand, rules.options, flags=rules.flags(entry), seated=list(refs.values())
+    )
     if not ruling.valid:
         raise errors.HandRejected(ruling.violations)
     return ruling
@@ -241,31 +258,53 @@ def _nets(ruling: scoring.HandRuling) -> dict[int, int]:
     return {result.player.id: result.net for result in ruling.results}  # type: ignore[attr-defined]
 
 
-def _result_rows(rules: Rules, ruling: scoring.HandRuling, positions: Mapping[int, int],
-                 totals: Mapping[int, int]) -> list[statements.ResultRow]:  # fmt: skip
+def _result_rows(
+    rules: Rules,
+    ruling: scoring.HandRuling,
+    positions: Mapping[int, int],
+    totals: Mapping[int, int],
+) -> list[statements.ResultRow]:
     """A hand's results in seat order; ``positions`` are the players' seats, by id."""
     points = rules.ruleset.card_points
     rows = []
     for result in ruling.results:
         player: int = result.player.id  # type: ignore[attr-defined]
-        rows.append(statements.ResultRow(
-            player=player, position=positions[player],
-            melds=[{"cards": m.notation, "kind": str(m.kind), "points": m.points}
-                   for m in result.melds],
-            held=[{"card": card.code, "points": points(card)} for card in result.held],
-            melded_points=result.melded_points, hand_penalty=result.hand_penalty,
-            bonus=result.bonus, net=result.net, total=totals[player],
-        ))  # fmt: skip
+        rows.append(
+            statements.ResultRow(
+                player=player,
+                position=positions[player],
+                melds=[
+                    {"cards": m.notation, "kind": str(m.kind), "points": m.points}
+                    for m in result.melds
+                ],
+                held=[{"card": card.code, "points": points(card)} for card in result.held],
+                melded_points=result.melded_points,
+                hand_penalty=result.hand_penalty,
+                bonus=result.bonus,
+                net=result.net,
+                total=totals[player],
+            )
+        )
     return sorted(rows, key=lambda row: row.position)
 
 
-def _result_lines(rows: Sequence[statements.ResultRow],
-                  names: Mapping[int, str]) -> tuple[hands.ResultLine, ...]:  # fmt: skip
+def _result_lines(
+    rows: Sequence[statements.ResultRow], names: Mapping[int, str]
+) -> tuple[hands.ResultLine, ...]:
     return tuple(
-        hands.ResultLine(row.player, names[row.player], row.melds, row.held, row.melded_points,
-                         row.hand_penalty, row.bonus, row.net, row.total)
+        hands.ResultLine(
+            row.player,
+            names[row.player],
+            row.melds,
+            row.held,
+            row.melded_points,
+            row.hand_penalty,
+            row.bonus,
+            row.net,
+            row.total,
+        )
         for row in rows
-    )  # fmt: skip
+    )
 
 
 def _entry_json(entry: HandEntry) -> dict[str, Any]:
@@ -274,11 +313,14 @@ def _entry_json(entry: HandEntry) -> dict[str, Any]:
         "ending": str(entry.ending),
         "went_out": entry.went_out,
         "results": [
-            {"player": r.player, "melds": [[c.code for c in m] for m in r.melds],
-             "hand": [c.code for c in r.held]}
+            {
+                "player": r.player,
+                "melds": [[c.code for c in m] for m in r.melds],
+                "hand": [c.code for c in r.held],
+            }
             for r in entry.results
         ],
-    }  # fmt: skip
+    }
 
 
 VICTORY_POINT_PLACES = Decimal("0.0001")  # a shared victory's part, as stored on the seat
@@ -322,8 +364,13 @@ def _lock_tallies(club_id: int, season_id: int | None) -> None:
         cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [club_id, season_id or 0])
 
 
-def retally(*, club_id: int, season_ids: Sequence[int | None], player_ids: Sequence[int],
-            ruleset: str = rulesets.DEFAULT) -> None:  # fmt: skip
+def retally(
+    *,
+    club_id: int,
+    season_ids: Sequence[int | None],
+    player_ids: Sequence[int],
+    ruleset: str = rulesets.DEFAULT,
+) -> None:
     """Recount these players' tallies of one ruleset for some seasons of a club.
 
     Tallies are counted from the finished seats of that ruleset's matches only: standings never
@@ -336,27 +383,47 @@ def retally(*, club_id: int, season_ids: Sequence[int | None], player_ids: Seque
     """
     for season_id in sorted(set(season_ids), key=lambda s: s or 0):
         _lock_tallies(club_id, season_id)
-        seats = Seat.objects.filter(match__club_id=club_id, match__season_id=season_id,  # type: ignore[misc]
-                                    match__ruleset=ruleset, match__status=MatchStatus.FINISHED,
-                                    player_id__in=player_ids)  # fmt: skip
+        seats = Seat.objects.filter(
+            match__club_id=club_id,
+            match__season_id=season_id,  # type: ignore[misc]
+            match__ruleset=ruleset,
+            match__status=MatchStatus.FINISHED,
+            player_id__in=player_ids,
+        )
         figures = seats.order_by().values("player_id").annotate(**seat_figures())
-        Tally.objects.filter(club_id=club_id, season_id=season_id, ruleset=ruleset,  # type: ignore[misc]
-                             player_id__in=player_ids).delete()  # fmt: skip
+        Tally.objects.filter(
+            club_id=club_id,
+            season_id=season_id,
+            ruleset=ruleset,  # type: ignore[misc]
+            player_id__in=player_ids,
+        ).delete()
         Tally.objects.bulk_create(
-            Tally(club_id=club_id, season_id=season_id, ruleset=ruleset,
-                  player_id=row["player_id"],
-                  matches_played=row["counted"], wins=row["outright"], shared_wins=row["shared"],
-                  victory_points=row["shares"], hands_played=row["hands"], went_out=row["outs"],
-                  points=row["sum_of_totals"])
+            Tally(
+                club_id=club_id,
+                season_id=season_id,
+                ruleset=ruleset,
+                player_id=row["player_id"],
+                matches_played=row["counted"],
+                wins=row["outright"],
+                shared_wins=row["shared"],
+                victory_points=row["shares"],
+                hands_played=row["hands"],
+                went_out=row["outs"],
+                points=row["sum_of_totals"],
+            )
             for row in figures
-        )  # fmt: skip
+        )
     Club.standings_changed(club_id)
 
 
 def _retally_if_counted(match: Match, seats: Sequence[Seat], was_finished: bool) -> None:
     if was_finished or match.status == MatchStatus.FINISHED:
-        retally(club_id=match.club_id, season_ids=[match.season_id],
-                player_ids=[seat.player_id for seat in seats], ruleset=match.ruleset)  # fmt: skip
+        retally(
+            club_id=match.club_id,
+            season_ids=[match.season_id],
+            player_ids=[seat.player_id for seat in seats],
+            ruleset=match.ruleset,
+        )
 
 
 def key_lock_id(match_id: int, key: str) -> int:
@@ -392,8 +459,13 @@ def _stored_hand(match_id: int, key: str, fingerprint: str) -> hands.RecordedHan
     return hands.RecordedHand.from_json(stored.response, replayed=True)
 
 
-def _next_hand(match: statements.LockedMatch, rules: Rules, entry: HandEntry,
-               ruling: scoring.HandRuling, user: User) -> statements.NewHand:  # fmt: skip
+def _next_hand(
+    match: statements.LockedMatch,
+    rules: Rules,
+    entry: HandEntry,
+    ruling: scoring.HandRuling,
+    user: User,
+) -> statements.NewHand:
     """What recording the next hand writes: the hand, its results, every seat, the match."""
     number = match.hands_played + 1
     nets = _nets(ruling)
@@ -403,44 +475,75 @@ def _next_hand(match: statements.LockedMatch, rules: Rules, entry: HandEntry,
     now = timezone.now()
     finished = finish.finished
     return statements.NewHand(
-        match=match.id, number=number,
-        dealer=hands.dealer(match.id, match.first_dealer, [seat.player for seat in match.seats],
-                            number, ruleset=match.ruleset),
-        ending=str(entry.ending), went_out=entry.went_out, recorded_by=user.pk, at=now,
-        results=_result_rows(rules, ruling,
-                             {seat.player: seat.position for seat in match.seats}, totals),
-        seats=[statements.SeatFigures(
-            seat.id, totals[seat.player], seat.player in finish.winners,
-            seat.went_out + (seat.player == entry.went_out),
-            share if seat.player in finish.winners else Decimal(0),
-        ) for seat in match.seats],
+        match=match.id,
+        number=number,
+        dealer=hands.dealer(
+            match.id,
+            match.first_dealer,
+            [seat.player for seat in match.seats],
+            number,
+            ruleset=match.ruleset,
+        ),
+        ending=str(entry.ending),
+        went_out=entry.went_out,
+        recorded_by=user.pk,
+        at=now,
+        results=_result_rows(
+            rules, ruling, {seat.player: seat.position for seat in match.seats}, totals
+        ),
+        seats=[
+            statements.SeatFigures(
+                seat.id,
+                totals[seat.player],
+                seat.player in finish.winners,
+                seat.went_out + (seat.player == entry.went_out),
+                share if seat.player in finish.winners else Decimal(0),
+            )
+            for seat in match.seats
+        ],
         status=str(MatchStatus.FINISHED if finished else MatchStatus.IN_PROGRESS),
-        finished_at=now if finished else None, entry=_entry_json(entry),
+        finished_at=now if finished else None,
+        entry=_entry_json(entry),
         flags=rules.flags(entry),
-    )  # fmt: skip
+    )
 
 
-def _recorded(match: statements.LockedMatch, new: statements.NewHand,
-              written: statements.Written, user: User) -> hands.RecordedHand:  # fmt: skip
+def _recorded(
+    match: statements.LockedMatch, new: statements.NewHand, written: statements.Written, user: User
+) -> hands.RecordedHand:
     """The hand just written, with its match as it now stands, from what was written."""
     names = {seat.player: seat.name for seat in match.seats}
     return hands.RecordedHand(
-        number=new.number, dealer=new.dealer, ending=new.ending, went_out=new.went_out,
-        flags=new.flags, version=written.version, results=_result_lines(new.results, names),
-        recorded_by=user.get_username(), recorded_at=written.recorded_at,
+        number=new.number,
+        dealer=new.dealer,
+        ending=new.ending,
+        went_out=new.went_out,
+        flags=new.flags,
+        version=written.version,
+        results=_result_lines(new.results, names),
+        recorded_by=user.get_username(),
+        recorded_at=written.recorded_at,
         updated_at=written.updated_at,
         match=hands.MatchState(
-            id=match.id, club=match.club, season=match.season, table=match.table,
+            id=match.id,
+            club=match.club,
+            season=match.season,
+            table=match.table,
             status=new.status,
-            seats=tuple(hands.SeatLine(seat.position, seat.player, seat.name, figures.total,
-                                       figures.winner)
-                        for seat, figures in zip(match.seats, new.seats, strict=True)),
-            hands_played=new.number, first_dealer=match.first_dealer,
-            created_by=match.created_by, created_at=match.created_at,
-            finished_at=new.finished_at, ruleset=match.ruleset, options=match.options,
+            seats=tuple(
+                hands.SeatLine(seat.position, seat.player, seat.name, figures.total, figures.winner)
+                for seat, figures in zip(match.seats, new.seats, strict=True)
+            ),
+            hands_played=new.number,
+            first_dealer=match.first_dealer,
+            created_by=match.created_by,
+            created_at=match.created_at,
+            finished_at=new.finished_at,
+            ruleset=match.ruleset,
+            options=match.options,
             previous=(new.dealer, new.went_out),
         ),
-    )  # fmt: skip
+    )
 
 
 @transaction.atomic
@@ -485,12 +588,17 @@ def hand_record(
     written = statements.write_hand(new)
     if new.status == MatchStatus.FINISHED:
         seated = [seat.player for seat in match.seats]
-        retally(club_id=match.club, season_ids=[match.season], player_ids=seated,
-                ruleset=match.ruleset)  # fmt: skip
+        retally(
+            club_id=match.club, season_ids=[match.season], player_ids=seated, ruleset=match.ruleset
+        )
     recorded = _recorded(match, new, written, user)
     if idempotency_key:
-        IdempotencyRecord.objects.create(match_id=match_id, key=idempotency_key,
-                                         fingerprint=fingerprint, response=recorded.to_json())
+        IdempotencyRecord.objects.create(
+            match_id=match_id,
+            key=idempotency_key,
+            fingerprint=fingerprint,
+            response=recorded.to_json(),
+        )
     return recorded
 
 
@@ -525,28 +633,40 @@ def _locked_hand(match_id: int, number: int) -> tuple[Match, list[Seat], Hand]:
     The hand comes with its recorder and ``last_revision``, its last revision number. Raises
     ``errors.NoSuchHand`` if the hand is not there (voided since the caller saw it).
     """
-    match = Match.objects.select_for_update(of=("self",)).select_related("created_by").get(
-        pk=match_id)  # fmt: skip
+    match = (
+        Match.objects.select_for_update(of=("self",)).select_related("created_by").get(pk=match_id)
+    )
     seats = list(match.seats.select_related("player").order_by("position"))
-    last_revision = HandRevision.objects.filter(match=match, number=OuterRef("number")).order_by(
-        "-revision").values("revision")[:1]  # fmt: skip
+    last_revision = (
+        HandRevision.objects.filter(match=match, number=OuterRef("number"))
+        .order_by("-revision")
+        .values("revision")[:1]
+    )
     hand = (
-        Hand.objects.filter(match=match, number=number).select_related("recorded_by")
-        .annotate(last_revision=Subquery(last_revision)).first()
-    )  # fmt: skip
+        Hand.objects.filter(match=match, number=number)
+        .select_related("recorded_by")
+        .annotate(last_revision=Subquery(last_revision))
+        .first()
+    )
     if hand is None:
         raise errors.NoSuchHand(number=number)
     return match, seats, hand
 
 
-def _revise(match: Match, hand: Hand, action: str, entry: HandEntry | None,
-            user: User, reason: str) -> int:  # fmt: skip
+def _revise(
+    match: Match, hand: Hand, action: str, entry: HandEntry | None, user: User, reason: str
+) -> int:
     """Keep a revision of the hand; return its number."""
     revision: int = hand.last_revision + 1  # type: ignore[attr-defined]
     HandRevision.objects.create(
-        match=match, number=hand.number, revision=revision, action=action,
-        hand=_entry_json(entry) if entry is not None else {}, reason=reason, by=user,
-    )  # fmt: skip
+        match=match,
+        number=hand.number,
+        revision=revision,
+        action=action,
+        hand=_entry_json(entry) if entry is not None else {},
+        reason=reason,
+        by=user,
+    )
     return revision
 
 
@@ -582,9 +702,10 @@ def hand_correct(
         raise errors.CorrectionEndsMatchEarly(number=outcome.finished_after, last=len(played))
 
     before = (
-        {seat.player_id: seat.total for seat in seats}, str(match.status),
+        {seat.player_id: seat.total for seat in seats},
+        str(match.status),
         [seat.player_id for seat in seats if seat.winner],
-    )  # fmt: skip
+    )
     _count_going_out(seats, hand.went_out_id, -1)
     _count_going_out(seats, entry.went_out, +1)
     revision = _revise(match, hand, RevisionAction.CORRECTED, entry, user, reason)
@@ -595,14 +716,22 @@ def hand_correct(
     hand.save(update_fields=["ending", "went_out", "flags", "version", "updated_at"])
     hand.results.all().delete()
     positions = {seat.player_id: seat.position for seat in seats}
-    rows = _result_rows(rules, ruling, positions,
-                        outcome.totals[number - 1])  # type: ignore[arg-type]  # fmt: skip
+    rows = _result_rows(rules, ruling, positions, outcome.totals[number - 1])  # type: ignore[arg-type]
     HandResult.objects.bulk_create(
-        HandResult(hand=hand, player_id=row.player, position=row.position, melds=row.melds,
-                   held=row.held, melded_points=row.melded_points,
-                   hand_penalty=row.hand_penalty, bonus=row.bonus, net=row.net, total=row.total)
+        HandResult(
+            hand=hand,
+            player_id=row.player,
+            position=row.position,
+            melds=row.melds,
+            held=row.held,
+            melded_points=row.melded_points,
+            hand_penalty=row.hand_penalty,
+            bonus=row.bonus,
+            net=row.net,
+            total=row.total,
+        )
         for row in rows
-    )  # fmt: skip
+    )
     later = [(h.number, r) for h in played if h.number > number for r in h.results.all()]
     for later_number, row in later:
         row.total = outcome.totals[later_number - 1][row.player_id]
@@ -616,16 +745,26 @@ def hand_correct(
     match.save(update_fields=["status", "finished_at"])
     _retally_if_counted(match, seats, was_finished)
     corrected = hands.RecordedHand(
-        number=number, dealer=hand.dealer_id, ending=str(hand.ending), went_out=hand.went_out_id,
-        flags=hand.flags, version=hand.version, results=_result_lines(rows, names),
-        recorded_by=hand.recorded_by.username, recorded_at=hand.recorded_at,
-        updated_at=hand.updated_at, match=hands.match_state(match, seats),
-    )  # fmt: skip
+        number=number,
+        dealer=hand.dealer_id,
+        ending=str(hand.ending),
+        went_out=hand.went_out_id,
+        flags=hand.flags,
+        version=hand.version,
+        results=_result_lines(rows, names),
+        recorded_by=hand.recorded_by.username,
+        recorded_at=hand.recorded_at,
+        updated_at=hand.updated_at,
+        match=hands.match_state(match, seats),
+    )
     impact = Impact(
-        totals_before=before[0], totals_after={seat.player_id: seat.total for seat in seats},
-        status_before=before[1], status_after=str(match.status),
-        winners_before=before[2], winners_after=[seat.player_id for seat in seats if seat.winner],
-    )  # fmt: skip
+        totals_before=before[0],
+        totals_after={seat.player_id: seat.total for seat in seats},
+        status_before=before[1],
+        status_after=str(match.status),
+        winners_before=before[2],
+        winners_after=[seat.player_id for seat in seats if seat.winner],
+    )
     return corrected, impact
 
 

@@ -34,9 +34,16 @@ from matches.models import Club, HandResult, MatchStatus, Player, Ruleset, Seaso
 
 # What `?ordering=` accepts, and the default: victory points, then wins, then points.
 STANDING_FIELDS = (
-    "name", "matches_played", "wins", "shared_wins", "victory_points", "hands_played",
-    "went_out", "points", "average_net",
-)  # fmt: skip
+    "name",
+    "matches_played",
+    "wins",
+    "shared_wins",
+    "victory_points",
+    "hands_played",
+    "went_out",
+    "points",
+    "average_net",
+)
 DEFAULT_ORDERING = ("-victory_points", "-wins", "-points")
 FOUR_PLACES, TWO_PLACES = Decimal("0.0001"), Decimal("0.01")
 # How long a cached table is kept. A change makes new keys at once; this only lets the
@@ -60,8 +67,13 @@ class Scope:
 
     def matches(self, prefix: str) -> Q:
         """The condition on the match reached through ``prefix`` (such as ``match__``)."""
-        q = Q(**{f"{prefix}club_id": self.club_id, f"{prefix}status": MatchStatus.FINISHED,
-                 f"{prefix}ruleset": self.ruleset})  # fmt: skip
+        q = Q(
+            **{
+                f"{prefix}club_id": self.club_id,
+                f"{prefix}status": MatchStatus.FINISHED,
+                f"{prefix}ruleset": self.ruleset,
+            }
+        )
         if self.season_id is not None:
             q &= Q(**{f"{prefix}season_id": self.season_id})
         if self.date_from is not None:
@@ -111,9 +123,13 @@ def _tally_figures() -> dict[str, Any]:
     }
 
 
-def standings(*, scope: Scope, ordering: Sequence[str] = DEFAULT_ORDERING,
-              player: Player | None = None,
-              using: str | None = None) -> list[dict[str, Any]]:  # fmt: skip
+def standings(
+    *,
+    scope: Scope,
+    ordering: Sequence[str] = DEFAULT_ORDERING,
+    player: Player | None = None,
+    using: str | None = None,
+) -> list[dict[str, Any]]:
     """The table: one row per player with a counted match, ranked on the ordering's keys.
 
     One aggregate query, on the database ``using`` names (else the one the router picks).
@@ -135,24 +151,28 @@ def standings(*, scope: Scope, ordering: Sequence[str] = DEFAULT_ORDERING,
     if player is not None:
         rows = rows.filter(player_id=player.pk)
     lines = rows.order_by().values("player_id", "player__name").annotate(**figures)
-    return rank([
-        {
-            "player": line["player_id"],
-            "name": line["player__name"],
-            "matches_played": line["counted"],
-            "wins": line["outright"],
-            "shared_wins": line["shared"],
-            "victory_points": Decimal(line["shares"]).quantize(FOUR_PLACES),
-            "hands_played": line["hands"],
-            "went_out": line["outs"],
-            "points": line["sum_of_totals"],
-            # a total is the sum of the player's nets, so points per hand is the average net
-            "average_net": (Decimal(line["sum_of_totals"]) / line["hands"]).quantize(TWO_PLACES)
-            if line["hands"] else None,
-        }
-        for line in lines
-        if line["counted"]
-    ], ordering)  # fmt: skip
+    return rank(
+        [
+            {
+                "player": line["player_id"],
+                "name": line["player__name"],
+                "matches_played": line["counted"],
+                "wins": line["outright"],
+                "shared_wins": line["shared"],
+                "victory_points": Decimal(line["shares"]).quantize(FOUR_PLACES),
+                "hands_played": line["hands"],
+                "went_out": line["outs"],
+                "points": line["sum_of_totals"],
+                # a total is the sum of the player's nets, so points per hand is the average net
+                "average_net": (Decimal(line["sum_of_totals"]) / line["hands"]).quantize(TWO_PLACES)
+                if line["hands"]
+                else None,
+            }
+            for line in lines
+            if line["counted"]
+        ],
+        ordering,
+    )
 
 
 def rank(rows: list[dict[str, Any]], ordering: Sequence[str]) -> list[dict[str, Any]]:
@@ -195,8 +215,10 @@ class Table:
     def key(self, part: str) -> str:
         # The ordering is as long as the client makes it: the query is hashed to keep keys short.
         scope = self.scope
-        query = (f"{scope.ruleset}:{scope.season_id}:{scope.date_from}:{scope.date_to}:"
-                 f"{','.join(self.ordering)}")  # fmt: skip
+        query = (
+            f"{scope.ruleset}:{scope.season_id}:{scope.date_from}:{scope.date_to}:"
+            f"{','.join(self.ordering)}"
+        )
         digest = hashlib.sha256(query.encode()).hexdigest()
         club = self.club
         return f"standings:v{CACHE_VERSION}:{club.pk}:{club.standings_stamp}:{digest}:{part}"
@@ -247,8 +269,9 @@ def standings_for_season(
 
     The stamp is read from ``season.club``: a season loaded with its club saves a query.
     """
-    return Table(season.club, Scope(season.club_id, season.pk, date_from, date_to, ruleset),
-                 tuple(ordering))  # fmt: skip
+    return Table(
+        season.club, Scope(season.club_id, season.pk, date_from, date_to, ruleset), tuple(ordering)
+    )
 
 
 # --- a player's record ---------------------------------------------------------------------

@@ -81,11 +81,19 @@ def lock_match(match_id: int) -> LockedMatch:
         raise Match.DoesNotExist(f"match {match_id}")
     club, season, table, status, played, first, created_at, creator, ruleset, options = rows[0][:10]
     return LockedMatch(
-        id=match_id, club=club, season=season, table=table, status=status, hands_played=played,
-        first_dealer=first, created_by=creator, created_at=_moment(created_at), ruleset=ruleset,
+        id=match_id,
+        club=club,
+        season=season,
+        table=table,
+        status=status,
+        hands_played=played,
+        first_dealer=first,
+        created_by=creator,
+        created_at=_moment(created_at),
+        ruleset=ruleset,
         options=options if isinstance(options, dict) else json.loads(options),
         seats=tuple(SeatRow(*row[10:]) for row in rows),
-    )  # fmt: skip
+    )
 
 
 def _moment(value: Any) -> datetime.datetime:
@@ -203,13 +211,20 @@ def write_hand(new: NewHand) -> Written:
     if connection.vendor != "postgresql":
         return _write_hand_with_the_orm(new)
     params: dict[str, Any] = {
-        "match": new.match, "number": new.number, "dealer": new.dealer, "ending": new.ending,
-        "went_out": new.went_out, "user": new.recorded_by, "at": new.at,
+        "match": new.match,
+        "number": new.number,
+        "dealer": new.dealer,
+        "ending": new.ending,
+        "went_out": new.went_out,
+        "user": new.recorded_by,
+        "at": new.at,
         "results": json.dumps([_fields(row) for row in new.results]),
         "seats": json.dumps([_fields(seat) for seat in new.seats], default=str),
-        "status": new.status, "finished_at": new.finished_at, "entry": json.dumps(new.entry),
+        "status": new.status,
+        "finished_at": new.finished_at,
+        "entry": json.dumps(new.entry),
         "flags": json.dumps(new.flags),
-    }  # fmt: skip
+    }
     with connection.cursor() as cursor:
         cursor.execute(WRITE_HAND, params)
         (version,) = cursor.fetchone()
@@ -223,27 +238,49 @@ def _fields(row: Any) -> dict[str, Any]:
 def _write_hand_with_the_orm(new: NewHand) -> Written:
     """``write_hand`` for SQLite, one statement a table."""
     last = HandRevision.objects.filter(match_id=new.match, number=new.number).aggregate(
-        last=Max("revision"))["last"]  # fmt: skip
+        last=Max("revision")
+    )["last"]
     version = (last or 0) + 1
     hand = Hand.objects.create(
-        match_id=new.match, number=new.number, dealer_id=new.dealer, ending=new.ending,
-        went_out_id=new.went_out, flags=new.flags, version=version,
+        match_id=new.match,
+        number=new.number,
+        dealer_id=new.dealer,
+        ending=new.ending,
+        went_out_id=new.went_out,
+        flags=new.flags,
+        version=version,
         recorded_by_id=new.recorded_by,
-    )  # fmt: skip
+    )
     HandResult.objects.bulk_create(
-        HandResult(hand=hand, player_id=row.player, **{
-            name: getattr(row, name) for name in row.__slots__ if name != "player"})
+        HandResult(
+            hand=hand,
+            player_id=row.player,
+            **{name: getattr(row, name) for name in row.__slots__ if name != "player"},
+        )
         for row in new.results
-    )  # fmt: skip
+    )
     Seat.objects.bulk_update(
-        [Seat(pk=s.id, total=s.total, winner=s.winner, went_out=s.went_out,
-              victory_points=s.victory_points) for s in new.seats],
+        [
+            Seat(
+                pk=s.id,
+                total=s.total,
+                winner=s.winner,
+                went_out=s.went_out,
+                victory_points=s.victory_points,
+            )
+            for s in new.seats
+        ],
         ["total", "winner", "went_out", "victory_points"],
-    )  # fmt: skip
+    )
     Match.objects.filter(pk=new.match).update(
-        hands_played=new.number, status=new.status, finished_at=new.finished_at)
+        hands_played=new.number, status=new.status, finished_at=new.finished_at
+    )
     HandRevision.objects.create(
-        match_id=new.match, number=new.number, revision=version,
-        action=RevisionAction.RECORDED, hand=new.entry, by_id=new.recorded_by,
-    )  # fmt: skip
+        match_id=new.match,
+        number=new.number,
+        revision=version,
+        action=RevisionAction.RECORDED,
+        hand=new.entry,
+        by_id=new.recorded_by,
+    )
     return Written(version, hand.recorded_at, hand.updated_at)

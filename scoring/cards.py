@@ -78,11 +78,19 @@ _RANK_ORDER: Final = {rank: i for i, rank in enumerate(Rank, start=1)}
 _SUIT_ORDER: Final = {suit: i for i, suit in enumerate(Suit)}
 
 _SUIT_ALIASES: Final = {
-    "S": Suit.SPADES, "♠": Suit.SPADES, "♤": Suit.SPADES,
-    "H": Suit.HEARTS, "♥": Suit.HEARTS, "♡": Suit.HEARTS,
-    "D": Suit.DIAMONDS, "♦": Suit.DIAMONDS, "♢": Suit.DIAMONDS,
-    "C": Suit.CLUBS, "♣": Suit.CLUBS, "♧": Suit.CLUBS,
-}  # fmt: skip
+    "S": Suit.SPADES,
+    "♠": Suit.SPADES,
+    "♤": Suit.SPADES,
+    "H": Suit.HEARTS,
+    "♥": Suit.HEARTS,
+    "♡": Suit.HEARTS,
+    "D": Suit.DIAMONDS,
+    "♦": Suit.DIAMONDS,
+    "♢": Suit.DIAMONDS,
+    "C": Suit.CLUBS,
+    "♣": Suit.CLUBS,
+    "♧": Suit.CLUBS,
+}
 _RANK_ALIASES: Final = {rank.value: rank for rank in Rank} | {"T": Rank.TEN}
 
 

@@ -135,22 +135,37 @@ def _check_players(hand: HandInput, seated: Sequence[Hashable] | None) -> list[V
     found: list[Violation] = []
     for player, count in Counter(listed).items():
         if count > 1:
-            found.append(violation(Code.PLAYERS_MISMATCH, "results", problem="duplicate",
-                                   player=player, count=count))  # fmt: skip
+            found.append(
+                violation(
+                    Code.PLAYERS_MISMATCH,
+                    "results",
+                    problem="duplicate",
+                    player=player,
+                    count=count,
+                )
+            )
     if seated is None:
         count = len(set(listed))
         if not MIN_PLAYERS <= count <= MAX_PLAYERS:
-            found.append(violation(Code.PLAYERS_MISMATCH, "results",
-                                   problem="player_count", count=count))  # fmt: skip
+            found.append(
+                violation(Code.PLAYERS_MISMATCH, "results", problem="player_count", count=count)
+            )
         return found
     for player in seated:
         if player not in listed:
-            found.append(violation(Code.PLAYERS_MISMATCH, "results",
-                                   problem="missing", player=player))  # fmt: skip
+            found.append(
+                violation(Code.PLAYERS_MISMATCH, "results", problem="missing", player=player)
+            )
     for i, player in enumerate(listed):
         if player not in seated:
-            found.append(violation(Code.PLAYERS_MISMATCH, f"results.{i}.player",
-                                   problem="not_seated", player=player))  # fmt: skip
+            found.append(
+                violation(
+                    Code.PLAYERS_MISMATCH,
+                    f"results.{i}.player",
+                    problem="not_seated",
+                    player=player,
+                )
+            )
     return found
 
 
@@ -168,15 +183,28 @@ def _check_ending(hand: HandInput) -> list[Violation]:
         if hand.ending is Ending.WENT_OUT and entry.player == hand.went_out:
             if entry.held:
                 held = " ".join(c.code for c in entry.held)
-                found.append(violation(Code.WENT_OUT_WITH_CARDS, f"results.{i}.hand",
-                                       player=entry.player, problem="holds_cards",
-                                       cards=held))  # fmt: skip
+                found.append(
+                    violation(
+                        Code.WENT_OUT_WITH_CARDS,
+                        f"results.{i}.hand",
+                        player=entry.player,
+                        problem="holds_cards",
+                        cards=held,
+                    )
+                )
             if not entry.melds:
-                found.append(violation(Code.WENT_OUT_WITH_CARDS, f"results.{i}.melds",
-                                       player=entry.player, problem="melded_nothing"))  # fmt: skip
+                found.append(
+                    violation(
+                        Code.WENT_OUT_WITH_CARDS,
+                        f"results.{i}.melds",
+                        player=entry.player,
+                        problem="melded_nothing",
+                    )
+                )
         elif not entry.held:
-            found.append(violation(Code.PLAYER_WITHOUT_CARDS, f"results.{i}.hand",
-                                   player=entry.player))  # fmt: skip
+            found.append(
+                violation(Code.PLAYER_WITHOUT_CARDS, f"results.{i}.hand", player=entry.player)
+            )
     return found
 
 
@@ -210,9 +238,9 @@ def _check_card_counts(hand: HandInput) -> list[Violation]:
         count = sum(len(meld) for meld in entry.melds) + len(entry.held)
         total += count
         if count < MIN_CARDS_PER_PLAYER:
-            found.append(violation(Code.TOO_FEW_CARDS, f"results.{i}",
-                                   player=entry.player, count=count))  # fmt: skip
+            found.append(
+                violation(Code.TOO_FEW_CARDS, f"results.{i}", player=entry.player, count=count)
+            )
     if hand.ending is Ending.STOCK_EXHAUSTED and total not in STOCK_EXHAUSTED_CARDS:
         found.append(violation(Code.STOCK_EXHAUSTED_CARD_COUNT, "results", count=total))
     return found
-

@@ -96,8 +96,9 @@ def _rule(cards: tuple[MeldCard, ...]) -> MeldRuling:
     if count and twos == count:
         kind = MeldKind.TWOS
         if wild:
-            found.extend(violation(Code.TWOS_SET_DECLARES_OTHER_CARD, card=c.code)
-                         for c in cards if c.wild)  # fmt: skip
+            found.extend(
+                violation(Code.TWOS_SET_DECLARES_OTHER_CARD, card=c.code) for c in cards if c.wild
+            )
             points = sum(c.card.points for c in cards)
     elif len(ranks) <= 1:
         kind = MeldKind.SET
@@ -127,8 +128,9 @@ def _run_order(cards: tuple[MeldCard, ...], ranks: set[Rank], found: list[Violat
         if low[-1] - low[0] == len(low) - 1:
             return
         if Rank.ACE in ranks:
-            high = sorted(14 if c.represents.rank is Rank.ACE else c.represents.rank.order
-                          for c in cards)  # fmt: skip
+            high = sorted(
+                14 if c.represents.rank is Rank.ACE else c.represents.rank.order for c in cards
+            )
             if high[-1] - high[0] == len(high) - 1:
                 return
     if {Rank.KING, Rank.ACE, Rank.TWO} <= ranks:
@@ -155,10 +157,11 @@ def _copies(cards: tuple[MeldCard, ...], found: list[Violation]) -> None:
             if count > COPIES_PER_CARD:
                 worst[index] = max(count, worst.get(index, 0))
     found.extend(
-        violation(Code.TOO_MANY_COPIES, meld=meld_text(cards), card=ALL_CARDS[index].code,
-                  count=count)
+        violation(
+            Code.TOO_MANY_COPIES, meld=meld_text(cards), card=ALL_CARDS[index].code, count=count
+        )
         for index, count in sorted(worst.items())
-    )  # fmt: skip
+    )
 
 
 MAX_SUGGESTED_TWOS = 2
@@ -176,8 +179,13 @@ def suggest_declarations(cards: Sequence[MeldCard]) -> tuple[tuple[MeldCard, ...
     cards = tuple(cards)
     bare = [i for i, c in enumerate(cards) if c.card.is_two and not c.wild]
     naturals = [c.represents for c in cards if not c.card.is_two]
-    if (not bare or not naturals or len(bare) > MAX_SUGGESTED_TWOS or len(cards) > MAX_MELD
-            or _rule(cards).valid):
+    if (
+        not bare
+        or not naturals
+        or len(bare) > MAX_SUGGESTED_TWOS
+        or len(cards) > MAX_MELD
+        or _rule(cards).valid
+    ):
         return ()  # nothing to suggest, or no declaration could make it legal
     ranks = {card.rank for card in naturals}
     suits = {card.suit for card in naturals}

@@ -92,29 +92,39 @@ _SAME_AS_ARLINGTON = {
 MESSAGES_RUMMY: Final[Mapping[RummyCode, str]] = {
     **{code: MESSAGES[same] for code, same in _SAME_AS_ARLINGTON.items()},
     RummyCode.RUN_AROUND_THE_CORNER: gettext_noop(
-        "A run never turns the corner from king to ace to two, as {meld} does."),
+        "A run never turns the corner from king to ace to two, as {meld} does."
+    ),
     RummyCode.RUN_ACE_HIGH: gettext_noop(
-        "In this match the ace is low only (A-2-3), so {meld} is not a run."),
+        "In this match the ace is low only (A-2-3), so {meld} is not a run."
+    ),
     RummyCode.NO_WILD_CARDS: gettext_noop(
-        "Rummy has no wild cards: {card} cannot stand for another card."),
+        "Rummy has no wild cards: {card} cannot stand for another card."
+    ),
     RummyCode.TOO_MANY_COPIES: gettext_noop(
-        "{meld} holds {card} {count} times; one pack holds only one of each card."),
+        "{meld} holds {card} {count} times; one pack holds only one of each card."
+    ),
     RummyCode.CARD_COUNT_EXCEEDED: gettext_noop(
-        "{card} appears {count} times in this deal; one pack holds only one."),
+        "{card} appears {count} times in this deal; one pack holds only one."
+    ),
     RummyCode.STOCK_NEVER_EXHAUSTED: gettext_noop(
         "In Rummy the discard pile is turned over as a new stock, so a hand ends only when a "
-        "player goes out."),
+        "player goes out."
+    ),
     RummyCode.WENT_OUT_WITH_CARDS: gettext_noop(
-        "{player} went out, so must hold no card; {problem}."),
+        "{player} went out, so must hold no card; {problem}."
+    ),
     RummyCode.HELD_MORE_THAN_DEALT: gettext_noop(
         "{player} holds {count} cards, more than the {dealt} dealt to each player: a turn "
-        "never leaves more cards in a hand than it had."),
+        "never leaves more cards in a hand than it had."
+    ),
     RummyCode.RUMMY_NOT_ALL_AT_ONCE: gettext_noop(
         "{player} went rummy, all at once from a hand of {dealt} cards and one drawn, so melded "
-        "at most {most} cards; their melds hold {count}."),
+        "at most {most} cards; their melds hold {count}."
+    ),
     RummyCode.DISCARD_TAKEN_CARD: gettext_noop(
-        "{card} was just taken from the discard pile: it cannot be discarded in the same turn."),
-}  # fmt: skip
+        "{card} was just taken from the discard pile: it cannot be discarded in the same turn."
+    ),
+}
 
 PROBLEMS_RUMMY: Final[Mapping[str, str]] = {
     **{key: PROBLEMS[key] for key in ("duplicate", "missing", "not_seated", "holds_cards")},
@@ -287,22 +297,33 @@ def rule_hand(
 def _check_players(hand: HandInput, seated: Sequence[Hashable] | None) -> list[Violation]:
     listed = [entry.player for entry in hand.results]
     found: list[Violation] = [
-        violation(RummyCode.PLAYERS_MISMATCH, "results", problem="duplicate", player=player,
-                  count=count)
-        for player, count in Counter(listed).items() if count > 1
-    ]  # fmt: skip
+        violation(
+            RummyCode.PLAYERS_MISMATCH, "results", problem="duplicate", player=player, count=count
+        )
+        for player, count in Counter(listed).items()
+        if count > 1
+    ]
     if seated is None:
         count = len(set(listed))
         if not MIN_PLAYERS <= count <= MAX_PLAYERS:
-            found.append(violation(RummyCode.PLAYERS_MISMATCH, "results",
-                                   problem="player_count", count=count))  # fmt: skip
+            found.append(
+                violation(
+                    RummyCode.PLAYERS_MISMATCH, "results", problem="player_count", count=count
+                )
+            )
         return found
-    found.extend(violation(RummyCode.PLAYERS_MISMATCH, "results", problem="missing",
-                           player=player)
-                 for player in seated if player not in listed)  # fmt: skip
-    found.extend(violation(RummyCode.PLAYERS_MISMATCH, f"results.{i}.player",
-                           problem="not_seated", player=player)
-                 for i, player in enumerate(listed) if player not in seated)  # fmt: skip
+    found.extend(
+        violation(RummyCode.PLAYERS_MISMATCH, "results", problem="missing", player=player)
+        for player in seated
+        if player not in listed
+    )
+    found.extend(
+        violation(
+            RummyCode.PLAYERS_MISMATCH, f"results.{i}.player", problem="not_seated", player=player
+        )
+        for i, player in enumerate(listed)
+        if player not in seated
+    )
     return found
 
 
@@ -313,17 +334,23 @@ def _check_ending(hand: HandInput) -> list[Violation]:
     if hand.went_out is None:
         found.append(violation(RummyCode.WENT_OUT_MISSING, "went_out"))
     elif hand.went_out not in [entry.player for entry in hand.results]:
-        found.append(violation(RummyCode.WENT_OUT_UNKNOWN_PLAYER, "went_out",
-                               player=hand.went_out))  # fmt: skip
+        found.append(violation(RummyCode.WENT_OUT_UNKNOWN_PLAYER, "went_out", player=hand.went_out))
     for i, entry in enumerate(hand.results):
         if entry.player == hand.went_out:
             if entry.held:
-                found.append(violation(RummyCode.WENT_OUT_WITH_CARDS, f"results.{i}.hand",
-                                       player=entry.player, problem="holds_cards",
-                                       cards=" ".join(c.code for c in entry.held)))  # fmt: skip
+                found.append(
+                    violation(
+                        RummyCode.WENT_OUT_WITH_CARDS,
+                        f"results.{i}.hand",
+                        player=entry.player,
+                        problem="holds_cards",
+                        cards=" ".join(c.code for c in entry.held),
+                    )
+                )
         elif not entry.held:
-            found.append(violation(RummyCode.PLAYER_WITHOUT_CARDS, f"results.{i}.hand",
-                                   player=entry.player))  # fmt: skip
+            found.append(
+                violation(RummyCode.PLAYER_WITHOUT_CARDS, f"results.{i}.hand", player=entry.player)
+            )
     return found
 
 
@@ -338,10 +365,11 @@ def _check_copies(hand: HandInput) -> list[Violation]:
             if seen[card.index] > 1:
                 first.setdefault(card.index, path)
     return [
-        violation(RummyCode.CARD_COUNT_EXCEEDED, path, card=ALL_CARDS[index].code,
-                  count=seen[index])
+        violation(
+            RummyCode.CARD_COUNT_EXCEEDED, path, card=ALL_CARDS[index].code, count=seen[index]
+        )
         for index, path in sorted(first.items())
-    ]  # fmt: skip
+    ]
 
 
 def _check_deal(hand: HandInput, seated: Sequence[Hashable] | None, rummy: bool) -> list[Violation]:
@@ -354,14 +382,27 @@ def _check_deal(hand: HandInput, seated: Sequence[Hashable] | None, rummy: bool)
     found: list[Violation] = []
     for i, entry in enumerate(hand.results):
         if len(entry.held) > dealt:
-            found.append(violation(RummyCode.HELD_MORE_THAN_DEALT, f"results.{i}.hand",
-                                   player=entry.player, count=len(entry.held),
-                                   dealt=dealt))  # fmt: skip
+            found.append(
+                violation(
+                    RummyCode.HELD_MORE_THAN_DEALT,
+                    f"results.{i}.hand",
+                    player=entry.player,
+                    count=len(entry.held),
+                    dealt=dealt,
+                )
+            )
         count = sum(len(meld) for meld in entry.melds)
         if rummy and entry.player == hand.went_out and count > dealt + 1:
-            found.append(violation(RummyCode.RUMMY_NOT_ALL_AT_ONCE, f"results.{i}.melds",
-                                   player=entry.player, dealt=dealt, most=dealt + 1,
-                                   count=count))  # fmt: skip
+            found.append(
+                violation(
+                    RummyCode.RUMMY_NOT_ALL_AT_ONCE,
+                    f"results.{i}.melds",
+                    player=entry.player,
+                    dealt=dealt,
+                    most=dealt + 1,
+                    count=count,
+                )
+            )
     return found
 
 

@@ -44,8 +44,11 @@ def rule_take_discards(top_card: MeldCard, from_hand: Sequence[MeldCard]) -> Tur
     meld = (top_card, *from_hand)
     found: list[Violation] = []
     if len(from_hand) < MIN_FROM_HAND:
-        found.append(violation(Code.TAKE_DISCARDS_NEEDS_TWO, "from_hand",
-                               card=top_card.code, count=len(from_hand)))  # fmt: skip
+        found.append(
+            violation(
+                Code.TAKE_DISCARDS_NEEDS_TWO, "from_hand", card=top_card.code, count=len(from_hand)
+            )
+        )
     found.extend(rule_meld(meld).violations)
     return TurnRuling(meld, tuple(found))
 

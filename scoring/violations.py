@@ -97,84 +97,103 @@ def gettext_noop(message: str) -> str:
 
 
 MESSAGES: Final[Mapping[Code, str]] = {
-    Code.MELD_TOO_SHORT: gettext_noop(
-        "A meld needs at least 3 cards; {meld} has {count}."),
-    Code.MELD_TOO_LONG: gettext_noop(
-        "No meld may exceed 4 cards; {meld} has {count}."),
-    Code.SET_MIXED_RANKS: gettext_noop(
-        "A set must be all one rank; {meld} mixes {ranks}."),
-    Code.RUN_MIXED_SUITS: gettext_noop(
-        "A run must be all one suit; {meld} mixes {suits}."),
-    Code.RUN_NOT_CONSECUTIVE: gettext_noop(
-        "A run must be consecutive ranks; {meld} is not."),
+    Code.MELD_TOO_SHORT: gettext_noop("A meld needs at least 3 cards; {meld} has {count}."),
+    Code.MELD_TOO_LONG: gettext_noop("No meld may exceed 4 cards; {meld} has {count}."),
+    Code.SET_MIXED_RANKS: gettext_noop("A set must be all one rank; {meld} mixes {ranks}."),
+    Code.RUN_MIXED_SUITS: gettext_noop("A run must be all one suit; {meld} mixes {suits}."),
+    Code.RUN_NOT_CONSECUTIVE: gettext_noop("A run must be consecutive ranks; {meld} is not."),
     Code.RUN_AROUND_THE_CORNER: gettext_noop(
-        "An ace is low in A-2-3 or high in Q-K-A, never around the corner as in {meld}."),
+        "An ace is low in A-2-3 or high in Q-K-A, never around the corner as in {meld}."
+    ),
     Code.TWOS_SET_DECLARES_OTHER_CARD: gettext_noop(
-        "In a set of twos every two stands for itself; {card} is not allowed."),
+        "In a set of twos every two stands for itself; {card} is not allowed."
+    ),
     Code.WILD_QUEEN_OF_SPADES: gettext_noop(
         "{card} is refused: a two may stand for the queen of spades only when every other "
-        "card of {meld} is natural."),
+        "card of {meld} is natural."
+    ),
     Code.TOO_MANY_COPIES: gettext_noop(
-        "{meld} holds {card} {count} times; two packs hold only two of each card."),
-    Code.PLAYERS_MISMATCH: gettext_noop(
-        "Every seated player must appear exactly once: {problem}."),
+        "{meld} holds {card} {count} times; two packs hold only two of each card."
+    ),
+    Code.PLAYERS_MISMATCH: gettext_noop("Every seated player must appear exactly once: {problem}."),
     Code.CARD_COUNT_EXCEEDED: gettext_noop(
-        "{card} appears {count} times in this deal; two packs hold only two."),
+        "{card} appears {count} times in this deal; two packs hold only two."
+    ),
     Code.WENT_OUT_MISSING: gettext_noop(
-        "The hand ended with a player going out, but no player is named as going out."),
+        "The hand ended with a player going out, but no player is named as going out."
+    ),
     Code.WENT_OUT_UNKNOWN_PLAYER: gettext_noop(
-        "{player} is named as going out but is not among the players of this hand."),
+        "{player} is named as going out but is not among the players of this hand."
+    ),
     Code.WENT_OUT_NOT_ALLOWED: gettext_noop(
-        "The stock ran out, so nobody went out; {player} cannot be named as going out."),
+        "The stock ran out, so nobody went out; {player} cannot be named as going out."
+    ),
     Code.WENT_OUT_WITH_CARDS: gettext_noop(
-        "{player} went out, so must have melded and hold no card; {problem}."),
+        "{player} went out, so must have melded and hold no card; {problem}."
+    ),
     Code.PLAYER_WITHOUT_CARDS: gettext_noop(
-        "{player} holds no card, but only the player who went out can end with none."),
+        "{player} holds no card, but only the player who went out can end with none."
+    ),
     Code.TOO_FEW_CARDS: gettext_noop(
-        "{player} accounts for {count} cards, melded and held; every player has at least 13."),
+        "{player} accounts for {count} cards, melded and held; every player has at least 13."
+    ),
     Code.STOCK_EXHAUSTED_CARD_COUNT: gettext_noop(
         "When the stock runs out the players hold or have melded 103 or 104 cards; "
-        "this hand accounts for {count}."),
+        "this hand accounts for {count}."
+    ),
     Code.QUEEN_OF_SPADES_DISCARD: gettext_noop(
-        "{card} cannot be discarded, not even as the last card: it must be melded."),
+        "{card} cannot be discarded, not even as the last card: it must be melded."
+    ),
     Code.TAKE_DISCARDS_NEEDS_TWO: gettext_noop(
         "To take the discard pile, meld its top card, {card}, with at least two cards from "
-        "your hand; {count} given."),
+        "your hand; {count} given."
+    ),
     Code.NOT_YOUR_MELD: gettext_noop(
-        "{player} may add cards only to their own melds; this meld belongs to {owner}."),
-    Code.NOT_YOUR_TURN: gettext_noop(
-        "It is {turn}'s turn, not {player}'s."),
+        "{player} may add cards only to their own melds; this meld belongs to {owner}."
+    ),
+    Code.NOT_YOUR_TURN: gettext_noop("It is {turn}'s turn, not {player}'s."),
     Code.DRAW_FIRST: gettext_noop(
-        "{player} must start the turn by drawing from the stock or taking the whole discard "
-        "pile."),
+        "{player} must start the turn by drawing from the stock or taking the whole discard pile."
+    ),
     Code.ALREADY_DRAWN: gettext_noop(
-        "{player} has already drawn this turn: now meld, add to your own melds, or discard."),
+        "{player} has already drawn this turn: now meld, add to your own melds, or discard."
+    ),
     Code.DRAW_CARD_UNKNOWN: gettext_noop(
         "{card} cannot be named: a card drawn from the stock is known only once the stock has "
-        "been turned over from the discards."),
+        "been turned over from the discards."
+    ),
     Code.DRAW_NOT_TOP_CARD: gettext_noop(
-        "{card} is not the next card of the turned-over stock; that card is {top}."),
+        "{card} is not the next card of the turned-over stock; that card is {top}."
+    ),
     Code.TAKE_PILE_TOP_CARD: gettext_noop(
-        "To take the discard pile the new meld must use its top card, {card}; {meld} does not."),
+        "To take the discard pile the new meld must use its top card, {card}; {meld} does not."
+    ),
     Code.UNKNOWN_MELD: gettext_noop(
-        "There is no meld number {meld}: the table holds {count} melds, numbered from 0."),
+        "There is no meld number {meld}: the table holds {count} melds, numbered from 0."
+    ),
     Code.MORE_CARDS_THAN_HELD: gettext_noop(
-        "{player} holds {held} cards; this move plays {count} from that hand."),
+        "{player} holds {held} cards; this move plays {count} from that hand."
+    ),
     Code.KNOWN_CARDS_IN_HAND: gettext_noop(
         "{player} holds {held} cards and {cards} among them are known, taken with the discard "
         "pile or drawn from the turned-over stock; {count} other cards cannot come from that "
-        "hand."),
+        "hand."
+    ),
     Code.HAND_ENDED: gettext_noop(
-        "The hand has ended: only the cards left in each hand can be entered now."),
+        "The hand has ended: only the cards left in each hand can be entered now."
+    ),
     Code.HAND_NOT_ENDED: gettext_noop(
         "The hand is still being played: it ends when a player goes out or nothing is left to "
-        "turn over as the stock."),
+        "turn over as the stock."
+    ),
     Code.HELD_COUNT_MISMATCH: gettext_noop(
-        "{player} holds {held} cards by the play so far; {count} were entered."),
+        "{player} holds {held} cards by the play so far; {count} were entered."
+    ),
     Code.HELD_KNOWN_CARD_MISSING: gettext_noop(
         "{player} is known to hold {card}, taken with the discard pile or drawn from the "
-        "turned-over stock, but it is not among the cards entered."),
-}  # fmt: skip
+        "turned-over stock, but it is not among the cards entered."
+    ),
+}
 
 PROBLEMS: Final[Mapping[str, str]] = {
     "duplicate": gettext_noop("{player} is listed {count} times"),
@@ -201,14 +220,14 @@ CATALOGUES: Final[dict[type[RuleCode], Catalogue]] = {Code: Catalogue(MESSAGES, 
 
 NOTATION_MESSAGES: Final[Mapping[str, str]] = {
     "invalid_card": gettext_noop(
-        "{text} is not a card: write a rank (A, 2-10 or T, J, Q, K) then a suit (S, H, D, C)."),
-    "declaration_on_non_two": gettext_noop(
-        "{text}: only a two may stand for another card."),
+        "{text} is not a card: write a rank (A, 2-10 or T, J, Q, K) then a suit (S, H, D, C)."
+    ),
+    "declaration_on_non_two": gettext_noop("{text}: only a two may stand for another card."),
     "declaration_outside_meld": gettext_noop(
-        "{text}: a declaration such as 2D=QS belongs in a meld, not here."),
-    "not_a_list": gettext_noop(
-        "{text} is not a list of cards."),
-}  # fmt: skip
+        "{text}: a declaration such as 2D=QS belongs in a meld, not here."
+    ),
+    "not_a_list": gettext_noop("{text} is not a list of cards."),
+}
 
 
 RANK_NAMES: Final[Mapping[Rank, str]] = {

@@ -38,19 +38,31 @@ def shell_files() -> list[str]:
 @login_required
 def hand_new(request: HttpRequest, match_id: int) -> HttpResponse:
     """Enter the next hand of a match."""
-    return render(request, "web/entry.html", {
-        "vocabulary": vocabulary(), "match_id": match_id, "number": None,
-        "match_url": reverse("web:match", args=[match_id]),
-    })  # fmt: skip
+    return render(
+        request,
+        "web/entry.html",
+        {
+            "vocabulary": vocabulary(),
+            "match_id": match_id,
+            "number": None,
+            "match_url": reverse("web:match", args=[match_id]),
+        },
+    )
 
 
 @login_required
 def hand_edit(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
     """Correct a recorded hand."""
-    return render(request, "web/entry.html", {
-        "vocabulary": vocabulary(), "match_id": match_id, "number": number,
-        "match_url": reverse("web:match", args=[match_id]),
-    })  # fmt: skip
+    return render(
+        request,
+        "web/entry.html",
+        {
+            "vocabulary": vocabulary(),
+            "match_id": match_id,
+            "number": number,
+            "match_url": reverse("web:match", args=[match_id]),
+        },
+    )
 
 
 def shell_version() -> str:

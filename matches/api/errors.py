@@ -58,10 +58,18 @@ def error_response(
 ) -> type[serializers.Serializer]:
     """An OpenAPI schema for an error answer that carries one of ``codes``."""
     enum = ClientErrorEnum if error_type == "client_error" else ServerErrorEnum
-    item = type(f"{name}ErrorItem", (_ErrorItemSerializer,), {
-        "code": serializers.ChoiceField(choices=codes),
-    })  # fmt: skip
-    return type(f"{name}ErrorResponse", (serializers.Serializer,), {
-        "type": serializers.ChoiceField(choices=enum.choices),
-        "errors": item(many=True),
-    })  # fmt: skip
+    item = type(
+        f"{name}ErrorItem",
+        (_ErrorItemSerializer,),
+        {
+            "code": serializers.ChoiceField(choices=codes),
+        },
+    )
+    return type(
+        f"{name}ErrorResponse",
+        (serializers.Serializer,),
+        {
+            "type": serializers.ChoiceField(choices=enum.choices),
+            "errors": item(many=True),
+        },
+    )

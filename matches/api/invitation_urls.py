@@ -21,14 +21,24 @@ class CodeConverter:
 register_converter(CodeConverter, "code")
 
 urlpatterns = [
-    path("clubs/<int:pk>/invitations/", views.ClubInvitationsView.as_view(),
-         name="club-invitations"),
-    path("clubs/<int:pk>/invitations/<int:invitation>/", views.ClubInvitationView.as_view(),
-         name="club-invitation"),
+    path(
+        "clubs/<int:pk>/invitations/", views.ClubInvitationsView.as_view(), name="club-invitations"
+    ),
+    path(
+        "clubs/<int:pk>/invitations/<int:invitation>/",
+        views.ClubInvitationView.as_view(),
+        name="club-invitation",
+    ),
     path("invitations/", views.MyInvitationsView.as_view(), name="my-invitations"),
     path("invitations/<code:code>/", views.InvitationView.as_view(), name="invitation"),
-    path("invitations/<code:code>/accept/", views.InvitationAcceptView.as_view(),
-         name="invitation-accept"),
-    path("invitations/<code:code>/signup/", views.InvitationSignupView.as_view(),
-         name="invitation-signup"),
-]  # fmt: skip
+    path(
+        "invitations/<code:code>/accept/",
+        views.InvitationAcceptView.as_view(),
+        name="invitation-accept",
+    ),
+    path(
+        "invitations/<code:code>/signup/",
+        views.InvitationSignupView.as_view(),
+        name="invitation-signup",
+    ),
+]

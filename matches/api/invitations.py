@@ -29,8 +29,9 @@ from matches.api.errors import error_response
 from matches.api.permissions import MANAGING, can_write, requester
 from matches.models import Club, Invitation, Role
 
-GONE = error_response("InvitationGone", ["invitation_expired", "invitation_revoked",
-                                         "invitation_used_up"])  # fmt: skip
+GONE = error_response(
+    "InvitationGone", ["invitation_expired", "invitation_revoked", "invitation_used_up"]
+)
 ALREADY = error_response("AlreadyAMember", ["already_a_member"])
 
 
@@ -49,8 +50,17 @@ class InvitationSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Invitation
-        fields = ["id", "code", "url", "role", "expires_at", "uses", "max_uses", "state",
-                  "created_at"]  # fmt: skip
+        fields = [
+            "id",
+            "code",
+            "url",
+            "role",
+            "expires_at",
+            "uses",
+            "max_uses",
+            "state",
+            "created_at",
+        ]
 
     def get_url(self, invitation: Invitation) -> str:
         return join_url(self.context["request"], invitation)
@@ -65,9 +75,12 @@ class InvitationCreateSerializer(serializers.Serializer):
         required=False, help_text="Default: 7 days from now. Must be in the future."
     )
     max_uses = serializers.IntegerField(
-        required=False, allow_null=True, min_value=1, max_value=100_000,
+        required=False,
+        allow_null=True,
+        min_value=1,
+        max_value=100_000,
         help_text="How many people may use it. Default: no limit until it expires.",
-    )  # fmt: skip
+    )
 
 
 class InvitationPreviewSerializer(serializers.Serializer):
@@ -80,8 +93,7 @@ class MyInvitationSerializer(serializers.ModelSerializer):
 
     club = serializers.IntegerField(source="club_id")
     club_name = serializers.CharField(source="club.name")
-    invited_by = serializers.CharField(source="created_by.username", allow_null=True,
-                                       default=None)  # fmt: skip
+    invited_by = serializers.CharField(source="created_by.username", allow_null=True, default=None)
 
     class Meta:
         model = Invitation
@@ -95,11 +107,18 @@ class JoinedSerializer(serializers.Serializer):
 
 
 class SignupSerializer(serializers.Serializer):
-    username = serializers.CharField(max_length=150, validators=[UnicodeUsernameValidator()],
-                                     help_text="Letters, digits and @ . + - _ only.")  # fmt: skip
-    password = serializers.CharField(write_only=True, max_length=128, trim_whitespace=False,
-                                     style={"input_type": "password"},
-                                     help_text="Checked by the site's password rules.")  # fmt: skip
+    username = serializers.CharField(
+        max_length=150,
+        validators=[UnicodeUsernameValidator()],
+        help_text="Letters, digits and @ . + - _ only.",
+    )
+    password = serializers.CharField(
+        write_only=True,
+        max_length=128,
+        trim_whitespace=False,
+        style={"input_type": "password"},
+        help_text="Checked by the site's password rules.",
+    )
 
 
 class OwnersOfTheClub(generics.GenericAPIView if TYPE_CHECKING else object):  # type: ignore[misc]
@@ -129,12 +148,15 @@ class ClubInvitationsView(OwnersOfTheClub, generics.ListAPIView):
         club = self.club()
         incoming = InvitationCreateSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
-        invitation = invitations.invitation_create(club=club, by=requester(request),
-                                                   **incoming.validated_data)  # fmt: skip
+        invitation = invitations.invitation_create(
+            club=club, by=requester(request), **incoming.validated_data
+        )
         where = reverse("club-invitation", kwargs={"pk": pk, "invitation": invitation.pk})
-        return Response(InvitationSerializer(invitation, context={"request": request}).data,
-                        status=status.HTTP_201_CREATED,
-                        headers={"Location": request.build_absolute_uri(where)})  # fmt: skip
+        return Response(
+            InvitationSerializer(invitation, context={"request": request}).data,
+            status=status.HTTP_201_CREATED,
+            headers={"Location": request.build_absolute_uri(where)},
+        )
 
 
 class ClubInvitationView(OwnersOfTheClub, generics.RetrieveDestroyAPIView):
@@ -148,7 +170,7 @@ class ClubInvitationView(OwnersOfTheClub, generics.RetrieveDestroyAPIView):
         found: Invitation = generics.get_object_or_404(
             Invitation.objects.filter(club=self.club(), invitee__isnull=True),
             pk=self.kwargs["invitation"],
-        )  # fmt: skip
+        )
         return found
 
     def perform_destroy(self, instance: Invitation) -> None:
@@ -200,8 +222,9 @@ class InvitationAcceptView(ByCode):
 
     @extend_schema(request=None, responses={201: JoinedSerializer, 409: ALREADY, 410: GONE})
     def post(self, request: Request, code: str) -> Response:
-        membership = invitations.invitation_accept(invitation=self.invitation(code),
-                                                   user=requester(request))  # fmt: skip
+        membership = invitations.invitation_accept(
+            invitation=self.invitation(code), user=requester(request)
+        )
         club = membership.club
         body = {"club": club.pk, "club_name": club.name, "role": membership.role}
         where = request.build_absolute_uri(reverse("club-detail", kwargs={"pk": club.pk}))
@@ -220,22 +243,30 @@ class InvitationSignupView(ByCode):
             raise exceptions.NotFound()
         return found
 
-    @extend_schema(request=SignupSerializer, responses={
-        201: OpenApiResponse(IssuedTokenSerializer, description="The new user's device token."),
-        410: GONE,
-    }, auth=[])  # fmt: skip
+    @extend_schema(
+        request=SignupSerializer,
+        responses={
+            201: OpenApiResponse(IssuedTokenSerializer, description="The new user's device token."),
+            410: GONE,
+        },
+        auth=[],
+    )
     def post(self, request: Request, code: str) -> Response:
         invitation = self.invitation(code)
         incoming = SignupSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         try:
-            user = invitations.invitation_signup(invitation=invitation,
-                                                 **incoming.validated_data)  # fmt: skip
+            user = invitations.invitation_signup(invitation=invitation, **incoming.validated_data)
         except invitations.WeakPassword as weak:
-            raise exceptions.ValidationError({"password": [
-                ErrorDetail(message, code=error.code or "invalid")
-                for error in weak.refused.error_list for message in error.messages
-            ]}) from None  # fmt: skip
+            raise exceptions.ValidationError(
+                {
+                    "password": [
+                        ErrorDetail(message, code=error.code or "invalid")
+                        for error in weak.refused.error_list
+                        for message in error.messages
+                    ]
+                }
+            ) from None
         return issue(request, user, device_name(request, None))
 
 
@@ -250,5 +281,7 @@ class MyInvitationsView(generics.ListAPIView):
             return Invitation.objects.none()
         return Invitation.objects.filter(
             Q(max_uses__isnull=True) | Q(uses__lt=F("max_uses")),
-            invitee=requester(self.request), revoked_at__isnull=True, expires_at__gt=timezone.now(),
-        ).select_related("club", "created_by")  # fmt: skip
+            invitee=requester(self.request),
+            revoked_at__isnull=True,
+            expires_at__gt=timezone.now(),
+        ).select_related("club", "created_by")

@@ -38,8 +38,10 @@ def hand_only(hand: RecordedHand) -> dict[str, Any]:
             {
                 "player": row.player,
                 "name": row.name,
-                "melds": [{"cards": m["cards"], "kind": m["kind"], "points": m["points"]}
-                          for m in row.melds],
+                "melds": [
+                    {"cards": m["cards"], "kind": m["kind"], "points": m["points"]}
+                    for m in row.melds
+                ],
                 "held": [{"card": h["card"], "points": h["points"]} for h in row.held],
                 "melded_points": row.melded_points,
                 "hand_penalty": row.hand_penalty,
@@ -52,7 +54,7 @@ def hand_only(hand: RecordedHand) -> dict[str, Any]:
         "recorded_by": hand.recorded_by,
         "recorded_at": _when(hand.recorded_at),
         "updated_at": _when(hand.updated_at),
-    }  # fmt: skip
+    }
 
 
 def match(match: MatchState) -> dict[str, Any]:
@@ -67,8 +69,13 @@ def match(match: MatchState) -> dict[str, Any]:
         "options": match.options,
         "status": match.status,
         "seats": [
-            {"seat": line.seat, "player": line.player, "name": line.name, "total": line.total,
-             "winner": line.winner}
+            {
+                "seat": line.seat,
+                "player": line.player,
+                "name": line.name,
+                "total": line.total,
+                "winner": line.winner,
+            }
             for line in match.seats
         ],
         "hands_played": match.hands_played,
@@ -80,4 +87,4 @@ def match(match: MatchState) -> dict[str, Any]:
         "created_by": match.created_by,
         "created_at": _when(match.created_at),
         "finished_at": _when(match.finished_at),
-    }  # fmt: skip
+    }

@@ -32,8 +32,12 @@ class CSVRenderer(BaseRenderer):
     format = "csv"
     charset = "utf-8"
 
-    def render(self, data: Any, accepted_media_type: str | None = None,
-               renderer_context: Mapping[str, Any] | None = None) -> bytes:  # fmt: skip
+    def render(
+        self,
+        data: Any,
+        accepted_media_type: str | None = None,
+        renderer_context: Mapping[str, Any] | None = None,
+    ) -> bytes:
         rows = list(data or [])
         view = (renderer_context or {}).get("view")
         header = list(getattr(view, "csv_header", None) or (rows[0] if rows else []))

@@ -49,9 +49,10 @@ class ClubSerializer(serializers.ModelSerializer):
 
 class MembershipSerializer(serializers.ModelSerializer):
     user = serializers.SlugRelatedField(
-        slug_field="username", queryset=get_user_model().objects.all(),
+        slug_field="username",
+        queryset=get_user_model().objects.all(),
         help_text="The member's username.",
-    )  # fmt: skip
+    )
     role = serializers.ChoiceField(choices=Role.choices)
 
     class Meta:
@@ -77,9 +78,12 @@ class MemberInvitedSerializer(serializers.Serializer):
 class PlayerSerializer(serializers.ModelSerializer):
     club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.none())
     user = serializers.SlugRelatedField(
-        slug_field="username", queryset=get_user_model().objects.all(), required=False,
-        allow_null=True, help_text="The player's login, if they have one.",
-    )  # fmt: skip
+        slug_field="username",
+        queryset=get_user_model().objects.all(),
+        required=False,
+        allow_null=True,
+        help_text="The player's login, if they have one.",
+    )
 
     class Meta:
         model = Player
@@ -147,22 +151,26 @@ class MatchCreateSerializer(serializers.Serializer):
     season = serializers.IntegerField(required=False, allow_null=True)
     table = serializers.CharField(required=False, allow_blank=True, max_length=50, default="")
     players = serializers.ListField(
-        child=serializers.IntegerField(), min_length=1, max_length=10,
+        child=serializers.IntegerField(),
+        min_length=1,
+        max_length=10,
         help_text="Player ids in clockwise seating order (2 to 5).",
-    )  # fmt: skip
+    )
     first_dealer = serializers.IntegerField(
         required=False, allow_null=True, help_text="Player id; default the first seat."
     )
     ruleset = serializers.ChoiceField(
-        choices=list(rulesets.RULESETS), default=rulesets.DEFAULT,
-        help_text="The game: \"arlington\" (2 to 5 players) or \"rummy\" (classic Rummy, 2 to 6).",
-    )  # fmt: skip
+        choices=list(rulesets.RULESETS),
+        default=rulesets.DEFAULT,
+        help_text='The game: "arlington" (2 to 5 players) or "rummy" (classic Rummy, 2 to 6).',
+    )
     options = serializers.DictField(
-        required=False, default=dict,
+        required=False,
+        default=dict,
         help_text="The ruleset's options, fixed for the match; those left out take their "
-                  "defaults. Rummy: \"target\" (1 to 100000, default 100) and \"ace\" "
-                  "(\"low\", the default, or \"high_or_low\"). Arlington has none.",
-    )  # fmt: skip
+        'defaults. Rummy: "target" (1 to 100000, default 100) and "ace" '
+        '("low", the default, or "high_or_low"). Arlington has none.',
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         rules = rulesets.ruleset(attrs["ruleset"])
@@ -173,9 +181,10 @@ class MatchCreateSerializer(serializers.Serializer):
             option = known.get(name)
             if option is None:
                 sentence = errors.SETUP_MESSAGES["unknown_option"].format(
-                    option=name, ruleset=rules.name,
+                    option=name,
+                    ruleset=rules.name,
                     options=", ".join(known) or "-",
-                )  # fmt: skip
+                )
                 problems[name] = [serializers.ErrorDetail(sentence, code="unknown_option")]
                 continue
             try:
@@ -217,10 +226,24 @@ class MatchSerializer(serializers.ModelSerializer):
     class Meta:
         model = Match
         fields = [
-            "id", "club", "season", "table", "ruleset", "options", "status", "seats",
-            "hands_played", "next_hand", "next_dealer", "first_dealer", "winners",
-            "shared_victory", "created_by", "created_at", "finished_at",
-        ]  # fmt: skip
+            "id",
+            "club",
+            "season",
+            "table",
+            "ruleset",
+            "options",
+            "status",
+            "seats",
+            "hands_played",
+            "next_hand",
+            "next_dealer",
+            "first_dealer",
+            "winners",
+            "shared_victory",
+            "created_by",
+            "created_at",
+            "finished_at",
+        ]
 
     def _seats(self, match: Match) -> list[Seat]:
         return sorted(match.seats.all(), key=lambda seat: seat.position)
@@ -232,8 +255,9 @@ class MatchSerializer(serializers.ModelSerializer):
         if match.status == "finished":
             return None
         seated = [seat.player_id for seat in self._seats(match)]
-        return hands.dealer(match.pk, match.first_dealer_id, seated, match.hands_played + 1,
-                            ruleset=match.ruleset)  # fmt: skip
+        return hands.dealer(
+            match.pk, match.first_dealer_id, seated, match.hands_played + 1, ruleset=match.ruleset
+        )
 
     def get_winners(self, match: Match) -> list[int]:
         return [seat.player_id for seat in self._seats(match) if seat.winner]
@@ -254,16 +278,18 @@ class PlayerEntrySerializer(serializers.Serializer):
 class HandInputSerializer(serializers.Serializer):
     ending = serializers.ChoiceField(choices=[e.value for e in scoring.Ending])
     went_out = serializers.IntegerField(
-        required=False, allow_null=True, default=None,
+        required=False,
+        allow_null=True,
+        default=None,
         help_text="Id of the player who went out; null when the stock ran out.",
-    )  # fmt: skip
+    )
     results = PlayerEntrySerializer(many=True, max_length=MAX_PLAYERS_IN_REQUEST)  # type: ignore[call-arg]
     rummy = serializers.BooleanField(
         required=False,
         help_text="Rummy matches: the winner went out all at once, without having melded, laid "
-                  "off or discarded before, so every other player pays double (default false). "
-                  "Arlington matches do not read it.",
-    )  # fmt: skip
+        "off or discarded before, so every other player pays double (default false). "
+        "Arlington matches do not read it.",
+    )
 
     def to_entry(self) -> services.HandEntry:
         data = self.validated_data
@@ -279,8 +305,13 @@ class HandInputSerializer(serializers.Serializer):
 
 
 class VoidQuerySerializer(serializers.Serializer):
-    reason = serializers.CharField(required=False, allow_blank=True, max_length=500, default="",
-                                   help_text="Why the hand is voided; kept in its revisions.")
+    reason = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=500,
+        default="",
+        help_text="Why the hand is voided; kept in its revisions.",
+    )
 
 
 class HandCorrectionSerializer(HandInputSerializer):
@@ -305,8 +336,17 @@ class HandResultSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = HandResult
-        fields = ["player", "name", "melds", "held", "melded_points", "hand_penalty", "bonus",
-                  "net", "total"]  # fmt: skip
+        fields = [
+            "player",
+            "name",
+            "melds",
+            "held",
+            "melded_points",
+            "hand_penalty",
+            "bonus",
+            "net",
+            "total",
+        ]
 
 
 class HandSerializer(serializers.ModelSerializer):
@@ -318,8 +358,18 @@ class HandSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Hand
-        fields = ["number", "dealer", "ending", "went_out", "rummy", "version", "results",
-                  "recorded_by", "recorded_at", "updated_at"]  # fmt: skip
+        fields = [
+            "number",
+            "dealer",
+            "ending",
+            "went_out",
+            "rummy",
+            "version",
+            "results",
+            "recorded_by",
+            "recorded_at",
+            "updated_at",
+        ]
 
     def get_rummy(self, hand: Hand) -> bool | None:
         went_rummy = hand.flags.get("rummy")
@@ -371,15 +421,16 @@ class StandingsQuerySerializer(serializers.Serializer):
     """The query of a standings request; ``from`` and ``to`` are dates of the matches' finish."""
 
     ruleset = serializers.ChoiceField(
-        choices=list(rulesets.RULESETS), default=rulesets.DEFAULT,
+        choices=list(rulesets.RULESETS),
+        default=rulesets.DEFAULT,
         help_text="Which game's matches to count: a table never adds Arlington and Rummy "
-                  "results together.",
-    )  # fmt: skip
+        "results together.",
+    )
     ordering = serializers.CharField(
         required=False,
         help_text="Comma-separated fields, '-' for descending, e.g. '-average_net,name'. "
-                  "Default: -victory_points,-wins,-points.",
-    )  # fmt: skip
+        "Default: -victory_points,-wins,-points.",
+    )
 
     def get_fields(self) -> dict[str, serializers.Field]:
         fields: dict[str, serializers.Field] = super().get_fields()
@@ -403,10 +454,12 @@ class StandingsQuerySerializer(serializers.Serializer):
             attrs["ordering"] = standings.parse_ordering(attrs.get("ordering"))
         except ValueError as unknown:
             raise serializers.ValidationError(
-                {"ordering": _("Cannot order by %(key)s; use one of %(fields)s.") % {
-                    "key": unknown, "fields": ", ".join(standings.STANDING_FIELDS)}},
+                {
+                    "ordering": _("Cannot order by %(key)s; use one of %(fields)s.")
+                    % {"key": unknown, "fields": ", ".join(standings.STANDING_FIELDS)}
+                },
                 code="invalid_ordering",
-            ) from None  # fmt: skip
+            ) from None
         if attrs.get("from") and attrs.get("to") and attrs["to"] < attrs["from"]:
             raise serializers.ValidationError(
                 {"to": _("The end date is before the start date.")}, code="ends_before_start"
@@ -421,8 +474,13 @@ class ClubStandingsQuerySerializer(StandingsQuerySerializer):
 
 
 def _ratio(places: int, help_text: str) -> serializers.DecimalField:
-    return serializers.DecimalField(max_digits=12, decimal_places=places, coerce_to_string=False,
-                                    allow_null=True, help_text=help_text)  # fmt: skip
+    return serializers.DecimalField(
+        max_digits=12,
+        decimal_places=places,
+        coerce_to_string=False,
+        allow_null=True,
+        help_text=help_text,
+    )
 
 
 class StandingSerializer(serializers.Serializer):
@@ -494,8 +552,19 @@ class PlayerMatchSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Seat
-        fields = ["match", "season", "table", "status", "seat", "total", "won", "shared_victory",
-                  "hands_played", "created_at", "finished_at"]  # fmt: skip
+        fields = [
+            "match",
+            "season",
+            "table",
+            "status",
+            "seat",
+            "total",
+            "won",
+            "shared_victory",
+            "hands_played",
+            "created_at",
+            "finished_at",
+        ]
 
     def get_shared_victory(self, seat: Seat) -> bool:
         return bool(seat.winner and seat.victory_points < 1)

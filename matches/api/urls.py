@@ -14,23 +14,42 @@ router.register("matches", views.MatchViewSet, basename="match")
 urlpatterns = [
     path("auth/token/", views.ObtainTokenView.as_view(), name="auth-token"),
     path("matches/<int:match_pk>/hands/", views.HandListView.as_view(), name="hand-list"),
-    path("matches/<int:match_pk>/hands/<int:number>/", views.HandDetailView.as_view(),
-         name="hand-detail"),
-    path("matches/<int:match_pk>/hands/<int:number>/revisions/",
-         views.HandRevisionsView.as_view(), name="hand-revisions"),
+    path(
+        "matches/<int:match_pk>/hands/<int:number>/",
+        views.HandDetailView.as_view(),
+        name="hand-detail",
+    ),
+    path(
+        "matches/<int:match_pk>/hands/<int:number>/revisions/",
+        views.HandRevisionsView.as_view(),
+        name="hand-revisions",
+    ),
     path("matches/<int:match_pk>/live/", live.LiveView.as_view(), name="live"),
     path("matches/<int:match_pk>/live/events/", live.LiveEventsView.as_view(), name="live-events"),
-    path("matches/<int:match_pk>/live/events/last/", live.LiveLastEventView.as_view(),
-         name="live-last-event"),
+    path(
+        "matches/<int:match_pk>/live/events/last/",
+        live.LiveLastEventView.as_view(),
+        name="live-last-event",
+    ),
     path("matches/<int:match_pk>/live/stream/", live_stream.live_stream, name="live-stream"),
-    path("matches/<int:match_pk>/hands/<int:number>/live/", live.LiveLogView.as_view(),
-         name="hand-live-log"),
+    path(
+        "matches/<int:match_pk>/hands/<int:number>/live/",
+        live.LiveLogView.as_view(),
+        name="hand-live-log",
+    ),
     path("clubs/<int:pk>/standings/", views.ClubStandingsView.as_view(), name="club-standings"),
-    path("seasons/<int:pk>/standings/", views.SeasonStandingsView.as_view(),
-         name="season-standings"),
-    path("clubs/<int:pk>/standings/csv/", views.ClubStandingsCSVView.as_view(),
-         name="club-standings-csv"),
-    path("seasons/<int:pk>/standings/csv/", views.SeasonStandingsCSVView.as_view(),
-         name="season-standings-csv"),
+    path(
+        "seasons/<int:pk>/standings/", views.SeasonStandingsView.as_view(), name="season-standings"
+    ),
+    path(
+        "clubs/<int:pk>/standings/csv/",
+        views.ClubStandingsCSVView.as_view(),
+        name="club-standings-csv",
+    ),
+    path(
+        "seasons/<int:pk>/standings/csv/",
+        views.SeasonStandingsCSVView.as_view(),
+        name="season-standings-csv",
+    ),
     *router.urls,
-]  # fmt: skip
+]

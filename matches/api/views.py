@@ -72,7 +72,7 @@ class ObtainTokenView(ObtainAuthToken):
         tags=["auth"],
         deprecated=True,
         description="Legacy: one token per user, the same on every call, never expiring. "
-                    "Use `POST auth/tokens/` for a device token (docs/api.md).",
+        "Use `POST auth/tokens/` for a device token (docs/api.md).",
     )
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         try:
@@ -86,17 +86,21 @@ class ObtainTokenView(ObtainAuthToken):
 
 STALE = error_response("Stale", ["precondition_failed"])
 IF_MATCH_UPDATE = OpenApiParameter(
-    "If-Match", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
+    "If-Match",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    required=False,
     description="Optional: the ETag as last read, quoted as served; if the object has changed "
-                "since, the change is refused (412) and nothing is saved; a malformed header is "
-                "a 400 (invalid_if_match).",
-)  # fmt: skip
+    "since, the change is refused (412) and nothing is saved; a malformed header is "
+    "a 400 (invalid_if_match).",
+)
 
 
 def conditional_updates(serializer: type[BaseSerializer]) -> Any:
     """The schema of PUT and PATCH on a resource that takes If-Match."""
-    documented = extend_schema(parameters=[IF_MATCH_UPDATE],
-                               responses={200: serializer, 412: STALE})  # fmt: skip
+    documented = extend_schema(
+        parameters=[IF_MATCH_UPDATE], responses={200: serializer, 412: STALE}
+    )
     return extend_schema_view(update=documented, partial_update=documented)
 
 
@@ -145,8 +149,9 @@ class ConditionalUpdateMixin(GenericAPIView if TYPE_CHECKING else object):  # ty
         return Response(serializer.data, headers={"ETag": self.etag_of(serializer.instance)})
 
 
-class LocatedCreateMixin(mixins.CreateModelMixin,
-                         viewsets.GenericViewSet if TYPE_CHECKING else object):  # type: ignore[misc]
+class LocatedCreateMixin(
+    mixins.CreateModelMixin, viewsets.GenericViewSet if TYPE_CHECKING else object
+):  # type: ignore[misc]
     """A creation answers the new object's absolute URL in Location."""
 
     def get_success_headers(self, data: Any) -> dict[str, str]:
@@ -159,9 +164,14 @@ def location(request: Request, name: str, **kwargs: Any) -> str:
 
 
 @conditional_updates(s.ClubSerializer)
-class ClubViewSet(ConditionalUpdateMixin, LocatedCreateMixin, mixins.ListModelMixin,
-                  mixins.RetrieveModelMixin, mixins.UpdateModelMixin,
-                  viewsets.GenericViewSet):  # fmt: skip
+class ClubViewSet(
+    ConditionalUpdateMixin,
+    LocatedCreateMixin,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.UpdateModelMixin,
+    viewsets.GenericViewSet,
+):
     """Clubs you belong to. The creator of a club becomes its owner."""
 
     serializer_class = s.ClubSerializer
@@ -174,19 +184,27 @@ class ClubViewSet(ConditionalUpdateMixin, LocatedCreateMixin, mixins.ListModelMi
         return selectors.clubs_visible_to(self.request.user).prefetch_related("memberships")
 
     def perform_create(self, serializer: BaseSerializer) -> None:
-        club = services.club_create(name=serializer.validated_data["name"],
-                                    user=requester(self.request))  # fmt: skip
+        club = services.club_create(
+            name=serializer.validated_data["name"], user=requester(self.request)
+        )
         serializer.instance = club
 
     @extend_schema(methods=["GET"], responses={200: s.MembershipSerializer(many=True)})
-    @extend_schema(methods=["POST"], request=s.MemberRequestSerializer, responses={
-        200: OpenApiResponse(s.MembershipSerializer, description="A member's new role."),
-        202: OpenApiResponse(s.MemberInvitedSerializer, description=(
-            "Anyone else is invited: if the account exists, it sees a personal invitation "
-            "(`GET invitations/`) and joins by accepting it. The answer is the same whether "
-            "the account exists or not."
-        )),
-    })  # fmt: skip
+    @extend_schema(
+        methods=["POST"],
+        request=s.MemberRequestSerializer,
+        responses={
+            200: OpenApiResponse(s.MembershipSerializer, description="A member's new role."),
+            202: OpenApiResponse(
+                s.MemberInvitedSerializer,
+                description=(
+                    "Anyone else is invited: if the account exists, it sees a personal "
+                    "invitation (`GET invitations/`) and joins by accepting it. The answer is the "
+                    "same whether the account exists or not."
+                ),
+            ),
+        },
+    )
     @action(detail=True, methods=["get", "post"], serializer_class=s.MembershipSerializer)
     def members(self, request: Request, pk: str | None = None) -> Response:
         """List the members (any member); change a member's role, or invite a user (owners)."""
@@ -201,7 +219,9 @@ class ClubViewSet(ConditionalUpdateMixin, LocatedCreateMixin, mixins.ListModelMi
         member = club.memberships.select_related("user").filter(user__username=username).first()
         if member is not None:
             membership = services.membership_set(
-                club=club, user=member.user, role=role,
+                club=club,
+                user=member.user,
+                role=role,
                 admit=lambda: self.require(club, MANAGING),
             )
             return Response(s.MembershipSerializer(membership).data)
@@ -210,14 +230,16 @@ class ClubViewSet(ConditionalUpdateMixin, LocatedCreateMixin, mixins.ListModelMi
 
     @extend_schema(responses={204: None})
     @action(detail=True, methods=["delete"], url_path=r"members/(?P<username>[^/]+)")
-    def remove_member(self, request: Request, pk: str | None = None,
-                      username: str = "") -> Response:  # fmt: skip
+    def remove_member(
+        self, request: Request, pk: str | None = None, username: str = ""
+    ) -> Response:
         """Remove a member (owners); a club keeps at least one owner."""
         club = self.get_object_for_read()
         self.require(club, MANAGING)
         membership = get_object_or_404(Membership, club=club, user__username=username)
-        services.membership_remove(membership=membership,
-                                   admit=lambda: self.require(club, MANAGING))  # fmt: skip
+        services.membership_remove(
+            membership=membership, admit=lambda: self.require(club, MANAGING)
+        )
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     def get_object_for_read(self) -> Club:
@@ -229,9 +251,14 @@ class ClubViewSet(ConditionalUpdateMixin, LocatedCreateMixin, mixins.ListModelMi
             raise exceptions.PermissionDenied()
 
 
-class ClubScopedViewSet(ConditionalUpdateMixin, LocatedCreateMixin, mixins.ListModelMixin,
-                        mixins.RetrieveModelMixin, mixins.UpdateModelMixin,
-                        viewsets.GenericViewSet):  # fmt: skip
+class ClubScopedViewSet(
+    ConditionalUpdateMixin,
+    LocatedCreateMixin,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.UpdateModelMixin,
+    viewsets.GenericViewSet,
+):
     """A club's roster or seasons: members read; ``write_roles`` create and edit."""
 
     permission_classes = [IsAuthenticated, ClubRole]
@@ -286,8 +313,9 @@ class PlayerViewSet(ClubScopedViewSet):
         return s.PlayerSerializer
 
     @extend_schema(responses={200: s.PlayerMatchSerializer(many=True)})
-    @action(detail=True, methods=["get"], serializer_class=s.PlayerMatchSerializer,
-            filter_backends=[])  # fmt: skip
+    @action(
+        detail=True, methods=["get"], serializer_class=s.PlayerMatchSerializer, filter_backends=[]
+    )
     def matches(self, request: Request, pk: str | None = None) -> Response:
         """The player's matches, newest first, with their total and whether they won."""
         page = self.paginate_queryset(standings.matches_of(player=self.get_object()))
@@ -318,10 +346,15 @@ def season_of(club: Club, season_id: int | None) -> Season | None:
     return season
 
 
-@extend_schema_view(create=extend_schema(request=s.MatchCreateSerializer,
-                                         responses={201: s.MatchSerializer}))  # fmt: skip
-class MatchViewSet(mixins.CreateModelMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin,
-                   viewsets.GenericViewSet):  # fmt: skip
+@extend_schema_view(
+    create=extend_schema(request=s.MatchCreateSerializer, responses={201: s.MatchSerializer})
+)
+class MatchViewSet(
+    mixins.CreateModelMixin,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    viewsets.GenericViewSet,
+):
     """Matches of your clubs. Scorekeepers and owners start them."""
 
     serializer_class = s.MatchSerializer
@@ -345,28 +378,38 @@ class MatchViewSet(mixins.CreateModelMixin, mixins.ListModelMixin, mixins.Retrie
             raise exceptions.PermissionDenied()
         match = services.match_create(club=club, user=requester(request), **data)
         match = self.get_queryset().get(pk=match.pk)
-        return Response(s.MatchSerializer(match).data, status=status.HTTP_201_CREATED,
-                        headers={"Location": location(request, "match-detail", pk=match.pk)})
+        return Response(
+            s.MatchSerializer(match).data,
+            status=status.HTTP_201_CREATED,
+            headers={"Location": location(request, "match-detail", pk=match.pk)},
+        )
 
 
-RECORD_CONFLICT = error_response("RecordConflict",
-                                 ["match_finished", "idempotency_key_in_progress"])  # fmt: skip
+RECORD_CONFLICT = error_response(
+    "RecordConflict", ["match_finished", "idempotency_key_in_progress"]
+)
 KEY_REUSED = error_response("IdempotencyKeyReused", ["idempotency_key_reused"])
 CORRECT_CONFLICT = error_response("CorrectionConflict", ["correction_ends_match_early"])
 VOID_CONFLICT = error_response("VoidConflict", ["not_last_hand"])
 PRECONDITION_REQUIRED = error_response("PreconditionRequired", ["precondition_required"])
 
 IF_MATCH_HEADER = OpenApiParameter(
-    "If-Match", OpenApiTypes.STR, OpenApiParameter.HEADER, required=True,
-    description="The hand's ETag as last read, quoted as served (If-Match: \"3\"). A "
-                "correction without it is refused (428); with an ETag that is no longer "
-                "current, it is refused (412); a malformed header is a 400 (invalid_if_match).",
-)  # fmt: skip
+    "If-Match",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    required=True,
+    description='The hand\'s ETag as last read, quoted as served (If-Match: "3"). A '
+    "correction without it is refused (428); with an ETag that is no longer "
+    "current, it is refused (412); a malformed header is a 400 (invalid_if_match).",
+)
 IF_MATCH_OPTIONAL = OpenApiParameter(
-    "If-Match", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
+    "If-Match",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    required=False,
     description="Optional: the hand's ETag as last read, quoted as served; a stale one is "
-                "refused (412), a malformed header is a 400 (invalid_if_match).",
-)  # fmt: skip
+    "refused (412), a malformed header is a 400 (invalid_if_match).",
+)
 MAX_IDEMPOTENCY_KEY = 255
 
 
@@ -405,20 +448,31 @@ def version_from_if_match(request: Request, current: int) -> int | None:
 
 
 ETAG = OpenApiParameter(
-    "ETag", OpenApiTypes.STR, OpenApiParameter.HEADER, required=True, response=[200, 201],
-    description="The hand's version as a strong ETag, quoted: `\"3\"`. Send it back as it is "
-                "in If-Match to correct or void the hand.",
-)  # fmt: skip
+    "ETag",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    required=True,
+    response=[200, 201],
+    description='The hand\'s version as a strong ETag, quoted: `"3"`. Send it back as it is '
+    "in If-Match to correct or void the hand.",
+)
 REPLAYED = OpenApiParameter(
-    "Idempotent-Replayed", OpenApiTypes.STR, OpenApiParameter.HEADER, response=[201],
-    enum=["true"], description="`true` when this is the first answer to an earlier request "
-                               "with the same Idempotency-Key, sent again; absent otherwise.",
-)  # fmt: skip
+    "Idempotent-Replayed",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    response=[201],
+    enum=["true"],
+    description="`true` when this is the first answer to an earlier request "
+    "with the same Idempotency-Key, sent again; absent otherwise.",
+)
 IDEMPOTENCY_HEADER = OpenApiParameter(
-    "Idempotency-Key", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
+    "Idempotency-Key",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    required=False,
     description="A retry with the same key and body returns the first answer and records "
-                "nothing new; the same key with another body is refused (422).",
-)  # fmt: skip
+    "nothing new; the same key with another body is refused (422).",
+)
 
 
 class MatchHandsMixin(GenericAPIView):
@@ -451,7 +505,8 @@ class HandListView(MatchHandsMixin):
         match_id = self.get_match_id()
         page = self.paginate_queryset(selectors.hands_of(match_id))
         return self.get_paginated_response(
-            [presenters.hand_only(hands.from_hand(hand)) for hand in page or []])
+            [presenters.hand_only(hands.from_hand(hand)) for hand in page or []]
+        )
 
     @extend_schema(
         request=s.HandInputSerializer,
@@ -464,16 +519,22 @@ class HandListView(MatchHandsMixin):
         incoming.is_valid(raise_exception=True)
         key = idempotency_key(request)
         recorded = services.hand_record(
-            match_id=match_id, user=requester(request), entry=incoming.to_entry(),
+            match_id=match_id,
+            user=requester(request),
+            entry=incoming.to_entry(),
             idempotency_key=key,
             fingerprint="" if key is None else fingerprint(request.data),
-        )  # fmt: skip
-        response = Response(presenters.hand_with_match(recorded), status=status.HTTP_201_CREATED,
-                            headers={"ETag": etag(recorded.version)})  # fmt: skip
+        )
+        response = Response(
+            presenters.hand_with_match(recorded),
+            status=status.HTTP_201_CREATED,
+            headers={"ETag": etag(recorded.version)},
+        )
         if recorded.replayed:
             response["Idempotent-Replayed"] = "true"
-        response["Location"] = location(request, "hand-detail", match_pk=match_id,
-                                        number=recorded.number)  # fmt: skip
+        response["Location"] = location(
+            request, "hand-detail", match_pk=match_id, number=recorded.number
+        )
         return response
 
 
@@ -493,9 +554,10 @@ class HandDetailView(MatchHandsMixin):
     def current_version(self, match_id: int, number: int) -> int:
         """The hand's version, 404 if it does not exist; the service checks it again, locked."""
         version = (
-            Hand.objects.filter(match_id=match_id, number=number).values_list("version", flat=True)
+            Hand.objects.filter(match_id=match_id, number=number)
+            .values_list("version", flat=True)
             .first()
-        )  # fmt: skip
+        )
         if version is None:
             raise exceptions.NotFound()
         return version
@@ -503,15 +565,20 @@ class HandDetailView(MatchHandsMixin):
     @extend_schema(parameters=[ETAG])
     def get(self, request: Request, match_pk: int, number: int) -> Response:
         hand = self.get_hand(self.get_match_id(), number)
-        return Response(presenters.hand_with_match(hands.from_hand(hand)),
-                        headers={"ETag": etag(hand.version)})  # fmt: skip
+        return Response(
+            presenters.hand_with_match(hands.from_hand(hand)), headers={"ETag": etag(hand.version)}
+        )
 
     @extend_schema(
         request=s.HandCorrectionSerializer,
-        responses={200: s.CorrectedHandSerializer, 409: CORRECT_CONFLICT, 412: STALE,
-                   428: PRECONDITION_REQUIRED},
+        responses={
+            200: s.CorrectedHandSerializer,
+            409: CORRECT_CONFLICT,
+            412: STALE,
+            428: PRECONDITION_REQUIRED,
+        },
         parameters=[IF_MATCH_HEADER, ETAG],
-    )  # fmt: skip
+    )
     def put(self, request: Request, match_pk: int, number: int) -> Response:
         match_id = self.get_match_id()
         current = self.current_version(match_id, number)
@@ -521,25 +588,32 @@ class HandDetailView(MatchHandsMixin):
         incoming = s.HandCorrectionSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         corrected, impact = services.hand_correct(
-            match_id=match_id, number=number, entry=incoming.to_entry(), user=requester(request),
-            reason=incoming.validated_data["reason"], expected_version=expected,
-        )  # fmt: skip
-        body = {**presenters.hand_with_match(corrected),
-                "impact": s.ImpactSerializer(impact).data}  # fmt: skip
+            match_id=match_id,
+            number=number,
+            entry=incoming.to_entry(),
+            user=requester(request),
+            reason=incoming.validated_data["reason"],
+            expected_version=expected,
+        )
+        body = {**presenters.hand_with_match(corrected), "impact": s.ImpactSerializer(impact).data}
         return Response(body, headers={"ETag": etag(corrected.version)})
 
     @extend_schema(
         responses={204: None, 409: VOID_CONFLICT, 412: STALE},
         parameters=[s.VoidQuerySerializer, IF_MATCH_OPTIONAL],
-    )  # fmt: skip
+    )
     def delete(self, request: Request, match_pk: int, number: int) -> Response:
         match_id = self.get_match_id()
         current = self.current_version(match_id, number)
         query = s.VoidQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        services.hand_void(match_id=match_id, number=number, user=requester(request),
-                           reason=query.validated_data["reason"],
-                           expected_version=version_from_if_match(request, current))  # fmt: skip
+        services.hand_void(
+            match_id=match_id,
+            number=number,
+            user=requester(request),
+            reason=query.validated_data["reason"],
+            expected_version=version_from_if_match(request, current),
+        )
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -557,15 +631,15 @@ class HandRevisionsView(MatchHandsMixin):
         return self.get_paginated_response(s.RevisionSerializer(page, many=True).data)
 
 
-
 class CSVErrorsAsJSON(GenericAPIView):
     """Errors of a view that offers CSV leave in the JSON envelope, like every other error.
 
     So does anything else that is not a table, such as the description an OPTIONS request gets.
     """
 
-    def finalize_response(self, request: Request, response: Response, *args: Any,
-                          **kwargs: Any) -> Response:  # fmt: skip
+    def finalize_response(
+        self, request: Request, response: Response, *args: Any, **kwargs: Any
+    ) -> Response:
         table = isinstance(getattr(response, "data", None), list)
         not_a_table = response.status_code >= 400 or not table
         if not_a_table and isinstance(getattr(request, "accepted_renderer", None), CSVRenderer):
@@ -577,8 +651,9 @@ class CSVErrorsAsJSON(GenericAPIView):
 
 DEFAULT_QUERY = s.StandingsQuerySerializer.defaults()
 # The decimal columns of a table, which JSON writes as floats.
-DECIMALS = [name for name, field in s.StandingSerializer().fields.items()
-            if isinstance(field, DecimalField)]  # fmt: skip
+DECIMALS = [
+    name for name, field in s.StandingSerializer().fields.items() if isinstance(field, DecimalField)
+]
 
 
 TABLE_DESCRIPTION = (
@@ -592,11 +667,15 @@ TABLE_DESCRIPTION = (
 
 def standings_schema(query: type[s.StandingsQuerySerializer]) -> Any:
     """The standings' query and their two forms: JSON rows, or CSV text."""
-    return extend_schema(parameters=[query], responses={
-        (200, "application/json"): OpenApiResponse(s.StandingSerializer(many=True),
-                                                   description=TABLE_DESCRIPTION),
-        (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description=TABLE_DESCRIPTION),
-    })  # fmt: skip
+    return extend_schema(
+        parameters=[query],
+        responses={
+            (200, "application/json"): OpenApiResponse(
+                s.StandingSerializer(many=True), description=TABLE_DESCRIPTION
+            ),
+            (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description=TABLE_DESCRIPTION),
+        },
+    )
 
 
 class StandingsView(CSVErrorsAsJSON):
@@ -633,10 +712,12 @@ class StandingsView(CSVErrorsAsJSON):
 
 def _json(rows: list[dict[str, Any]]) -> bytes:
     """The rows as DRF writes them: a decimal as a float, without one encoder call per value."""
-    rendered: bytes = JSONRenderer().render([
-        {**row, **{key: float(row[key]) for key in DECIMALS if row[key] is not None}}
-        for row in rows
-    ])  # fmt: skip
+    rendered: bytes = JSONRenderer().render(
+        [
+            {**row, **{key: float(row[key]) for key in DECIMALS if row[key] is not None}}
+            for row in rows
+        ]
+    )
     return rendered
 
 
@@ -654,10 +735,16 @@ class ClubStandingsView(StandingsView):
             raise exceptions.NotFound()
         query = self.query()
         season = season_of(club, query.get("season"))
-        return self.answer(standings.standings_for_club(
-            club=club, season=season, date_from=query.get("from"), date_to=query.get("to"),
-            ordering=query["ordering"], ruleset=query["ruleset"],
-        ))  # fmt: skip
+        return self.answer(
+            standings.standings_for_club(
+                club=club,
+                season=season,
+                date_from=query.get("from"),
+                date_to=query.get("to"),
+                ordering=query["ordering"],
+                ruleset=query["ruleset"],
+            )
+        )
 
 
 @standings_schema(s.StandingsQuerySerializer)
@@ -671,10 +758,15 @@ class SeasonStandingsView(StandingsView):
             selectors.seasons_visible_to(request.user).select_related("club"), pk=pk
         )  # the club's standings stamp names the cached table
         query = self.query()
-        return self.answer(standings.standings_for_season(
-            season=season, date_from=query.get("from"), date_to=query.get("to"),
-            ordering=query["ordering"], ruleset=query["ruleset"],
-        ))  # fmt: skip
+        return self.answer(
+            standings.standings_for_season(
+                season=season,
+                date_from=query.get("from"),
+                date_to=query.get("to"),
+                ordering=query["ordering"],
+                ruleset=query["ruleset"],
+            )
+        )
 
 
 class AsCSV(StandingsView):
@@ -687,9 +779,12 @@ class AsCSV(StandingsView):
 
 
 def csv_schema(query: type[s.StandingsQuerySerializer]) -> Any:
-    return extend_schema(parameters=[query], responses={
-        (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description=TABLE_DESCRIPTION),
-    })  # fmt: skip
+    return extend_schema(
+        parameters=[query],
+        responses={
+            (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description=TABLE_DESCRIPTION),
+        },
+    )
 
 
 @csv_schema(s.ClubStandingsQuerySerializer)

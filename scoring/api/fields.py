@@ -76,4 +76,3 @@ class CardListField(serializers.ListField):
 
     def to_internal_value(self, data: Any) -> tuple[Card, ...]:  # type: ignore[override]
         return tuple(super().to_internal_value(data))
-

@@ -27,12 +27,16 @@ def meld_ruling(ruling: MeldRuling) -> dict[str, Any]:
         "kind_label": label(ruling.kind, gettext) if ruling.kind else None,
         "points": ruling.points,
         "cards": [
-            {"card": c.card.code, "represents": c.represents.code, "wild": c.wild,
-             "points": c.points}
+            {
+                "card": c.card.code,
+                "represents": c.represents.code,
+                "wild": c.wild,
+                "points": c.points,
+            }
             for c in ruling.cards
         ],
         "violations": [violation(v) for v in ruling.violations],
-    }  # fmt: skip
+    }
 
 
 def hand_answer(ruling: HandRuling) -> dict[str, Any]:

@@ -52,9 +52,12 @@ class RummyHandRequestSerializer(serializers.Serializer[Any]):
         help_text='Always "went_out" in Rummy: the discard pile is turned over as a new stock.',
     )
     went_out = serializers.CharField(
-        required=False, allow_null=True, default=None, max_length=100,
+        required=False,
+        allow_null=True,
+        default=None,
+        max_length=100,
         help_text="The label of the player who went out.",
-    )  # fmt: skip
+    )
     rummy = serializers.BooleanField(
         default=False,
         help_text="The winner went out all at once, without having melded, laid off or "
@@ -76,9 +79,11 @@ class RummyLayOffRequestSerializer(serializers.Serializer[Any]):
 class RummyDiscardRequestSerializer(serializers.Serializer[Any]):
     card = CardField(help_text="The card to discard.")
     taken_from_discards = CardField(
-        required=False, allow_null=True, default=None,
+        required=False,
+        allow_null=True,
+        default=None,
         help_text="The card taken from the discard pile this turn, if the player took one.",
-    )  # fmt: skip
+    )
 
 
 # --- output ----------------------------------------------------------------------------------
@@ -156,18 +161,26 @@ def hand_answer(ruling: HandRuling, *, went_rummy: bool) -> dict[str, Any]:
 # --- views -----------------------------------------------------------------------------------
 
 
-@extend_schema_view(post=ruling_schema(
-    summary="Rummy: is this meld legal, and what kind is it?",
-    request=RummyMeldRequestSerializer,
-    response=RummyMeldAnswerSerializer,
-    body={"cards": ["QH", "KH", "AH"], "ace": "high_or_low"},
-    answer={
-        "valid": True, "kind": "run", "kind_label": "run", "points": 21,
-        "cards": [{"card": "QH", "points": 10}, {"card": "KH", "points": 10},
-                  {"card": "AH", "points": 1}],
-        "violations": [],
-    },
-))  # fmt: skip
+@extend_schema_view(
+    post=ruling_schema(
+        summary="Rummy: is this meld legal, and what kind is it?",
+        request=RummyMeldRequestSerializer,
+        response=RummyMeldAnswerSerializer,
+        body={"cards": ["QH", "KH", "AH"], "ace": "high_or_low"},
+        answer={
+            "valid": True,
+            "kind": "run",
+            "kind_label": "run",
+            "points": 21,
+            "cards": [
+                {"card": "QH", "points": 10},
+                {"card": "KH", "points": 10},
+                {"card": "AH", "points": 1},
+            ],
+            "violations": [],
+        },
+    )
+)
 class RummyMeldRulingView(RulingView):
     request_serializer = RummyMeldRequestSerializer
 
@@ -175,30 +188,55 @@ class RummyMeldRulingView(RulingView):
         return meld_answer(rummy.rule_meld(data["cards"], ace=rummy.Ace(data["ace"])))
 
 
-@extend_schema_view(post=ruling_schema(
-    summary="Rummy: who pays the winner what for this hand?",
-    request=RummyHandRequestSerializer,
-    response=RummyHandAnswerSerializer,
-    body={
-        "ending": "went_out", "went_out": "ann", "rummy": False,
-        "results": [
-            {"player": "ann", "melds": [["7H", "7D", "7C"], ["5S", "6S", "7S", "8S"]],
-             "hand": []},
-            {"player": "bob", "melds": [], "hand": ["KD", "4H", "AS"]},
-        ],
-    },
-    answer={
-        "valid": True, "rummy": False,
-        "results": [
-            {"player": "ann", "melded_points": 0, "hand_penalty": 0, "bonus": 15, "net": 15,
-             "melds": [], "held": []},
-            {"player": "bob", "melded_points": 0, "hand_penalty": 15, "bonus": 0, "net": -15,
-             "melds": [], "held": [{"card": "KD", "points": 10}, {"card": "4H", "points": 4},
-                                   {"card": "AS", "points": 1}]},
-        ],
-        "violations": [],
-    },
-))  # fmt: skip
+@extend_schema_view(
+    post=ruling_schema(
+        summary="Rummy: who pays the winner what for this hand?",
+        request=RummyHandRequestSerializer,
+        response=RummyHandAnswerSerializer,
+        body={
+            "ending": "went_out",
+            "went_out": "ann",
+            "rummy": False,
+            "results": [
+                {
+                    "player": "ann",
+                    "melds": [["7H", "7D", "7C"], ["5S", "6S", "7S", "8S"]],
+                    "hand": [],
+                },
+                {"player": "bob", "melds": [], "hand": ["KD", "4H", "AS"]},
+            ],
+        },
+        answer={
+            "valid": True,
+            "rummy": False,
+            "results": [
+                {
+                    "player": "ann",
+                    "melded_points": 0,
+                    "hand_penalty": 0,
+                    "bonus": 15,
+                    "net": 15,
+                    "melds": [],
+                    "held": [],
+                },
+                {
+                    "player": "bob",
+                    "melded_points": 0,
+                    "hand_penalty": 15,
+                    "bonus": 0,
+                    "net": -15,
+                    "melds": [],
+                    "held": [
+                        {"card": "KD", "points": 10},
+                        {"card": "4H", "points": 4},
+                        {"card": "AS", "points": 1},
+                    ],
+                },
+            ],
+            "violations": [],
+        },
+    )
+)
 class RummyHandRulingView(RulingView):
     request_serializer = RummyHandRequestSerializer
 
@@ -236,16 +274,24 @@ class RummyLayOffRulingView(RulingView):
         }
 
 
-@extend_schema_view(post=ruling_schema(
-    summary="Rummy: may this card be discarded?",
-    request=RummyDiscardRequestSerializer,
-    response=DiscardAnswerSerializer,
-    body={"card": "7H", "taken_from_discards": "7H"},
-    answer={"allowed": False, "violations": [{
-        "code": "discard_taken_card",
-        "detail": "The seven of hearts (7H) was just taken from the discard pile: it cannot be "
-                  "discarded in the same turn."}]},
-))  # fmt: skip
+@extend_schema_view(
+    post=ruling_schema(
+        summary="Rummy: may this card be discarded?",
+        request=RummyDiscardRequestSerializer,
+        response=DiscardAnswerSerializer,
+        body={"card": "7H", "taken_from_discards": "7H"},
+        answer={
+            "allowed": False,
+            "violations": [
+                {
+                    "code": "discard_taken_card",
+                    "detail": "The seven of hearts (7H) was just taken from the discard pile: "
+                    "it cannot be discarded in the same turn.",
+                }
+            ],
+        },
+    )
+)
 class RummyDiscardRulingView(RulingView):
     request_serializer = RummyDiscardRequestSerializer
 

@@ -19,14 +19,15 @@ MAX_MELDS_PER_PLAYER = 40
 
 
 class MeldRequestSerializer(serializers.Serializer):
-    cards = MeldField(help_text="The meld's cards in any order, e.g. [\"JS\", \"2D=QS\", \"KS\"].")
+    cards = MeldField(help_text='The meld\'s cards in any order, e.g. ["JS", "2D=QS", "KS"].')
 
 
 class PlayerHandSerializer(serializers.Serializer):
     melds = serializers.ListField(
-        child=MeldField(), max_length=MAX_MELDS_PER_PLAYER,
+        child=MeldField(),
+        max_length=MAX_MELDS_PER_PLAYER,
         help_text="The player's melds on the table at the end of the hand.",
-    )  # fmt: skip
+    )
     hand = CardListField(help_text="The cards left in the player's hand (no declarations).")
 
 
@@ -37,9 +38,12 @@ class LabelledPlayerHandSerializer(PlayerHandSerializer):
 class HandRequestSerializer(serializers.Serializer):
     ending = serializers.ChoiceField(choices=[e.value for e in Ending])
     went_out = serializers.CharField(
-        required=False, allow_null=True, default=None, max_length=100,
+        required=False,
+        allow_null=True,
+        default=None,
+        max_length=100,
         help_text="The label of the player who went out; null when the stock ran out.",
-    )  # fmt: skip
+    )
     results = LabelledPlayerHandSerializer(many=True, max_length=MAX_PLAYERS_IN_REQUEST)  # type: ignore[call-arg]
 
 
@@ -138,4 +142,3 @@ class DiscardAnswerSerializer(serializers.Serializer):
 
 class MeldMoveAnswerSerializer(DiscardAnswerSerializer):
     meld = serializers.ListField(child=MeldCardField(), allow_null=True)
-

@@ -8,13 +8,20 @@ urlpatterns = [
     path("rulings/meld/", views.MeldRulingView.as_view(), name="ruling-meld"),
     path("rulings/hand/", views.HandRulingView.as_view(), name="ruling-hand"),
     path("rulings/discard/", views.DiscardRulingView.as_view(), name="ruling-discard"),
-    path("rulings/take-discards/", views.TakeDiscardsRulingView.as_view(),
-         name="ruling-take-discards"),  # fmt: skip
+    path(
+        "rulings/take-discards/",
+        views.TakeDiscardsRulingView.as_view(),
+        name="ruling-take-discards",
+    ),
     path("rulings/extend/", views.ExtendRulingView.as_view(), name="ruling-extend"),
     path("rulings/rummy/meld/", rummy.RummyMeldRulingView.as_view(), name="ruling-rummy-meld"),
     path("rulings/rummy/hand/", rummy.RummyHandRulingView.as_view(), name="ruling-rummy-hand"),
-    path("rulings/rummy/lay-off/", rummy.RummyLayOffRulingView.as_view(),
-         name="ruling-rummy-lay-off"),  # fmt: skip
-    path("rulings/rummy/discard/", rummy.RummyDiscardRulingView.as_view(),
-         name="ruling-rummy-discard"),  # fmt: skip
+    path(
+        "rulings/rummy/lay-off/", rummy.RummyLayOffRulingView.as_view(), name="ruling-rummy-lay-off"
+    ),
+    path(
+        "rulings/rummy/discard/",
+        rummy.RummyDiscardRulingView.as_view(),
+        name="ruling-rummy-discard",
+    ),
 ]

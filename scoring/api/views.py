@@ -44,9 +44,7 @@ class RulingView(APIView):
         raise NotImplementedError
 
 
-def ruling_schema(
-    *, summary: str, request: type, response: type, body: Any, answer: Any
-) -> Any:
+def ruling_schema(*, summary: str, request: type, response: type, body: Any, answer: Any) -> Any:
     """Document a ruling endpoint with one example request and its answer."""
     return extend_schema(
         summary=summary,
@@ -61,21 +59,27 @@ def ruling_schema(
     )
 
 
-@extend_schema_view(post=ruling_schema(
-    summary="Is this meld legal, what kind is it and what does it score?",
-    request=s.MeldRequestSerializer,
-    response=s.MeldAnswerSerializer,
-    body={"cards": ["JS", "2D=QS", "KS"]},
-    answer={
-        "valid": True, "kind": "run", "kind_label": "run", "points": 70,
-        "cards": [
-            {"card": "JS", "represents": "JS", "wild": False, "points": 10},
-            {"card": "2D", "represents": "QS", "wild": True, "points": 50},
-            {"card": "KS", "represents": "KS", "wild": False, "points": 10},
-        ],
-        "violations": [], "suggestions": [],
-    },
-))  # fmt: skip
+@extend_schema_view(
+    post=ruling_schema(
+        summary="Is this meld legal, what kind is it and what does it score?",
+        request=s.MeldRequestSerializer,
+        response=s.MeldAnswerSerializer,
+        body={"cards": ["JS", "2D=QS", "KS"]},
+        answer={
+            "valid": True,
+            "kind": "run",
+            "kind_label": "run",
+            "points": 70,
+            "cards": [
+                {"card": "JS", "represents": "JS", "wild": False, "points": 10},
+                {"card": "2D", "represents": "QS", "wild": True, "points": 50},
+                {"card": "KS", "represents": "KS", "wild": False, "points": 10},
+            ],
+            "violations": [],
+            "suggestions": [],
+        },
+    )
+)
 class MeldRulingView(RulingView):
     request_serializer = s.MeldRequestSerializer
 
@@ -85,34 +89,52 @@ class MeldRulingView(RulingView):
         return {**presenters.meld_ruling(ruling), "suggestions": suggestions}
 
 
-@extend_schema_view(post=ruling_schema(
-    summary="Score a finished hand and check it as a whole.",
-    request=s.HandRequestSerializer,
-    response=s.HandAnswerSerializer,
-    body={
-        "ending": "went_out", "went_out": "ann",
-        "results": [
-            {"player": "ann", "melds": [["JS", "QS", "KS"], ["7H", "7D", "2C=7S"]],
-             "hand": []},
-            {"player": "bob", "melds": [["5D", "6D", "7D"]], "hand": ["2D", "4H"]},
-        ],
-    },
-    answer={
-        "valid": False,
-        "results": [
-            {"player": "ann", "melded_points": 85, "hand_penalty": 0, "bonus": 100,
-             "net": 185, "melds": [], "held": []},
-            {"player": "bob", "melded_points": 15, "hand_penalty": 25, "bonus": 0,
-             "net": -10, "melds": [], "held": [{"card": "2D", "points": 20},
-                                               {"card": "4H", "points": 5}]},
-        ],
-        "violations": [
-            {"code": "too_few_cards", "attr": "results.0",
-             "detail": "ann accounts for 6 cards, melded and held; every player has at "
-                       "least 13."},
-        ],
-    },
-))  # fmt: skip
+@extend_schema_view(
+    post=ruling_schema(
+        summary="Score a finished hand and check it as a whole.",
+        request=s.HandRequestSerializer,
+        response=s.HandAnswerSerializer,
+        body={
+            "ending": "went_out",
+            "went_out": "ann",
+            "results": [
+                {"player": "ann", "melds": [["JS", "QS", "KS"], ["7H", "7D", "2C=7S"]], "hand": []},
+                {"player": "bob", "melds": [["5D", "6D", "7D"]], "hand": ["2D", "4H"]},
+            ],
+        },
+        answer={
+            "valid": False,
+            "results": [
+                {
+                    "player": "ann",
+                    "melded_points": 85,
+                    "hand_penalty": 0,
+                    "bonus": 100,
+                    "net": 185,
+                    "melds": [],
+                    "held": [],
+                },
+                {
+                    "player": "bob",
+                    "melded_points": 15,
+                    "hand_penalty": 25,
+                    "bonus": 0,
+                    "net": -10,
+                    "melds": [],
+                    "held": [{"card": "2D", "points": 20}, {"card": "4H", "points": 5}],
+                },
+            ],
+            "violations": [
+                {
+                    "code": "too_few_cards",
+                    "attr": "results.0",
+                    "detail": "ann accounts for 6 cards, melded and held; every player has at "
+                    "least 13.",
+                },
+            ],
+        },
+    )
+)
 class HandRulingView(RulingView):
     request_serializer = s.HandRequestSerializer
 
@@ -128,16 +150,24 @@ class HandRulingView(RulingView):
         return presenters.hand_answer(rule_hand(hand))
 
 
-@extend_schema_view(post=ruling_schema(
-    summary="May this card be discarded?",
-    request=s.DiscardRequestSerializer,
-    response=s.DiscardAnswerSerializer,
-    body={"card": "QS"},
-    answer={"allowed": False, "violations": [{
-        "code": "queen_of_spades_discard",
-        "detail": "The queen of spades (QS) cannot be discarded, not even as the last card: "
-                  "it must be melded."}]},
-))  # fmt: skip
+@extend_schema_view(
+    post=ruling_schema(
+        summary="May this card be discarded?",
+        request=s.DiscardRequestSerializer,
+        response=s.DiscardAnswerSerializer,
+        body={"card": "QS"},
+        answer={
+            "allowed": False,
+            "violations": [
+                {
+                    "code": "queen_of_spades_discard",
+                    "detail": "The queen of spades (QS) cannot be discarded, "
+                    "not even as the last card: it must be melded.",
+                }
+            ],
+        },
+    )
+)
 class DiscardRulingView(RulingView):
     request_serializer = s.DiscardRequestSerializer
 
@@ -145,13 +175,15 @@ class DiscardRulingView(RulingView):
         return s.DiscardAnswerSerializer(rule_discard(data["card"])).data
 
 
-@extend_schema_view(post=ruling_schema(
-    summary="May I take the discard pile with these cards from my hand?",
-    request=s.TakeDiscardsRequestSerializer,
-    response=s.MeldMoveAnswerSerializer,
-    body={"top_card": "7H", "from_hand": ["7D", "2C=7S"]},
-    answer={"allowed": True, "meld": ["7H", "7D", "2C=7S"], "violations": []},
-))
+@extend_schema_view(
+    post=ruling_schema(
+        summary="May I take the discard pile with these cards from my hand?",
+        request=s.TakeDiscardsRequestSerializer,
+        response=s.MeldMoveAnswerSerializer,
+        body={"top_card": "7H", "from_hand": ["7D", "2C=7S"]},
+        answer={"allowed": True, "meld": ["7H", "7D", "2C=7S"], "violations": []},
+    )
+)
 class TakeDiscardsRulingView(RulingView):
     request_serializer = s.TakeDiscardsRequestSerializer
 
@@ -160,13 +192,15 @@ class TakeDiscardsRulingView(RulingView):
         return s.MeldMoveAnswerSerializer(ruling).data
 
 
-@extend_schema_view(post=ruling_schema(
-    summary="May I add these cards to this meld?",
-    request=s.ExtendRequestSerializer,
-    response=s.MeldMoveAnswerSerializer,
-    body={"meld": ["JS", "QS", "KS"], "add": ["2C=AS"], "player": "ann", "owner": "ann"},
-    answer={"allowed": True, "meld": ["JS", "QS", "KS", "2C=AS"], "violations": []},
-))
+@extend_schema_view(
+    post=ruling_schema(
+        summary="May I add these cards to this meld?",
+        request=s.ExtendRequestSerializer,
+        response=s.MeldMoveAnswerSerializer,
+        body={"meld": ["JS", "QS", "KS"], "add": ["2C=AS"], "player": "ann", "owner": "ann"},
+        answer={"allowed": True, "meld": ["JS", "QS", "KS", "2C=AS"], "violations": []},
+    )
+)
 class ExtendRulingView(RulingView):
     request_serializer = s.ExtendRequestSerializer
 

@@ -43,8 +43,10 @@ def operations() -> Iterator[tuple[str, str, dict[str, Any]]]:
 def parameters_of(operation: dict[str, Any]) -> list[dict[str, Any]]:
     """An operation's parameters, a shared one (a ``$ref`` to a component) given as it is."""
     components = document()["components"].get("parameters", {})
-    return [components[p["$ref"].rsplit("/", 1)[1]] if "$ref" in p else p
-            for p in operation.get("parameters", [])]  # fmt: skip
+    return [
+        components[p["$ref"].rsplit("/", 1)[1]] if "$ref" in p else p
+        for p in operation.get("parameters", [])
+    ]
 
 
 def token_for(user: Any) -> dict[str, str]:
@@ -76,12 +78,14 @@ def _invitation(world: World) -> Any:
     from matches.models import Invitation
 
     found = Invitation.objects.filter(club=world.club, invitee__isnull=True).first()
-    return found or Invitation.objects.create(club=world.club, role="viewer",
-                                              created_by=world.club.created_by)  # fmt: skip
+    return found or Invitation.objects.create(
+        club=world.club, role="viewer", created_by=world.club.created_by
+    )
 
 
-def build_world(owner: str, *, scorekeeper: str | None = None, viewer: str | None = None,
-                club_name: str = "") -> World:  # fmt: skip
+def build_world(
+    owner: str, *, scorekeeper: str | None = None, viewer: str | None = None, club_name: str = ""
+) -> World:
     """A club owned by ``owner`` with a roster, a season, and a match with one hand recorded.
 
     The hand is played live (its event log is kept), and the next hand is being played live:
@@ -95,36 +99,56 @@ def build_world(owner: str, *, scorekeeper: str | None = None, viewer: str | Non
     for role, username in ((Role.SCOREKEEPER, scorekeeper), (Role.VIEWER, viewer)):
         if username:
             Membership.objects.create(club=club, user=make_user(username), role=role)
-    roster = [Player.objects.create(club=club, name=f"{owner.title()} {name}")
-              for name in ("Ann", "Ben", "Cleo", "Dev", "Eve")]  # fmt: skip
-    season = Season.objects.create(club=club, name="Spring", starts_on=dt.date(2025, 3, 1),
-                                   ends_on=dt.date(2025, 5, 31))  # fmt: skip
+    roster = [
+        Player.objects.create(club=club, name=f"{owner.title()} {name}")
+        for name in ("Ann", "Ben", "Cleo", "Dev", "Eve")
+    ]
+    season = Season.objects.create(
+        club=club, name="Spring", starts_on=dt.date(2025, 3, 1), ends_on=dt.date(2025, 5, 31)
+    )
     owner_client = client_for(users["owner"])
     seated = [p.pk for p in roster[:3]]
     match = start_match(owner_client, club, roster[:3], season=season.pk)
     ann, ben, cleo = seated
     played = live.live_start(match_id=match["id"], turned_up=Card.parse("7H"), user=users["owner"])
     for event in [*ann_goes_out(ann, ben, cleo), finish(ben, cleo)]:
-        live.live_append(match_id=match["id"], data=event, user=users["owner"],
-                         expected_version=lambda current: current.version,
-                         render_hand=lambda hand: {})  # fmt: skip
+        live.live_append(
+            match_id=match["id"],
+            data=event,
+            user=users["owner"],
+            expected_version=lambda current: current.version,
+            render_hand=lambda hand: {},
+        )
     assert Hand.objects.filter(match_id=match["id"], number=1, live=played).exists()
     live.live_start(match_id=match["id"], turned_up=Card.parse("KD"), user=users["owner"])
-    live.live_append(match_id=match["id"], data={"type": "draw", "player": cleo},
-                     user=users["owner"], expected_version=lambda current: current.version,
-                     render_hand=lambda hand: {})  # fmt: skip
+    live.live_append(
+        match_id=match["id"],
+        data={"type": "draw", "player": cleo},
+        user=users["owner"],
+        expected_version=lambda current: current.version,
+        render_hand=lambda hand: {},
+    )
     return World(club=club, players=roster, season=season, match=match["id"], seated=seated)
 
 
 def path_values(path: str, world: World, member: str) -> dict[str, Any]:
     """Path parameters that name the world's own objects: its club, player, season, match."""
     collection = path.removeprefix("/api/v1/").split("/")[0]
-    objects = {"clubs": world.club.pk, "players": world.player.pk, "seasons": world.season.pk,
-               "matches": world.match}  # fmt: skip
+    objects = {
+        "clubs": world.club.pk,
+        "players": world.player.pk,
+        "seasons": world.season.pk,
+        "matches": world.match,
+    }
     if collection == "auth":  # the owner's own device token
         objects["auth"] = device_token_of(world.club.created_by)
-    values: dict[str, Any] = {"match_pk": world.match, "number": 1, "username": member,
-                              "invitation": invitation_of(world), "code": code_of(world)}
+    values: dict[str, Any] = {
+        "match_pk": world.match,
+        "number": 1,
+        "username": member,
+        "invitation": invitation_of(world),
+        "code": code_of(world),
+    }
     if "{id}" in path:
         values["id"] = objects[collection]
     return {name: value for name, value in values.items() if "{" + name + "}" in path}

@@ -113,12 +113,21 @@ CLUB_OPERATIONS = [label for label in OPERATIONS if RULES.get(label) not in (ACC
 
 # Where each table of the matches app keeps its club, so that a club's rows can be compared.
 CLUB_OF_ROW = {
-    "Club": "pk", "Membership": "club", "Player": "club", "Season": "club", "Match": "club",
-    "Seat": "match__club", "Tally": "club", "Hand": "match__club",
-    "HandResult": "hand__match__club", "HandRevision": "match__club",
-    "IdempotencyRecord": "match__club", "Invitation": "club", "LiveHand": "match__club",
+    "Club": "pk",
+    "Membership": "club",
+    "Player": "club",
+    "Season": "club",
+    "Match": "club",
+    "Seat": "match__club",
+    "Tally": "club",
+    "Hand": "match__club",
+    "HandResult": "hand__match__club",
+    "HandRevision": "match__club",
+    "IdempotencyRecord": "match__club",
+    "Invitation": "club",
+    "LiveHand": "match__club",
     "LiveEvent": "live__match__club",
-}  # fmt: skip
+}
 
 
 def test_every_operation_of_the_schema_is_classified():
@@ -135,10 +144,11 @@ def rows_of(club_id: int) -> dict[str, list[dict[str, Any]]]:
     """Every row that belongs to a club, table by table."""
     matches = apps.get_app_config("matches")
     return {
-        name: list(matches.get_model(name).objects.filter(**{path: club_id})
-                   .order_by("pk").values())
+        name: list(
+            matches.get_model(name).objects.filter(**{path: club_id}).order_by("pk").values()
+        )
         for name, path in CLUB_OF_ROW.items()
-    }  # fmt: skip
+    }
 
 
 @dataclass
@@ -164,13 +174,18 @@ class Clubs:
 def clubs(db, settings) -> Clubs:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     staff = {"alice": ("carol", "victor"), "bob": ("sam", "wendy")}
-    worlds = {owner: openapi.build_world(owner, scorekeeper=keeper, viewer=viewer)
-              for owner, (keeper, viewer) in staff.items()}  # fmt: skip
-    get_user_model().objects.create_user(username="newcomer", password="newcomer-pw-1234")
-    return Clubs(worlds=worlds, staff={
-        owner: {"owner": owner, "scorekeeper": keeper, "viewer": viewer}
+    worlds = {
+        owner: openapi.build_world(owner, scorekeeper=keeper, viewer=viewer)
         for owner, (keeper, viewer) in staff.items()
-    })  # fmt: skip
+    }
+    get_user_model().objects.create_user(username="newcomer", password="newcomer-pw-1234")
+    return Clubs(
+        worlds=worlds,
+        staff={
+            owner: {"owner": owner, "scorekeeper": keeper, "viewer": viewer}
+            for owner, (keeper, viewer) in staff.items()
+        },
+    )
 
 
 def client_as(username: str | None) -> APIClient:
@@ -202,8 +217,11 @@ def body_for(label: str, operation: dict[str, Any], url: str, club: World, owner
     live = {  # the world's live hand: its first player (the third seat) has drawn
         "POST /api/v1/matches/{match_pk}/live/": {"turned_up": "KD"},
         "POST /api/v1/matches/{match_pk}/live/events/": {
-            "type": "discard", "player": club.seated[2], "card": "9C"},
-    }  # fmt: skip
+            "type": "discard",
+            "player": club.seated[2],
+            "card": "9C",
+        },
+    }
     if label in live:
         return live[label]
     if (example := request_example(operation)) is not None:
@@ -227,8 +245,7 @@ def ids_of_club(path: str, club: World) -> set[int]:
     if collection == "clubs":
         return {club.club.pk}
     model = {"players": "Player", "seasons": "Season", "matches": "Match"}[collection]
-    return set(matches.get_model(model).objects.filter(club=club.club)
-               .values_list("pk", flat=True))  # fmt: skip
+    return set(matches.get_model(model).objects.filter(club=club.club).values_list("pk", flat=True))
 
 
 def expected_statuses(rule: str, caller: str, addressed: bool) -> set[int]:
@@ -276,8 +293,9 @@ def call(label: str, target: str, caller: str, clubs: Clubs) -> list[str]:
     wrong = []
     expected = expected_statuses(RULES[label], caller, addressed="{" in path)
     if response.status_code not in expected:
-        wrong.append(f"answered {response.status_code}, not {sorted(expected)}: "
-                     f"{response.content[:300]!r}")  # fmt: skip
+        wrong.append(
+            f"answered {response.status_code}, not {sorted(expected)}: {response.content[:300]!r}"
+        )
     if rows_of(other.club.pk) != before["other"]:
         wrong.append("changed another club's rows")
     if response.status_code >= 400 and rows_of(club.club.pk) != before["club"]:

@@ -74,10 +74,13 @@ def test_without_a_name_the_device_is_named_by_its_user_agent(alice):
     assert issued["name"] == "ScoreApp/2.1 (Android 14)"
 
 
-@pytest.mark.parametrize("body", [
-    {"username": "alice", "password": "wrong"},
-    {"username": "nobody", "password": "alice-pw-1234"},
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"username": "alice", "password": "wrong"},
+        {"username": "nobody", "password": "alice-pw-1234"},
+    ],
+)
 def test_wrong_credentials_are_a_400_and_give_no_token(alice, body):
     response = APIClient().post(TOKENS, body, format="json")
     assert response.status_code == 400
@@ -136,7 +139,8 @@ def test_using_a_token_renews_its_expiry(alice, settings):
     assert with_token(issued["token"]).get("/api/v1/clubs/").status_code == 200
     renewed = DeviceToken.objects.get(pk=issued["id"])
     assert renewed.expiry > timezone.now() + settings.REST_KNOX["TOKEN_TTL"] - dt.timedelta(
-        minutes=1)  # fmt: skip
+        minutes=1
+    )
     assert renewed.last_used is not None
 
 
@@ -151,9 +155,9 @@ def test_an_expired_token_is_refused(alice):
 
 
 def test_the_legacy_token_keeps_working_beside_device_tokens(alice):
-    legacy = APIClient().post("/api/v1/auth/token/", {"username": "alice",
-                                                      "password": "alice-pw-1234"},
-                              format="json")  # fmt: skip
+    legacy = APIClient().post(
+        "/api/v1/auth/token/", {"username": "alice", "password": "alice-pw-1234"}, format="json"
+    )
     assert legacy.status_code == 200
     assert set(legacy.json()) == {"token"}
     key = legacy.json()["token"]
@@ -166,10 +170,13 @@ def test_the_legacy_token_keeps_working_beside_device_tokens(alice):
 
 
 def test_device_token_requests_are_throttled_like_the_legacy_endpoint(alice, monkeypatch):
-    monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES",
-                        {"auth": "2/min", "auth_account": "100/hour"})  # fmt: skip
-    guesses = [APIClient().post(TOKENS, {"username": "alice", "password": "x"},
-                                format="json").status_code for _ in range(3)]  # fmt: skip
+    monkeypatch.setattr(
+        SimpleRateThrottle, "THROTTLE_RATES", {"auth": "2/min", "auth_account": "100/hour"}
+    )
+    guesses = [
+        APIClient().post(TOKENS, {"username": "alice", "password": "x"}, format="json").status_code
+        for _ in range(3)
+    ]
     assert guesses == [400, 400, 429]
 
 
@@ -183,8 +190,7 @@ def test_the_schema_describes_device_tokens_and_marks_the_legacy_endpoint(openap
     schemas = openapi_schema["components"]["schemas"]
     sign_in = paths["/api/v1/auth/tokens/"]["post"]
     request = sign_in["requestBody"]["content"]["application/json"]["schema"]["$ref"]
-    assert set(schemas[request.rsplit("/", 1)[1]]["properties"]) == {"username", "password",
-                                                                      "name"}  # fmt: skip
+    assert set(schemas[request.rsplit("/", 1)[1]]["properties"]) == {"username", "password", "name"}
     answer = sign_in["responses"]["201"]["content"]["application/json"]["schema"]["$ref"]
     assert {"token", "expiry", "name"} <= set(schemas[answer.rsplit("/", 1)[1]]["properties"])
     assert "security" not in sign_in or sign_in["security"] in ([], [{}])

@@ -28,9 +28,10 @@ def test_the_api_root_lists_the_resources_and_rulings(anonymous):
     api = "http://testserver/api/v1/"
     for name in ("clubs", "players", "seasons", "matches"):
         assert body[name] == f"{api}{name}/"
-    assert body["rulings"] == {name: f"{api}rulings/{name}/"
-                               for name in ("meld", "hand", "discard", "take-discards",
-                                            "extend")}  # fmt: skip
+    assert body["rulings"] == {
+        name: f"{api}rulings/{name}/"
+        for name in ("meld", "hand", "discard", "take-discards", "extend")
+    }
     assert body["auth"]["tokens"] == f"{api}auth/tokens/"
     assert body["auth"]["token"] == f"{api}auth/token/"
     assert body["auth"]["sign_in"].startswith("http://testserver/api/auth/login/")
@@ -67,17 +68,25 @@ def test_the_documentation_pages_load_nothing_from_another_origin(anonymous, pag
     assert ABSOLUTE.findall(html) == [], "no other origin named anywhere in the page"
 
 
-@pytest.mark.parametrize("path", sorted(str(p.relative_to(ROOT))
-                                        for p in (ROOT / "docs").rglob("*")
-                                        if p.suffix in (".md", ".json")))  # fmt: skip
+@pytest.mark.parametrize(
+    "path",
+    sorted(
+        str(p.relative_to(ROOT)) for p in (ROOT / "docs").rglob("*") if p.suffix in (".md", ".json")
+    ),
+)
 def test_the_docs_stand_alone(path):
     text = (ROOT / path).read_text(encoding="utf-8")
     assert "DESIGN.md" not in text and "STYLE.md" not in text
 
 
 def test_make_run_honours_port_and_host():
-    plan = subprocess.run(["make", "-n", "run", "PORT=9123", "HOST=0.0.0.0"], cwd=ROOT,
-                          capture_output=True, text=True, check=True).stdout  # fmt: skip
+    plan = subprocess.run(
+        ["make", "-n", "run", "PORT=9123", "HOST=0.0.0.0"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     assert "runserver 0.0.0.0:9123" in plan
     assert "PORT=9123" in plan and "seed_demo" in plan
 
@@ -97,5 +106,6 @@ def test_the_demo_links_name_the_local_machine_when_serving_every_address(db, mo
     monkeypatch.delenv("PORT", raising=False)
     out = StringIO()
     call_command("seed_demo", stdout=out)
-    assert all(link.startswith("http://127.0.0.1:8000/") for link in ABSOLUTE.findall(
-        out.getvalue()))  # fmt: skip
+    assert all(
+        link.startswith("http://127.0.0.1:8000/") for link in ABSOLUTE.findall(out.getvalue())
+    )

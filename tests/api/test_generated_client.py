@@ -51,10 +51,23 @@ def generated(live_server, tmp_path) -> ModuleType:
         (tmp_path / "schema.json").write_bytes(served.read())
     (tmp_path / "config.yml").write_text("post_hooks: []\n")
     made = subprocess.run(
-        [str(GENERATOR), "generate", "--path", "schema.json", "--meta", "none",
-         "--output-path", PACKAGE, "--config", "config.yml"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+        [
+            str(GENERATOR),
+            "generate",
+            "--path",
+            "schema.json",
+            "--meta",
+            "none",
+            "--output-path",
+            PACKAGE,
+            "--config",
+            "config.yml",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert made.returncode == 0, made.stdout + made.stderr
     assert "Warning" not in made.stdout, made.stdout
     sys.path.insert(0, str(tmp_path))
@@ -99,8 +112,9 @@ def test_a_generated_client_plays_a_whole_match(generated, live_server, settings
         )
         assert isinstance(issued, m.IssuedToken), issued
         assert issued.expiry > dt.datetime.now(dt.UTC)
-        client = generated.AuthenticatedClient(base_url=live_server.url, token=issued.token,
-                                               prefix="Token")  # fmt: skip
+        client = generated.AuthenticatedClient(
+            base_url=live_server.url, token=issued.token, prefix="Token"
+        )
         opened.append(client)
         return client
 
@@ -112,11 +126,11 @@ def test_a_generated_client_plays_a_whole_match(generated, live_server, settings
     club = api("clubs.clubs_create").sync(client=alice, body=m.ClubRequest(name="Generated"))
     assert club.role == "owner"
     invitation = api("clubs.clubs_invitations_create").sync(
-        client=alice, id=club.id,
+        client=alice,
+        id=club.id,
         body=m.InvitationCreateRequest(role=m.RoleEnum.SCOREKEEPER, max_uses=1),
-    )  # fmt: skip
-    preview = api("invitations.invitations_retrieve").sync(client=anonymous,
-                                                             code=invitation.code)  # fmt: skip
+    )
+    preview = api("invitations.invitations_retrieve").sync(client=anonymous, code=invitation.code)
     assert (preview.club, preview.role) == ("Generated", m.RoleEnum.SCOREKEEPER)
     joined = api("invitations.invitations_accept_create").sync(client=bob, code=invitation.code)
     assert (joined.club, joined.role) == (club.id, m.RoleEnum.SCOREKEEPER)
@@ -125,8 +139,12 @@ def test_a_generated_client_plays_a_whole_match(generated, live_server, settings
         client=alice,
         body=m.SeasonRequest(club=club.id, name="Winter", starts_on=dt.date(2026, 12, 1)),
     )
-    players = [api("players.players_create").sync(client=bob, body=m.PlayerRequest(
-        club=club.id, name=name)).id for name in ("Ann", "Ben", "Cleo")]  # fmt: skip
+    players = [
+        api("players.players_create")
+        .sync(client=bob, body=m.PlayerRequest(club=club.id, name=name))
+        .id
+        for name in ("Ann", "Ben", "Cleo")
+    ]
     ann, ben, _cleo = players
     match = api("matches.matches_create").sync(
         client=bob, body=m.MatchCreateRequest(club=club.id, season=season.id, players=players)
@@ -135,36 +153,47 @@ def test_a_generated_client_plays_a_whole_match(generated, live_server, settings
 
     def hand(winner: int, model: type = m.HandInputRequest, **extra: Any) -> Any:
         entry = went_out(winner, players)
-        return model(ending=m.EndingEnum.WENT_OUT, went_out=entry["went_out"], results=[
-            m.PlayerEntryRequest(player=r["player"], melds=r["melds"], hand=r["hand"])
-            for r in entry["results"]
-        ], **extra)  # fmt: skip
+        return model(
+            ending=m.EndingEnum.WENT_OUT,
+            went_out=entry["went_out"],
+            results=[
+                m.PlayerEntryRequest(player=r["player"], melds=r["melds"], hand=r["hand"])
+                for r in entry["results"]
+            ],
+            **extra,
+        )
 
     record = api("matches.matches_hands_create")
-    first = record.sync_detailed(match_pk=match.id, client=bob, body=hand(ann),
-                                 idempotency_key="generated-hand-1")  # fmt: skip
+    first = record.sync_detailed(
+        match_pk=match.id, client=bob, body=hand(ann), idempotency_key="generated-hand-1"
+    )
     assert first.status_code == 201 and first.parsed.number == 1
-    again = record.sync_detailed(match_pk=match.id, client=bob, body=hand(ann),
-                                 idempotency_key="generated-hand-1")  # fmt: skip
+    again = record.sync_detailed(
+        match_pk=match.id, client=bob, body=hand(ann), idempotency_key="generated-hand-1"
+    )
     assert again.status_code == 201 and again.headers["Idempotent-Replayed"] == "true"
     assert again.parsed.number == 1
     assert record.sync(match_pk=match.id, client=bob, body=hand(ann)).number == 2
 
     # A correction of hand 2 names the ETag read through the client.
-    read = api("matches.matches_hands_retrieve").sync_detailed(match_pk=match.id, number=2,
-                                                               client=alice)  # fmt: skip
+    read = api("matches.matches_hands_retrieve").sync_detailed(
+        match_pk=match.id, number=2, client=alice
+    )
     etag = read.headers["ETag"]
     correct = api("matches.matches_hands_update")
     body = hand(ben, m.HandCorrectionRequest, reason="Ben went out, not Ann")
-    corrected = correct.sync_detailed(match_pk=match.id, number=2, client=alice, body=body,
-                                      if_match=etag)  # fmt: skip
+    corrected = correct.sync_detailed(
+        match_pk=match.id, number=2, client=alice, body=body, if_match=etag
+    )
     assert corrected.status_code == 200
     assert corrected.parsed.went_out == ben
-    stale = correct.sync_detailed(match_pk=match.id, number=2, client=alice, body=body,
-                                  if_match=etag)  # fmt: skip
+    stale = correct.sync_detailed(
+        match_pk=match.id, number=2, client=alice, body=body, if_match=etag
+    )
     assert stale.status_code == 412
-    revisions = api("matches.matches_hands_revisions_list").sync(match_pk=match.id, number=2,
-                                                                client=alice)  # fmt: skip
+    revisions = api("matches.matches_hands_revisions_list").sync(
+        match_pk=match.id, number=2, client=alice
+    )
     assert [r.hand.went_out for r in revisions.results] == [ann, ben]
 
     for number in (3, 4, 5):
@@ -180,8 +209,11 @@ def test_a_generated_client_plays_a_whole_match(generated, live_server, settings
     text = api("clubs.clubs_standings_csv_retrieve").sync(client=alice, id=club.id)
     assert isinstance(text, str)
     rows = list(csv.DictReader(io.StringIO(text.removeprefix("\ufeff"))))
-    assert [(row["name"], row["wins"]) for row in rows] == [("Ann", "1"), ("Ben", "0"),
-                                                            ("Cleo", "0")]  # fmt: skip
+    assert [(row["name"], row["wins"]) for row in rows] == [
+        ("Ann", "1"),
+        ("Ben", "0"),
+        ("Cleo", "0"),
+    ]
     season_text = api("seasons.seasons_standings_csv_retrieve").sync(client=alice, id=season.id)
     assert season_text == text
 

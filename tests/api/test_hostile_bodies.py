@@ -22,8 +22,11 @@ DEEP = '{"a":' + "[" * DEPTH + "]" * DEPTH + "}"  # about 2 KB
 
 def body_operations() -> list[tuple[str, str]]:
     """Every (method, path) of the OpenAPI document that takes a JSON body."""
-    return [(method, path) for path, method, operation in openapi.operations()
-            if "requestBody" in operation]  # fmt: skip
+    return [
+        (method, path)
+        for path, method, operation in openapi.operations()
+        if "requestBody" in operation
+    ]
 
 
 @pytest.fixture
@@ -87,22 +90,30 @@ def test_brackets_inside_strings_are_not_nesting(world, as_owner):
 SURROGATES = [
     ("post", "/api/v1/rulings/meld/", {"cards": ["5H", "\ud800", "7H"]}, "cards.1"),
     ("post", "/api/v1/rulings/discard/", {"card": "\udfff"}, "card"),
-    ("post", "/api/v1/rulings/take-discards/", {"top_card": "7H", "from_hand": ["\ud800"]},
-     "from_hand.0"),
-    ("post", "/api/v1/rulings/extend/", {"meld": ["5H", "6H", "7H"], "add": ["\ud800"]},
-     "add.0"),
+    (
+        "post",
+        "/api/v1/rulings/take-discards/",
+        {"top_card": "7H", "from_hand": ["\ud800"]},
+        "from_hand.0",
+    ),
+    ("post", "/api/v1/rulings/extend/", {"meld": ["5H", "6H", "7H"], "add": ["\ud800"]}, "add.0"),
     ("post", "/api/v1/rulings/hand/", {"ending": "\ud800", "results": []}, "ending"),
     ("post", "/api/v1/clubs/{id}/members/", {"user": "victor", "role": "\ud800"}, "role"),
     ("post", "/api/v1/auth/token/", {"username": "\ud800", "password": "x"}, "username"),
-    ("post", "/api/v1/matches/{match_pk}/hands/", {"ending": "went_out", "results": [
-        {"player": 1, "melds": [["\ud800"]], "hand": []}]}, "results.0.melds.0.0"),
+    (
+        "post",
+        "/api/v1/matches/{match_pk}/hands/",
+        {"ending": "went_out", "results": [{"player": 1, "melds": [["\ud800"]], "hand": []}]},
+        "results.0.melds.0.0",
+    ),
     ("post", "/api/v1/rulings/meld/", {"\ud800": 1}, "\\ud800"),
-]  # fmt: skip
+]
 
 
 @pytest.mark.parametrize(("method", "path", "body", "attr"), SURROGATES)
-def test_a_lone_surrogate_anywhere_is_refused_with_its_path(method, path, body, attr, world,
-                                                              as_owner):  # fmt: skip
+def test_a_lone_surrogate_anywhere_is_refused_with_its_path(
+    method, path, body, attr, world, as_owner
+):
     response = send(as_owner, method, url_of(path, world), json.dumps(body))
     assert response.status_code == 400, response.content
     error = only_error(response)
@@ -124,7 +135,7 @@ NULS = [
     ("patch", "/api/v1/players/{id}/", {"user": "vic\u0000tor"}, "user"),
     ("post", "/api/v1/auth/token/", {"username": "alice\u0000", "password": "x"}, "username"),
     ("post", "/api/v1/rulings/discard/", {"card": "Q\u0000S"}, "card"),
-]  # fmt: skip
+]
 
 
 @pytest.mark.parametrize(("method", "path", "body", "attr"), NULS)

@@ -85,8 +85,11 @@ def skeleton(schema: dict[str, Any]) -> Any:
     schema = resolve(schema)
     kind = schema.get("type")
     if kind == "object" or "properties" in schema:
-        return {name: skeleton(prop) for name, prop in schema.get("properties", {}).items()
-                if not resolve(prop).get("readOnly")}  # fmt: skip
+        return {
+            name: skeleton(prop)
+            for name, prop in schema.get("properties", {}).items()
+            if not resolve(prop).get("readOnly")
+        }
     if kind == "array":
         return [skeleton(schema.get("items", {}))]
     if "enum" in schema:
@@ -123,10 +126,15 @@ def with_hostile(body: Any, place: tuple[Any, ...], raw: str) -> str:
 
 
 def operations() -> list[tuple[str, str, dict[str, Any]]]:
-    return [(path, method, operation) for path, method, operation in openapi.operations()
-            if "requestBody" in operation or any(
-                p["in"] in {"path", "query", "header"} and p["name"] not in TOLERANT
-                for p in openapi.parameters_of(operation))]  # fmt: skip
+    return [
+        (path, method, operation)
+        for path, method, operation in openapi.operations()
+        if "requestBody" in operation
+        or any(
+            p["in"] in {"path", "query", "header"} and p["name"] not in TOLERANT
+            for p in openapi.parameters_of(operation)
+        )
+    ]
 
 
 def fingerprint() -> str:
@@ -148,11 +156,12 @@ def people(settings):
     bobs = openapi.build_world("bob")
     clients = {
         "owner": APIClient(headers=openapi.token_for(world.club.created_by)),
-        "viewer": APIClient(headers=openapi.token_for(world.club.memberships.get(
-            user__username="victor").user)),
+        "viewer": APIClient(
+            headers=openapi.token_for(world.club.memberships.get(user__username="victor").user)
+        ),
         "outsider": APIClient(headers=openapi.token_for(bobs.club.created_by)),
         "anonymous": APIClient(),
-    }  # fmt: skip
+    }
     for client in clients.values():
         client.raise_request_exception = False  # a 500 is reported, with the others
     return world, clients
@@ -168,13 +177,20 @@ class Probe:
         self.sent = 0
 
     def url(self, **override: str) -> str:
-        values = {name: urllib.parse.quote(str(value), safe="")
-                  for name, value in self.values.items()}  # fmt: skip
+        values = {
+            name: urllib.parse.quote(str(value), safe="") for name, value in self.values.items()
+        }
         values.update(override)
         return self.path.format(**values)
 
-    def send(self, label: str, url: str, body: str | None = None, lenient: bool = False,
-             headers: dict[str, str] | None = None) -> None:  # fmt: skip
+    def send(
+        self,
+        label: str,
+        url: str,
+        body: str | None = None,
+        lenient: bool = False,
+        headers: dict[str, str] | None = None,
+    ) -> None:
         extra = {"HTTP_IF_MATCH": "*"} if self.method == "put" else {}
         extra.update({f"HTTP_{k.upper().replace('-', '_')}": v for k, v in (headers or {}).items()})
         writes = self.method != "get"
@@ -217,14 +233,20 @@ class Probe:
         return None
 
 
-@pytest.mark.parametrize(("path", "method", "operation"), operations(),
-                         ids=[f"{m} {p}" for p, m, _ in operations()])  # fmt: skip
-def test_hostile_input_is_refused_in_the_envelope_and_changes_nothing(path, method, operation,
-                                                                      people):  # fmt: skip
+@pytest.mark.parametrize(
+    ("path", "method", "operation"), operations(), ids=[f"{m} {p}" for p, m, _ in operations()]
+)
+def test_hostile_input_is_refused_in_the_envelope_and_changes_nothing(
+    path, method, operation, people
+):
     world, clients = people
     probe = Probe(path, method, world, clients)
-    schema = (operation.get("requestBody", {}).get("content", {})
-              .get("application/json", {}).get("schema"))  # fmt: skip
+    schema = (
+        operation.get("requestBody", {})
+        .get("content", {})
+        .get("application/json", {})
+        .get("schema")
+    )
     if schema is not None:
         body = skeleton(schema)
         probe.send("the whole body nested deep", probe.url(), "[" * DEPTH + "]" * DEPTH)
@@ -246,10 +268,13 @@ def test_hostile_input_is_refused_in_the_envelope_and_changes_nothing(path, meth
                 probe.send(f"{name} = {label}", probe.url(**{name: raw}), default_body)
             elif where == "query":
                 lenient = name in LENIENT_QUERY or (name, path) in IGNORED_QUERY
-                probe.send(f"?{name} = {label}", f"{probe.url()}?{name}={raw}", default_body,
-                           lenient=lenient)  # fmt: skip
+                probe.send(
+                    f"?{name} = {label}",
+                    f"{probe.url()}?{name}={raw}",
+                    default_body,
+                    lenient=lenient,
+                )
             elif where == "header" and not text.startswith("%"):
-                probe.send(f"{name}: {label}", probe.url(), default_body,
-                           headers={name: text})  # fmt: skip
+                probe.send(f"{name}: {label}", probe.url(), default_body, headers={name: text})
     assert probe.sent > 0
     assert not probe.failures, "\n".join(probe.failures[:40])

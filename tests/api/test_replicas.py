@@ -42,16 +42,19 @@ def test_a_client_reads_its_own_writes_for_a_while(one_replica, settings):
     factory = RequestFactory()
     reads_go_to(factory.post("/api/v1/matches/1/hands/", HTTP_AUTHORIZATION="Token carol"), 201)
     assert reads_go_to(factory.get("/api/v1/matches/1/", HTTP_AUTHORIZATION="Token carol")) == (
-        "default")
+        "default"
+    )
     assert reads_go_to(factory.get("/api/v1/matches/1/", HTTP_AUTHORIZATION="Token victor")) == (
-        "replica_0")
+        "replica_0"
+    )
 
 
 def test_a_refused_write_does_not_pin(one_replica):
     factory = RequestFactory()
     reads_go_to(factory.post("/api/v1/matches/1/hands/", HTTP_AUTHORIZATION="Token carol"), 400)
     assert reads_go_to(factory.get("/api/v1/matches/1/", HTTP_AUTHORIZATION="Token carol")) == (
-        "replica_0")
+        "replica_0"
+    )
 
 
 def test_replica_urls_become_mirrored_database_aliases():
@@ -60,16 +63,32 @@ def test_replica_urls_become_mirrored_database_aliases():
     import sys
     from pathlib import Path
 
-    env = {**os.environ, "DEBUG": "true",
-           "DATABASE_REPLICA_URLS": "postgres://ro@replica-a/arl,postgres://ro@replica-b/arl"}
-    script = ("import django; django.setup(); from django.conf import settings;"
-              "print(sorted(settings.DATABASES), settings.DATABASES['replica_1']['HOST'],"
-              " settings.DATABASES['replica_1']['TEST']['MIRROR'])")  # fmt: skip
-    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True,
-                         cwd=Path(__file__).resolve().parents[2], timeout=60)  # fmt: skip
+    env = {
+        **os.environ,
+        "DEBUG": "true",
+        "DATABASE_REPLICA_URLS": "postgres://ro@replica-a/arl,postgres://ro@replica-b/arl",
+    }
+    script = (
+        "import django; django.setup(); from django.conf import settings;"
+        "print(sorted(settings.DATABASES), settings.DATABASES['replica_1']['HOST'],"
+        " settings.DATABASES['replica_1']['TEST']['MIRROR'])"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script],
+        env=env,
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).resolve().parents[2],
+        timeout=60,
+    )
     assert out.returncode == 0, out.stderr
-    assert out.stdout.split() == ["['default',", "'replica_0',", "'replica_1']", "replica-b",
-                                  "default"]  # fmt: skip
+    assert out.stdout.split() == [
+        "['default',",
+        "'replica_0',",
+        "'replica_1']",
+        "replica-b",
+        "default",
+    ]
 
 
 def test_the_database_caches_counts_are_read_from_the_primary(one_replica):

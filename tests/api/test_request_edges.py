@@ -58,8 +58,9 @@ def test_a_nul_in_a_query_parameter_is_a_400_naming_it(query, world, as_owner):
 
 
 def test_a_nul_in_an_admin_search_is_a_400_not_a_500(world):
-    staff = get_user_model().objects.create_user("staff", password="staff-pw-1234",
-                                                 is_staff=True, is_superuser=True)  # fmt: skip
+    staff = get_user_model().objects.create_user(
+        "staff", password="staff-pw-1234", is_staff=True, is_superuser=True
+    )
     client = Client()
     client.force_login(staff)
     assert client.get("/admin/matches/club/?q=%00").status_code == 400
@@ -71,9 +72,13 @@ def test_a_nul_in_an_admin_search_is_a_400_not_a_500(world):
 def test_a_chunked_body_without_content_length_is_refused_with_411(world, as_owner):
     body = json.dumps({"user": "victor", "role": "viewer"})
     # A WSGI server hands a chunked body over without CONTENT_LENGTH; Django reads it as empty.
-    response = as_owner.post(f"/api/v1/clubs/{world.club.pk}/members/", body,
-                             content_type="application/json", CONTENT_LENGTH="",
-                             HTTP_TRANSFER_ENCODING="chunked")  # fmt: skip
+    response = as_owner.post(
+        f"/api/v1/clubs/{world.club.pk}/members/",
+        body,
+        content_type="application/json",
+        CONTENT_LENGTH="",
+        HTTP_TRANSFER_ENCODING="chunked",
+    )
     assert response.status_code == 411
     assert the_error(response)["code"] == "length_required"
 

@@ -36,8 +36,11 @@ def hand_inputs() -> list[dict]:
     names = ["ann", "ben", "cleo", "dev", "eve"]
     made = [went_out(names[i % 5], names[: 2 + i % 4]) for i in range(12)]
     pairs = list(zip(names[:-1], names[1:], strict=True))
-    made += [full_packs(a, b, first_holds=h, second_holds=h) for a, b in pairs
-             for h in ("3C", "KC", "QS")]  # fmt: skip
+    made += [
+        full_packs(a, b, first_holds=h, second_holds=h)
+        for a, b in pairs
+        for h in ("3C", "KC", "QS")
+    ]
     made += [whole_pack_out(a, b) for a, b in pairs]
     return [case["input"] for case in cases] + made
 
@@ -56,13 +59,19 @@ def test_hand_rulings_are_presented_as_their_serializer_documents(language):
             if not request.is_valid():
                 continue  # unreadable notation is answered 400 before any ruling
             data = request.validated_data
-            ruling = rule_hand(HandInput(
-                ending=Ending(data["ending"]), went_out=data["went_out"],
-                results=tuple(PlayerInput(e["player"], tuple(e["melds"]), e["hand"])
-                              for e in data["results"]),
-            ))  # fmt: skip
+            ruling = rule_hand(
+                HandInput(
+                    ending=Ending(data["ending"]),
+                    went_out=data["went_out"],
+                    results=tuple(
+                        PlayerInput(e["player"], tuple(e["melds"]), e["hand"])
+                        for e in data["results"]
+                    ),
+                )
+            )
             assert rendered(presenters.hand_answer(ruling)) == rendered(
-                HandAnswerSerializer(ruling).data)
+                HandAnswerSerializer(ruling).data
+            )
             seen_valid += ruling.valid
             seen_invalid += not ruling.valid
     assert seen_valid >= 20 and seen_invalid >= 5
@@ -79,6 +88,7 @@ def test_meld_rulings_are_presented_as_their_serializer_documents(language):
                 continue
             ruling = rule_meld(meld)
             assert rendered(presenters.meld_ruling(ruling)) == rendered(
-                MeldRulingSerializer(ruling).data)
+                MeldRulingSerializer(ruling).data
+            )
             kinds.add((ruling.kind, ruling.valid))
     assert len(kinds) >= 4

@@ -13,8 +13,10 @@ URL = "/api/v1/rulings/extend/"
         ({"meld": ["JS", "2D=QS", "KS"], "add": ["2C=10S"]}, ["wild_queen_of_spades"]),
         ({"meld": ["JS", "QS", "KS"], "add": ["2C=10S"]}, []),
         ({"meld": ["7H", "7D", "7S"], "add": ["8H"]}, ["set_mixed_ranks"]),
-        ({"meld": ["7H", "7D", "7S"], "add": ["7C"], "player": "bob", "owner": "ann"},
-         ["not_your_meld"]),
+        (
+            {"meld": ["7H", "7D", "7S"], "add": ["7C"], "player": "bob", "owner": "ann"},
+            ["not_your_meld"],
+        ),
         ({"meld": ["7H", "7D", "7S"], "add": ["7C"], "player": "ann", "owner": "ann"}, []),
     ],
 )

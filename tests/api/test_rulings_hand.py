@@ -10,15 +10,23 @@ HAND = {
     "ending": "went_out",
     "went_out": "ann",
     "results": [
-        {"player": "ann",
-         "melds": [["JS", "QS", "KS"], ["7H", "7D", "2C=7S"], ["3C", "4C", "5C", "6C"],
-                   ["AH", "AD", "AC"]],
-         "hand": []},
-        {"player": "bob",
-         "melds": [["5D", "6D", "7D"], ["9S", "9H", "9D", "9C"]],
-         "hand": ["2D", "4H", "8S", "8H", "KD", "KC"]},
+        {
+            "player": "ann",
+            "melds": [
+                ["JS", "QS", "KS"],
+                ["7H", "7D", "2C=7S"],
+                ["3C", "4C", "5C", "6C"],
+                ["AH", "AD", "AC"],
+            ],
+            "hand": [],
+        },
+        {
+            "player": "bob",
+            "melds": [["5D", "6D", "7D"], ["9S", "9H", "9D", "9C"]],
+            "hand": ["2D", "4H", "8S", "8H", "KD", "KC"],
+        },
     ],
-}  # fmt: skip
+}
 
 
 def test_a_legal_hand_is_scored_and_itemised(api_client):
@@ -50,8 +58,9 @@ def test_every_violation_of_the_hand_is_listed_with_its_path(api_client):
         ("run_not_consecutive", "results.1.melds.0"),
         ("went_out_with_cards", "results.0.hand"),
     ]
-    assert "QS" in next(v["detail"] for v in body["violations"]
-                        if v["code"] == "card_count_exceeded")
+    assert "QS" in next(
+        v["detail"] for v in body["violations"] if v["code"] == "card_count_exceeded"
+    )
 
 
 @pytest.mark.parametrize(

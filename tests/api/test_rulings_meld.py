@@ -66,7 +66,9 @@ def test_missing_field_is_a_400(api_client):
     response = api_client.post(URL, {}, format="json")
     assert response.status_code == 400
     assert response.json()["errors"][0] == {
-        "code": "required", "detail": response.json()["errors"][0]["detail"], "attr": "cards"
+        "code": "required",
+        "detail": response.json()["errors"][0]["detail"],
+        "attr": "cards",
     }
 
 

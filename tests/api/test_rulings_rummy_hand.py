@@ -19,8 +19,10 @@ HAND = {
 
 
 def summary(answer):
-    return [(r["player"], r["melded_points"], r["hand_penalty"], r["bonus"], r["net"])
-            for r in answer["results"]]  # fmt: skip
+    return [
+        (r["player"], r["melded_points"], r["hand_penalty"], r["bonus"], r["net"])
+        for r in answer["results"]
+    ]
 
 
 def test_every_other_player_pays_the_winner_the_pips_left_in_hand(api_client):
@@ -30,8 +32,11 @@ def test_every_other_player_pays_the_winner_the_pips_left_in_hand(api_client):
     assert answer["valid"] is True, answer["violations"]
     assert answer["rummy"] is False
     # bob: K 10 + 4 + A 1 = 15; cat: 2 + 3 + 10 + Q 10 + 9 + 9 + A 1 = 44; melds cost nothing.
-    assert summary(answer) == [("ann", 0, 0, 59, 59), ("bob", 0, 15, 0, -15),
-                               ("cat", 0, 44, 0, -44)]  # fmt: skip
+    assert summary(answer) == [
+        ("ann", 0, 0, 59, 59),
+        ("bob", 0, 15, 0, -15),
+        ("cat", 0, 44, 0, -44),
+    ]
     assert answer["results"][1]["held"] == [
         {"card": "KC", "points": 10},
         {"card": "4H", "points": 4},
@@ -43,8 +48,11 @@ def test_a_rummy_makes_every_other_player_pay_double(api_client):
     answer = api_client.post(URL, {**HAND, "rummy": True}, format="json").json()
     assert answer["valid"] is True, answer["violations"]
     assert answer["rummy"] is True
-    assert summary(answer) == [("ann", 0, 0, 118, 118), ("bob", 0, 30, 0, -30),
-                               ("cat", 0, 88, 0, -88)]  # fmt: skip
+    assert summary(answer) == [
+        ("ann", 0, 0, 118, 118),
+        ("bob", 0, 30, 0, -30),
+        ("cat", 0, 88, 0, -88),
+    ]
 
 
 def test_the_nets_of_a_hand_add_up_to_nothing(api_client):
@@ -147,13 +155,18 @@ def test_seven_players_are_too_many(api_client):
 def test_a_rummy_is_melded_from_one_deal_and_one_draw(api_client):
     # Two players are dealt ten: a rummy puts down at most eleven cards.
     hand = {
-        "ending": "went_out", "went_out": "ann", "rummy": True,
+        "ending": "went_out",
+        "went_out": "ann",
+        "rummy": True,
         "results": [
-            {"player": "ann", "melds": [["AH", "2H", "3H", "4H", "5H"],
-                                        ["9C", "9D", "9S"], ["KD", "KH"]], "hand": []},
+            {
+                "player": "ann",
+                "melds": [["AH", "2H", "3H", "4H", "5H"], ["9C", "9D", "9S"], ["KD", "KH"]],
+                "hand": [],
+            },
             {"player": "bob", "melds": [], "hand": ["QC"]},
         ],
-    }  # fmt: skip
+    }
     hand["results"][0]["melds"][2].append("KC")
     assert api_client.post(URL, hand, format="json").json()["valid"] is True
     hand["results"][0]["melds"][2].append("KS")

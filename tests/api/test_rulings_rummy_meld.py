@@ -45,10 +45,14 @@ def test_a_meld_is_ruled_by_the_rummy_rules_and_the_ace_option(api_client, body,
 
 
 def test_cards_are_named_with_their_pip_values(api_client):
-    answer = api_client.post(URL, {"cards": ["QH", "KH", "AH"], "ace": "high_or_low"},
-                             format="json").json()  # fmt: skip
-    assert answer["cards"] == [{"card": "QH", "points": 10}, {"card": "KH", "points": 10},
-                               {"card": "AH", "points": 1}]  # fmt: skip
+    answer = api_client.post(
+        URL, {"cards": ["QH", "KH", "AH"], "ace": "high_or_low"}, format="json"
+    ).json()
+    assert answer["cards"] == [
+        {"card": "QH", "points": 10},
+        {"card": "KH", "points": 10},
+        {"card": "AH", "points": 1},
+    ]
     assert answer["points"] == 21
 
 

@@ -16,8 +16,9 @@ URL = "/api/v1/rulings/take-discards/"
         ("7H", ["7D", "7S", "7C", "7H"], ["meld_too_long"]),
     ],
 )
-def test_taking_the_pile_needs_a_new_meld_with_two_cards_from_hand(api_client, top, from_hand,
-                                                                    codes):
+def test_taking_the_pile_needs_a_new_meld_with_two_cards_from_hand(
+    api_client, top, from_hand, codes
+):
     response = api_client.post(URL, {"top_card": top, "from_hand": from_hand}, format="json")
     assert response.status_code == 200
     body = response.json()

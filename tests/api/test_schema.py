@@ -1,7 +1,6 @@
 """The OpenAPI description third-party apps build on: complete, valid, warning-free."""
 
 
-
 def test_every_rulings_endpoint_is_documented_with_examples(openapi_schema):
     for name in ("meld", "hand", "discard", "take-discards", "extend"):
         operation = openapi_schema["paths"][f"/api/v1/rulings/{name}/"]["post"]
@@ -42,5 +41,7 @@ def test_the_standings_document_their_query_errors(openapi_schema):
     for path in ("/api/v1/clubs/{id}/standings/", "/api/v1/seasons/{id}/standings/"):
         answer = openapi_schema["paths"][path]["get"]["responses"]["400"]
         name = answer["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[-1]
-        assert "validation_error" in openapi_schema["components"]["schemas"][name]["discriminator"][
-            "mapping"]
+        assert (
+            "validation_error"
+            in openapi_schema["components"]["schemas"][name]["discriminator"]["mapping"]
+        )

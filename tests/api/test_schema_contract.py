@@ -48,13 +48,16 @@ def test_no_write_operation_requires_a_field_that_only_answers_carry(served):
         assert not read_only, f"{method} {path} takes read-only fields {read_only}"
 
 
-@pytest.mark.parametrize(("path", "absent"), [
-    ("/api/v1/auth/token/", "token"),
-    ("/api/v1/seasons/", "id"),
-    ("/api/v1/seasons/", "created_at"),
-    ("/api/v1/players/", "id"),
-    ("/api/v1/clubs/", "role"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("path", "absent"),
+    [
+        ("/api/v1/auth/token/", "token"),
+        ("/api/v1/seasons/", "id"),
+        ("/api/v1/seasons/", "created_at"),
+        ("/api/v1/players/", "id"),
+        ("/api/v1/clubs/", "role"),
+    ],
+)
 def test_login_and_creation_bodies_do_not_ask_for_what_the_server_makes(served, path, absent):
     body = served["paths"][path]["post"]["requestBody"]["content"]["application/json"]
     assert absent not in resolve(served, body["schema"]).get("properties", {})
@@ -76,8 +79,9 @@ def test_the_csv_export_is_described_as_text_with_its_columns(served, path):
     "path", ["/api/v1/clubs/{id}/standings/", "/api/v1/seasons/{id}/standings/"]
 )
 def test_the_ordering_parameter_has_no_empty_default(served, path):
-    (ordering,) = [p for p in served["paths"][path]["get"]["parameters"]
-                   if p.get("name") == "ordering"]  # fmt: skip
+    (ordering,) = [
+        p for p in served["paths"][path]["get"]["parameters"] if p.get("name") == "ordering"
+    ]
     assert "default" not in ordering["schema"]
 
 
@@ -103,16 +107,22 @@ HAND = "/api/v1/matches/{match_pk}/hands/{number}/"
 HANDS = "/api/v1/matches/{match_pk}/hands/"
 
 
-@pytest.mark.parametrize(("path", "method", "status"), [
-    (HANDS, "post", "201"), (HAND, "get", "200"), (HAND, "put", "200"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("path", "method", "status"),
+    [
+        (HANDS, "post", "201"),
+        (HAND, "get", "200"),
+        (HAND, "put", "200"),
+    ],
+)
 def test_a_hand_answer_declares_its_etag(served, path, method, status):
     assert "ETag" in headers_of(served, path, method, status)
 
 
 def test_a_correction_says_if_match_takes_the_etag_quoted(served):
-    (if_match,) = [p for p in served["paths"][HAND]["put"]["parameters"]
-                   if p.get("name") == "If-Match"]  # fmt: skip
+    (if_match,) = [
+        p for p in served["paths"][HAND]["put"]["parameters"] if p.get("name") == "If-Match"
+    ]
     assert '"3"' in if_match["description"]
     assert if_match["required"] is True
 

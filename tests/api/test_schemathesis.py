@@ -170,10 +170,16 @@ def forget_throttling() -> None:
 
 
 @schema.parametrize()
-@settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=[
-    HealthCheck.function_scoped_fixture,  # the world is reset by a savepoint per example
-    HealthCheck.too_slow, HealthCheck.filter_too_much,
-])  # fmt: skip
+@settings(
+    max_examples=40,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[
+        HealthCheck.function_scoped_fixture,  # the world is reset by a savepoint per example
+        HealthCheck.too_slow,
+        HealthCheck.filter_too_much,
+    ],
+)
 def test_every_operation_answers_as_documented(case, app, signed_in):
     world, headers = signed_in
     aim_mostly_at_real_objects(case, world)

@@ -84,19 +84,30 @@ def test_unknown_api_url_is_not_found_with_the_error_envelope(api_client):
 
 def deployment_checks(**overrides: str) -> subprocess.CompletedProcess[str]:
     """`manage.py check --deploy` with production settings, as docs/deployment.md runs it."""
-    env = {k: v for k, v in os.environ.items()
-           if k not in {"DEBUG", "SECRET_KEY", "REDIS_URL", "CACHE_BACKEND"}}  # fmt: skip
-    env.update(DJANGO_SETTINGS_MODULE="arlington_site.settings",
-               SECRET_KEY="x7$kP2!vQ9#mW4^zR8&tL1*bN6(cJ3)hF5@dG0%sY-aE+uI=oU~eT",
-               ALLOWED_HOSTS="scores.example.org", **overrides)  # fmt: skip
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DEBUG", "SECRET_KEY", "REDIS_URL", "CACHE_BACKEND"}
+    }
+    env.update(
+        DJANGO_SETTINGS_MODULE="arlington_site.settings",
+        SECRET_KEY="x7$kP2!vQ9#mW4^zR8&tL1*bN6(cJ3)hF5@dG0%sY-aE+uI=oU~eT",
+        ALLOWED_HOSTS="scores.example.org",
+        **overrides,
+    )
     return subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-        cwd=PROJECT_ROOT, env=env, capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+        cwd=PROJECT_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
-@pytest.mark.parametrize("cache", [{"CACHE_BACKEND": "database"},
-                                   {"REDIS_URL": "redis://cache.internal:6379/0"}])  # fmt: skip
+@pytest.mark.parametrize(
+    "cache", [{"CACHE_BACKEND": "database"}, {"REDIS_URL": "redis://cache.internal:6379/0"}]
+)
 def test_production_settings_pass_the_deployment_checks(cache):
     result = deployment_checks(**cache)
     assert result.returncode == 0, result.stderr + result.stdout

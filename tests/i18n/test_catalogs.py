@@ -24,9 +24,15 @@ def placeholders(text: str) -> list[str]:
 
 def engine_sentences() -> set[str]:
     """Every sentence and name the engine renders, as marked with gettext_noop."""
-    tables = [violations.MESSAGES, violations.PROBLEMS, violations.NOTATION_MESSAGES,
-              violations.RANK_NAMES, violations.SUIT_PHRASES, violations.KIND_LABELS,
-              violations.ENDING_LABELS]  # fmt: skip
+    tables = [
+        violations.MESSAGES,
+        violations.PROBLEMS,
+        violations.NOTATION_MESSAGES,
+        violations.RANK_NAMES,
+        violations.SUIT_PHRASES,
+        violations.KIND_LABELS,
+        violations.ENDING_LABELS,
+    ]
     return {text for table in tables for text in table.values()} | {violations.WILD_PHRASE}
 
 

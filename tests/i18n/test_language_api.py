@@ -79,8 +79,11 @@ def test_an_unknown_lang_keeps_the_accept_language_choice(api_client):
 def test_the_generic_validation_messages_are_translated(api_client):
     fr = post(api_client, MELD, {}, language="fr")
     pt = post(api_client, MELD, {}, language="pt")
-    assert first_error(fr) == {"code": "required", "detail": "Ce champ est obligatoire.",
-                               "attr": "cards"}  # fmt: skip
+    assert first_error(fr) == {
+        "code": "required",
+        "detail": "Ce champ est obligatoire.",
+        "attr": "cards",
+    }
     assert first_error(pt)["code"] == "required"
     assert first_error(pt)["detail"] == "Este campo é obrigatório."
 
@@ -111,12 +114,13 @@ def test_an_illegal_meld_has_no_kind_and_no_label(api_client):
 
 def test_hand_violations_are_translated_with_their_clauses(api_client):
     body = {
-        "ending": "went_out", "went_out": "ann",
+        "ending": "went_out",
+        "went_out": "ann",
         "results": [
             {"player": "ann", "melds": [], "hand": ["4H"]},
             {"player": "ann", "melds": [["5D", "6D", "7D"]], "hand": ["2D"]},
         ],
-    }  # fmt: skip
+    }
     answer = post(api_client, HAND, body, language="fr").json()
     details = {}
     for v in answer["violations"]:

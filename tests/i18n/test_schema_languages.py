@@ -1,6 +1,5 @@
 """The OpenAPI description tells third-party apps how to choose the language, on every operation."""
 
-
 METHODS = {"get", "put", "patch", "post", "delete", "head", "options"}
 
 
@@ -22,8 +21,10 @@ def test_every_operation_documents_accept_language_and_lang(openapi_schema):
     found = list(operations(openapi_schema))
     assert found
     for name, operation in found:
-        parameters = {(p["in"], p["name"]): p for p in (
-            resolved(openapi_schema, p) for p in operation.get("parameters", []))}
+        parameters = {
+            (p["in"], p["name"]): p
+            for p in (resolved(openapi_schema, p) for p in operation.get("parameters", []))
+        }
         assert ("header", "Accept-Language") in parameters, name
         choices = parameters[("query", "lang")]["schema"]
         if "$ref" in choices:  # the one Language schema every operation shares

@@ -12,10 +12,9 @@ SUITS = ["S", "H", "D", "C"]
 
 # The player who goes out: 13 cards melded, 80 + 60 + 30 + 70 = 240, plus the bonus: net 340.
 WINNER = {
-    "melds": [["AS", "AH", "AD", "AC"], ["AS", "AH", "AD"], ["KS", "KH", "KD"],
-              ["QS", "QH", "QD"]],
+    "melds": [["AS", "AH", "AD", "AC"], ["AS", "AH", "AD"], ["KS", "KH", "KD"], ["QS", "QH", "QD"]],
     "hand": [],
-}  # fmt: skip
+}
 WINNER_NET = 340
 
 # The others: a 15-point run melded, 80 points held: net -65 each. Seats 3 and 4 use the
@@ -36,8 +35,9 @@ def went_out(winner: int, players: list[int]) -> dict[str, object]:
         if player == winner:
             results.append({"player": player, **WINNER})
         else:
-            results.append({"player": player, "melds": [_LOSER_RUNS[others]],
-                            "hand": _LOSER_HELD[others % 2]})  # fmt: skip
+            results.append(
+                {"player": player, "melds": [_LOSER_RUNS[others]], "hand": _LOSER_HELD[others % 2]}
+            )
             others += 1
     return copy.deepcopy({"ending": "went_out", "went_out": winner, "results": results})
 
@@ -54,8 +54,9 @@ def _pack_melds(holding: str) -> list[list[str]]:
 PACK_POINTS = 540  # the 52 cards of one pack added up
 
 
-def full_packs(first: int, second: int, *, first_holds: str = "3C",
-               second_holds: str = "3C") -> dict[str, object]:  # fmt: skip
+def full_packs(
+    first: int, second: int, *, first_holds: str = "3C", second_holds: str = "3C"
+) -> dict[str, object]:
     """Stock exhausted: each of two players melds a whole pack but the one card they hold.
 
     Net = 540 - 2 x (the held card's value): holding 3C gives 530, KC 520, QS 440.

@@ -76,8 +76,9 @@ def bobs_club(bob) -> Club:
 
 @pytest.fixture
 def roster(club) -> list[Player]:
-    return [Player.objects.create(club=club, name=name)
-            for name in ("Ann", "Ben", "Cleo", "Dev", "Eve")]  # fmt: skip
+    return [
+        Player.objects.create(club=club, name=name) for name in ("Ann", "Ben", "Cleo", "Dev", "Eve")
+    ]
 
 
 @pytest.fixture
@@ -101,9 +102,11 @@ def as_victor(victor) -> APIClient:
 
 
 def start_match(client: APIClient, club: Club, players: list[Player], **extra) -> dict:
-    response = client.post("/api/v1/matches/",
-                           {"club": club.pk, "players": [p.pk for p in players], **extra},
-                           format="json")  # fmt: skip
+    response = client.post(
+        "/api/v1/matches/",
+        {"club": club.pk, "players": [p.pk for p in players], **extra},
+        format="json",
+    )
     assert response.status_code == 201, response.json()
     return response.json()
 
@@ -115,8 +118,9 @@ def record(client: APIClient, match_id: int, body: dict, **headers):
 @pytest.fixture
 def alices_world(club, roster, as_carol):
     """Alice's club with everything in it: roster, a season, a match with one hand recorded."""
-    season = Season.objects.create(club=club, name="Spring", starts_on=dt.date(2025, 3, 1),
-                                   ends_on=dt.date(2025, 5, 31))  # fmt: skip
+    season = Season.objects.create(
+        club=club, name="Spring", starts_on=dt.date(2025, 3, 1), ends_on=dt.date(2025, 5, 31)
+    )
     seated = [p.pk for p in roster[:3]]
     match = start_match(as_carol, club, roster[:3], season=season.pk)
     assert record(as_carol, match["id"], went_out(seated[0], seated)).status_code == 201

@@ -90,35 +90,76 @@ READS = [
 
 # Writes addressed to an object of the club (its id is in the URL).
 OBJECT_WRITES = [
-    Endpoint("rename club", "patch", lambda w: f"{API}/clubs/{w.club.pk}/",
-             lambda w: {"name": "Taken over"}),
-    Endpoint("replace club", "put", lambda w: f"{API}/clubs/{w.club.pk}/",
-             lambda w: {"name": "Taken over"}),
-    Endpoint("add member", "post", lambda w: f"{API}/clubs/{w.club.pk}/members/",
-             lambda w: {"user": "bob", "role": "owner"}),
+    Endpoint(
+        "rename club",
+        "patch",
+        lambda w: f"{API}/clubs/{w.club.pk}/",
+        lambda w: {"name": "Taken over"},
+    ),
+    Endpoint(
+        "replace club",
+        "put",
+        lambda w: f"{API}/clubs/{w.club.pk}/",
+        lambda w: {"name": "Taken over"},
+    ),
+    Endpoint(
+        "add member",
+        "post",
+        lambda w: f"{API}/clubs/{w.club.pk}/members/",
+        lambda w: {"user": "bob", "role": "owner"},
+    ),
     Endpoint("remove member", "delete", lambda w: f"{API}/clubs/{w.club.pk}/members/victor/"),
-    Endpoint("rename player", "patch", lambda w: f"{API}/players/{w.player.pk}/",
-             lambda w: {"name": "Renamed"}),
-    Endpoint("replace player", "put", lambda w: f"{API}/players/{w.player.pk}/",
-             lambda w: {"club": w.club.pk, "name": "Renamed"}),
-    Endpoint("rename season", "patch", lambda w: f"{API}/seasons/{w.season.pk}/",
-             lambda w: {"name": "Renamed"}),
-    Endpoint("replace season", "put", lambda w: f"{API}/seasons/{w.season.pk}/",
-             lambda w: {"club": w.club.pk, "name": "Renamed"}),
+    Endpoint(
+        "rename player",
+        "patch",
+        lambda w: f"{API}/players/{w.player.pk}/",
+        lambda w: {"name": "Renamed"},
+    ),
+    Endpoint(
+        "replace player",
+        "put",
+        lambda w: f"{API}/players/{w.player.pk}/",
+        lambda w: {"club": w.club.pk, "name": "Renamed"},
+    ),
+    Endpoint(
+        "rename season",
+        "patch",
+        lambda w: f"{API}/seasons/{w.season.pk}/",
+        lambda w: {"name": "Renamed"},
+    ),
+    Endpoint(
+        "replace season",
+        "put",
+        lambda w: f"{API}/seasons/{w.season.pk}/",
+        lambda w: {"club": w.club.pk, "name": "Renamed"},
+    ),
     Endpoint("record hand", "post", _hands, _hand),
-    Endpoint("correct hand", "put", lambda w: f"{_hands(w)}1/",
-             lambda w: {**_hand(w), "reason": "dispute"}, headers=(("If-Match", "*"),)),
+    Endpoint(
+        "correct hand",
+        "put",
+        lambda w: f"{_hands(w)}1/",
+        lambda w: {**_hand(w), "reason": "dispute"},
+        headers=(("If-Match", "*"),),
+    ),
     Endpoint("void hand", "delete", lambda w: f"{_hands(w)}1/"),
-]  # fmt: skip
+]
 
 # Writes that create something in the club named in the body.
 CREATES = [
-    Endpoint("create player", "post", lambda w: f"{API}/players/",
-             lambda w: {"club": w.club.pk, "name": "Newcomer"}),
-    Endpoint("create season", "post", lambda w: f"{API}/seasons/",
-             lambda w: {"club": w.club.pk, "name": "Autumn"}),
+    Endpoint(
+        "create player",
+        "post",
+        lambda w: f"{API}/players/",
+        lambda w: {"club": w.club.pk, "name": "Newcomer"},
+    ),
+    Endpoint(
+        "create season",
+        "post",
+        lambda w: f"{API}/seasons/",
+        lambda w: {"club": w.club.pk, "name": "Autumn"},
+    ),
     Endpoint("create match", "post", lambda w: f"{API}/matches/", _match_body),
-]  # fmt: skip
+]
 
 LISTS = [
     Endpoint("clubs", "get", lambda w: f"{API}/clubs/"),
@@ -130,9 +171,18 @@ LISTS = [
 ALL = READS + OBJECT_WRITES + CREATES + LISTS
 
 TABLES: list[type[Model]] = [
-    Club, Membership, Player, Season, Match, Seat, Hand, HandResult, HandRevision,
-    IdempotencyRecord, Invitation,
-]  # fmt: skip
+    Club,
+    Membership,
+    Player,
+    Season,
+    Match,
+    Seat,
+    Hand,
+    HandResult,
+    HandRevision,
+    IdempotencyRecord,
+    Invitation,
+]
 
 
 def snapshot() -> dict[str, list[dict[str, Any]]]:

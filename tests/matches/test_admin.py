@@ -93,8 +93,9 @@ def test_revisions_cannot_be_deleted(admin_client_with_demo):
 def test_a_finished_match_cannot_be_deleted_behind_its_standings(admin_client_with_demo):
     match = Match.objects.get(status=MatchStatus.FINISHED)
 
-    response = admin_client_with_demo.post(f"/admin/matches/match/{match.pk}/delete/",
-                                           {"post": "yes"})  # fmt: skip
+    response = admin_client_with_demo.post(
+        f"/admin/matches/match/{match.pk}/delete/", {"post": "yes"}
+    )
 
     assert response.status_code == 403
     assert Match.objects.filter(pk=match.pk).exists()
@@ -107,9 +108,15 @@ def test_matches_cannot_be_added_and_only_table_and_season_change(admin_client_w
     add = admin_client_with_demo.get("/admin/matches/match/add/")
     change = admin_client_with_demo.post(
         f"/admin/matches/match/{match.pk}/change/",
-        {"table": "Table 9", "season": season.pk, "hands_played": 99, "status": "finished",
-         "seats-TOTAL_FORMS": 0, "seats-INITIAL_FORMS": 0},
-    )  # fmt: skip
+        {
+            "table": "Table 9",
+            "season": season.pk,
+            "hands_played": 99,
+            "status": "finished",
+            "seats-TOTAL_FORMS": 0,
+            "seats-INITIAL_FORMS": 0,
+        },
+    )
 
     assert add.status_code == 403
     assert change.status_code == 302
@@ -130,11 +137,15 @@ def club_form(club: Club, role: str) -> dict[str, str]:
     membership = club.memberships.get()
     return {
         "name": club.name,
-        "memberships-TOTAL_FORMS": "1", "memberships-INITIAL_FORMS": "1",
-        "memberships-MIN_NUM_FORMS": "0", "memberships-MAX_NUM_FORMS": "1000",
-        "memberships-0-id": str(membership.pk), "memberships-0-club": str(club.pk),
-        "memberships-0-user": str(membership.user_id), "memberships-0-role": role,
-    }  # fmt: skip
+        "memberships-TOTAL_FORMS": "1",
+        "memberships-INITIAL_FORMS": "1",
+        "memberships-MIN_NUM_FORMS": "0",
+        "memberships-MAX_NUM_FORMS": "1000",
+        "memberships-0-id": str(membership.pk),
+        "memberships-0-club": str(club.pk),
+        "memberships-0-user": str(membership.user_id),
+        "memberships-0-role": role,
+    }
 
 
 def test_the_admin_keeps_a_clubs_last_owner(admin_client_with_demo):

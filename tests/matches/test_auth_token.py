@@ -17,8 +17,9 @@ def codes(response) -> list[tuple[str, str | None]]:
 
 def test_a_username_and_password_give_a_token_that_authenticates(alice, club):
     anonymous = APIClient()
-    response = anonymous.post(TOKEN_URL, {"username": "alice", "password": "alice-pw-1234"},
-                              format="json")  # fmt: skip
+    response = anonymous.post(
+        TOKEN_URL, {"username": "alice", "password": "alice-pw-1234"}, format="json"
+    )
     assert response.status_code == 200
     token = response.json()["token"]
     assert set(response.json()) == {"token"}
@@ -35,10 +36,13 @@ def test_asking_again_gives_the_same_token(alice):
     assert APIClient().post(TOKEN_URL, body, format="json").json()["token"] == first
 
 
-@pytest.mark.parametrize("body", [
-    {"username": "alice", "password": "wrong"},
-    {"username": "nobody", "password": "alice-pw-1234"},
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"username": "alice", "password": "wrong"},
+        {"username": "nobody", "password": "alice-pw-1234"},
+    ],
+)
 def test_wrong_credentials_are_a_400_envelope(alice, body):
     response = APIClient().post(TOKEN_URL, body, format="json")
     assert response.status_code == 400
@@ -61,8 +65,9 @@ def test_the_token_endpoint_reads_only_json(alice):
 def test_an_inactive_user_gets_no_token(alice):
     alice.is_active = False
     alice.save()
-    response = APIClient().post(TOKEN_URL, {"username": "alice", "password": "alice-pw-1234"},
-                                format="json")  # fmt: skip
+    response = APIClient().post(
+        TOKEN_URL, {"username": "alice", "password": "alice-pw-1234"}, format="json"
+    )
     assert response.status_code == 400
 
 
@@ -89,6 +94,7 @@ def test_a_bad_token_is_a_401(header, alices_world):
 def test_a_stale_token_header_does_not_stop_getting_a_new_token(alice):
     caller = APIClient()
     caller.credentials(HTTP_AUTHORIZATION="Token not-a-real-key")
-    response = caller.post(TOKEN_URL, {"username": "alice", "password": "alice-pw-1234"},
-                           format="json")  # fmt: skip
+    response = caller.post(
+        TOKEN_URL, {"username": "alice", "password": "alice-pw-1234"}, format="json"
+    )
     assert response.status_code == 200

@@ -31,8 +31,10 @@ def test_the_creator_of_a_club_becomes_its_owner(as_bob, bob):
     assert roles(club) == {"bob": "owner"}
 
 
-@pytest.mark.parametrize(("body", "code"), [({}, "required"), ({"name": ""}, "blank"),
-                                            ({"name": "x" * 101}, "max_length")])  # fmt: skip
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [({}, "required"), ({"name": ""}, "blank"), ({"name": "x" * 101}, "max_length")],
+)
 def test_a_club_needs_a_name(as_bob, body, code):
     response = as_bob.post("/api/v1/clubs/", body, format="json")
     assert response.status_code == 400
@@ -56,7 +58,10 @@ def test_any_member_lists_the_members(as_victor, club):
     response = as_victor.get(members_url(club))
     assert response.status_code == 200
     assert {(m["user"], m["role"]) for m in response.json()["results"]} == {
-        ("alice", "owner"), ("carol", "scorekeeper"), ("victor", "viewer")}
+        ("alice", "owner"),
+        ("carol", "scorekeeper"),
+        ("victor", "viewer"),
+    }
 
 
 def test_the_owner_adds_a_member_who_accepts_and_then_sees_the_club(as_alice, as_bob, club):
@@ -72,17 +77,21 @@ def test_the_owner_adds_a_member_who_accepts_and_then_sees_the_club(as_alice, as
 @pytest.mark.parametrize("client", ["as_carol", "as_victor"])
 def test_only_an_owner_adds_members(client, request, bob, club):
     response = request.getfixturevalue(client).post(
-        members_url(club), {"user": "bob", "role": "owner"}, format="json")
+        members_url(club), {"user": "bob", "role": "owner"}, format="json"
+    )
     assert response.status_code == 403
     assert codes(response) == ["permission_denied"]
     assert "bob" not in roles(club)
 
 
-@pytest.mark.parametrize(("body", "code", "attr"), [
-    ({"user": "bob", "role": "emperor"}, "invalid_choice", "role"),
-    ({"role": "viewer"}, "required", "user"),
-    ({"user": "bob"}, "required", "role"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("body", "code", "attr"),
+    [
+        ({"user": "bob", "role": "emperor"}, "invalid_choice", "role"),
+        ({"role": "viewer"}, "required", "user"),
+        ({"user": "bob"}, "required", "role"),
+    ],
+)
 def test_a_missing_user_or_an_unknown_role_is_a_400(as_alice, bob, club, body, code, attr):
     response = as_alice.post(members_url(club), body, format="json")
     assert response.status_code == 400
@@ -96,8 +105,10 @@ def test_posting_an_existing_member_changes_their_role(as_alice, as_carol, club)
     assert response.json()["role"] == "owner"
     assert roles(club)["carol"] == "owner"
     assert Membership.objects.filter(club=club, user__username="carol").count() == 1
-    assert as_carol.patch(f"/api/v1/clubs/{club.pk}/", {"name": "Renamed"},
-                          format="json").status_code == 200  # fmt: skip
+    assert (
+        as_carol.patch(f"/api/v1/clubs/{club.pk}/", {"name": "Renamed"}, format="json").status_code
+        == 200
+    )
 
 
 def test_the_only_owner_cannot_step_down(as_alice, club):
@@ -146,8 +157,9 @@ def test_one_of_two_owners_may_leave(as_alice, club):
 
 
 def test_the_owner_renames_the_club(as_alice, club):
-    response = as_alice.patch(f"/api/v1/clubs/{club.pk}/", {"name": "Arlington Club"},
-                              format="json")  # fmt: skip
+    response = as_alice.patch(
+        f"/api/v1/clubs/{club.pk}/", {"name": "Arlington Club"}, format="json"
+    )
     assert response.status_code == 200
     assert response.json()["name"] == "Arlington Club"
     club.refresh_from_db()
@@ -157,7 +169,8 @@ def test_the_owner_renames_the_club(as_alice, club):
 @pytest.mark.parametrize("client", ["as_carol", "as_victor"])
 def test_only_the_owner_renames_the_club(client, request, club):
     response = request.getfixturevalue(client).patch(
-        f"/api/v1/clubs/{club.pk}/", {"name": "Mine now"}, format="json")
+        f"/api/v1/clubs/{club.pk}/", {"name": "Mine now"}, format="json"
+    )
     assert response.status_code == 403
     assert codes(response) == ["permission_denied"]
     club.refresh_from_db()
@@ -169,15 +182,18 @@ def test_a_club_cannot_be_deleted_through_the_api(as_alice, club):
     assert Club.objects.filter(pk=club.pk).exists()
 
 
-@pytest.mark.parametrize(("method", "url"), [
-    ("get", "/api/v1/clubs/abc/"),
-    ("get", "/api/v1/clubs/abc/members/"),
-    ("post", "/api/v1/clubs/abc/members/"),
-    ("delete", "/api/v1/clubs/abc/members/alice/"),
-    ("get", "/api/v1/players/abc/"),
-    ("get", "/api/v1/seasons/abc/"),
-    ("get", "/api/v1/matches/abc/"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("method", "url"),
+    [
+        ("get", "/api/v1/clubs/abc/"),
+        ("get", "/api/v1/clubs/abc/members/"),
+        ("post", "/api/v1/clubs/abc/members/"),
+        ("delete", "/api/v1/clubs/abc/members/alice/"),
+        ("get", "/api/v1/players/abc/"),
+        ("get", "/api/v1/seasons/abc/"),
+        ("get", "/api/v1/matches/abc/"),
+    ],
+)
 def test_an_id_that_is_not_a_number_is_not_found_never_a_500(as_alice, club, method, url):
     response = getattr(as_alice, method)(url, {"user": "carol", "role": "owner"}, format="json")
     assert response.status_code == 404

@@ -110,16 +110,16 @@ def test_of_two_simultaneous_corrections_exactly_one_wins(carol, club, roster):
     assert Hand.objects.get(match_id=match["id"], number=1).version == 2
 
 
-def test_a_retry_while_the_first_is_still_running_gets_409_and_records_nothing(carol, club,
-                                                                               roster):
+def test_a_retry_while_the_first_is_still_running_gets_409_and_records_nothing(carol, club, roster):
     players = [p.pk for p in roster[:3]]
     match = start_match(client_for(carol), club, roster[:3])
     body = went_out(players[0], players)
     with psycopg.connect(**connection.get_connection_params()) as first:
         # Another app server is still recording the first submission with this key.
         first.execute("BEGIN")
-        first.execute("SELECT pg_advisory_xact_lock(%s)",
-                      [services.key_lock_id(match["id"], "slow-network")])  # fmt: skip
+        first.execute(
+            "SELECT pg_advisory_xact_lock(%s)", [services.key_lock_id(match["id"], "slow-network")]
+        )
         retry = record(client_for(carol), match["id"], body, HTTP_IDEMPOTENCY_KEY="slow-network")
         assert retry.status_code == 409
         assert retry.json()["errors"][0]["code"] == "idempotency_key_in_progress"
@@ -135,8 +135,9 @@ def _match_row_xmax(match_id: int) -> str:
         return str(cursor.fetchone()[0])
 
 
-def test_outsiders_and_viewers_neither_wait_for_nor_take_a_matchs_lock(carol, victor, bob, club,
-                                                                       roster):  # fmt: skip
+def test_outsiders_and_viewers_neither_wait_for_nor_take_a_matchs_lock(
+    carol, victor, bob, club, roster
+):
     players = [p.pk for p in roster[:3]]
     match = start_match(client_for(carol), club, roster[:3])
     body = went_out(players[0], players)
@@ -149,8 +150,9 @@ def test_outsiders_and_viewers_neither_wait_for_nor_take_a_matchs_lock(carol, vi
         # A scorekeeper's request holds the lock: the refused ones are answered regardless.
         first.execute("BEGIN")
         first.execute("SELECT id FROM matches_match WHERE id = %s FOR UPDATE", [match["id"]])
-        answers = in_parallel(lambda i: record(refused[i][0], match["id"], body).status_code,
-                              count=2)  # fmt: skip
+        answers = in_parallel(
+            lambda i: record(refused[i][0], match["id"], body).status_code, count=2
+        )
         first.execute("ROLLBACK")
     assert answers == [404, 403]
     assert Hand.objects.filter(match_id=match["id"]).count() == 0
@@ -172,7 +174,8 @@ def test_two_matches_with_a_shared_player_can_finish_together(carol, club, roste
     assert in_parallel(finish, count=2) == [201, 201]
     kept = standings.standings(scope=standings.Scope(club.pk, season.pk))
     counted = standings.standings(
-        scope=standings.Scope(club.pk, season.pk, date_from=dt.date(2000, 1, 1)))
+        scope=standings.Scope(club.pk, season.pk, date_from=dt.date(2000, 1, 1))
+    )
     assert kept == counted
     assert {row["name"]: row["matches_played"] for row in kept} == {"Ann": 2, "Ben": 1, "Cleo": 1}
 
@@ -183,9 +186,15 @@ def test_two_owners_cannot_demote_each_other_at_once(alice, carol, club):
 
     def demote(i: int) -> int:
         who, whom = pairs[i]
-        return client_for(who).post(f"/api/v1/clubs/{club.pk}/members/",
-                                     {"user": whom.username, "role": "viewer"},
-                                     format="json").status_code  # fmt: skip
+        return (
+            client_for(who)
+            .post(
+                f"/api/v1/clubs/{club.pk}/members/",
+                {"user": whom.username, "role": "viewer"},
+                format="json",
+            )
+            .status_code
+        )
 
     statuses = sorted(in_parallel(demote, count=2))
     # The loser is refused: the last owner (400), or no longer an owner at all (403).

@@ -16,8 +16,11 @@ RESOURCES = ["clubs", "players", "seasons"]
 
 @pytest.fixture
 def objects(alices_world):
-    return {"clubs": alices_world.club, "players": alices_world.player,
-            "seasons": alices_world.season}  # fmt: skip
+    return {
+        "clubs": alices_world.club,
+        "players": alices_world.player,
+        "seasons": alices_world.season,
+    }
 
 
 def url(objects, kind: str) -> str:
@@ -31,8 +34,9 @@ def test_a_read_carries_a_strong_etag_that_a_change_moves_on(as_alice, objects, 
     etag = first["ETag"]
     assert etag.startswith('"') and etag.endswith('"')
     assert as_alice.get(url(objects, kind))["ETag"] == etag
-    changed = as_alice.patch(url(objects, kind), {"name": "Renamed"}, format="json",
-                             HTTP_IF_MATCH=etag)  # fmt: skip
+    changed = as_alice.patch(
+        url(objects, kind), {"name": "Renamed"}, format="json", HTTP_IF_MATCH=etag
+    )
     assert changed.status_code == 200
     assert changed["ETag"] != etag
     assert as_alice.get(url(objects, kind))["ETag"] == changed["ETag"]
@@ -40,15 +44,13 @@ def test_a_read_carries_a_strong_etag_that_a_change_moves_on(as_alice, objects, 
 
 @pytest.mark.parametrize("kind", RESOURCES)
 @pytest.mark.parametrize("method", ["patch", "put"])
-def test_a_change_with_a_stale_etag_is_refused_and_changes_nothing(as_alice, objects, kind,
-                                                                     method):  # fmt: skip
+def test_a_change_with_a_stale_etag_is_refused_and_changes_nothing(as_alice, objects, kind, method):
     etag = as_alice.get(url(objects, kind))["ETag"]
     assert as_alice.patch(url(objects, kind), {"name": "First"}, format="json").status_code == 200
     body = {"name": "Second"}
     if kind != "clubs" and method == "put":
         body["club"] = objects["clubs"].pk
-    stale = getattr(as_alice, method)(url(objects, kind), body, format="json",
-                                      HTTP_IF_MATCH=etag)  # fmt: skip
+    stale = getattr(as_alice, method)(url(objects, kind), body, format="json", HTTP_IF_MATCH=etag)
     assert stale.status_code == 412
     assert stale.json()["errors"][0]["code"] == "precondition_failed"
     model = {"clubs": Club, "players": Player, "seasons": Season}[kind]
@@ -60,8 +62,9 @@ def test_a_change_with_a_stale_etag_is_refused_and_changes_nothing(as_alice, obj
 def test_a_change_with_the_current_etag_or_a_star_is_made(as_alice, objects, kind, if_match):
     etag = as_alice.get(url(objects, kind))["ETag"]
     header = if_match.replace("current", etag)
-    response = as_alice.patch(url(objects, kind), {"name": "Third"}, format="json",
-                              HTTP_IF_MATCH=header)  # fmt: skip
+    response = as_alice.patch(
+        url(objects, kind), {"name": "Third"}, format="json", HTTP_IF_MATCH=header
+    )
     assert response.status_code == 200
 
 
@@ -69,11 +72,13 @@ def test_a_change_with_the_current_etag_or_a_star_is_made(as_alice, objects, kin
 def test_an_etag_must_be_sent_as_served(as_alice, objects, kind):
     etag = as_alice.get(url(objects, kind))["ETag"]
     for header in [etag.strip('"'), "W/" + etag, etag[:-1] + '0"']:
-        response = as_alice.patch(url(objects, kind), {"name": "Fourth"}, format="json",
-                                  HTTP_IF_MATCH=header)  # fmt: skip
+        response = as_alice.patch(
+            url(objects, kind), {"name": "Fourth"}, format="json", HTTP_IF_MATCH=header
+        )
         assert response.status_code in {400, 412}
-    unquoted = as_alice.patch(url(objects, kind), {"name": "Fourth"}, format="json",
-                              HTTP_IF_MATCH=etag.strip('"'))  # fmt: skip
+    unquoted = as_alice.patch(
+        url(objects, kind), {"name": "Fourth"}, format="json", HTTP_IF_MATCH=etag.strip('"')
+    )
     assert unquoted.json()["errors"][0]["code"] == "invalid_if_match"
 
 

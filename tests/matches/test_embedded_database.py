@@ -59,17 +59,28 @@ print("RESULT " + json.dumps({
 
 
 def manage(*args: str, env: dict[str, str]) -> str:
-    done = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     return done.stdout
 
 
 @pytest.mark.parametrize("returning", [True, False], ids=["returning", "before-sqlite-3.35"])
 def test_hands_are_recorded_corrected_and_voided_on_the_embedded_database(tmp_path, returning):
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}", "DEBUG": "true",
-           "SECRET_KEY": "embedded-database-test", "PYTHONPATH": str(ROOT),
-           "SQLITE_WITHOUT_RETURNING": "" if returning else "1"}  # fmt: skip
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
+        "DEBUG": "true",
+        "SECRET_KEY": "embedded-database-test",
+        "PYTHONPATH": str(ROOT),
+        "SQLITE_WITHOUT_RETURNING": "" if returning else "1",
+    }
     manage("migrate", "--verbosity", "0", env=env)
     manage("seed_demo", env=env)  # records the demo's hands through the services
     out = manage("shell", "--command", SCRIPT, env=env)
@@ -79,10 +90,16 @@ def test_hands_are_recorded_corrected_and_voided_on_the_embedded_database(tmp_pa
     first, second, third = (str(i) for i in result["ids"])
     before = result["before"]
     # went_out(): the player who goes out +340, each other player -65.
-    assert result["after_record"] == {first: before[first] + 340, second: before[second] - 65,
-                                      third: before[third] - 65}  # fmt: skip
-    assert result["after_correct"] == {first: before[first] - 65, second: before[second] + 340,
-                                       third: before[third] - 65}  # fmt: skip
+    assert result["after_record"] == {
+        first: before[first] + 340,
+        second: before[second] - 65,
+        third: before[third] - 65,
+    }
+    assert result["after_correct"] == {
+        first: before[first] - 65,
+        second: before[second] + 340,
+        third: before[third] - 65,
+    }
     assert result["after_void"] == before
     assert result["revisions"] == ["recorded", "corrected", "voided", "recorded"]
     assert result["again_version"] == 4

@@ -47,8 +47,12 @@ def test_a_hand_sent_while_the_database_is_down_gets_503_and_writes_nothing(
     players = [p.pk for p in roster[:3]]
     match = start_match(client_for(carol), club, roster[:3])
     record(client_for(carol), match["id"], went_out(players[0], players))
-    before = (Hand.objects.count(), HandResult.objects.count(), HandRevision.objects.count(),
-              sorted(Seat.objects.values_list("total", flat=True)))  # fmt: skip
+    before = (
+        Hand.objects.count(),
+        HandResult.objects.count(),
+        HandRevision.objects.count(),
+        sorted(Seat.objects.values_list("total", flat=True)),
+    )
 
     kill()
     client = client_for(carol)
@@ -60,8 +64,12 @@ def test_a_hand_sent_while_the_database_is_down_gets_503_and_writes_nothing(
     assert int(response["Retry-After"]) > 0
 
     restore()
-    after = (Hand.objects.count(), HandResult.objects.count(), HandRevision.objects.count(),
-             sorted(Seat.objects.values_list("total", flat=True)))  # fmt: skip
+    after = (
+        Hand.objects.count(),
+        HandResult.objects.count(),
+        HandRevision.objects.count(),
+        sorted(Seat.objects.values_list("total", flat=True)),
+    )
     assert after == before
     resumed = record(client_for(carol), match["id"], went_out(players[1], players))
     assert resumed.status_code == 201

@@ -54,8 +54,7 @@ def test_every_kind_of_hand_is_presented_as_its_serializer_documents(as_carol, c
         match_part = documented["match"]  # type: ignore[index]
         kinds.add((body["ending"], match_part["status"], match_part["shared_victory"]))
 
-    trio = start_match(as_carol, club, roster[:3], season=season.pk, table="T2",
-                       first_dealer=cleo)  # fmt: skip
+    trio = start_match(as_carol, club, roster[:3], season=season.pk, table="T2", first_dealer=cleo)
     for winner in (ann, ben):
         check(trio, went_out(winner, [ann, ben, cleo]))
     check(start_match(as_carol, club, roster[:2]), full_packs(ann, ben, second_holds="QS"))
@@ -66,9 +65,11 @@ def test_every_kind_of_hand_is_presented_as_its_serializer_documents(as_carol, c
     check(out, whole_pack_out(ann, eve))
     check(out, whole_pack_out(ann, eve))  # 1280: finished
     assert kinds == {
-        ("went_out", "in_progress", False), ("stock_exhausted", "in_progress", False),
-        ("stock_exhausted", "finished", True), ("went_out", "finished", False),
-    }  # fmt: skip
+        ("went_out", "in_progress", False),
+        ("stock_exhausted", "in_progress", False),
+        ("stock_exhausted", "finished", True),
+        ("went_out", "finished", False),
+    }
 
 
 def test_a_corrected_hand_is_presented_as_its_serializer_documents(as_carol, club, roster):
@@ -76,9 +77,12 @@ def test_a_corrected_hand_is_presented_as_its_serializer_documents(as_carol, clu
     match = start_match(as_carol, club, roster[:2])
     record(as_carol, match["id"], went_out(ann, [ann, ben]))
     record(as_carol, match["id"], went_out(ann, [ann, ben]))
-    corrected = as_carol.put(f"/api/v1/matches/{match['id']}/hands/1/",
-                             {**went_out(ben, [ann, ben]), "reason": "wrong winner"},
-                             format="json", HTTP_IF_MATCH='"1"')  # fmt: skip
+    corrected = as_carol.put(
+        f"/api/v1/matches/{match['id']}/hands/1/",
+        {**went_out(ben, [ann, ben]), "reason": "wrong winner"},
+        format="json",
+        HTTP_IF_MATCH='"1"',
+    )
     assert corrected.status_code == 200, corrected.json()
     body = corrected.json()
     assert body.pop("impact")["totals"]

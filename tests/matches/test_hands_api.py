@@ -28,8 +28,11 @@ def test_a_recorded_hand_is_itemised_with_running_totals(as_carol, trio, roster)
     by_player = {r["player"]: r for r in body["results"]}
     assert by_player[ben]["net"] == WINNER_NET
     assert by_player[ben]["bonus"] == 100
-    assert by_player[ben]["melds"][0] == {"cards": ["AS", "AH", "AD", "AC"], "kind": "set",
-                                          "points": 80}
+    assert by_player[ben]["melds"][0] == {
+        "cards": ["AS", "AH", "AD", "AC"],
+        "kind": "set",
+        "points": 80,
+    }
     assert by_player[ann]["net"] == LOSER_NET
     assert by_player[ann]["held"][0] == {"card": "3C", "points": 5}
     assert by_player[ann]["total"] == LOSER_NET
@@ -82,9 +85,12 @@ def test_unreadable_notation_is_a_400_naming_the_card(as_carol, trio, roster):
     response = record(as_carol, trio["id"], body)
     assert response.status_code == 400
     assert response.json()["errors"] == [
-        {"code": "invalid_card", "attr": "results.1.melds.2.1",
-         "detail": response.json()["errors"][0]["detail"]}
-    ]  # fmt: skip
+        {
+            "code": "invalid_card",
+            "attr": "results.1.melds.2.1",
+            "detail": response.json()["errors"][0]["detail"],
+        }
+    ]
     assert "KX" in response.json()["errors"][0]["detail"]
 
 
@@ -96,7 +102,9 @@ def test_outright_win_and_no_hand_after_the_finish(as_carol, club, roster):
         assert body["match"]["status"] == "in_progress"
     last = record(as_carol, match["id"], went_out(ann, [ann, ben])).json()
     assert {r["player"]: r["total"] for r in last["results"]} == {
-        ann: 3 * WINNER_NET, ben: 3 * LOSER_NET}
+        ann: 3 * WINNER_NET,
+        ben: 3 * LOSER_NET,
+    }
     assert last["match"]["status"] == "finished"
     assert last["match"]["winners"] == [ann]
     assert last["match"]["shared_victory"] is False
@@ -136,21 +144,25 @@ def test_a_correction_recomputes_later_totals_and_keeps_every_version(as_carol, 
     record(as_carol, trio["id"], went_out(ben, players))
     corrected = went_out(cleo, players)
     etag = as_carol.get(f"/api/v1/matches/{trio['id']}/hands/1/")["ETag"]
-    response = as_carol.put(f"/api/v1/matches/{trio['id']}/hands/1/",
-                            {**corrected, "reason": "Cleo went out, not Ann"}, format="json",
-                            HTTP_IF_MATCH=etag)
+    response = as_carol.put(
+        f"/api/v1/matches/{trio['id']}/hands/1/",
+        {**corrected, "reason": "Cleo went out, not Ann"},
+        format="json",
+        HTTP_IF_MATCH=etag,
+    )
     assert response.status_code == 200, response.json()
     assert response.json()["went_out"] == cleo
     assert response.json()["version"] == 2
     hand2 = as_carol.get(f"/api/v1/matches/{trio['id']}/hands/2/").json()
     totals = {r["player"]: r["total"] for r in hand2["results"]}
-    assert totals == {ann: 2 * LOSER_NET, ben: LOSER_NET + WINNER_NET,
-                      cleo: WINNER_NET + LOSER_NET}  # fmt: skip
+    assert totals == {ann: 2 * LOSER_NET, ben: LOSER_NET + WINNER_NET, cleo: WINNER_NET + LOSER_NET}
     seats = {s["player"]: s["total"] for s in hand2["match"]["seats"]}
     assert seats == totals
     revisions = as_carol.get(f"/api/v1/matches/{trio['id']}/hands/1/revisions/").json()
     assert [(r["revision"], r["action"]) for r in revisions["results"]] == [
-        (1, "recorded"), (2, "corrected")]
+        (1, "recorded"),
+        (2, "corrected"),
+    ]
     assert revisions["results"][0]["hand"]["went_out"] == ann
     assert revisions["results"][1]["reason"] == "Cleo went out, not Ann"
 
@@ -161,8 +173,12 @@ def test_a_correction_that_would_end_the_match_early_is_refused(as_carol, club, 
     for winner in (ann, ann, ben, ben):
         record(as_carol, match["id"], went_out(winner, [ann, ben]))
     # Hand 3 corrected to Ann melding a whole pack: 680 + 640 = 1,320 after hand 3 of 4.
-    response = as_carol.put(f"/api/v1/matches/{match['id']}/hands/3/",
-                            whole_pack_out(ann, ben), format="json", HTTP_IF_MATCH='"1"')
+    response = as_carol.put(
+        f"/api/v1/matches/{match['id']}/hands/3/",
+        whole_pack_out(ann, ben),
+        format="json",
+        HTTP_IF_MATCH='"1"',
+    )
     assert response.status_code == 409
     assert response.json()["errors"][0]["code"] == "correction_ends_match_early"
     assert Hand.objects.get(match_id=match["id"], number=3).version == 1
@@ -175,8 +191,12 @@ def test_a_correction_can_finish_or_unfinish_at_the_last_hand(as_carol, club, ro
     record(as_carol, match["id"], full_packs(ann, ben))
     finished = record(as_carol, match["id"], full_packs(ann, ben)).json()
     assert finished["match"]["status"] == "finished"
-    response = as_carol.put(f"/api/v1/matches/{match['id']}/hands/2/",
-                            went_out(ann, [ann, ben]), format="json", HTTP_IF_MATCH='"1"')
+    response = as_carol.put(
+        f"/api/v1/matches/{match['id']}/hands/2/",
+        went_out(ann, [ann, ben]),
+        format="json",
+        HTTP_IF_MATCH='"1"',
+    )
     assert response.json()["match"]["status"] == "in_progress"
     assert response.json()["match"]["winners"] == []
     assert Match.objects.get(pk=match["id"]).finished_at is None
@@ -194,7 +214,10 @@ def test_only_the_last_hand_can_be_voided_and_its_revisions_stay(as_carol, trio,
     assert voided.status_code == 204
     match = as_carol.get(f"/api/v1/matches/{trio['id']}/").json()
     assert {s["player"]: s["total"] for s in match["seats"]} == {
-        ann: WINNER_NET, ben: LOSER_NET, cleo: LOSER_NET}
+        ann: WINNER_NET,
+        ben: LOSER_NET,
+        cleo: LOSER_NET,
+    }
     assert match["next_hand"] == 2
     assert as_carol.get(f"/api/v1/matches/{trio['id']}/hands/2/").status_code == 404
     revisions = as_carol.get(f"/api/v1/matches/{trio['id']}/hands/2/revisions/").json()
@@ -245,8 +268,9 @@ def test_hands_carry_an_etag_that_moves_with_every_version(as_carol, trio, roste
     created = record(as_carol, trio["id"], went_out(players[0], players))
     assert created["ETag"] == '"1"'
     assert as_carol.get(hand_url(trio["id"], 1))["ETag"] == '"1"'
-    corrected = as_carol.put(hand_url(trio["id"], 1), went_out(players[1], players),
-                             format="json", HTTP_IF_MATCH='"1"')  # fmt: skip
+    corrected = as_carol.put(
+        hand_url(trio["id"], 1), went_out(players[1], players), format="json", HTTP_IF_MATCH='"1"'
+    )
     assert corrected["ETag"] == '"2"'
     as_carol.delete(hand_url(trio["id"], 1), HTTP_IF_MATCH='"2"')
     again = record(as_carol, trio["id"], went_out(players[2], players))
@@ -256,8 +280,7 @@ def test_hands_carry_an_etag_that_moves_with_every_version(as_carol, trio, roste
 def test_a_correction_without_if_match_is_refused_with_428(as_carol, trio, roster):
     players = [p.pk for p in roster[:3]]
     record(as_carol, trio["id"], went_out(players[0], players))
-    response = as_carol.put(hand_url(trio["id"], 1), went_out(players[1], players),
-                            format="json")  # fmt: skip
+    response = as_carol.put(hand_url(trio["id"], 1), went_out(players[1], players), format="json")
     assert response.status_code == 428
     assert response.json()["errors"][0]["code"] == "precondition_required"
     assert Hand.objects.get(match_id=trio["id"], number=1).went_out_id == players[0]
@@ -266,11 +289,13 @@ def test_a_correction_without_if_match_is_refused_with_428(as_carol, trio, roste
 def test_a_correction_with_a_stale_etag_is_refused_with_412(as_carol, trio, roster):
     players = [p.pk for p in roster[:3]]
     record(as_carol, trio["id"], went_out(players[0], players))
-    first = as_carol.put(hand_url(trio["id"], 1), went_out(players[1], players),
-                         format="json", HTTP_IF_MATCH='"1"')  # fmt: skip
+    first = as_carol.put(
+        hand_url(trio["id"], 1), went_out(players[1], players), format="json", HTTP_IF_MATCH='"1"'
+    )
     assert first.status_code == 200
-    second = as_carol.put(hand_url(trio["id"], 1), went_out(players[2], players),
-                          format="json", HTTP_IF_MATCH='"1"')  # fmt: skip
+    second = as_carol.put(
+        hand_url(trio["id"], 1), went_out(players[2], players), format="json", HTTP_IF_MATCH='"1"'
+    )
     assert second.status_code == 412
     assert second.json()["errors"][0]["code"] == "precondition_failed"
     assert Hand.objects.get(match_id=trio["id"], number=1).went_out_id == players[1]
@@ -284,11 +309,14 @@ def test_a_correction_answers_with_its_impact(as_carol, club, roster):
     record(as_carol, match["id"], full_packs(ann, ben))
     record(as_carol, match["id"], full_packs(ann, ben, second_holds="KC"))
     # Ann won 1060 to 1050; corrected, Ben holds the 3 of clubs too: a tie at 1060.
-    response = as_carol.put(hand_url(match["id"], 2), full_packs(ann, ben),
-                            format="json", HTTP_IF_MATCH='"1"')  # fmt: skip
+    response = as_carol.put(
+        hand_url(match["id"], 2), full_packs(ann, ben), format="json", HTTP_IF_MATCH='"1"'
+    )
     impact = response.json()["impact"]
-    assert impact["totals"] == [{"player": ann, "before": 1060, "after": 1060},
-                                {"player": ben, "before": 1050, "after": 1060}]
+    assert impact["totals"] == [
+        {"player": ann, "before": 1060, "after": 1060},
+        {"player": ben, "before": 1050, "after": 1060},
+    ]
     assert (impact["status_before"], impact["status_after"]) == ("finished", "finished")
     assert impact["finish_changed"] is False
     assert impact["winners_before"] == [ann]
@@ -300,8 +328,7 @@ def test_an_idempotency_record_expires(as_carol, trio, roster, settings):
     players = [p.pk for p in roster[:3]]
     settings.IDEMPOTENCY_KEY_TTL_SECONDS = 0
     record(as_carol, trio["id"], went_out(players[0], players), HTTP_IDEMPOTENCY_KEY="old")
-    again = record(as_carol, trio["id"], went_out(players[0], players),
-                   HTTP_IDEMPOTENCY_KEY="old")  # fmt: skip
+    again = record(as_carol, trio["id"], went_out(players[0], players), HTTP_IDEMPOTENCY_KEY="old")
     assert again.status_code == 201
     assert again.json()["number"] == 2
 
@@ -309,8 +336,9 @@ def test_an_idempotency_record_expires(as_carol, trio, roster, settings):
 def test_an_unusable_idempotency_key_is_a_400(as_carol, trio, roster):
     players = [p.pk for p in roster[:3]]
     for key in ["k" * 256, "clé-à-accents"]:
-        response = record(as_carol, trio["id"], went_out(players[0], players),
-                          HTTP_IDEMPOTENCY_KEY=key)  # fmt: skip
+        response = record(
+            as_carol, trio["id"], went_out(players[0], players), HTTP_IDEMPOTENCY_KEY=key
+        )
         assert response.status_code == 400
         assert response.json()["errors"][0]["code"] == "invalid_idempotency_key"
     assert Hand.objects.filter(match_id=trio["id"]).count() == 0
@@ -324,28 +352,43 @@ def test_a_replayed_answer_carries_the_hands_etag(as_carol, trio, roster):
     assert replay["ETag"] == '"1"'
 
 
-@pytest.mark.parametrize(("if_match", "status"), [
-    ('"\u00b2"', 412), ('W/"1"', 412), ('"01"', 412), ('"7", "1"', 200), ('"1",,', 200),
-    ("*", 200), ('"1"', 200),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("if_match", "status"),
+    [
+        ('"\u00b2"', 412),
+        ('W/"1"', 412),
+        ('"01"', 412),
+        ('"7", "1"', 200),
+        ('"1",,', 200),
+        ("*", 200),
+        ('"1"', 200),
+    ],
+)
 def test_if_match_compares_strong_etags(as_carol, trio, roster, if_match, status):
     players = [p.pk for p in roster[:3]]
     record(as_carol, trio["id"], went_out(players[0], players))
-    response = as_carol.put(hand_url(trio["id"], 1), went_out(players[1], players),
-                            format="json", HTTP_IF_MATCH=if_match)  # fmt: skip
+    response = as_carol.put(
+        hand_url(trio["id"], 1),
+        went_out(players[1], players),
+        format="json",
+        HTTP_IF_MATCH=if_match,
+    )
     assert response.status_code == status
 
 
 @pytest.mark.parametrize("if_match", ["1", "", "'1'", '"1', '"1"x', '"1" "2"', '"1 "'])
-def test_a_malformed_if_match_is_a_400_that_says_how_to_write_it(as_carol, trio, roster,
-                                                                  if_match):  # fmt: skip
+def test_a_malformed_if_match_is_a_400_that_says_how_to_write_it(as_carol, trio, roster, if_match):
     players = [p.pk for p in roster[:3]]
     record(as_carol, trio["id"], went_out(players[0], players))
     for response in [
-        as_carol.put(hand_url(trio["id"], 1), went_out(players[1], players), format="json",
-                     HTTP_IF_MATCH=if_match),
+        as_carol.put(
+            hand_url(trio["id"], 1),
+            went_out(players[1], players),
+            format="json",
+            HTTP_IF_MATCH=if_match,
+        ),
         as_carol.delete(hand_url(trio["id"], 1), HTTP_IF_MATCH=if_match),
-    ]:  # fmt: skip
+    ]:
         assert response.status_code == 400
         error = response.json()["errors"][0]
         assert (error["code"], error["attr"]) == ("invalid_if_match", "If-Match")
@@ -359,4 +402,3 @@ def test_a_void_reason_is_validated(as_carol, trio, roster):
     assert response.status_code == 400
     assert response.json()["errors"][0]["attr"] == "reason"
     assert Hand.objects.filter(match_id=trio["id"]).count() == 1
-

@@ -61,12 +61,15 @@ def test_an_owner_sets_the_expiry_and_the_number_of_uses(as_alice, club):
     assert made["max_uses"] == 3
 
 
-@pytest.mark.parametrize(("body", "code", "attr"), [
-    ({"role": "emperor"}, "invalid_choice", "role"),
-    ({}, "required", "role"),
-    ({"role": "viewer", "max_uses": 0}, "min_value", "max_uses"),
-    ({"role": "viewer", "expires_at": "2001-01-01T00:00:00Z"}, "expires_in_past", "expires_at"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("body", "code", "attr"),
+    [
+        ({"role": "emperor"}, "invalid_choice", "role"),
+        ({}, "required", "role"),
+        ({"role": "viewer", "max_uses": 0}, "min_value", "max_uses"),
+        ({"role": "viewer", "expires_at": "2001-01-01T00:00:00Z"}, "expires_in_past", "expires_at"),
+    ],
+)
 def test_a_bad_invitation_is_a_400_and_creates_nothing(as_alice, club, body, code, attr):
     response = as_alice.post(invitations_url(club), body, format="json")
     assert response.status_code == 400
@@ -74,13 +77,15 @@ def test_a_bad_invitation_is_a_400_and_creates_nothing(as_alice, club, body, cod
     assert not Invitation.objects.exists()
 
 
-@pytest.mark.parametrize(("client", "status"), [("as_carol", 403), ("as_victor", 403),
-                                                ("as_bob", 404)])  # fmt: skip
+@pytest.mark.parametrize(
+    ("client", "status"), [("as_carol", 403), ("as_victor", 403), ("as_bob", 404)]
+)
 def test_only_owners_create_list_and_revoke(request, as_alice, club, client, status):
     made = invite(as_alice, club)
     caller = request.getfixturevalue(client)
-    assert caller.post(invitations_url(club), {"role": "owner"}, format="json"
-                       ).status_code == status  # fmt: skip
+    assert (
+        caller.post(invitations_url(club), {"role": "owner"}, format="json").status_code == status
+    )
     assert caller.get(invitations_url(club)).status_code == status
     assert caller.delete(made["location"]).status_code == status
     assert Invitation.objects.count() == 1
@@ -110,8 +115,9 @@ def test_an_unknown_code_is_not_found(db):
     for method, suffix in (("get", ""), ("post", "accept/"), ("post", "signup/")):
         client = client_for(make_user("dora")) if suffix == "accept/" else APIClient()
         body = {"username": "eve", "password": STRONG} if suffix == "signup/" else None
-        response = getattr(client, method)(f"/api/v1/invitations/not-a-code/{suffix}", body,
-                                           format="json")  # fmt: skip
+        response = getattr(client, method)(
+            f"/api/v1/invitations/not-a-code/{suffix}", body, format="json"
+        )
         assert response.status_code == 404, (method, suffix)
         assert codes(response) == [("not_found", None)]
 
@@ -144,8 +150,10 @@ def test_a_member_who_accepts_again_is_told_so_and_keeps_their_role(as_alice, as
 def test_a_revoked_invitation_is_gone(as_alice, as_bob, club):
     made = invite(as_alice, club)
     assert as_alice.delete(made["location"]).status_code == 204
-    for response in (APIClient().get(f"/api/v1/invitations/{made['code']}/"),
-                     as_bob.post(f"/api/v1/invitations/{made['code']}/accept/")):  # fmt: skip
+    for response in (
+        APIClient().get(f"/api/v1/invitations/{made['code']}/"),
+        as_bob.post(f"/api/v1/invitations/{made['code']}/accept/"),
+    ):
         assert response.status_code == 410
         assert codes(response) == [("invitation_revoked", None)]
     assert "bob" not in roles(club)
@@ -217,11 +225,14 @@ def test_a_taken_username_is_a_400_and_changes_nothing(as_alice, bob, club):
     assert "bob" not in roles(club) and Invitation.objects.get().uses == 0
 
 
-@pytest.mark.parametrize(("password", "code"), [
-    ("short1!", "password_too_short"),
-    ("password123", "password_too_common"),
-    ("83920174659", "password_entirely_numeric"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("password", "code"),
+    [
+        ("short1!", "password_too_short"),
+        ("password123", "password_too_common"),
+        ("83920174659", "password_entirely_numeric"),
+    ],
+)
 def test_a_weak_password_is_refused_by_djangos_validators(as_alice, club, password, code):
     made = invite(as_alice, club)
     response = APIClient().post(
@@ -234,15 +245,17 @@ def test_a_weak_password_is_refused_by_djangos_validators(as_alice, club, passwo
     assert not get_user_model().objects.filter(username="dora").exists()
 
 
-@pytest.mark.parametrize(("body", "code", "attr"), [
-    ({"password": STRONG}, "required", "username"),
-    ({"username": "dora"}, "required", "password"),
-    ({"username": "no spaces allowed", "password": STRONG}, "invalid", "username"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("body", "code", "attr"),
+    [
+        ({"password": STRONG}, "required", "username"),
+        ({"username": "dora"}, "required", "password"),
+        ({"username": "no spaces allowed", "password": STRONG}, "invalid", "username"),
+    ],
+)
 def test_a_signup_without_a_good_username_or_password_is_a_400(as_alice, club, body, code, attr):
     made = invite(as_alice, club)
-    response = APIClient().post(f"/api/v1/invitations/{made['code']}/signup/", body,
-                                format="json")  # fmt: skip
+    response = APIClient().post(f"/api/v1/invitations/{made['code']}/signup/", body, format="json")
     assert response.status_code == 400
     assert codes(response) == [(code, attr)]
 
@@ -262,21 +275,26 @@ def test_errors_speak_the_callers_language(as_alice, club):
 def test_using_codes_is_throttled(as_alice, club, monkeypatch):
     monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", {"invitations": "2/min"})
     made = invite(as_alice, club)
-    statuses = [APIClient().get(f"/api/v1/invitations/{guess}/").status_code
-                for guess in (made["code"], "guess-1", "guess-2")]  # fmt: skip
+    statuses = [
+        APIClient().get(f"/api/v1/invitations/{guess}/").status_code
+        for guess in (made["code"], "guess-1", "guess-2")
+    ]
     assert statuses == [200, 404, 429]
 
 
 @pytest.mark.parametrize("code", ["%00", "a%00b", "x" * 65, "caf%C3%A9", "%ED%A0%80"])
 def test_a_code_that_cannot_be_one_is_a_plain_404(as_bob, code):
-    for response in (APIClient().get(f"/api/v1/invitations/{code}/"),
-                     as_bob.post(f"/api/v1/invitations/{code}/accept/")):  # fmt: skip
+    for response in (
+        APIClient().get(f"/api/v1/invitations/{code}/"),
+        as_bob.post(f"/api/v1/invitations/{code}/accept/"),
+    ):
         assert response.status_code == 404
         assert codes(response) == [("not_found", None)]
 
 
 def test_a_nul_byte_in_a_username_to_invite_is_a_400(as_alice, club):
-    response = as_alice.post(f"/api/v1/clubs/{club.pk}/members/",
-                             {"user": "bob\u0000", "role": "viewer"}, format="json")
+    response = as_alice.post(
+        f"/api/v1/clubs/{club.pk}/members/", {"user": "bob\u0000", "role": "viewer"}, format="json"
+    )
     assert response.status_code == 400
     assert codes(response) == [("null_characters_not_allowed", "user")]

@@ -182,8 +182,9 @@ def test_an_event_for_someone_not_seated_is_a_bad_request(table, roster):
 def test_appending_needs_the_current_etag(table, players):
     ben = players[1]
     stale = table.etag
-    response = table.client.post(live_url(table.match, "events/"),
-                                 {"type": "draw", "player": ben}, format="json")
+    response = table.client.post(
+        live_url(table.match, "events/"), {"type": "draw", "player": ben}, format="json"
+    )
     assert response.status_code == 428
     assert response.json()["errors"][0]["code"] == "precondition_required"
     table.play({"type": "draw", "player": ben})

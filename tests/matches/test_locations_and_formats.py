@@ -21,16 +21,18 @@ def test_creating_a_player_and_a_season_answers_their_locations(as_alice, club):
     player = as_alice.post("/api/v1/players/", {"club": club.pk, "name": "Zed"}, format="json")
     assert player["Location"].endswith(f"/api/v1/players/{player.json()['id']}/")
     assert as_alice.get(player["Location"]).json()["name"] == "Zed"
-    season = as_alice.post("/api/v1/seasons/", {"club": club.pk, "name": "Autumn",
-                                                "starts_on": str(dt.date(2025, 9, 1))},
-                           format="json")  # fmt: skip
+    season = as_alice.post(
+        "/api/v1/seasons/",
+        {"club": club.pk, "name": "Autumn", "starts_on": str(dt.date(2025, 9, 1))},
+        format="json",
+    )
     assert season["Location"].endswith(f"/api/v1/seasons/{season.json()['id']}/")
 
 
 def test_starting_a_match_and_recording_a_hand_answer_their_locations(as_carol, club, roster):
-    match = as_carol.post("/api/v1/matches/", {"club": club.pk,
-                                              "players": [p.pk for p in roster[:3]]},
-                          format="json")  # fmt: skip
+    match = as_carol.post(
+        "/api/v1/matches/", {"club": club.pk, "players": [p.pk for p in roster[:3]]}, format="json"
+    )
     assert match["Location"].endswith(f"/api/v1/matches/{match.json()['id']}/")
     seated = [p.pk for p in roster[:3]]
     hand = record(as_carol, match.json()["id"], went_out(seated[0], seated))

@@ -69,9 +69,12 @@ def test_a_seasons_start_and_end_set_at_once_both_land(alice, club):
 
 def test_a_start_and_an_end_that_cross_at_once_are_refused_one_with_400(alice, club):
     for trial in range(TRIALS):
-        season = Season.objects.create(club=club, name=f"Season {trial}",
-                                       starts_on=dt.date(2026, 3, 1),
-                                       ends_on=dt.date(2026, 5, 31))  # fmt: skip
+        season = Season.objects.create(
+            club=club,
+            name=f"Season {trial}",
+            starts_on=dt.date(2026, 3, 1),
+            ends_on=dt.date(2026, 5, 31),
+        )
         url = f"/api/v1/seasons/{season.pk}/"
         statuses = race(
             partial(patch, alice, url, {"starts_on": "2026-05-01"}),
@@ -87,8 +90,9 @@ def test_two_renames_of_a_club_with_one_etag_exactly_one_wins(alice, club):
         etag = client_for(alice).get(f"/api/v1/clubs/{club.pk}/")["ETag"]
         names = [f"North {trial}", f"South {trial}"]
         url = f"/api/v1/clubs/{club.pk}/"
-        statuses = race(*(partial(patch, alice, url, {"name": name}, HTTP_IF_MATCH=etag)
-                          for name in names))  # fmt: skip
+        statuses = race(
+            *(partial(patch, alice, url, {"name": name}, HTTP_IF_MATCH=etag) for name in names)
+        )
         assert sorted(statuses) == [200, 412]
         winner = names[statuses.index(200)]
         assert Club.objects.get(pk=club.pk).name == winner
@@ -97,8 +101,7 @@ def test_two_renames_of_a_club_with_one_etag_exactly_one_wins(alice, club):
 def test_two_owners_demoting_each_other_at_once_leave_the_club_an_owner(alice, club):
     for trial in range(TRIALS):
         dora = make_user(f"dora{trial}")
-        Membership.objects.update_or_create(club=club, user=alice,
-                                            defaults={"role": Role.OWNER})  # fmt: skip
+        Membership.objects.update_or_create(club=club, user=alice, defaults={"role": Role.OWNER})
         services.membership_set(club=club, user=dora, role=Role.OWNER)
         url = f"/api/v1/clubs/{club.pk}/members/"
         statuses = race(
@@ -162,8 +165,10 @@ def test_an_owner_demoted_while_their_change_waits_is_refused(alice, club, chang
         worker = threading.Thread(target=doras_change)
         worker.start()
         wait_until_blocked(watch)
-        alices.execute("UPDATE matches_membership SET role = 'viewer' "
-                       "WHERE club_id = %s AND user_id = %s", [club.pk, dora.pk])  # fmt: skip
+        alices.execute(
+            "UPDATE matches_membership SET role = 'viewer' WHERE club_id = %s AND user_id = %s",
+            [club.pk, dora.pk],
+        )
         alices.commit()
         worker.join(timeout=30)
     assert answer["status"] == 403

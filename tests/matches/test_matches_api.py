@@ -15,8 +15,9 @@ def codes(response) -> list[tuple[str, str | None]]:
 
 
 def create(client, club, players, **extra):
-    return client.post("/api/v1/matches/", {"club": club.pk, "players": players, **extra},
-                       format="json")  # fmt: skip
+    return client.post(
+        "/api/v1/matches/", {"club": club.pk, "players": players, **extra}, format="json"
+    )
 
 
 def ids(response) -> list[int]:
@@ -33,7 +34,10 @@ def test_a_new_match_seats_the_players_clockwise_in_the_order_given(as_carol, cl
     assert body["status"] == "in_progress"
     assert body["table"] == "Table 2"
     assert [(s["seat"], s["player"], s["total"]) for s in body["seats"]] == [
-        (0, cleo, 0), (1, ann, 0), (2, ben, 0)]
+        (0, cleo, 0),
+        (1, ann, 0),
+        (2, ben, 0),
+    ]
     assert body["hands_played"] == 0
     assert body["next_hand"] == 1
     assert body["next_dealer"] == cleo
@@ -120,17 +124,20 @@ def test_a_club_that_is_not_mine_is_unknown(as_bob, club, roster):
     assert codes(response) == [("unknown_club", "club")]
 
 
-@pytest.mark.parametrize(("body", "code", "attr"), [
-    ({"players": [1, 2]}, "required", "club"),
-    ({"club": "<club>"}, "required", "players"),
-    ({"club": "<club>", "players": []}, "min_length", "players"),
-    ({"club": "<club>", "players": list(range(1, 12))}, "max_length", "players"),
-    ({"club": "<club>", "players": "1,2"}, "not_a_list", "players"),
-    ({"club": "<club>", "players": ["Ann", "Ben"]}, "invalid", "players.0"),
-    ({"club": "<club>", "players": [1, 2], "table": "x" * 51}, "max_length", "table"),
-    ({"club": "first", "players": [1, 2]}, "invalid", "club"),
-    ({"club": None, "players": [1, 2]}, "null", "club"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("body", "code", "attr"),
+    [
+        ({"players": [1, 2]}, "required", "club"),
+        ({"club": "<club>"}, "required", "players"),
+        ({"club": "<club>", "players": []}, "min_length", "players"),
+        ({"club": "<club>", "players": list(range(1, 12))}, "max_length", "players"),
+        ({"club": "<club>", "players": "1,2"}, "not_a_list", "players"),
+        ({"club": "<club>", "players": ["Ann", "Ben"]}, "invalid", "players.0"),
+        ({"club": "<club>", "players": [1, 2], "table": "x" * 51}, "max_length", "table"),
+        ({"club": "first", "players": [1, 2]}, "invalid", "club"),
+        ({"club": None, "players": [1, 2]}, "null", "club"),
+    ],
+)
 def test_an_unreadable_match_is_a_400(as_carol, club, body, code, attr):
     body = {k: club.pk if v == "<club>" else v for k, v in body.items()}
     response = as_carol.post("/api/v1/matches/", body, format="json")
@@ -158,8 +165,12 @@ def matches(as_carol, club, roster):
     for _ in range(3):  # 3 x 340 = 1,020: finished
         record(as_carol, done["id"], went_out(ann.pk, [ann.pk, cleo.pk]))
     with_eve = start_match(as_carol, club, [dev, eve])
-    return {"seasonal": seasonal["id"], "done": done["id"], "with_eve": with_eve["id"],
-            "spring": spring}  # fmt: skip
+    return {
+        "seasonal": seasonal["id"],
+        "done": done["id"],
+        "with_eve": with_eve["id"],
+        "spring": spring,
+    }
 
 
 def test_the_list_is_paginated_newest_first(as_victor, matches):
@@ -181,7 +192,9 @@ def test_a_page_past_the_end_is_not_found(as_victor, matches):
 def test_matches_are_filtered_by_status(as_victor, matches):
     assert ids(as_victor.get("/api/v1/matches/", {"status": "finished"})) == [matches["done"]]
     assert set(ids(as_victor.get("/api/v1/matches/", {"status": "in_progress"}))) == {
-        matches["seasonal"], matches["with_eve"]}
+        matches["seasonal"],
+        matches["with_eve"],
+    }
 
 
 def test_matches_are_filtered_by_season(as_victor, matches):
@@ -193,7 +206,9 @@ def test_matches_are_filtered_by_player(as_victor, roster, matches):
     ann, eve = roster[0].pk, roster[4].pk
     assert ids(as_victor.get("/api/v1/matches/", {"player": eve})) == [matches["with_eve"]]
     assert set(ids(as_victor.get("/api/v1/matches/", {"player": ann}))) == {
-        matches["seasonal"], matches["done"]}
+        matches["seasonal"],
+        matches["done"],
+    }
 
 
 def test_matches_are_filtered_by_club(as_alice, alice, club, roster, matches):
@@ -218,11 +233,13 @@ def test_a_creation_time_outside_the_calendar_in_utc_is_a_400(as_victor, matches
     response = as_victor.get("/api/v1/matches/", {"created_after": "0001-01-01T00:00:00+01:00"})
     assert response.status_code == 400
     assert [(e["code"], e["attr"]) for e in response.json()["errors"]] == [
-        ("invalid", "created_after")]
+        ("invalid", "created_after")
+    ]
 
 
-@pytest.mark.parametrize(("params", "attr"), [({"status": "over"}, "status"),
-                                              ({"player": "Ann"}, "player")])  # fmt: skip
+@pytest.mark.parametrize(
+    ("params", "attr"), [({"status": "over"}, "status"), ({"player": "Ann"}, "player")]
+)
 def test_an_unreadable_filter_is_a_400(as_victor, matches, params, attr):
     response = as_victor.get("/api/v1/matches/", params)
     assert response.status_code == 400
@@ -259,8 +276,10 @@ def test_a_hand_that_was_never_played_is_not_found(as_victor, matches):
     response = as_victor.get(f"/api/v1/matches/{matches['with_eve']}/hands/1/")
     assert response.status_code == 404
     assert codes(response) == [("not_found", None)]
-    assert as_victor.get(f"/api/v1/matches/{matches['with_eve']}/hands/1/revisions/"
-                         ).status_code == 404  # fmt: skip
+    assert (
+        as_victor.get(f"/api/v1/matches/{matches['with_eve']}/hands/1/revisions/").status_code
+        == 404
+    )
 
 
 def test_a_match_cannot_be_edited_or_deleted_through_the_api(as_alice, matches):

@@ -26,19 +26,16 @@ def answer(response) -> tuple[int, bytes, dict[str, str]]:
 
 def test_a_known_and_an_unknown_username_get_byte_identical_answers(as_alice, bob, club):
     known = as_alice.post(members_url(club), {"user": "bob", "role": "viewer"}, format="json")
-    unknown = as_alice.post(members_url(club), {"user": "bobby", "role": "viewer"},
-                            format="json")  # fmt: skip
+    unknown = as_alice.post(members_url(club), {"user": "bobby", "role": "viewer"}, format="json")
     assert known.status_code == 202
     assert answer(known) == answer(unknown)
     assert known.json() == {"role": "viewer", "status": "invited"}
 
 
 def test_the_same_name_known_or_not_answers_the_same_bytes(as_alice, club):
-    before = as_alice.post(members_url(club), {"user": "zoe", "role": "scorekeeper"},
-                           format="json")  # fmt: skip
+    before = as_alice.post(members_url(club), {"user": "zoe", "role": "scorekeeper"}, format="json")
     make_user("zoe")
-    after = as_alice.post(members_url(club), {"user": "zoe", "role": "scorekeeper"},
-                          format="json")  # fmt: skip
+    after = as_alice.post(members_url(club), {"user": "zoe", "role": "scorekeeper"}, format="json")
     assert answer(before) == answer(after)
 
 
@@ -62,12 +59,16 @@ def test_only_the_named_user_sees_or_accepts_a_personal_invitation(as_alice, bob
     code = Invitation.objects.get(invitee=bob).code
     dora = client_for(make_user("dora"))
     assert dora.get("/api/v1/invitations/").json()["results"] == []
-    for response in (dora.get(f"/api/v1/invitations/{code}/"),
-                     dora.post(f"/api/v1/invitations/{code}/accept/"),
-                     APIClient().get(f"/api/v1/invitations/{code}/"),
-                     APIClient().post(f"/api/v1/invitations/{code}/signup/",
-                                      {"username": "eve", "password": "a-long-pass-phrase-9"},
-                                      format="json")):  # fmt: skip
+    for response in (
+        dora.get(f"/api/v1/invitations/{code}/"),
+        dora.post(f"/api/v1/invitations/{code}/accept/"),
+        APIClient().get(f"/api/v1/invitations/{code}/"),
+        APIClient().post(
+            f"/api/v1/invitations/{code}/signup/",
+            {"username": "eve", "password": "a-long-pass-phrase-9"},
+            format="json",
+        ),
+    ):
         assert response.status_code == 404
     assert set(roles(club)) == {"alice", "carol", "victor"}
 
@@ -81,12 +82,14 @@ def test_inviting_someone_twice_renews_one_invitation(as_alice, bob, club):
     for role in ("viewer", "scorekeeper"):
         as_alice.post(members_url(club), {"user": "bob", "role": role}, format="json")
     assert list(Invitation.objects.filter(invitee=bob).values_list("role", flat=True)) == [
-        "scorekeeper"]  # fmt: skip
+        "scorekeeper"
+    ]
 
 
 def test_posting_an_existing_member_changes_their_role_at_once(as_alice, club):
-    response = as_alice.post(members_url(club), {"user": "victor", "role": "scorekeeper"},
-                             format="json")  # fmt: skip
+    response = as_alice.post(
+        members_url(club), {"user": "victor", "role": "scorekeeper"}, format="json"
+    )
     assert response.status_code == 200
     assert response.json()["role"] == "scorekeeper"
     assert roles(club)["victor"] == "scorekeeper"
@@ -123,7 +126,8 @@ def test_the_invitee_may_decline_and_nobody_else_can(as_alice, as_bob, bob, club
 
 
 def test_a_link_invitation_is_revoked_by_the_owners_not_declined(as_alice, as_bob, club):
-    made = as_alice.post(f"/api/v1/clubs/{club.pk}/invitations/", {"role": "viewer"},
-                         format="json").json()  # fmt: skip
+    made = as_alice.post(
+        f"/api/v1/clubs/{club.pk}/invitations/", {"role": "viewer"}, format="json"
+    ).json()
     assert as_bob.delete(f"/api/v1/invitations/{made['code']}/").status_code == 403
     assert Invitation.objects.get().revoked_at is None

@@ -29,9 +29,16 @@ def test_a_match_made_before_rulesets_is_an_arlington_match():
         club=club, seat_count=2, first_dealer=ann, created_by=user
     )
     old.get_model("matches", "Tally").objects.create(
-        club=club, player=ann, matches_played=1, wins=1, shared_wins=0, victory_points=1,
-        hands_played=3, went_out=2, points=1040,
-    )  # fmt: skip
+        club=club,
+        player=ann,
+        matches_played=1,
+        wins=1,
+        shared_wins=0,
+        victory_points=1,
+        hands_played=3,
+        went_out=2,
+        points=1040,
+    )
 
     executor = MigrationExecutor(connection)
     executor.migrate(executor.loader.graph.leaf_nodes())

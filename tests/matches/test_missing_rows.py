@@ -36,8 +36,7 @@ def test_correcting_or_voiding_a_hand_voided_meanwhile_raises_no_such_hand(carol
     match = start_match(client_for(carol), club, roster[:2])
     assert record(client_for(carol), match["id"], went_out(players[0], players)).status_code == 201
     services.hand_void(match_id=match["id"], number=1, user=carol)
-    entry = services.HandEntry(ending=scoring.Ending.STOCK_EXHAUSTED, went_out=None,
-                               results=())  # fmt: skip
+    entry = services.HandEntry(ending=scoring.Ending.STOCK_EXHAUSTED, went_out=None, results=())
     with pytest.raises(errors.NoSuchHand):
         services.hand_correct(match_id=match["id"], number=1, entry=entry, user=carol)
     with pytest.raises(errors.NoSuchHand):

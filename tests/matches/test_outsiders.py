@@ -42,8 +42,9 @@ def test_an_outsider_cannot_create_anything_in_another_club(endpoint: Endpoint, 
 
 
 @pytest.mark.parametrize("endpoint", endpoints.LISTS, ids=str)
-def test_an_outsider_never_sees_another_clubs_objects_in_lists(endpoint: Endpoint, as_bob,
-                                                               as_alice, world):  # fmt: skip
+def test_an_outsider_never_sees_another_clubs_objects_in_lists(
+    endpoint: Endpoint, as_bob, as_alice, world
+):
     alices = {row["id"] for row in endpoint.call(as_alice, world).json()["results"]}
     assert alices, "Alice sees her own objects"
     response = endpoint.call(as_bob, world)
@@ -76,14 +77,17 @@ def test_an_outsider_sees_his_own_club_and_nothing_else(as_bob, bobs_club, world
     assert [(c["id"], c["role"]) for c in clubs["results"]] == [(bobs_club.pk, "owner")]
 
 
-def test_an_outsider_cannot_seat_another_clubs_players_in_his_own_match(as_bob, bobs_club,
-                                                                       world):  # fmt: skip
+def test_an_outsider_cannot_seat_another_clubs_players_in_his_own_match(as_bob, bobs_club, world):
     before = snapshot()
-    response = as_bob.post("/api/v1/matches/", {
-        "club": bobs_club.pk, "players": [p.pk for p in world.players[:2]]}, format="json")
+    response = as_bob.post(
+        "/api/v1/matches/",
+        {"club": bobs_club.pk, "players": [p.pk for p in world.players[:2]]},
+        format="json",
+    )
     assert response.status_code == 400
     assert [(e["code"], e["attr"]) for e in response.json()["errors"]] == [
-        ("player_not_in_club", "players.0")]
+        ("player_not_in_club", "players.0")
+    ]
     assert snapshot() == before
 
 
@@ -91,9 +95,15 @@ def test_an_outsider_cannot_use_another_clubs_season(as_bob, bobs_club, world):
     from matches.models import Player
 
     mine = [Player.objects.create(club=bobs_club, name=name) for name in ("Bo", "Bea")]
-    response = as_bob.post("/api/v1/matches/", {
-        "club": bobs_club.pk, "players": [p.pk for p in mine], "season": world.season.pk,
-    }, format="json")  # fmt: skip
+    response = as_bob.post(
+        "/api/v1/matches/",
+        {
+            "club": bobs_club.pk,
+            "players": [p.pk for p in mine],
+            "season": world.season.pk,
+        },
+        format="json",
+    )
     assert response.status_code == 400
     assert [e["code"] for e in response.json()["errors"]] == ["season_not_in_club"]
 
@@ -107,8 +117,12 @@ def test_an_idempotency_key_used_in_another_club_means_nothing_to_an_outsider(
     mine = [Player.objects.create(club=bobs_club, name=name) for name in ("Bo", "Bea")]
     theirs = start_match(as_carol, world.club, world.players[:2])
     ann, ben = theirs["seats"][0]["player"], theirs["seats"][1]["player"]
-    assert record(as_carol, theirs["id"], went_out(ann, [ann, ben]),
-                  HTTP_IDEMPOTENCY_KEY="same").status_code == 201  # fmt: skip
+    assert (
+        record(
+            as_carol, theirs["id"], went_out(ann, [ann, ben]), HTTP_IDEMPOTENCY_KEY="same"
+        ).status_code
+        == 201
+    )
     match = start_match(as_bob, bobs_club, mine)
     bo, bea = (p.pk for p in mine)
     response = record(as_bob, match["id"], went_out(bo, [bo, bea]), HTTP_IDEMPOTENCY_KEY="same")
@@ -117,10 +131,15 @@ def test_an_idempotency_key_used_in_another_club_means_nothing_to_an_outsider(
     assert {r["player"] for r in response.json()["results"]} == {bo, bea}
 
 
-@pytest.mark.parametrize("path", [
-    "clubs/{big}/standings/", "matches/{big}/hands/", "matches/{big}/hands/1/",
-    "matches/{big}/hands/1/revisions/",
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "path",
+    [
+        "clubs/{big}/standings/",
+        "matches/{big}/hands/",
+        "matches/{big}/hands/1/",
+        "matches/{big}/hands/1/revisions/",
+    ],
+)
 def test_an_id_too_large_for_any_row_reads_as_unknown(path, as_alice, world):
     response = as_alice.get("/api/v1/" + path.format(big=2**63))
     assert response.status_code == 404
@@ -150,8 +169,12 @@ def test_recording_a_hand_into_no_match_is_404(match_id, as_alice, world):
 def test_an_outsider_sending_a_body_that_is_not_json_gets_404(key, as_bob, world):
     before = snapshot()
     headers = {} if key is None else {"HTTP_IDEMPOTENCY_KEY": key}
-    response = as_bob.post(f"/api/v1/matches/{world.match}/hands/", "{not json",
-                           content_type="application/json", **headers)  # fmt: skip
+    response = as_bob.post(
+        f"/api/v1/matches/{world.match}/hands/",
+        "{not json",
+        content_type="application/json",
+        **headers,
+    )
     assert response.status_code == 404, response.content
     assert [e["code"] for e in response.json()["errors"]] == ["not_found"]
     assert snapshot() == before

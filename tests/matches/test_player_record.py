@@ -24,13 +24,23 @@ def wild_two_hand(winner: int, other: int) -> dict[str, object]:
         "ending": "went_out",
         "went_out": winner,
         "results": [
-            {"player": winner, "hand": [],
-             "melds": [["AS", "AH", "AD", "AC"], ["KS", "KH", "KD"], ["QH", "QD", "QC"],
-                       ["7H", "7D", "2C=7S"]]},
-            {"player": other, "melds": [["5D", "6D", "7D"]],
-             "hand": ["QS", "3C", "4C", "8H", "9H", "10H", "JH", "3D", "4D", "8C"]},
+            {
+                "player": winner,
+                "hand": [],
+                "melds": [
+                    ["AS", "AH", "AD", "AC"],
+                    ["KS", "KH", "KD"],
+                    ["QH", "QD", "QC"],
+                    ["7H", "7D", "2C=7S"],
+                ],
+            },
+            {
+                "player": other,
+                "melds": [["5D", "6D", "7D"]],
+                "hand": ["QS", "3C", "4C", "8H", "9H", "10H", "JH", "3D", "4D", "8C"],
+            },
         ],
-    }  # fmt: skip
+    }
 
 
 @pytest.fixture
@@ -51,25 +61,38 @@ def test_the_record_of_the_winner(as_victor, finished, roster):
     body = as_victor.get(f"/api/v1/players/{ann.pk}/").json()
     assert (body["id"], body["name"], body["club"]) == (ann.pk, "Ann", ann.club_id)
     assert body["record"] == {
-        "matches_played": 1, "wins": 1, "shared_wins": 0, "victory_points": 1.0,
-        "hands_played": 4, "went_out": 4, "went_out_rate": 1.0,
+        "matches_played": 1,
+        "wins": 1,
+        "shared_wins": 0,
+        "victory_points": 1.0,
+        "hands_played": 4,
+        "went_out": 4,
+        "went_out_rate": 1.0,
         "average_net": (255 + 3 * 340) / 4,
         "best_hand": {"match": finished, "number": 2, "net": 340},
-        "wild_twos_melded": 1, "queen_of_spades_held": 0, "average_hand_penalty": 0.0,
-    }  # fmt: skip
+        "wild_twos_melded": 1,
+        "queen_of_spades_held": 0,
+        "average_hand_penalty": 0.0,
+    }
 
 
 def test_the_record_of_the_loser_counts_the_queen_of_spades_caught(as_victor, finished, roster):
     ben = roster[1]
     record_ = as_victor.get(f"/api/v1/players/{ben.pk}/").json()["record"]
     assert record_ == {
-        "matches_played": 1, "wins": 0, "shared_wins": 0, "victory_points": 0.0,
-        "hands_played": 4, "went_out": 0, "went_out_rate": 0.0,
+        "matches_played": 1,
+        "wins": 0,
+        "shared_wins": 0,
+        "victory_points": 0.0,
+        "hands_played": 4,
+        "went_out": 0,
+        "went_out_rate": 0.0,
         "average_net": (-105 - 3 * 65) / 4,
         "best_hand": {"match": finished, "number": 2, "net": -65},
-        "wild_twos_melded": 0, "queen_of_spades_held": 1,
+        "wild_twos_melded": 0,
+        "queen_of_spades_held": 1,
         "average_hand_penalty": (120 + 3 * 80) / 4,
-    }  # fmt: skip
+    }
 
 
 def test_only_finished_matches_count(as_carol, as_victor, club, roster):
@@ -101,11 +124,19 @@ def test_a_shared_victory_is_half_a_victory_point(as_carol, as_victor, club, ros
 def test_a_player_who_has_not_played_has_an_empty_record(as_victor, club, roster):
     body = as_victor.get(f"/api/v1/players/{roster[4].pk}/").json()["record"]
     assert body == {
-        "matches_played": 0, "wins": 0, "shared_wins": 0, "victory_points": 0.0,
-        "hands_played": 0, "went_out": 0, "went_out_rate": None, "average_net": None,
-        "best_hand": None, "wild_twos_melded": 0, "queen_of_spades_held": 0,
+        "matches_played": 0,
+        "wins": 0,
+        "shared_wins": 0,
+        "victory_points": 0.0,
+        "hands_played": 0,
+        "went_out": 0,
+        "went_out_rate": None,
+        "average_net": None,
+        "best_hand": None,
+        "wild_twos_melded": 0,
+        "queen_of_spades_held": 0,
         "average_hand_penalty": None,
-    }  # fmt: skip
+    }
 
 
 def test_the_record_follows_a_correction(as_carol, as_victor, finished, roster):
@@ -113,24 +144,26 @@ def test_the_record_follows_a_correction(as_carol, as_victor, finished, roster):
     # Hand 1 re-entered without the wild two: Ann melds the 7S itself.
     body = wild_two_hand(ann.pk, ben.pk)
     body["results"][0]["melds"][3] = ["7H", "7D", "7S"]
-    response = as_carol.put(f"/api/v1/matches/{finished}/hands/1/", body, format="json",
-                            HTTP_IF_MATCH="*")
+    response = as_carol.put(
+        f"/api/v1/matches/{finished}/hands/1/", body, format="json", HTTP_IF_MATCH="*"
+    )
     assert response.status_code == 200, response.json()
     assert as_victor.get(f"/api/v1/players/{ann.pk}/").json()["record"]["wild_twos_melded"] == 0
 
 
-def test_the_list_of_a_players_matches_is_newest_first(as_carol, as_victor, club, finished,
-                                                       roster):  # fmt: skip
+def test_the_list_of_a_players_matches_is_newest_first(as_carol, as_victor, club, finished, roster):
     ann, ben, cleo = roster[:3]
     later = start_match(as_carol, club, [cleo, ann])
     record(as_carol, later["id"], went_out(cleo.pk, [cleo.pk, ann.pk]))
     body = as_victor.get(f"/api/v1/players/{ann.pk}/matches/").json()
     assert body["count"] == 2
-    assert [(m["match"], m["status"], m["seat"], m["total"], m["won"], m["shared_victory"])
-            for m in body["results"]] == [
+    assert [
+        (m["match"], m["status"], m["seat"], m["total"], m["won"], m["shared_victory"])
+        for m in body["results"]
+    ] == [
         (later["id"], "in_progress", 1, -65, False, False),
         (finished, "finished", 0, 1275, True, False),
-    ]  # fmt: skip
+    ]
     assert body["results"][1]["hands_played"] == 4
     assert body["results"][1]["finished_at"] is not None
 

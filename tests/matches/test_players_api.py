@@ -35,7 +35,12 @@ def test_the_roster_lists_the_players_of_my_clubs(as_alice, roster, second_club,
 def test_the_roster_is_filtered_by_club(as_alice, club, roster, second_club):
     assert names(as_alice.get("/api/v1/players/", {"club": second_club.pk})) == ["Zoe"]
     assert names(as_alice.get("/api/v1/players/", {"club": club.pk})) == [
-        "Ann", "Ben", "Cleo", "Dev", "Eve"]
+        "Ann",
+        "Ben",
+        "Cleo",
+        "Dev",
+        "Eve",
+    ]
 
 
 def test_the_roster_is_filtered_by_part_of_a_name(as_alice, roster, second_club):
@@ -49,13 +54,18 @@ def test_a_player_reads_with_the_club_and_login(as_victor, club, carol):
     assert response.status_code == 200
     body = response.json()
     assert (body["id"], body["club"], body["name"], body["user"]) == (
-        player.pk, club.pk, "Carol", "carol")
+        player.pk,
+        club.pk,
+        "Carol",
+        "carol",
+    )
 
 
 @pytest.mark.parametrize("client", ["as_alice", "as_carol"])
 def test_scorekeepers_and_owners_add_players(client, request, club):
     response = request.getfixturevalue(client).post(
-        "/api/v1/players/", {"club": club.pk, "name": "Fay"}, format="json")
+        "/api/v1/players/", {"club": club.pk, "name": "Fay"}, format="json"
+    )
     assert response.status_code == 201
     assert response.json()["name"] == "Fay"
     assert response.json()["club"] == club.pk
@@ -64,8 +74,9 @@ def test_scorekeepers_and_owners_add_players(client, request, club):
 
 
 def test_a_player_may_be_linked_to_a_login(as_carol, club, victor):
-    response = as_carol.post("/api/v1/players/", {"club": club.pk, "name": "Vic",
-                                                  "user": "victor"}, format="json")  # fmt: skip
+    response = as_carol.post(
+        "/api/v1/players/", {"club": club.pk, "name": "Vic", "user": "victor"}, format="json"
+    )
     assert response.status_code == 201
     assert Player.objects.get(pk=response.json()["id"]).user == victor
 
@@ -101,28 +112,33 @@ def test_a_rename_onto_a_taken_name_is_refused(as_carol, roster):
 
 
 def test_the_same_name_may_play_in_two_clubs(as_alice, roster, second_club):
-    response = as_alice.post("/api/v1/players/", {"club": second_club.pk, "name": "Ann"},
-                             format="json")  # fmt: skip
+    response = as_alice.post(
+        "/api/v1/players/", {"club": second_club.pk, "name": "Ann"}, format="json"
+    )
     assert response.status_code == 201
 
 
 def test_a_player_cannot_move_to_another_club(as_alice, roster, second_club):
-    response = as_alice.patch(f"/api/v1/players/{roster[0].pk}/", {"club": second_club.pk},
-                              format="json")  # fmt: skip
+    response = as_alice.patch(
+        f"/api/v1/players/{roster[0].pk}/", {"club": second_club.pk}, format="json"
+    )
     assert response.status_code == 200
     roster[0].refresh_from_db()
     assert roster[0].club_id != second_club.pk
 
 
-@pytest.mark.parametrize(("body", "code", "attr"), [
-    ({"name": "Fay"}, "required", "club"),
-    ({"club": None, "name": "Fay"}, "null", "club"),
-    ({"club": "first", "name": "Fay"}, "incorrect_type", "club"),
-    ({"club": "<club>"}, "required", "name"),
-    ({"club": "<club>", "name": ""}, "blank", "name"),
-    ({"club": "<club>", "name": "x" * 101}, "max_length", "name"),
-    ({"club": "<club>", "name": "Fay", "user": "nobody"}, "does_not_exist", "user"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("body", "code", "attr"),
+    [
+        ({"name": "Fay"}, "required", "club"),
+        ({"club": None, "name": "Fay"}, "null", "club"),
+        ({"club": "first", "name": "Fay"}, "incorrect_type", "club"),
+        ({"club": "<club>"}, "required", "name"),
+        ({"club": "<club>", "name": ""}, "blank", "name"),
+        ({"club": "<club>", "name": "x" * 101}, "max_length", "name"),
+        ({"club": "<club>", "name": "Fay", "user": "nobody"}, "does_not_exist", "user"),
+    ],
+)
 def test_an_unreadable_player_is_a_400(as_carol, club, body, code, attr):
     body = {k: club.pk if v == "<club>" else v for k, v in body.items()}
     response = as_carol.post("/api/v1/players/", body, format="json")

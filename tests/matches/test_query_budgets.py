@@ -29,21 +29,43 @@ from tests.matches.conftest import client_for, make_user, record, start_match
 from tests.matches.endpoints import API, Endpoint, World
 
 RULINGS = [
-    Endpoint("meld ruling", "post", lambda w: f"{API}/rulings/meld/",
-             lambda w: {"cards": ["JS", "2D=QS", "KS"]}),
-    Endpoint("hand ruling", "post", lambda w: f"{API}/rulings/hand/",
-             lambda w: went_out("ann", ["ann", "bob", "cat"])),
-    Endpoint("discard ruling", "post", lambda w: f"{API}/rulings/discard/",
-             lambda w: {"card": "QS"}),
-    Endpoint("take-discards ruling", "post", lambda w: f"{API}/rulings/take-discards/",
-             lambda w: {"top_card": "7H", "from_hand": ["7D", "2C=7S"]}),
-    Endpoint("extend ruling", "post", lambda w: f"{API}/rulings/extend/",
-             lambda w: {"meld": ["7H", "7D", "7C"], "add": ["7S"]}),
-]  # fmt: skip
-TOKEN = Endpoint("token", "post", lambda w: f"{API}/auth/token/",
-                 lambda w: {"username": "alice", "password": "alice-pw-1234"})  # fmt: skip
-CREATE_CLUB = Endpoint("create club", "post", lambda w: f"{API}/clubs/",
-                       lambda w: {"name": "Another club"})  # fmt: skip
+    Endpoint(
+        "meld ruling",
+        "post",
+        lambda w: f"{API}/rulings/meld/",
+        lambda w: {"cards": ["JS", "2D=QS", "KS"]},
+    ),
+    Endpoint(
+        "hand ruling",
+        "post",
+        lambda w: f"{API}/rulings/hand/",
+        lambda w: went_out("ann", ["ann", "bob", "cat"]),
+    ),
+    Endpoint(
+        "discard ruling", "post", lambda w: f"{API}/rulings/discard/", lambda w: {"card": "QS"}
+    ),
+    Endpoint(
+        "take-discards ruling",
+        "post",
+        lambda w: f"{API}/rulings/take-discards/",
+        lambda w: {"top_card": "7H", "from_hand": ["7D", "2C=7S"]},
+    ),
+    Endpoint(
+        "extend ruling",
+        "post",
+        lambda w: f"{API}/rulings/extend/",
+        lambda w: {"meld": ["7H", "7D", "7C"], "add": ["7S"]},
+    ),
+]
+TOKEN = Endpoint(
+    "token",
+    "post",
+    lambda w: f"{API}/auth/token/",
+    lambda w: {"username": "alice", "password": "alice-pw-1234"},
+)
+CREATE_CLUB = Endpoint(
+    "create club", "post", lambda w: f"{API}/clubs/", lambda w: {"name": "Another club"}
+)
 PUBLIC = [*RULINGS, TOKEN]
 SIGNED_IN = [*endpoints.ALL, CREATE_CLUB]
 
@@ -111,16 +133,18 @@ def test_every_endpoint_has_a_budget():
 
 
 @pytest.mark.parametrize("endpoint", SIGNED_IN, ids=str)
-def test_signed_in_endpoints_stay_within_their_budget(endpoint, alices_world, as_alice, bob,
-                                                      django_assert_max_num_queries):  # fmt: skip
+def test_signed_in_endpoints_stay_within_their_budget(
+    endpoint, alices_world, as_alice, bob, django_assert_max_num_queries
+):
     with django_assert_max_num_queries(BUDGETS[endpoint.name]):
         response = endpoint.call(as_alice, alices_world)
     assert response.status_code < 300, (endpoint.name, response.status_code)
 
 
 @pytest.mark.parametrize("endpoint", PUBLIC, ids=str)
-def test_public_endpoints_stay_within_their_budget(endpoint, alices_world, api_client_plain,
-                                                   django_assert_max_num_queries):  # fmt: skip
+def test_public_endpoints_stay_within_their_budget(
+    endpoint, alices_world, api_client_plain, django_assert_max_num_queries
+):
     with django_assert_max_num_queries(BUDGETS[endpoint.name]):
         response = endpoint.call(api_client_plain, alices_world)
     assert response.status_code == 200, (endpoint.name, response.status_code)
@@ -133,8 +157,9 @@ def fresh_world(tag: str) -> tuple[World, APIClient]:
     """A new owner's club as in ``alices_world``: roster, season, a match with one hand."""
     owner = make_user(f"owner-{tag}")
     club = services.club_create(name=f"Club {tag}", user=owner)
-    roster = [Player.objects.create(club=club, name=name)
-              for name in ("Ann", "Ben", "Cleo", "Dev", "Eve")]  # fmt: skip
+    roster = [
+        Player.objects.create(club=club, name=name) for name in ("Ann", "Ben", "Cleo", "Dev", "Eve")
+    ]
     season = Season.objects.create(club=club, name="Spring", starts_on=dt.date(2025, 3, 1))
     client = client_for(owner)
     seated = [p.pk for p in roster[:3]]
@@ -156,17 +181,19 @@ def _many_players(world: World, client: APIClient, rows: int) -> str:
 
 
 def _many_seasons(world: World, client: APIClient, rows: int) -> str:
-    Season.objects.bulk_create(Season(club=world.club, name=f"Season {i}",
-                                      starts_on=dt.date(2000 + i, 1, 1))
-                               for i in range(rows - 1))  # fmt: skip
+    Season.objects.bulk_create(
+        Season(club=world.club, name=f"Season {i}", starts_on=dt.date(2000 + i, 1, 1))
+        for i in range(rows - 1)
+    )
     return f"{API}/seasons/"
 
 
 def _many_matches(world: World, client: APIClient, rows: int) -> str:
     for i in range(rows - 1):  # two to four players, so that seats vary too
-        seated = world.players[i % 2: i % 2 + 2 + i % 3]
-        services.match_create(club=world.club, players=[p.pk for p in seated],
-                              user=world.club.created_by)  # fmt: skip
+        seated = world.players[i % 2 : i % 2 + 2 + i % 3]
+        services.match_create(
+            club=world.club, players=[p.pk for p in seated], user=world.club.created_by
+        )
     return f"{API}/matches/"
 
 
@@ -196,9 +223,11 @@ def _many_members(world: World, client: APIClient, rows: int) -> str:
 
 def _many_player_matches(world: World, client: APIClient, rows: int) -> str:
     for i in range(rows - 1):
-        services.match_create(club=world.club,
-                              players=[world.player.pk, world.players[1 + i % 4].pk],
-                              user=world.club.created_by)  # fmt: skip
+        services.match_create(
+            club=world.club,
+            players=[world.player.pk, world.players[1 + i % 4].pk],
+            user=world.club.created_by,
+        )
     return f"{API}/players/{world.player.pk}/matches/"
 
 

@@ -52,8 +52,9 @@ def test_every_member_reads_everything(endpoint: Endpoint, username, clients, al
 
 @pytest.mark.parametrize("username", ROLES)
 @pytest.mark.parametrize("endpoint", WRITES, ids=str)
-def test_each_role_may_write_only_what_it_is_for(endpoint: Endpoint, username, clients, bob,
-                                                 alices_world):  # fmt: skip
+def test_each_role_may_write_only_what_it_is_for(
+    endpoint: Endpoint, username, clients, bob, alices_world
+):
     expected = EXPECTED[endpoint.name][ROLES.index(username)]
     before = snapshot()
     response = endpoint.call(clients[username], alices_world)
@@ -69,15 +70,21 @@ def test_each_role_may_write_only_what_it_is_for(endpoint: Endpoint, username, c
 def test_a_viewer_promoted_to_scorekeeper_can_record(as_alice, as_victor, alices_world):
     body = went_out(alices_world.seated[2], alices_world.seated)
     assert record(as_victor, alices_world.match, body).status_code == 403
-    promoted = as_alice.post(f"/api/v1/clubs/{alices_world.club.pk}/members/",
-                             {"user": "victor", "role": "scorekeeper"}, format="json")
+    promoted = as_alice.post(
+        f"/api/v1/clubs/{alices_world.club.pk}/members/",
+        {"user": "victor", "role": "scorekeeper"},
+        format="json",
+    )
     assert promoted.status_code == 200
     assert record(as_victor, alices_world.match, body).status_code == 201
 
 
 def test_a_scorekeeper_demoted_to_viewer_can_no_longer_record(as_alice, as_carol, alices_world):
-    demoted = as_alice.post(f"/api/v1/clubs/{alices_world.club.pk}/members/",
-                            {"user": "carol", "role": "viewer"}, format="json")
+    demoted = as_alice.post(
+        f"/api/v1/clubs/{alices_world.club.pk}/members/",
+        {"user": "carol", "role": "viewer"},
+        format="json",
+    )
     assert demoted.status_code == 200
     body = went_out(alices_world.seated[2], alices_world.seated)
     assert record(as_carol, alices_world.match, body).status_code == 403

@@ -21,8 +21,13 @@ def three_handed(winner: int, ids: list[int], *, rummy: bool | None = None) -> d
     results, others = [], 0
     for player in ids:
         if player == winner:
-            results.append({"player": player, "hand": [],
-                            "melds": [["7H", "7D", "7C"], ["5S", "6S", "7S", "8S"]]})  # fmt: skip
+            results.append(
+                {
+                    "player": player,
+                    "hand": [],
+                    "melds": [["7H", "7D", "7C"], ["5S", "6S", "7S", "8S"]],
+                }
+            )
         else:
             results.append({"player": player, "melds": melds[others], "hand": held[others]})
             others += 1
@@ -48,7 +53,10 @@ def test_the_others_pay_the_winner_their_pips(as_carol, rummy_match, roster):
     answer = response.json()
     assert nets(answer) == [59, -15, -44]
     assert [(r["melded_points"], r["hand_penalty"], r["bonus"]) for r in answer["results"]] == [
-        (0, 0, 59), (0, 15, 0), (0, 44, 0)]  # fmt: skip
+        (0, 0, 59),
+        (0, 15, 0),
+        (0, 44, 0),
+    ]
     assert answer["results"][1]["held"] == [
         {"card": "KC", "points": 10},
         {"card": "4H", "points": 4},
@@ -60,8 +68,9 @@ def test_the_others_pay_the_winner_their_pips(as_carol, rummy_match, roster):
 
 def test_a_rummy_doubles_what_the_others_pay(as_carol, rummy_match, roster):
     ann, ben, cleo = (p.pk for p in roster[:3])
-    answer = record(as_carol, rummy_match["id"],
-                    three_handed(ann, [ann, ben, cleo], rummy=True)).json()  # fmt: skip
+    answer = record(
+        as_carol, rummy_match["id"], three_handed(ann, [ann, ben, cleo], rummy=True)
+    ).json()
     assert nets(answer) == [118, -30, -88]
     assert answer["rummy"] is True
     read = as_carol.get(f"/api/v1/matches/{rummy_match['id']}/hands/1/").json()
@@ -95,9 +104,14 @@ def test_a_rummy_match_ends_when_a_total_reaches_its_target(as_carol, club, rost
 def test_a_correction_re_decides_the_finish_by_the_target(as_carol, club, roster):
     ann, ben = (p.pk for p in roster[:2])
     match = start_match(as_carol, club, roster[:2], ruleset="rummy", options={"target": 30})
-    hand = {"ending": "went_out", "went_out": ann, "results": [
-        {"player": ann, "melds": [["7H", "7D", "7C"]], "hand": []},
-        {"player": ben, "melds": [], "hand": ["KC", "QC", "JC"]}]}  # fmt: skip
+    hand = {
+        "ending": "went_out",
+        "went_out": ann,
+        "results": [
+            {"player": ann, "melds": [["7H", "7D", "7C"]], "hand": []},
+            {"player": ben, "melds": [], "hand": ["KC", "QC", "JC"]},
+        ],
+    }
     assert record(as_carol, match["id"], hand).json()["match"]["status"] == "finished"
     smaller = copy.deepcopy(hand)
     smaller["results"][1]["hand"] = ["2C", "3D"]
@@ -112,15 +126,24 @@ def test_a_correction_re_decides_the_finish_by_the_target(as_carol, club, roster
 @pytest.mark.parametrize(
     ("change", "expected"),
     [
-        (lambda h, ids: h.update(ending="stock_exhausted", went_out=None),
-         [("stock_never_exhausted", "ending")]),
-        (lambda h, ids: h["results"][0]["melds"][0].__setitem__(2, "2C=7C"),
-         [("card_count_exceeded", "results.2.hand"), ("no_wild_cards", "results.0.melds.0"),
-          ("set_mixed_ranks", "results.0.melds.0")]),
-        (lambda h, ids: h["results"][1]["melds"].__setitem__(0, ["QD", "KD", "AD"]),
-         [("run_ace_high", "results.1.melds.0")]),
+        (
+            lambda h, ids: h.update(ending="stock_exhausted", went_out=None),
+            [("stock_never_exhausted", "ending")],
+        ),
+        (
+            lambda h, ids: h["results"][0]["melds"][0].__setitem__(2, "2C=7C"),
+            [
+                ("card_count_exceeded", "results.2.hand"),
+                ("no_wild_cards", "results.0.melds.0"),
+                ("set_mixed_ranks", "results.0.melds.0"),
+            ],
+        ),
+        (
+            lambda h, ids: h["results"][1]["melds"].__setitem__(0, ["QD", "KD", "AD"]),
+            [("run_ace_high", "results.1.melds.0")],
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_hand_that_breaks_rummys_rules_is_refused_and_records_nothing(
     as_carol, rummy_match, roster, change, expected
 ):
@@ -135,9 +158,14 @@ def test_a_hand_that_breaks_rummys_rules_is_refused_and_records_nothing(
 
 def test_the_ace_option_of_the_match_rules_its_hands(as_carol, club, roster):
     ann, ben = (p.pk for p in roster[:2])
-    hand = {"ending": "went_out", "went_out": ann, "results": [
-        {"player": ann, "melds": [["QH", "KH", "AH"]], "hand": []},
-        {"player": ben, "melds": [], "hand": ["2C"]}]}  # fmt: skip
+    hand = {
+        "ending": "went_out",
+        "went_out": ann,
+        "results": [
+            {"player": ann, "melds": [["QH", "KH", "AH"]], "hand": []},
+            {"player": ben, "melds": [], "hand": ["2C"]},
+        ],
+    }
     low = start_match(as_carol, club, roster[:2], ruleset="rummy")
     refused = record(as_carol, low["id"], hand)
     assert codes(refused) == [("run_ace_high", "results.0.melds.0")]
@@ -149,9 +177,14 @@ def test_with_two_players_the_winner_deals_the_next_hand(as_carol, club, roster)
     ann, ben = (p.pk for p in roster[:2])
     match = start_match(as_carol, club, roster[:2], ruleset="rummy")
     assert match["next_dealer"] == ann
-    hand = {"ending": "went_out", "went_out": ann, "results": [
-        {"player": ann, "melds": [["7H", "7D", "7C"]], "hand": []},
-        {"player": ben, "melds": [], "hand": ["2C"]}]}  # fmt: skip
+    hand = {
+        "ending": "went_out",
+        "went_out": ann,
+        "results": [
+            {"player": ann, "melds": [["7H", "7D", "7C"]], "hand": []},
+            {"player": ben, "melds": [], "hand": ["2C"]},
+        ],
+    }
     answer = record(as_carol, match["id"], hand).json()
     assert answer["dealer"] == ann
     assert answer["match"]["next_dealer"] == ann  # Arlington would pass the deal to ben
@@ -182,8 +215,9 @@ def test_a_correction_may_say_the_hand_was_a_rummy(as_carol, rummy_match, roster
     record(as_carol, rummy_match["id"], three_handed(ids[0], ids))
     url = f"/api/v1/matches/{rummy_match['id']}/hands/1/"
     etag = as_carol.get(url)["ETag"]
-    corrected = as_carol.put(url, three_handed(ids[0], ids, rummy=True), format="json",
-                             HTTP_IF_MATCH=etag)  # fmt: skip
+    corrected = as_carol.put(
+        url, three_handed(ids[0], ids, rummy=True), format="json", HTTP_IF_MATCH=etag
+    )
     assert corrected.status_code == 200
     assert corrected.json()["rummy"] is True
     assert nets(corrected.json()) == [118, -30, -88]

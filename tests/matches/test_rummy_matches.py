@@ -12,9 +12,11 @@ def codes(response) -> list[tuple[str, str | None]]:
 
 
 def create(client, club, players, **extra):
-    return client.post("/api/v1/matches/",
-                       {"club": club.pk, "players": [p.pk for p in players], **extra},
-                       format="json")  # fmt: skip
+    return client.post(
+        "/api/v1/matches/",
+        {"club": club.pk, "players": [p.pk for p in players], **extra},
+        format="json",
+    )
 
 
 @pytest.fixture
@@ -33,8 +35,9 @@ def test_a_rummy_match_keeps_its_options_with_their_defaults(as_carol, club, ros
     assert response.status_code == 201
     assert response.json()["ruleset"] == "rummy"
     assert response.json()["options"] == {"target": 100, "ace": "low"}
-    chosen = create(as_carol, club, roster[:3], ruleset="rummy",
-                    options={"target": 250, "ace": "high_or_low"}).json()  # fmt: skip
+    chosen = create(
+        as_carol, club, roster[:3], ruleset="rummy", options={"target": 250, "ace": "high_or_low"}
+    ).json()
     assert chosen["options"] == {"target": 250, "ace": "high_or_low"}
     stored = Match.objects.get(pk=chosen["id"])
     assert (stored.ruleset, stored.options) == ("rummy", {"target": 250, "ace": "high_or_low"})

@@ -12,9 +12,14 @@ def _played(match_id: int, went_out: list[int]) -> None:
     """Hands as recorded, each dealt by whoever the match said deals next, won by ``went_out``."""
     match = Match.objects.get(pk=match_id)
     for number, winner in enumerate(went_out, start=1):
-        Hand.objects.create(match=match, number=number, dealer_id=match.first_dealer_id,
-                            ending="went_out", went_out_id=winner,
-                            recorded_by=match.created_by)  # fmt: skip
+        Hand.objects.create(
+            match=match,
+            number=number,
+            dealer_id=match.first_dealer_id,
+            ending="went_out",
+            went_out_id=winner,
+            recorded_by=match.created_by,
+        )
     match.hands_played = len(went_out)
     match.save()
 

@@ -23,8 +23,12 @@ def _finish(match_id: int, totals: dict[int, int]) -> None:
         seat.save()
     match.status, match.finished_at, match.hands_played = "finished", timezone.now(), 2
     match.save()
-    services.retally(club_id=match.club_id, season_ids=[match.season_id],
-                     player_ids=list(totals), ruleset=match.ruleset)  # fmt: skip
+    services.retally(
+        club_id=match.club_id,
+        season_ids=[match.season_id],
+        player_ids=list(totals),
+        ruleset=match.ruleset,
+    )
 
 
 def test_standings_count_one_ruleset_at_a_time(as_carol, club, roster):
@@ -40,8 +44,7 @@ def test_standings_count_one_ruleset_at_a_time(as_carol, club, roster):
 
     assert table() == {"Ann": (1, 1, 1040), "Ben": (1, 0, -30)}
     assert table("?ruleset=arlington") == table()
-    assert table("?ruleset=rummy") == {"Ann": (1, 0, -40), "Ben": (1, 1, 110),
-                                       "Cleo": (1, 0, -70)}  # fmt: skip
+    assert table("?ruleset=rummy") == {"Ann": (1, 0, -40), "Ben": (1, 1, 110), "Cleo": (1, 0, -70)}
     between = "&from=2000-01-01&to=2999-12-31"
     assert table(f"?ruleset=rummy{between}") == table("?ruleset=rummy")
     assert table(f"?ruleset=arlington{between}") == table()

@@ -16,24 +16,37 @@ def codes(response) -> list[tuple[str, str | None]]:
 
 @pytest.fixture
 def spring(club) -> Season:
-    return Season.objects.create(club=club, name="Spring", starts_on=dt.date(2025, 3, 1),
-                                 ends_on=dt.date(2025, 5, 31))  # fmt: skip
+    return Season.objects.create(
+        club=club, name="Spring", starts_on=dt.date(2025, 3, 1), ends_on=dt.date(2025, 5, 31)
+    )
 
 
 def test_the_owner_creates_a_season(as_alice, club):
-    response = as_alice.post("/api/v1/seasons/", {
-        "club": club.pk, "name": "Summer", "starts_on": "2025-06-01", "ends_on": "2025-08-31",
-    }, format="json")  # fmt: skip
+    response = as_alice.post(
+        "/api/v1/seasons/",
+        {
+            "club": club.pk,
+            "name": "Summer",
+            "starts_on": "2025-06-01",
+            "ends_on": "2025-08-31",
+        },
+        format="json",
+    )
     assert response.status_code == 201
     body = response.json()
     assert (body["club"], body["name"], body["starts_on"], body["ends_on"]) == (
-        club.pk, "Summer", "2025-06-01", "2025-08-31")
+        club.pk,
+        "Summer",
+        "2025-06-01",
+        "2025-08-31",
+    )
     assert Season.objects.get(pk=body["id"]).club == club
 
 
 def test_a_season_may_be_open_ended(as_alice, club):
-    response = as_alice.post("/api/v1/seasons/", {"club": club.pk, "name": "Forever"},
-                             format="json")  # fmt: skip
+    response = as_alice.post(
+        "/api/v1/seasons/", {"club": club.pk, "name": "Forever"}, format="json"
+    )
     assert response.status_code == 201
     assert response.json()["starts_on"] is None
     assert response.json()["ends_on"] is None
@@ -42,7 +55,8 @@ def test_a_season_may_be_open_ended(as_alice, club):
 @pytest.mark.parametrize("client", ["as_carol", "as_victor"])
 def test_only_an_owner_creates_seasons(client, request, club):
     response = request.getfixturevalue(client).post(
-        "/api/v1/seasons/", {"club": club.pk, "name": "Summer"}, format="json")
+        "/api/v1/seasons/", {"club": club.pk, "name": "Summer"}, format="json"
+    )
     assert response.status_code == 403
     assert codes(response) == [("permission_denied", None)]
     assert not Season.objects.exists()
@@ -51,7 +65,8 @@ def test_only_an_owner_creates_seasons(client, request, club):
 @pytest.mark.parametrize("client", ["as_carol", "as_victor"])
 def test_only_an_owner_edits_seasons(client, request, spring):
     response = request.getfixturevalue(client).patch(
-        f"/api/v1/seasons/{spring.pk}/", {"name": "Mine"}, format="json")
+        f"/api/v1/seasons/{spring.pk}/", {"name": "Mine"}, format="json"
+    )
     assert response.status_code == 403
     spring.refresh_from_db()
     assert spring.name == "Spring"
@@ -75,9 +90,16 @@ def test_seasons_are_filtered_by_club(as_alice, club, spring):
 
 
 def test_a_season_cannot_end_before_it_starts(as_alice, club):
-    response = as_alice.post("/api/v1/seasons/", {
-        "club": club.pk, "name": "Backwards", "starts_on": "2025-06-01", "ends_on": "2025-05-31",
-    }, format="json")  # fmt: skip
+    response = as_alice.post(
+        "/api/v1/seasons/",
+        {
+            "club": club.pk,
+            "name": "Backwards",
+            "starts_on": "2025-06-01",
+            "ends_on": "2025-05-31",
+        },
+        format="json",
+    )
     assert response.status_code == 400
     assert response.json()["type"] == "validation_error"
     assert codes(response) == [("ends_before_start", "ends_on")]
@@ -85,8 +107,9 @@ def test_a_season_cannot_end_before_it_starts(as_alice, club):
 
 
 def test_an_edit_cannot_make_a_season_end_before_it_starts(as_alice, spring):
-    response = as_alice.patch(f"/api/v1/seasons/{spring.pk}/", {"ends_on": "2025-02-28"},
-                              format="json")  # fmt: skip
+    response = as_alice.patch(
+        f"/api/v1/seasons/{spring.pk}/", {"ends_on": "2025-02-28"}, format="json"
+    )
     assert response.status_code == 400
     assert codes(response) == [("ends_before_start", "ends_on")]
     spring.refresh_from_db()
@@ -94,29 +117,33 @@ def test_an_edit_cannot_make_a_season_end_before_it_starts(as_alice, spring):
 
 
 def test_the_owner_edits_a_season(as_alice, spring):
-    response = as_alice.patch(f"/api/v1/seasons/{spring.pk}/", {"ends_on": "2025-06-15"},
-                              format="json")  # fmt: skip
+    response = as_alice.patch(
+        f"/api/v1/seasons/{spring.pk}/", {"ends_on": "2025-06-15"}, format="json"
+    )
     assert response.status_code == 200
     spring.refresh_from_db()
     assert spring.ends_on == dt.date(2025, 6, 15)
 
 
 def test_a_season_name_is_unique_within_a_club(as_alice, club, spring):
-    response = as_alice.post("/api/v1/seasons/", {"club": club.pk, "name": "Spring"},
-                             format="json")  # fmt: skip
+    response = as_alice.post("/api/v1/seasons/", {"club": club.pk, "name": "Spring"}, format="json")
     assert response.status_code == 400
     assert codes(response) == [("unique", "name")]
     assert Season.objects.filter(club=club).count() == 1
 
 
-@pytest.mark.parametrize(("body", "code", "attr"), [
-    ({"starts_on": "1 March"}, "invalid", "starts_on"),
-    ({"name": ""}, "blank", "name"),
-    ({"club": None}, "null", "club"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("body", "code", "attr"),
+    [
+        ({"starts_on": "1 March"}, "invalid", "starts_on"),
+        ({"name": ""}, "blank", "name"),
+        ({"club": None}, "null", "club"),
+    ],
+)
 def test_an_unreadable_season_is_a_400(as_alice, club, body, code, attr):
-    response = as_alice.post("/api/v1/seasons/", {"club": club.pk, "name": "S", **body},
-                             format="json")  # fmt: skip
+    response = as_alice.post(
+        "/api/v1/seasons/", {"club": club.pk, "name": "S", **body}, format="json"
+    )
     assert response.status_code == 400
     assert (code, attr) in codes(response)
     assert not Season.objects.exists()

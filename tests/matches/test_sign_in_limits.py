@@ -38,28 +38,41 @@ def clock(monkeypatch) -> Clock:
 @pytest.fixture
 def rates(monkeypatch):
     def set_rates(**rates: str) -> None:
-        monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES",
-                            {"auth": "100/min", "auth_account": "100/min", **rates})  # fmt: skip
+        monkeypatch.setattr(
+            SimpleRateThrottle,
+            "THROTTLE_RATES",
+            {"auth": "100/min", "auth_account": "100/min", **rates},
+        )
 
     return set_rates
 
 
 @pytest.fixture
 def staff(db):
-    return get_user_model().objects.create_user("staff", password=PASSWORD, is_staff=True,
-                                                is_superuser=True)  # fmt: skip
+    return get_user_model().objects.create_user(
+        "staff", password=PASSWORD, is_staff=True, is_superuser=True
+    )
 
 
 def token(password: str, address: str, username: str = "staff") -> int:
-    return APIClient().post(TOKEN_URL, {"username": username, "password": password},
-                            format="json", REMOTE_ADDR=address).status_code  # fmt: skip
+    return (
+        APIClient()
+        .post(
+            TOKEN_URL,
+            {"username": username, "password": password},
+            format="json",
+            REMOTE_ADDR=address,
+        )
+        .status_code
+    )
 
 
 def admin_login(password: str, address: str, username: str = "staff") -> tuple[int, bool]:
     """The status of an admin login, and whether it signed in."""
     client = Client()
-    response = client.post(ADMIN_LOGIN, {"username": username, "password": password},
-                           REMOTE_ADDR=address)  # fmt: skip
+    response = client.post(
+        ADMIN_LOGIN, {"username": username, "password": password}, REMOTE_ADDR=address
+    )
     return response.status_code, "_auth_user_id" in client.session
 
 
@@ -87,8 +100,9 @@ def test_another_account_is_not_slowed_by_guesses_at_the_first(staff, rates, clo
 def test_the_429_says_when_to_come_back(staff, rates, clock):
     rates(auth_account="1/min")
     token("wrong", "198.51.100.1")
-    response = APIClient().post(TOKEN_URL, {"username": "staff", "password": "x"},
-                                format="json", REMOTE_ADDR="198.51.100.2")  # fmt: skip
+    response = APIClient().post(
+        TOKEN_URL, {"username": "staff", "password": "x"}, format="json", REMOTE_ADDR="198.51.100.2"
+    )
     assert response.status_code == 429
     assert response.json()["errors"][0]["code"] == "throttled"
     assert 0 < int(response["Retry-After"]) <= 60

@@ -71,19 +71,59 @@ def test_the_club_table_counts_outright_and_shared_wins(as_victor, league, roste
     ann, ben, cleo, dev, _ = roster
     rows = table(as_victor, f"/api/v1/clubs/{league.pk}/standings/")
     assert rows == [
-        {"rank": 1, "player": ann.pk, "name": "Ann", "matches_played": 2, "wins": 1,
-         "shared_wins": 1, "victory_points": 1.5, "hands_played": 5, "went_out": 3,
-         "points": 1020 + 1060, "average_net": 416.0},
-        {"rank": 2, "player": cleo.pk, "name": "Cleo", "matches_played": 1, "wins": 1,
-         "shared_wins": 0, "victory_points": 1.0, "hands_played": 3, "went_out": 3,
-         "points": 1020, "average_net": 340.0},
-        {"rank": 3, "player": ben.pk, "name": "Ben", "matches_played": 2, "wins": 0,
-         "shared_wins": 1, "victory_points": 0.5, "hands_played": 5, "went_out": 0,
-         "points": -195 + 1060, "average_net": 173.0},
-        {"rank": 4, "player": dev.pk, "name": "Dev", "matches_played": 1, "wins": 0,
-         "shared_wins": 0, "victory_points": 0.0, "hands_played": 3, "went_out": 0,
-         "points": -195, "average_net": -65.0},
-    ]  # fmt: skip
+        {
+            "rank": 1,
+            "player": ann.pk,
+            "name": "Ann",
+            "matches_played": 2,
+            "wins": 1,
+            "shared_wins": 1,
+            "victory_points": 1.5,
+            "hands_played": 5,
+            "went_out": 3,
+            "points": 1020 + 1060,
+            "average_net": 416.0,
+        },
+        {
+            "rank": 2,
+            "player": cleo.pk,
+            "name": "Cleo",
+            "matches_played": 1,
+            "wins": 1,
+            "shared_wins": 0,
+            "victory_points": 1.0,
+            "hands_played": 3,
+            "went_out": 3,
+            "points": 1020,
+            "average_net": 340.0,
+        },
+        {
+            "rank": 3,
+            "player": ben.pk,
+            "name": "Ben",
+            "matches_played": 2,
+            "wins": 0,
+            "shared_wins": 1,
+            "victory_points": 0.5,
+            "hands_played": 5,
+            "went_out": 0,
+            "points": -195 + 1060,
+            "average_net": 173.0,
+        },
+        {
+            "rank": 4,
+            "player": dev.pk,
+            "name": "Dev",
+            "matches_played": 1,
+            "wins": 0,
+            "shared_wins": 0,
+            "victory_points": 0.0,
+            "hands_played": 3,
+            "went_out": 0,
+            "points": -195,
+            "average_net": -65.0,
+        },
+    ]
 
 
 def test_an_unfinished_match_does_not_count(as_victor, league, roster):
@@ -98,12 +138,16 @@ def test_a_three_way_tie_gives_a_third_of_a_victory_point(as_carol, as_victor, c
     # directly, as the services would: three seats at 1,050, all winners, a third each.
     match = start_match(as_carol, club, roster[:3])
     Match.objects.filter(pk=match["id"]).update(status="finished", finished_at=timezone.now())
-    Seat.objects.filter(match_id=match["id"]).update(total=1050, winner=True,
-                                                     victory_points=Decimal("0.3333"))
+    Seat.objects.filter(match_id=match["id"]).update(
+        total=1050, winner=True, victory_points=Decimal("0.3333")
+    )
     services.retally(club_id=club.pk, season_ids=[None], player_ids=[p.pk for p in roster[:3]])
     rows = table(as_victor, f"/api/v1/clubs/{club.pk}/standings/")
     assert [(r["rank"], r["name"], r["victory_points"], r["shared_wins"]) for r in rows] == [
-        (1, "Ann", 0.3333, 1), (1, "Ben", 0.3333, 1), (1, "Cleo", 0.3333, 1)]
+        (1, "Ann", 0.3333, 1),
+        (1, "Ben", 0.3333, 1),
+        (1, "Cleo", 0.3333, 1),
+    ]
 
 
 def test_players_equal_on_every_key_share_a_rank(as_carol, as_victor, club, roster):
@@ -114,27 +158,45 @@ def test_players_equal_on_every_key_share_a_rank(as_carol, as_victor, club, rost
     outright(as_carol, club, dev, eve)
     rows = table(as_victor, f"/api/v1/clubs/{club.pk}/standings/")
     assert [(r["rank"], r["name"]) for r in rows] == [
-        (1, "Ann"), (2, "Cleo"), (2, "Dev"), (4, "Ben"), (4, "Eve")]
+        (1, "Ann"),
+        (2, "Cleo"),
+        (2, "Dev"),
+        (4, "Ben"),
+        (4, "Eve"),
+    ]
 
 
 def test_ordering_chooses_the_keys_and_the_ranks_follow(as_victor, league):
     url = f"/api/v1/clubs/{league.pk}/standings/"
     rows = table(as_victor, url, ordering="-average_net")
     assert [(r["rank"], r["name"], r["average_net"]) for r in rows] == [
-        (1, "Ann", 416.0), (2, "Cleo", 340.0), (3, "Ben", 173.0), (4, "Dev", -65.0)]
+        (1, "Ann", 416.0),
+        (2, "Cleo", 340.0),
+        (3, "Ben", 173.0),
+        (4, "Dev", -65.0),
+    ]
     rows = table(as_victor, url, ordering="matches_played")
     assert [(r["rank"], r["name"]) for r in rows] == [
-        (1, "Cleo"), (1, "Dev"), (3, "Ann"), (3, "Ben")]
+        (1, "Cleo"),
+        (1, "Dev"),
+        (3, "Ann"),
+        (3, "Ben"),
+    ]
     rows = table(as_victor, url, ordering="-hands_played,name")
     assert [(r["rank"], r["name"]) for r in rows] == [
-        (1, "Ann"), (2, "Ben"), (3, "Cleo"), (4, "Dev")]
+        (1, "Ann"),
+        (2, "Ben"),
+        (3, "Cleo"),
+        (4, "Dev"),
+    ]
 
 
 def test_an_unknown_ordering_key_is_refused(as_victor, league):
     response = as_victor.get(f"/api/v1/clubs/{league.pk}/standings/", {"ordering": "-secret"})
     assert response.status_code == 400
     assert [(e["code"], e["attr"]) for e in response.json()["errors"]] == [
-        ("invalid_ordering", "ordering")]
+        ("invalid_ordering", "ordering")
+    ]
 
 
 def test_a_correction_changes_who_leads_at_once(as_carol, as_victor, club, roster):
@@ -144,15 +206,22 @@ def test_a_correction_changes_who_leads_at_once(as_carol, as_victor, club, roste
     url = f"/api/v1/clubs/{club.pk}/standings/"
     before = table(as_victor, url)
     assert [(r["name"], r["wins"], r["points"]) for r in before] == [
-        ("Ann", 1, 1060), ("Ben", 0, 1040)]
+        ("Ann", 1, 1060),
+        ("Ben", 0, 1040),
+    ]
     # In hand 2 Ann was caught holding Q♠ (440) and Ben nothing but a 3 (530): 970 to 1,050.
-    response = as_carol.put(f"/api/v1/matches/{match_id}/hands/2/",
-                            full_packs(ann.pk, ben.pk, first_holds="QS"), format="json",
-                            HTTP_IF_MATCH="*")
+    response = as_carol.put(
+        f"/api/v1/matches/{match_id}/hands/2/",
+        full_packs(ann.pk, ben.pk, first_holds="QS"),
+        format="json",
+        HTTP_IF_MATCH="*",
+    )
     assert response.status_code == 200, response.json()
     after = table(as_victor, url)
     assert [(r["rank"], r["name"], r["wins"], r["points"]) for r in after] == [
-        (1, "Ben", 1, 1050), (2, "Ann", 0, 970)]
+        (1, "Ben", 1, 1050),
+        (2, "Ann", 0, 970),
+    ]
 
 
 @pytest.fixture
@@ -172,7 +241,9 @@ def test_a_season_table_counts_only_its_matches(as_victor, club, seasons):
     spring, summer = seasons
     rows = table(as_victor, f"/api/v1/seasons/{summer.pk}/standings/")
     assert [(r["rank"], r["name"], r["wins"], r["points"]) for r in rows] == [
-        (1, "Ben", 2, 2040), (2, "Ann", 0, -390)]
+        (1, "Ben", 2, 2040),
+        (2, "Ann", 0, -390),
+    ]
     same = table(as_victor, f"/api/v1/clubs/{club.pk}/standings/", season=summer.pk)
     assert same == rows
     spring_rows = table(as_victor, f"/api/v1/seasons/{spring.pk}/standings/")
@@ -215,8 +286,10 @@ def test_the_json_table_is_what_drf_renders_from_the_rows(as_victor, league):
     rows = standings.standings_for_club(club=league).rows()
     by_name_rows = standings.standings_for_club(club=league, ordering=["name"]).rows()
     assert any(isinstance(row["victory_points"], Decimal) for row in rows)
-    assert [a.content for a in answers] == [JSONRenderer().render(rows),
-                                            JSONRenderer().render(by_name_rows)]
+    assert [a.content for a in answers] == [
+        JSONRenderer().render(rows),
+        JSONRenderer().render(by_name_rows),
+    ]
     assert {a["Content-Type"] for a in answers} == {"application/json"}
     assert answers[0]["Vary"] == "Accept, Accept-Language"
 
@@ -240,8 +313,19 @@ def test_the_table_as_csv_opens_as_a_spreadsheet(as_victor, league):
     text = response.content.decode("utf-8")
     assert text.startswith("\ufeff")
     rows = list(csv.reader(io.StringIO(text.removeprefix("\ufeff"))))
-    assert rows[0] == ["rank", "player", "name", "matches_played", "wins", "shared_wins",
-                       "victory_points", "hands_played", "went_out", "points", "average_net"]
+    assert rows[0] == [
+        "rank",
+        "player",
+        "name",
+        "matches_played",
+        "wins",
+        "shared_wins",
+        "victory_points",
+        "hands_played",
+        "went_out",
+        "points",
+        "average_net",
+    ]
     assert [row[0] for row in rows[1:]] == ["1", "2", "3", "4"]
     assert rows[1][2:] == ["Ann", "2", "1", "1", "1.5000", "5", "3", "2080", "416.00"]
     assert rows[2][2] == "Cléo"
@@ -249,8 +333,10 @@ def test_the_table_as_csv_opens_as_a_spreadsheet(as_victor, league):
 
 
 def test_csv_is_also_chosen_by_the_accept_header(as_victor, league):
-    response = as_victor.get(f"/api/v1/seasons/{Season.objects.create(club=league, name='S').pk}"
-                             "/standings/", HTTP_ACCEPT="text/csv")  # fmt: skip
+    response = as_victor.get(
+        f"/api/v1/seasons/{Season.objects.create(club=league, name='S').pk}/standings/",
+        HTTP_ACCEPT="text/csv",
+    )
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/csv")
     rows = list(csv.DictReader(io.StringIO(response.content.decode("utf-8-sig"))))
@@ -271,8 +357,7 @@ def test_a_name_that_looks_like_a_formula_is_quoted_in_csv(as_carol, as_victor, 
 
 def test_outsiders_get_404_in_json_even_when_asking_for_csv(as_bob, league):
     season = Season.objects.create(club=league, name="Autumn")
-    for url in (f"/api/v1/clubs/{league.pk}/standings/",
-                f"/api/v1/seasons/{season.pk}/standings/"):  # fmt: skip
+    for url in (f"/api/v1/clubs/{league.pk}/standings/", f"/api/v1/seasons/{season.pk}/standings/"):
         assert as_bob.get(url).status_code == 404
         response = as_bob.get(url, {"format": "csv"})
         assert response.status_code == 404
@@ -322,14 +407,17 @@ def test_queries_do_not_grow_with_players(as_carol, as_victor, club, roster):
     assert queries_for(as_victor, url) == with_two
 
 
-def test_moving_a_finished_match_to_another_season_moves_its_figures(as_carol, as_victor, club,
-                                                                      roster):
+def test_moving_a_finished_match_to_another_season_moves_its_figures(
+    as_carol, as_victor, club, roster
+):
     ann, ben = roster[:2]
     spring = Season.objects.create(club=club, name="Spring")
     autumn = Season.objects.create(club=club, name="Autumn")
     match_id = outright(as_carol, club, ann, ben, season=spring.pk)
     assert [r["name"] for r in table(as_victor, f"/api/v1/seasons/{spring.pk}/standings/")] == [
-        "Ann", "Ben"]
+        "Ann",
+        "Ben",
+    ]
     services.match_update(match=Match.objects.get(pk=match_id), table="", season=autumn)
     assert table(as_victor, f"/api/v1/seasons/{spring.pk}/standings/") == []
     moved = table(as_victor, f"/api/v1/seasons/{autumn.pk}/standings/")

@@ -88,8 +88,9 @@ def queries(client, url: str, **params) -> tuple[int, bytes]:
 
 
 @pytest.mark.parametrize("kind", ["club", "season"])
-def test_a_second_identical_request_is_answered_from_the_cache(as_carol, as_victor, club, roster,
-                                                               spring, computed, kind):
+def test_a_second_identical_request_is_answered_from_the_cache(
+    as_carol, as_victor, club, roster, spring, computed, kind
+):
     outright(as_carol, club, roster[0], roster[1], season=spring.pk)
     url = f"/api/v1/{kind}s/{(club if kind == 'club' else spring).pk}/standings/"
 
@@ -102,8 +103,9 @@ def test_a_second_identical_request_is_answered_from_the_cache(as_carol, as_vict
 
 
 @pytest.mark.parametrize("params", [{}, {"format": "csv"}, {"ordering": "name", **DATES}])
-def test_a_cached_answer_is_the_same_bytes_as_a_computed_one(as_carol, as_victor, club, roster,
-                                                             computed, params):
+def test_a_cached_answer_is_the_same_bytes_as_a_computed_one(
+    as_carol, as_victor, club, roster, computed, params
+):
     outright(as_carol, club, roster[0], roster[1])
     tied = full_packs(roster[2].pk, roster[3].pk)
     play(as_carol, club, roster[2:4], [tied, full_packs(roster[3].pk, roster[2].pk)])
@@ -134,8 +136,9 @@ def test_each_query_of_a_club_has_its_own_entry(as_carol, as_victor, club, roste
 # --- every change is in the next answer ------------------------------------------------------
 
 
-def test_the_hand_that_finishes_a_match_is_in_the_next_answer(as_carol, as_victor, club, roster,
-                                                              spring):
+def test_the_hand_that_finishes_a_match_is_in_the_next_answer(
+    as_carol, as_victor, club, roster, spring
+):
     ann, ben = roster[:2]
     match_id = first_two_hands(as_carol, club, ann, ben, spring)
     before = every_table(as_victor, club, spring)
@@ -148,8 +151,9 @@ def test_the_hand_that_finishes_a_match_is_in_the_next_answer(as_carol, as_victo
     assert lines_of_each(served) == dict.fromkeys(served, [("Ann", 1, 1020), ("Ben", 0, -195)])
 
 
-def test_a_correction_of_a_finished_match_is_in_the_next_answer(as_carol, as_victor, club, roster,
-                                                                spring):
+def test_a_correction_of_a_finished_match_is_in_the_next_answer(
+    as_carol, as_victor, club, roster, spring
+):
     ann, ben = roster[:2]
     hands = [full_packs(ann.pk, ben.pk, second_holds="KC")] * 2
     match_id = play(as_carol, club, [ann, ben], hands, season=spring.pk)
@@ -157,9 +161,12 @@ def test_a_correction_of_a_finished_match_is_in_the_next_answer(as_carol, as_vic
     assert lines(before["the season"]) == [("Ann", 1, 1060), ("Ben", 0, 1040)]
 
     # In hand 2 Ann was caught holding Q♠ (440) and Ben nothing but a 3 (530): 970 to 1,050.
-    response = as_carol.put(f"/api/v1/matches/{match_id}/hands/2/",
-                            full_packs(ann.pk, ben.pk, first_holds="QS"), format="json",
-                            HTTP_IF_MATCH="*")  # fmt: skip
+    response = as_carol.put(
+        f"/api/v1/matches/{match_id}/hands/2/",
+        full_packs(ann.pk, ben.pk, first_holds="QS"),
+        format="json",
+        HTTP_IF_MATCH="*",
+    )
     assert response.status_code == 200
 
     served = served_fresh(as_victor, club, spring)
@@ -168,8 +175,9 @@ def test_a_correction_of_a_finished_match_is_in_the_next_answer(as_carol, as_vic
     assert lines(served["all-time by name"]) == [("Ann", 0, 970), ("Ben", 1, 1050)]
 
 
-def test_voiding_the_last_hand_of_a_finished_match_is_in_the_next_answer(as_carol, as_victor,
-                                                                         club, roster, spring):
+def test_voiding_the_last_hand_of_a_finished_match_is_in_the_next_answer(
+    as_carol, as_victor, club, roster, spring
+):
     ann, ben = roster[:2]
     match_id = outright(as_carol, club, ann, ben, season=spring.pk)
     before = every_table(as_victor, club, spring)
@@ -181,13 +189,16 @@ def test_voiding_the_last_hand_of_a_finished_match_is_in_the_next_answer(as_caro
     assert all(rows == [] for rows in served.values())
 
 
-def test_moving_a_finished_match_to_another_season_is_in_the_next_answer(as_carol, as_victor,
-                                                                         club, roster, spring):
+def test_moving_a_finished_match_to_another_season_is_in_the_next_answer(
+    as_carol, as_victor, club, roster, spring
+):
     ann, ben = roster[:2]
     autumn = Season.objects.create(club=club, name="Autumn")
     match_id = outright(as_carol, club, ann, ben, season=spring.pk)
     assert lines(every_table(as_victor, club, spring)["the season"]) == [
-        ("Ann", 1, 1020), ("Ben", 0, -195)]
+        ("Ann", 1, 1020),
+        ("Ben", 0, -195),
+    ]
     assert every_table(as_victor, club, autumn)["the season"] == []
 
     services.match_update(match=Match.objects.get(pk=match_id), table="", season=autumn)
@@ -211,12 +222,12 @@ def ben(as_carol, as_victor, club, roster, spring) -> Player:
 
 def assert_every_table_says_benedict(client, club: Club, season: Season) -> None:
     served = served_fresh(client, club, season)
-    assert lines_of_each(served) == dict.fromkeys(
-        served, [("Ann", 1, 1020), ("Benedict", 0, -195)])
+    assert lines_of_each(served) == dict.fromkeys(served, [("Ann", 1, 1020), ("Benedict", 0, -195)])
 
 
 def test_renaming_the_club_while_a_match_finishes_keeps_the_stamp_moving_on(
-        as_alice, as_carol, as_victor, club, roster, monkeypatch):  # fmt: skip
+    as_alice, as_carol, as_victor, club, roster, monkeypatch
+):
     """A save of the club read before the change must not write back the stamp it read."""
     ann, ben = roster[:2]
     ids = [ann.pk, ben.pk]
@@ -252,15 +263,18 @@ def test_a_rename_saved_on_the_model_is_in_the_next_answer(as_victor, club, spri
 
 
 def test_a_rename_in_the_admin_is_in_the_next_answer(admin_client, as_victor, club, spring, ben):
-    response = admin_client.post(f"/admin/matches/player/{ben.pk}/change/",
-                                 {"name": "Benedict", "user": ""})  # fmt: skip
+    response = admin_client.post(
+        f"/admin/matches/player/{ben.pk}/change/", {"name": "Benedict", "user": ""}
+    )
     assert response.status_code == 302
     assert_every_table_says_benedict(as_victor, club, spring)
 
 
 def test_the_admin_keeps_a_player_in_their_club(admin_client, roster, bobs_club):
-    response = admin_client.post(f"/admin/matches/player/{roster[0].pk}/change/",
-                                 {"club": bobs_club.pk, "name": "Ann", "user": ""})  # fmt: skip
+    response = admin_client.post(
+        f"/admin/matches/player/{roster[0].pk}/change/",
+        {"club": bobs_club.pk, "name": "Ann", "user": ""},
+    )
     assert response.status_code == 302
     roster[0].refresh_from_db()
     assert roster[0].club_id != bobs_club.pk
@@ -269,12 +283,12 @@ def test_the_admin_keeps_a_player_in_their_club(admin_client, roster, bobs_club)
 def test_a_table_is_computed_on_the_database_its_club_was_read_from(club, spring, monkeypatch):
     # With read replicas, another replica may lag behind the one that gave the stamp.
     databases = []
-    monkeypatch.setattr(standings, "standings",
-                        lambda **kwargs: databases.append(kwargs["using"]) or [])  # fmt: skip
+    monkeypatch.setattr(
+        standings, "standings", lambda **kwargs: databases.append(kwargs["using"]) or []
+    )
     club._state.db = "replica_1"
     standings.standings_for_club(club=club).rows()
     season = Season.objects.select_related("club").get(pk=spring.pk)
     season.club._state.db = "replica_2"
     standings.standings_for_season(season=season).rows()
     assert databases == ["replica_1", "replica_2"]
-

@@ -40,9 +40,10 @@ class MatchBooks(RuleBasedStateMachine):
         club = services.club_create(name=f"Club {number}", user=self.user)
         self.players = [Player.objects.create(club=club, name=n).pk for n in ("Ann", "Ben")]
         self.match = services.match_create(
-            club=club, players=sorted(self.players),
+            club=club,
+            players=sorted(self.players),
             user=self.user,
-        )  # fmt: skip
+        )
         self.nets: list[dict[int, int]] = []  # the model: each recorded hand's nets
         self.versions: dict[int, int] = {}  # revisions expected per hand number
 
@@ -54,8 +55,12 @@ class MatchBooks(RuleBasedStateMachine):
             return went_out(first, [ann, ben])
         if kind == "whole_pack":
             return whole_pack_out(first, second)
-        return full_packs(first, second, first_holds=data.draw(st.sampled_from(HOLDS)),
-                          second_holds=data.draw(st.sampled_from(HOLDS)))  # fmt: skip
+        return full_packs(
+            first,
+            second,
+            first_holds=data.draw(st.sampled_from(HOLDS)),
+            second_holds=data.draw(st.sampled_from(HOLDS)),
+        )
 
     def nets_of(self, body: dict) -> dict[int, int]:
         seats = self.match.seats.select_related("player").order_by("position")
@@ -89,8 +94,9 @@ class MatchBooks(RuleBasedStateMachine):
         proposed[number - 1] = self.nets_of(body)
         early = scoring.replay(self.players, proposed).finished_after
         try:
-            services.hand_correct(match_id=self.match.pk, number=number, entry=entry_for(body),
-                                  user=self.user)  # fmt: skip
+            services.hand_correct(
+                match_id=self.match.pk, number=number, entry=entry_for(body), user=self.user
+            )
         except errors.CorrectionEndsMatchEarly:
             assert early is not None and early < len(self.nets)
             return
@@ -117,7 +123,8 @@ class MatchBooks(RuleBasedStateMachine):
                 running[player] += hand[player]
             rows = HandResult.objects.filter(hand__match=self.match, hand__number=number)
             assert {r.player_id: (r.net, r.total) for r in rows} == {
-                p: (hand[p], running[p]) for p in self.players}
+                p: (hand[p], running[p]) for p in self.players
+            }
 
     @invariant()
     def the_finish_is_rule_19s(self) -> None:
@@ -126,8 +133,9 @@ class MatchBooks(RuleBasedStateMachine):
             {p: sum(hand[p] for hand in self.nets) for p in self.players}
         )
         assert (match.status == MatchStatus.FINISHED) == outcome.finished
-        winners = set(Seat.objects.filter(match=match, winner=True)
-                      .values_list("player_id", flat=True))  # fmt: skip
+        winners = set(
+            Seat.objects.filter(match=match, winner=True).values_list("player_id", flat=True)
+        )
         assert winners == set(outcome.winners)
         assert match.hands_played == len(self.nets)
 
@@ -155,6 +163,10 @@ class MatchBooks(RuleBasedStateMachine):
 @pytest.mark.django_db
 def test_any_sequence_of_record_correct_void_keeps_the_books_straight():
     run = MatchBooks.TestCase
-    run.settings = settings(max_examples=25, stateful_step_count=12, deadline=None,
-                            suppress_health_check=[HealthCheck.too_slow])  # fmt: skip
+    run.settings = settings(
+        max_examples=25,
+        stateful_step_count=12,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow],
+    )
     run().runTest()

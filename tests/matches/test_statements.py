@@ -27,13 +27,17 @@ from tests.matches.conftest import record, start_match
 
 ROOT = Path(__file__).resolve().parents[2]
 
-pytestmark = pytest.mark.skipif(connection.vendor != "postgresql",
-                                reason="PostgreSQL's forms of the statements")  # fmt: skip
+pytestmark = pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="PostgreSQL's forms of the statements"
+)
 
 
 def _writes(captured: CaptureQueriesContext) -> list[str]:
-    return [q["sql"] for q in captured.captured_queries
-            if q["sql"].lstrip().startswith(("INSERT", "UPDATE", "WITH"))]  # fmt: skip
+    return [
+        q["sql"]
+        for q in captured.captured_queries
+        if q["sql"].lstrip().startswith(("INSERT", "UPDATE", "WITH"))
+    ]
 
 
 def _first_hand(club, roster, client) -> tuple[dict, list[int], CaptureQueriesContext]:
@@ -50,8 +54,13 @@ def test_recording_a_hand_writes_in_one_statement(club, roster, as_carol):
     match, seated, captured = _first_hand(club, roster, as_carol)
     (write,) = _writes(captured)
     assert write.lstrip().startswith("WITH ")
-    for table in ("matches_hand", "matches_handresult", "matches_seat", "matches_match",
-                  "matches_handrevision"):  # fmt: skip
+    for table in (
+        "matches_hand",
+        "matches_handresult",
+        "matches_seat",
+        "matches_match",
+        "matches_handrevision",
+    ):
         assert table in write
 
     hand = Hand.objects.get(match_id=match["id"], number=1)
@@ -59,14 +68,18 @@ def test_recording_a_hand_writes_in_one_statement(club, roster, as_carol):
     assert [r.player_id for r in results] == seated
     assert [r.net for r in results] == [-65, 340, -65]
     assert [s.total for s in Seat.objects.filter(match_id=match["id"]).order_by("position")] == [
-        -65, 340, -65]  # fmt: skip
+        -65,
+        340,
+        -65,
+    ]
     assert Match.objects.get(pk=match["id"]).hands_played == 1
     revision = HandRevision.objects.get(match_id=match["id"], number=1)
     assert (revision.revision, revision.action) == (1, "recorded")
 
 
-def test_the_requester_is_admitted_before_the_match_and_its_seats_are_locked(club, roster,
-                                                                            as_carol):
+def test_the_requester_is_admitted_before_the_match_and_its_seats_are_locked(
+    club, roster, as_carol
+):
     _, _, captured = _first_hand(club, roster, as_carol)
     sqls = [q["sql"] for q in captured.captured_queries]
     access = next(i for i, sql in enumerate(sqls) if "matches_membership" in sql)
@@ -80,19 +93,31 @@ def test_the_requester_is_admitted_before_the_match_and_its_seats_are_locked(clu
 def test_a_hands_writes_keep_their_exact_values(club, roster, carol):
     match = Match.objects.create(club=club, seat_count=3, first_dealer=roster[0], created_by=carol)
     seats = Seat.objects.bulk_create(
-        Seat(match=match, player=p, position=i) for i, p in enumerate(roster[:3]))
+        Seat(match=match, player=p, position=i) for i, p in enumerate(roster[:3])
+    )
     at = timezone.now() - dt.timedelta(days=1, microseconds=7)
     melds = [{"cards": ["5D", "6D", "7D"], "kind": "run", "points": 15}]
     held = [{"card": "QS", "points": 50}]
     new = statements.NewHand(
-        match=match.pk, number=1, dealer=roster[0].pk, ending="stock_exhausted", went_out=None,
-        recorded_by=carol.pk, at=at,
-        results=[statements.ResultRow(p.pk, i, melds, held, 15, 50, 0, -35, -35)
-                 for i, p in enumerate(roster[:3])],
-        seats=[statements.SeatFigures(seat.pk, -35, True, 0, Decimal(share))
-               for seat, share in zip(seats, ("0.3333", "0.3333", "0.3334"), strict=True)],
-        status="in_progress", finished_at=None, entry={"é": "ü", "n": [1, 2]},
-    )  # fmt: skip
+        match=match.pk,
+        number=1,
+        dealer=roster[0].pk,
+        ending="stock_exhausted",
+        went_out=None,
+        recorded_by=carol.pk,
+        at=at,
+        results=[
+            statements.ResultRow(p.pk, i, melds, held, 15, 50, 0, -35, -35)
+            for i, p in enumerate(roster[:3])
+        ],
+        seats=[
+            statements.SeatFigures(seat.pk, -35, True, 0, Decimal(share))
+            for seat, share in zip(seats, ("0.3333", "0.3333", "0.3334"), strict=True)
+        ],
+        status="in_progress",
+        finished_at=None,
+        entry={"é": "ü", "n": [1, 2]},
+    )
     with transaction.atomic():
         statements.lock_match(match.pk)
         written = statements.write_hand(new)
@@ -102,30 +127,43 @@ def test_a_hands_writes_keep_their_exact_values(club, roster, carol):
     assert (hand.version, hand.recorded_at, hand.updated_at) == (1, at, at)
     stored = list(HandResult.objects.filter(hand=hand).order_by("position"))
     assert [(r.player_id, r.melds, r.held, r.total) for r in stored] == [
-        (p.pk, melds, held, -35) for p in roster[:3]]  # fmt: skip
-    assert [(s.total, s.winner, s.victory_points) for s in
-            Seat.objects.filter(match=match).order_by("position")] == [
-        (-35, True, Decimal("0.3333")), (-35, True, Decimal("0.3333")),
-        (-35, True, Decimal("0.3334"))]  # fmt: skip
+        (p.pk, melds, held, -35) for p in roster[:3]
+    ]
+    assert [
+        (s.total, s.winner, s.victory_points)
+        for s in Seat.objects.filter(match=match).order_by("position")
+    ] == [
+        (-35, True, Decimal("0.3333")),
+        (-35, True, Decimal("0.3333")),
+        (-35, True, Decimal("0.3334")),
+    ]
     kept = HandRevision.objects.get(match=match, number=1)
     assert (kept.revision, kept.hand, kept.at) == (1, {"é": "ü", "n": [1, 2]}, at)
 
 
 @pytest.mark.django_db
 def test_the_locked_read_gives_the_match_and_its_seats_in_order(club, roster, carol):
-    match = Match.objects.create(club=club, seat_count=3, first_dealer=roster[1], created_by=carol,
-                                 table="T1")  # fmt: skip
-    Seat.objects.bulk_create(Seat(match=match, player=p, position=i, total=10 * i, went_out=i)
-                             for i, p in enumerate(reversed(roster[:3])))  # fmt: skip
+    match = Match.objects.create(
+        club=club, seat_count=3, first_dealer=roster[1], created_by=carol, table="T1"
+    )
+    Seat.objects.bulk_create(
+        Seat(match=match, player=p, position=i, total=10 * i, went_out=i)
+        for i, p in enumerate(reversed(roster[:3]))
+    )
     with transaction.atomic():
         locked = statements.lock_match(match.pk)
         with pytest.raises(Match.DoesNotExist):
             statements.lock_match(match.pk + 1000)
     assert (locked.club, locked.table, locked.first_dealer, locked.created_by) == (
-        club.pk, "T1", roster[1].pk, "carol")  # fmt: skip
+        club.pk,
+        "T1",
+        roster[1].pk,
+        "carol",
+    )
     assert locked.created_at == Match.objects.get(pk=match.pk).created_at
     assert [(s.player, s.name, s.position, s.total, s.went_out) for s in locked.seats] == [
-        (p.pk, p.name, i, 10 * i, i) for i, p in enumerate(reversed(roster[:3]))]  # fmt: skip
+        (p.pk, p.name, i, 10 * i, i) for i, p in enumerate(reversed(roster[:3]))
+    ]
 
 
 def _prepared() -> list[str]:
@@ -144,15 +182,23 @@ def test_the_hand_path_is_prepared_after_the_threshold(club, roster, as_carol):
         assert answer.status_code == 201
     prepared = _prepared()
     assert any("FOR UPDATE OF m, s" in text for text in prepared)  # the lock
-    assert any("jsonb_to_recordset" in text and "matches_handresult" in text
-               for text in prepared)  # the writes  # fmt: skip
+    assert any(
+        "jsonb_to_recordset" in text and "matches_handresult" in text for text in prepared
+    )  # the writes
 
 
 def test_prepared_statements_can_be_turned_off_for_a_pooler():
-    code = ("import django; django.setup(); from django.conf import settings; "
-            "print(settings.DATABASES['default']['OPTIONS']['prepare_threshold'])")  # fmt: skip
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "arlington_site.settings",
-           "DATABASE_PREPARED_STATEMENTS": "false", "SECRET_KEY": "x"}  # fmt: skip
-    shown = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True,
-                           text=True, check=True)  # fmt: skip
+    code = (
+        "import django; django.setup(); from django.conf import settings; "
+        "print(settings.DATABASES['default']['OPTIONS']['prepare_threshold'])"
+    )
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "arlington_site.settings",
+        "DATABASE_PREPARED_STATEMENTS": "false",
+        "SECRET_KEY": "x",
+    }
+    shown = subprocess.run(
+        [sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True, check=True
+    )
     assert shown.stdout.strip() == "None"

@@ -32,11 +32,13 @@ def test_two_members_on_one_wifi_are_two_clients(alice, carol, club, monkeypatch
 def test_the_token_endpoint_slows_password_guessing(api_client_plain, alice, monkeypatch):
     from rest_framework.throttling import SimpleRateThrottle
 
-    monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES",
-                        {"auth": "2/min", "auth_account": "100/min"})  # per address only
+    monkeypatch.setattr(
+        SimpleRateThrottle, "THROTTLE_RATES", {"auth": "2/min", "auth_account": "100/min"}
+    )  # per address only
     guesses = [
-        api_client_plain.post("/api/v1/auth/token/", {"username": "alice", "password": "x"},
-                              format="json").status_code  # fmt: skip
+        api_client_plain.post(
+            "/api/v1/auth/token/", {"username": "alice", "password": "x"}, format="json"
+        ).status_code
         for _ in range(3)
     ]
     assert guesses == [400, 400, 429]
@@ -54,8 +56,9 @@ def shared_redis(settings):
             pytest.fail(reason)
         pytest.skip(reason)
     client.flushdb()
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-                                   "LOCATION": REDIS_URL}}  # fmt: skip
+    settings.CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    }
     from django.core.cache import caches
 
     caches["default"].clear()
@@ -68,31 +71,46 @@ def test_with_redis_url_a_second_app_server_sees_the_same_counts(alice, club, sh
     for _ in range(3):
         assert as_alice.get("/api/v1/clubs/").status_code == 200
     # Another process configured only through REDIS_URL, as a second app server would be.
-    env = {**os.environ, "REDIS_URL": REDIS_URL,
-           "DJANGO_SETTINGS_MODULE": "arlington_site.settings"}  # fmt: skip
+    env = {
+        **os.environ,
+        "REDIS_URL": REDIS_URL,
+        "DJANGO_SETTINGS_MODULE": "arlington_site.settings",
+    }
     env.setdefault("SECRET_KEY", "throttling-test-key")
     script = (
         "import django; django.setup();"
         "from django.core.cache import cache; from django.conf import settings;"
         f"print(settings.CACHES['default']['BACKEND'], len(cache.get('throttle_user_{alice.pk}')))"
     )
-    seen = subprocess.run([sys.executable, "-c", script], cwd=PROJECT_ROOT, env=env,
-                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    seen = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=PROJECT_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert seen.returncode == 0, seen.stderr
     backend, count = seen.stdout.split()
     assert backend == "django.core.cache.backends.redis.RedisCache"
     assert int(count) == 3
 
 
-def test_a_forged_forwarded_for_header_does_not_dodge_the_limit(api_client_plain, alice,
-                                                                 monkeypatch):
+def test_a_forged_forwarded_for_header_does_not_dodge_the_limit(
+    api_client_plain, alice, monkeypatch
+):
     from rest_framework.throttling import SimpleRateThrottle
 
-    monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES",
-                        {"auth": "2/min", "auth_account": "100/min"})  # per address only
+    monkeypatch.setattr(
+        SimpleRateThrottle, "THROTTLE_RATES", {"auth": "2/min", "auth_account": "100/min"}
+    )  # per address only
     guesses = [
-        api_client_plain.post("/api/v1/auth/token/", {"username": "alice", "password": "x"},
-                              format="json", HTTP_X_FORWARDED_FOR=f"10.0.0.{i}").status_code
+        api_client_plain.post(
+            "/api/v1/auth/token/",
+            {"username": "alice", "password": "x"},
+            format="json",
+            HTTP_X_FORWARDED_FOR=f"10.0.0.{i}",
+        ).status_code
         for i in range(3)
-    ]  # fmt: skip
+    ]
     assert guesses == [400, 400, 429]

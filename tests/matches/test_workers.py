@@ -45,27 +45,51 @@ def free_port() -> int:
 
 def server_env(**overrides: str) -> dict[str, str]:
     settings = connection.settings_dict
-    database = (f"postgres://{settings['USER']}@{settings['HOST'] or '127.0.0.1'}:"
-                f"{settings['PORT'] or 5432}/{settings['NAME']}")  # fmt: skip
+    database = (
+        f"postgres://{settings['USER']}@{settings['HOST'] or '127.0.0.1'}:"
+        f"{settings['PORT'] or 5432}/{settings['NAME']}"
+    )
     env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "CACHE_BACKEND"}}
     env.update(
-        DATABASE_URL=database, DJANGO_SETTINGS_MODULE="arlington_site.settings",
+        DATABASE_URL=database,
+        DJANGO_SETTINGS_MODULE="arlington_site.settings",
         SECRET_KEY="workers-test-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz",
-        DEBUG="false", SECURE_SSL_REDIRECT="false", ALLOWED_HOSTS="127.0.0.1",
+        DEBUG="false",
+        SECURE_SSL_REDIRECT="false",
+        ALLOWED_HOSTS="127.0.0.1",
         AUTH_THROTTLE_RATE=f"{ADDRESS_LIMIT}/min",
         AUTH_ACCOUNT_THROTTLE_RATE=f"{ACCOUNT_LIMIT}/min",
-        LOG_LEVEL="WARNING", DJANGO_LOG_LEVEL="ERROR", **overrides,
-    )  # fmt: skip
+        LOG_LEVEL="WARNING",
+        DJANGO_LOG_LEVEL="ERROR",
+        **overrides,
+    )
     return env
 
 
 def gunicorn(port: int, env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
-    command = [sys.executable, "-m", "gunicorn", "arlington_site.wsgi:application",
-               "--workers", str(WORKERS), "--bind", f"127.0.0.1:{port}",
-               "--access-logfile", str(log), "--access-logformat", "%(p)s %(s)s %(U)s"]  # fmt: skip
+    command = [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "arlington_site.wsgi:application",
+        "--workers",
+        str(WORKERS),
+        "--bind",
+        f"127.0.0.1:{port}",
+        "--access-logfile",
+        str(log),
+        "--access-logformat",
+        "%(p)s %(s)s %(U)s",
+    ]
     # Started from the project's root, as the recipe does, so gunicorn reads gunicorn.conf.py.
-    return subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)  # fmt: skip
+    return subprocess.Popen(
+        command,
+        cwd=ROOT,
+        env=env,
+        start_new_session=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
 
 
 def stop(server: subprocess.Popen[bytes]) -> None:
@@ -79,8 +103,13 @@ def stop(server: subprocess.Popen[bytes]) -> None:
         server.wait()
 
 
-def request(port: int, method: str, path: str, body: bytes | None = None,
-            headers: dict[str, str] | None = None) -> http.client.HTTPResponse:  # fmt: skip
+def request(
+    port: int,
+    method: str,
+    path: str,
+    body: bytes | None = None,
+    headers: dict[str, str] | None = None,
+) -> http.client.HTTPResponse:
     """One request on a connection of its own; the answer is read whole."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     conn.request(method, path, body=body, headers=headers or {})
@@ -92,8 +121,12 @@ def request(port: int, method: str, path: str, body: bytes | None = None,
 
 @pytest.fixture
 def served(settings, tmp_path) -> Iterator[tuple[int, Path]]:
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache",
-                                   "LOCATION": "arlington_cache"}}  # fmt: skip
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": "arlington_cache",
+        }
+    }
     call_command("createcachetable")
     port, log = free_port(), tmp_path / "access.log"
     server = gunicorn(port, server_env(CACHE_BACKEND="database"), log)
@@ -120,20 +153,28 @@ def forget_counts() -> None:
 
 def token_attempt(port: int, username: str) -> int:
     body = json.dumps({"username": username, "password": "wrong"}).encode()
-    return request(port, "POST", "/api/v1/auth/token/", body,
-                   {"Content-Type": "application/json"}).status  # fmt: skip
+    return request(
+        port, "POST", "/api/v1/auth/token/", body, {"Content-Type": "application/json"}
+    ).status
 
 
 def admin_attempt(port: int, username: str) -> int:
     page = request(port, "GET", "/admin/login/")
     cookie = re.search(r"csrftoken=([^;]+)", page.getheader("Set-Cookie") or "")
     assert cookie, page.getheaders()
-    form = urllib.parse.urlencode({"csrfmiddlewaretoken": cookie.group(1),
-                                   "username": username, "password": "wrong"})  # fmt: skip
-    return request(port, "POST", "/admin/login/", form.encode(), {
-        "Content-Type": "application/x-www-form-urlencoded",
-        "Cookie": f"csrftoken={cookie.group(1)}",
-    }).status  # fmt: skip
+    form = urllib.parse.urlencode(
+        {"csrfmiddlewaretoken": cookie.group(1), "username": username, "password": "wrong"}
+    )
+    return request(
+        port,
+        "POST",
+        "/admin/login/",
+        form.encode(),
+        {
+            "Content-Type": "application/x-www-form-urlencoded",
+            "Cookie": f"csrftoken={cookie.group(1)}",
+        },
+    ).status
 
 
 def workers_that_answered(log: Path, path: str) -> set[str]:
@@ -167,8 +208,13 @@ def test_the_sign_in_limits_hold_across_workers(served, django_user_model):
 def test_a_chunked_body_is_refused_with_411_not_read_as_empty(served):
     port, _ = served
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    conn.request("POST", "/api/v1/rulings/meld/", body=iter([b'{"cards": ', b'["5H"]}']),
-                 headers={"Content-Type": "application/json"}, encode_chunked=True)  # fmt: skip
+    conn.request(
+        "POST",
+        "/api/v1/rulings/meld/",
+        body=iter([b'{"cards": ', b'["5H"]}']),
+        headers={"Content-Type": "application/json"},
+        encode_chunked=True,
+    )
     answer = conn.getresponse()
     body = answer.read()
     conn.close()

@@ -29,9 +29,7 @@ from scoring import (
 DEAL = 13
 
 
-FREE = {
-    rank: [c for c in ALL_CARDS if c.rank is rank and c != QUEEN_OF_SPADES] for rank in Rank
-}
+FREE = {rank: [c for c in ALL_CARDS if c.rank is rank and c != QUEEN_OF_SPADES] for rank in Rank}
 """The cards a wild two may stand for in a set of each rank (never Q♠: rule 6)."""
 NATURAL = {c: MeldCard.natural(c) for c in ALL_CARDS}
 

@@ -76,8 +76,12 @@ def is_legal(name: str, case: dict[str, Any]) -> bool:
 # --- running the cases -------------------------------------------------------------------
 
 
-PARSERS = {"card": Card.parse, "meld_card": MeldCard.parse, "meld": parse_meld,
-           "cards": parse_cards}  # fmt: skip
+PARSERS = {
+    "card": Card.parse,
+    "meld_card": MeldCard.parse,
+    "meld": parse_meld,
+    "cards": parse_cards,
+}
 
 
 @pytest.mark.parametrize("case", cases_of("cards"))
@@ -147,10 +151,15 @@ def test_hand_ruling(case: dict[str, Any]) -> None:
     assert ruling.valid is expect["valid"]
     if "results" in expect:
         got = [
-            {"player": r.player, "melded_points": r.melded_points,
-             "hand_penalty": r.hand_penalty, "bonus": r.bonus, "net": r.net}
+            {
+                "player": r.player,
+                "melded_points": r.melded_points,
+                "hand_penalty": r.hand_penalty,
+                "bonus": r.bonus,
+                "net": r.net,
+            }
             for r in ruling.results
-        ]  # fmt: skip
+        ]
         assert got == expect["results"]
 
 
@@ -162,8 +171,12 @@ def test_turn_ruling(case: dict[str, Any]) -> None:
     elif case["action"] == "take_discards":
         ruling = rule_take_discards(MeldCard.parse(data["top_card"]), parse_meld(data["from_hand"]))
     else:
-        ruling = rule_extend(parse_meld(data["meld"]), parse_meld(data["add"]),
-                             player=data.get("player"), owner=data.get("owner"))  # fmt: skip
+        ruling = rule_extend(
+            parse_meld(data["meld"]),
+            parse_meld(data["add"]),
+            player=data.get("player"),
+            owner=data.get("owner"),
+        )
     expect = case["expect"]
     assert ruling.allowed is expect["allowed"]
     assert sorted({v.code.value for v in ruling.violations}) == expect["violations"]
@@ -188,10 +201,15 @@ def test_live_ruling(case: dict[str, Any]) -> None:
         if "results" in expect:
             assert done.ruling is not None
             got = [
-                {"player": r.player, "melded_points": r.melded_points,
-                 "hand_penalty": r.hand_penalty, "bonus": r.bonus, "net": r.net}
+                {
+                    "player": r.player,
+                    "melded_points": r.melded_points,
+                    "hand_penalty": r.hand_penalty,
+                    "bonus": r.bonus,
+                    "net": r.net,
+                }
                 for r in done.ruling.results
-            ]  # fmt: skip
+            ]
             assert got == expect["results"]
         return
     step = play(state, event_from_dict(case["then"]))
@@ -278,8 +296,21 @@ def test_hand_cases_are_realistic_deals(case: dict[str, Any]) -> None:
 
 
 # Card values written out again, independently of the engine, to check the hand arithmetic.
-VALUES = {"A": 20, "2": 20, "K": 10, "Q": 10, "J": 10, "10": 10, "9": 10, "8": 10,
-          "7": 5, "6": 5, "5": 5, "4": 5, "3": 5}  # fmt: skip
+VALUES = {
+    "A": 20,
+    "2": 20,
+    "K": 10,
+    "Q": 10,
+    "J": 10,
+    "10": 10,
+    "9": 10,
+    "8": 10,
+    "7": 5,
+    "6": 5,
+    "5": 5,
+    "4": 5,
+    "3": 5,
+}
 
 
 def value(card: str) -> int:

@@ -92,10 +92,15 @@ def test_hand_ruling(case: dict[str, Any]) -> None:
     assert ruling.valid is expect["valid"]
     if "results" in expect:
         got = [
-            {"player": r.player, "melded_points": r.melded_points,
-             "hand_penalty": r.hand_penalty, "bonus": r.bonus, "net": r.net}
+            {
+                "player": r.player,
+                "melded_points": r.melded_points,
+                "hand_penalty": r.hand_penalty,
+                "bonus": r.bonus,
+                "net": r.net,
+            }
             for r in ruling.results
-        ]  # fmt: skip
+        ]
         assert got == expect["results"]
 
 

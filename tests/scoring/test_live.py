@@ -215,11 +215,13 @@ def test_finishing_scores_the_hand_as_entered_whole(table: LiveHand) -> None:
     held = {"ann": parse_cards(["2D", "4H", "KC"]), "bob": ()}
     assert [v.code.value for v in finish(table, held).violations] == ["held_count_mismatch"] * 2
     held = {
-        "ann": parse_cards(["2D", "4H", "KC", "KD", "KH", "JC", "JD", "JH", "10C", "10D", "10H",
-                            "6C", "6D"]),
-        "bob": parse_cards(["AC", "AD", "AH", "QC", "QD", "QH", "9D", "9H", "9S", "6H", "6S",
-                            "5S", "3S"]),
-    }  # fmt: skip
+        "ann": parse_cards(
+            ["2D", "4H", "KC", "KD", "KH", "JC", "JD", "JH", "10C", "10D", "10H", "6C", "6D"]
+        ),
+        "bob": parse_cards(
+            ["AC", "AD", "AH", "QC", "QD", "QH", "9D", "9H", "9S", "6H", "6S", "5S", "3S"]
+        ),
+    }
     done = finish(table, held)
     assert done.valid, done.violations
     assert done.hand is not None and done.ruling is not None
@@ -239,13 +241,16 @@ def test_finishing_checks_the_held_cards_against_the_play(table: LiveHand) -> No
     table = run(table, [Meld("cat", m("9C", "9D", "9H"))])
     table = run(table, [Discard("cat", c("7H"))])
     assert table.ending is Ending.WENT_OUT and table.known[2] == ()
-    thirteen = parse_cards(["KC"] * 2 + ["KD"] * 2 + ["JC"] * 2 + ["JD"] * 2 + ["10C"] * 2
-                           + ["10D"] * 2 + ["AC"])  # fmt: skip
-    bob = parse_cards(["AD"] * 2 + ["AH"] * 2 + ["QC"] * 2 + ["QD"] * 2 + ["6D"] * 2
-                      + ["6H"] * 2 + ["9S"])  # fmt: skip
+    thirteen = parse_cards(
+        ["KC"] * 2 + ["KD"] * 2 + ["JC"] * 2 + ["JD"] * 2 + ["10C"] * 2 + ["10D"] * 2 + ["AC"]
+    )
+    bob = parse_cards(
+        ["AD"] * 2 + ["AH"] * 2 + ["QC"] * 2 + ["QD"] * 2 + ["6D"] * 2 + ["6H"] * 2 + ["9S"]
+    )
     assert finish(table, {"ann": thirteen, "bob": bob}).valid
-    assert [v.code.value for v in finish(table, {"ann": thirteen, "bob": bob, "dan": ()})
-            .violations] == ["players_mismatch"]  # fmt: skip
+    assert [
+        v.code.value for v in finish(table, {"ann": thirteen, "bob": bob, "dan": ()}).violations
+    ] == ["players_mismatch"]
     third = (*bob[:-1], c("KC"))
     assert [v.code.value for v in finish(table, {"ann": thirteen, "bob": third}).violations] == [
         "card_count_exceeded"
@@ -317,9 +322,21 @@ def test_every_event_reads_back_from_its_json() -> None:
 
 def test_the_public_state_has_the_documented_keys(table: LiveHand) -> None:
     assert list(public_state(table, version=7)) == [
-        "version", "hand", "dealer", "turn", "phase", "stock", "stock_known", "discards",
-        "melds", "hand_sizes", "known_in_hand", "ending", "went_out", "events",
-    ]  # fmt: skip
+        "version",
+        "hand",
+        "dealer",
+        "turn",
+        "phase",
+        "stock",
+        "stock_known",
+        "discards",
+        "melds",
+        "hand_sizes",
+        "known_in_hand",
+        "ending",
+        "went_out",
+        "events",
+    ]
     assert public_state(table, version=7)["version"] == 7
 
 

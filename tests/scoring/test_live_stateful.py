@@ -60,8 +60,12 @@ class LiveHands(RuleBasedStateMachine):
     def deal_next(self) -> None:
         self.number += 1
         self.real = RealTable.shuffled(self.players, self.rng)
-        self.state = deal(self.players, dealer=self.players[self.dealer],
-                          turned_up=self.real.pile[0], number=self.number)  # fmt: skip
+        self.state = deal(
+            self.players,
+            dealer=self.players[self.dealer],
+            turned_up=self.real.pile[0],
+            number=self.number,
+        )
         self.dealt = self.state
         self.log: list[Event] = []
         self.finished = False
@@ -215,10 +219,12 @@ class LiveHands(RuleBasedStateMachine):
         found: list[tuple[Event, Code]] = [
             (Discard(player, some), Code.DRAW_FIRST),
             (Meld(player, _set_of(Rank.NINE)), Code.DRAW_FIRST),
-            (TakePile(player, (MeldCard.natural(top), MeldCard.natural(some))),
-             Code.TAKE_DISCARDS_NEEDS_TWO),
+            (
+                TakePile(player, (MeldCard.natural(top), MeldCard.natural(some))),
+                Code.TAKE_DISCARDS_NEEDS_TWO,
+            ),
             (TakePile(player, _set_of(rank)), Code.TAKE_PILE_TOP_CARD),
-        ]  # fmt: skip
+        ]
         turned_over = state.stock == 0 and len(state.discards) > 1
         if state.stock_known or turned_over:
             upcoming = state.stock_known[0] if state.stock_known else state.discards[0]
@@ -244,8 +250,9 @@ class LiveHands(RuleBasedStateMachine):
                 break
         theirs = next((m for m in state.melds if m.owner != player), None)
         if theirs is not None:
-            found.append((Extend(player, theirs.index, (MeldCard.natural(some),)),
-                          Code.NOT_YOUR_MELD))  # fmt: skip
+            found.append(
+                (Extend(player, theirs.index, (MeldCard.natural(some),)), Code.NOT_YOUR_MELD)
+            )
         if state.hand_sizes[seat] < 3:
             found.append((Meld(player, _set_of(Rank.FIVE)), Code.MORE_CARDS_THAN_HELD))
         return found
@@ -266,8 +273,9 @@ class LiveHands(RuleBasedStateMachine):
                 missing, cards = known[0], list(held[self.players[seat]])
                 other = Card.parse("5H") if missing != Card.parse("5H") else Card.parse("6H")
                 cards = [other if c == missing else c for c in cards]
-                found.append(({**held, self.players[seat]: tuple(cards)},
-                              Code.HELD_KNOWN_CARD_MISSING))  # fmt: skip
+                found.append(
+                    ({**held, self.players[seat]: tuple(cards)}, Code.HELD_KNOWN_CARD_MISSING)
+                )
                 break
         return found
 

@@ -23,9 +23,17 @@ def test_no_deal_for_a_table_rummy_does_not_seat(players):
 
 @pytest.mark.parametrize(
     ("card", "pips", "arlington"),
-    [("AS", 1, 20), ("2D", 2, 20), ("7H", 7, 5), ("9C", 9, 10), ("10H", 10, 10),
-     ("JC", 10, 10), ("QS", 10, 50), ("KD", 10, 10)],
-)  # fmt: skip
+    [
+        ("AS", 1, 20),
+        ("2D", 2, 20),
+        ("7H", 7, 5),
+        ("9C", 9, 10),
+        ("10H", 10, 10),
+        ("JC", 10, 10),
+        ("QS", 10, 50),
+        ("KD", 10, 10),
+    ],
+)
 def test_a_card_held_costs_its_pips_in_rummy_and_its_value_in_arlington(card, pips, arlington):
     assert RUMMY.card_points(Card.parse(card)) == pips
     assert ARLINGTON.card_points(Card.parse(card)) == arlington

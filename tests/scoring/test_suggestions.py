@@ -19,4 +19,5 @@ def test_a_meld_too_long_to_be_legal_is_not_searched(monkeypatch):
 
 def test_a_short_meld_is_searched_and_answered():
     assert [[c.code for c in m] for m in suggest_declarations(parse_meld(["5H", "2C", "7H"]))] == [
-        ["5H", "2C=6H", "7H"]]
+        ["5H", "2C=6H", "7H"]
+    ]

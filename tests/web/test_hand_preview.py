@@ -140,16 +140,34 @@ def test_the_player_tabs_follow_the_arrow_keys(page_as, bob, roster):
 @pytest.mark.parametrize(
     ("language", "question", "queen", "meld", "broken_run"),
     [
-        ("pt-PT", "Como acabou a mão?", "a dama de espadas", "Combinação 1",
-         "Uma sequência tem de ser de cartas consecutivas"),
-        ("fr-FR", "Comment la donne s'est-elle terminée ?", "la dame de pique", "Combinaison 1",
-         "Une suite doit être faite de cartes consécutives"),
+        (
+            "pt-PT",
+            "Como acabou a mão?",
+            "a dama de espadas",
+            "Combinação 1",
+            "Uma sequência tem de ser de cartas consecutivas",
+        ),
+        (
+            "fr-FR",
+            "Comment la donne s'est-elle terminée ?",
+            "la dame de pique",
+            "Combinaison 1",
+            "Une suite doit être faite de cartes consécutives",
+        ),
     ],
-)  # fmt: skip
+)
 def test_the_entry_screen_speaks_the_players_language(
-    page_as, bob, roster, screenshot, assert_accessible, language, question, queen, meld,
+    page_as,
+    bob,
+    roster,
+    screenshot,
+    assert_accessible,
+    language,
+    question,
+    queen,
+    meld,
     broken_run,
-):  # fmt: skip
+):
     match = start_match(roster[0].club, roster[:2], user=bob)
     page = page_as(bob, language=language)
     open_entry(page, match.pk)

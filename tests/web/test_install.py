@@ -35,8 +35,9 @@ def test_chromium_finds_the_app_installable(page_as, alice, club, screenshot):
 
 
 def test_the_manifest_names_the_app_in_the_users_language_and_its_icons_exist(page, live_server):
-    answer = page.request.get(f"{live_server.url}/manifest.webmanifest",
-                              headers={"Accept-Language": "fr"})  # fmt: skip
+    answer = page.request.get(
+        f"{live_server.url}/manifest.webmanifest", headers={"Accept-Language": "fr"}
+    )
     manifest = answer.json()
 
     assert answer.headers["content-type"].startswith("application/manifest+json")

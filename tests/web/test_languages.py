@@ -76,12 +76,37 @@ def test_a_wild_two_is_named_with_the_card_it_stands_for(page_as, alice, club, r
         "ending": "went_out",
         "went_out": ann.pk,
         "results": [
-            {"player": ann.pk, "melds": [["JS", "2D=QS", "KS"], ["AH", "AD", "AC", "AS"],
-                                         ["3H", "3D", "3C"], ["9H", "9D", "9C"]], "hand": []},
-            {"player": ben.pk, "melds": [], "hand": ["4H", "5H", "6C", "7C", "8C", "10C", "JC",
-                                                      "KC", "4D", "5D", "6D", "7D", "8D"]},
+            {
+                "player": ann.pk,
+                "melds": [
+                    ["JS", "2D=QS", "KS"],
+                    ["AH", "AD", "AC", "AS"],
+                    ["3H", "3D", "3C"],
+                    ["9H", "9D", "9C"],
+                ],
+                "hand": [],
+            },
+            {
+                "player": ben.pk,
+                "melds": [],
+                "hand": [
+                    "4H",
+                    "5H",
+                    "6C",
+                    "7C",
+                    "8C",
+                    "10C",
+                    "JC",
+                    "KC",
+                    "4D",
+                    "5D",
+                    "6D",
+                    "7D",
+                    "8D",
+                ],
+            },
         ],
-    }  # fmt: skip
+    }
     record_hand(match, body, user=alice)
     page = page_as(alice, language=language)
     page.goto(f"/matches/{match.pk}/")

@@ -54,12 +54,24 @@ def test_a_scorekeeper_scores_a_match_to_1000_by_tapping_cards(
 
     # Hand 2, tapped: Ann goes out with J♠ 2♦ K♠, the two declared as Q♠ from the picker's
     # suggestion: 70 + 60 + 30 + 30 + 30 + 100 = 320.
-    record_by_taps(page, str(ann.pk), [
-        ([["JS", "2D", "KS"], ["AH", "AD", "AC"], ["KH", "KD", "KC"], ["10H", "10D", "10C"],
-          ["9H", "9D", "9C"]], []),
-        ([["5D", "6D", "7D"]], BEN_HELD),
-        ([["5C", "6C", "7C"]], CLEO_HELD),
-    ])  # fmt: skip
+    record_by_taps(
+        page,
+        str(ann.pk),
+        [
+            (
+                [
+                    ["JS", "2D", "KS"],
+                    ["AH", "AD", "AC"],
+                    ["KH", "KD", "KC"],
+                    ["10H", "10D", "10C"],
+                    ["9H", "9D", "9C"],
+                ],
+                [],
+            ),
+            ([["5D", "6D", "7D"]], BEN_HELD),
+            ([["5C", "6C", "7C"]], CLEO_HELD),
+        ],
+    )
     page.locator("#tab-0").click()
     declare_two(page, "2D", "QS")
     wait_for_preview(page, "valid")
@@ -70,11 +82,15 @@ def test_a_scorekeeper_scores_a_match_to_1000_by_tapping_cards(
 
     # Hand 3, tapped: the stock runs out with all 104 cards accounted for. Ben melds a whole
     # pack but the 3♣ he holds (530); Ann 235; Cleo 265.
-    record_by_taps(page, "stock_exhausted", [
-        (sets_of(["A", "K", "Q", "J"]), ["3C"]),
-        (sets_of(RANKS, leaving="3C"), ["3C"]),
-        (sets_of(["2", "4", "5", "6", "7", "8", "9", "10"]), ["3S", "3H", "3D"]),
-    ])  # fmt: skip
+    record_by_taps(
+        page,
+        "stock_exhausted",
+        [
+            (sets_of(["A", "K", "Q", "J"]), ["3C"]),
+            (sets_of(RANKS, leaving="3C"), ["3C"]),
+            (sets_of(["2", "4", "5", "6", "7", "8", "9", "10"]), ["3S", "3H", "3D"]),
+        ],
+    )
     for card in ("AS", "3C", "10D"):  # every copy of the deal is used: nothing left to pick
         expect(page.locator(f'.picker button[data-card="{card}"]')).to_be_disabled()
     wait_for_preview(page, "valid")
@@ -85,11 +101,15 @@ def test_a_scorekeeper_scores_a_match_to_1000_by_tapping_cards(
     assert match.status == MatchStatus.IN_PROGRESS
 
     # Hand 4, tapped: Ann goes out again (340) and passes 1,000 with 1,235.
-    record_by_taps(page, str(ann.pk), [
-        (ANN_OUT, []),
-        ([["5D", "6D", "7D"]], BEN_HELD),
-        ([["5C", "6C", "7C"]], CLEO_HELD),
-    ])  # fmt: skip
+    record_by_taps(
+        page,
+        str(ann.pk),
+        [
+            (ANN_OUT, []),
+            ([["5D", "6D", "7D"]], BEN_HELD),
+            ([["5C", "6C", "7C"]], CLEO_HELD),
+        ],
+    )
     record(page, match.pk, 4)
 
     expect(page.locator("#finish-banner")).to_contain_text("Ann wins with 1,235")
@@ -97,8 +117,11 @@ def test_a_scorekeeper_scores_a_match_to_1000_by_tapping_cards(
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED
     totals = {seat.player_id: seat.total for seat in match.seats.all()}
-    assert totals == {ann.pk: 340 + 320 + 235 + 340, ben.pk: -65 - 65 + 530 - 65,
-                      cleo.pk: -65 - 65 + 265 - 65}  # fmt: skip
+    assert totals == {
+        ann.pk: 340 + 320 + 235 + 340,
+        ben.pk: -65 - 65 + 530 - 65,
+        cleo.pk: -65 - 65 + 265 - 65,
+    }
     assert [seat.player_id for seat in match.seats.all() if seat.winner] == [ann.pk]
     wild = match.hands.get(number=2).results.get(player=ann)
     assert ["JS", "2D=QS", "KS"] in [meld["cards"] for meld in wild.melds]

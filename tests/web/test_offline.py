@@ -162,10 +162,17 @@ def test_an_answer_lost_on_the_way_back_is_replayed_with_its_key_into_one_hand(
     answers = []
     page.on(
         "response",
-        lambda r: r.request.method == "POST"
-        and answers.append((r.status, r.request.headers.get("idempotency-key"),
-                            r.headers.get("idempotent-replayed"))),
-    )  # fmt: skip
+        lambda r: (
+            r.request.method == "POST"
+            and answers.append(
+                (
+                    r.status,
+                    r.request.headers.get("idempotency-key"),
+                    r.headers.get("idempotent-replayed"),
+                )
+            )
+        ),
+    )
     page.route(f"**/api/v1/matches/{match.pk}/hands/", lose_the_answer, times=1)
     open_entry(page, match.pk)
     choose_ending(page, str(ann.pk))
@@ -189,9 +196,16 @@ def test_a_hand_the_server_could_not_record_waits_and_is_sent_again(
     context = new_context(service_workers="block")
     sign_in_cookie(context, bob, live_server)
     page = context.new_page()
-    unavailable = {"type": "server_error", "errors": [
-        {"code": "database_unavailable", "detail": "The database cannot be reached.", "attr": None}
-    ]}  # fmt: skip
+    unavailable = {
+        "type": "server_error",
+        "errors": [
+            {
+                "code": "database_unavailable",
+                "detail": "The database cannot be reached.",
+                "attr": None,
+            }
+        ],
+    }
     page.route(
         f"**/api/v1/matches/{match.pk}/hands/",
         lambda route: (

@@ -39,8 +39,15 @@ def test_the_worker_is_served_from_the_root_for_the_whole_site(served):
 def test_the_shell_holds_every_script_and_style_of_the_app_and_no_other_origin(served):
     shell = settings_of(served().content.decode())["shell"]
 
-    for name in ("web/app.css", "web/entry.css", "web/api.js", "web/outbox.js",
-                 "web/pages/entry.js", "web/pages/match.js", "web/pages/clubs.js"):  # fmt: skip
+    for name in (
+        "web/app.css",
+        "web/entry.css",
+        "web/api.js",
+        "web/outbox.js",
+        "web/pages/entry.js",
+        "web/pages/match.js",
+        "web/pages/clubs.js",
+    ):
         assert f"/static/{name}" in shell
     assert all(url.startswith("/static/") for url in shell)
 

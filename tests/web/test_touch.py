@@ -21,9 +21,16 @@ def table(club, roster, season, alice):
 
 @pytest.mark.parametrize(
     "path",
-    ["/", "/clubs/{club}/", "/clubs/{club}/matches/new/", "/clubs/{club}/standings/",
-     "/players/{player}/", "/matches/{match}/", "/matches/{match}/scoreboard/"],
-)  # fmt: skip
+    [
+        "/",
+        "/clubs/{club}/",
+        "/clubs/{club}/matches/new/",
+        "/clubs/{club}/standings/",
+        "/players/{player}/",
+        "/matches/{match}/",
+        "/matches/{match}/scoreboard/",
+    ],
+)
 def test_every_control_is_a_44_pixel_target(page_as, alice, club, roster, table, path):
     page = page_as(alice)
     page.goto(path.format(club=club.pk, player=roster[0].pk, match=table.live.pk))

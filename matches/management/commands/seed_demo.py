@@ -22,9 +22,10 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
-            "--if-empty", action="store_true",
+            "--if-empty",
+            action="store_true",
             help="Do nothing if the database already holds a club.",
-        )  # fmt: skip
+        )
 
     def handle(self, *args: Any, if_empty: bool = False, **options: Any) -> None:
         if if_empty and Club.objects.exists():
@@ -44,10 +45,12 @@ class Command(BaseCommand):
         """Say how to log in as the demo user, with a warning that it is for local use."""
         token, _ = Token.objects.get_or_create(user=user)
         site = base_url()
-        self.stdout.write(self.style.WARNING(
-            f"The demo user {demo.USERNAME!r} is a superuser with a published password: "
-            "for local use only, never on a shared or public server."
-        ))  # fmt: skip
+        self.stdout.write(
+            self.style.WARNING(
+                f"The demo user {demo.USERNAME!r} is a superuser with a published password: "
+                "for local use only, never on a shared or public server."
+            )
+        )
         self.stdout.write(
             "\nDemo login\n"
             f"  user / password : {demo.USERNAME} / {demo.PASSWORD}\n"
