@@ -150,8 +150,9 @@ class ConditionalUpdateMixin(GenericAPIView if TYPE_CHECKING else object):  # ty
 
 
 class LocatedCreateMixin(
-    mixins.CreateModelMixin, viewsets.GenericViewSet if TYPE_CHECKING else object
-):  # type: ignore[misc]
+    mixins.CreateModelMixin,
+    viewsets.GenericViewSet if TYPE_CHECKING else object,  # type: ignore[misc]
+):
     """A creation answers the new object's absolute URL in Location."""
 
     def get_success_headers(self, data: Any) -> dict[str, str]:
