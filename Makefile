@@ -7,7 +7,7 @@ DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/arlington
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: venv run test lint typecheck lock messages bench bench-load clean
+.PHONY: venv browser run test lint typecheck lock messages bench bench-load clean
 
 venv: $(STAMP)
 
@@ -22,7 +22,13 @@ run: venv
 	DEBUG=$${DEBUG:-true} HOST=$(HOST) PORT=$(PORT) $(PY) manage.py seed_demo --if-empty
 	DEBUG=$${DEBUG:-true} $(PY) manage.py runserver $(HOST):$(PORT)
 
-test: venv
+# The browser tests drive Debian's Chromium; as root on Debian, install it when it is missing.
+browser:
+	@test -x "$${CHROMIUM:-/usr/bin/chromium}" || [ "$$(id -u)" != 0 ] || ! command -v apt-get \
+		>/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+		apt-get install -y -qq chromium; }
+
+test: venv browser
 	DATABASE_URL=$(DATABASE_URL) SECRET_KEY=$${SECRET_KEY:-arlington-test-suite-key} \
 		$(PY) -m pytest --create-db
 

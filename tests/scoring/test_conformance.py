@@ -314,7 +314,7 @@ VALUES = {
 
 
 def value(card: str) -> int:
-    """What a card scores, by the table in DESIGN.md."""
+    """What a card scores, by the table in docs/rules.md."""
     return 50 if card == "QS" else VALUES[card[:-1]]
 
 

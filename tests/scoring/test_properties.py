@@ -202,7 +202,7 @@ ANY_MELD = st.one_of(
 
 
 def declared_value(card: Card) -> int:
-    """The card values of DESIGN.md, written out again independently of the engine."""
+    """The card values of docs/rules.md, written out again independently of the engine."""
     if card == QUEEN_OF_SPADES:
         return 50
     if card.rank in (Rank.ACE, Rank.TWO):
