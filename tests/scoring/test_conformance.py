@@ -19,11 +19,8 @@ from scoring import (
     NOTATION_MESSAGES,
     Card,
     Code,
-    Ending,
-    HandInput,
     MeldCard,
     NotationError,
-    PlayerInput,
     parse_cards,
     parse_meld,
     rule_discard,
@@ -34,6 +31,7 @@ from scoring import (
     suggest_declarations,
 )
 from scoring.live import LiveHand, deal, event_from_dict, finish, play, public_state, replay_events
+from tests.scoring.conformance import assert_hand_ruling, hand_input
 
 CONFORMANCE = Path(__file__).resolve().parents[2] / "docs" / "conformance"
 FILES = ("cards", "melds", "hands", "turns", "live")
@@ -121,22 +119,6 @@ def test_meld_ruling(case: dict[str, Any]) -> None:
         assert offered == {tuple(meld) for meld in expect["suggestions"]}
 
 
-def hand_input(data: dict[str, Any]) -> HandInput:
-    """The engine's input for a hand given as the API's JSON."""
-    return HandInput(
-        ending=Ending(data["ending"]),
-        went_out=data.get("went_out"),
-        results=tuple(
-            PlayerInput(
-                player=entry["player"],
-                melds=tuple(parse_meld(meld) for meld in entry["melds"]),
-                held=parse_cards(entry["hand"]),
-            )
-            for entry in data["results"]
-        ),
-    )
-
-
 @pytest.mark.parametrize("case", cases_of("hands"))
 def test_hand_ruling(case: dict[str, Any]) -> None:
     ruling = rule_hand(
@@ -144,23 +126,7 @@ def test_hand_ruling(case: dict[str, Any]) -> None:
         seated=case.get("seated"),
         check_card_counts=case.get("check_card_counts", True),
     )
-    expect = case["expect"]
-    assert {(v.code.value, v.path) for v in ruling.violations} == {
-        (v["code"], v["attr"]) for v in expect["violations"]
-    }
-    assert ruling.valid is expect["valid"]
-    if "results" in expect:
-        got = [
-            {
-                "player": r.player,
-                "melded_points": r.melded_points,
-                "hand_penalty": r.hand_penalty,
-                "bonus": r.bonus,
-                "net": r.net,
-            }
-            for r in ruling.results
-        ]
-        assert got == expect["results"]
+    assert_hand_ruling(ruling, case["expect"])
 
 
 @pytest.mark.parametrize("case", cases_of("turns"))

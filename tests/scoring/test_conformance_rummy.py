@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from scoring import Card, Ending, HandInput, PlayerInput, parse_cards, parse_meld, rummy
+from scoring import Card, parse_meld, rummy
+from tests.scoring.conformance import assert_hand_ruling, hand_input
 
 CONFORMANCE = Path(__file__).resolve().parents[2] / "docs" / "conformance"
 FILES = ("melds", "hands", "turns")
@@ -64,44 +65,13 @@ def test_meld_ruling(case: dict[str, Any]) -> None:
         assert ruling.points == expect["points"]
 
 
-def hand_input(data: dict[str, Any]) -> HandInput:
-    return HandInput(
-        ending=Ending(data["ending"]),
-        went_out=data.get("went_out"),
-        results=tuple(
-            PlayerInput(
-                entry["player"],
-                tuple(parse_meld(meld) for meld in entry["melds"]),
-                parse_cards(entry["hand"]),
-            )
-            for entry in data["results"]
-        ),
-    )
-
-
 @pytest.mark.parametrize("case", cases_of("hands"))
 def test_hand_ruling(case: dict[str, Any]) -> None:
     data = case["input"]
     ruling = rummy.rule_hand(
         hand_input(data), rummy=data.get("rummy", False), ace=ace(data), seated=case.get("seated")
     )
-    expect = case["expect"]
-    assert {(v.code.value, v.path) for v in ruling.violations} == {
-        (v["code"], v["attr"]) for v in expect["violations"]
-    }
-    assert ruling.valid is expect["valid"]
-    if "results" in expect:
-        got = [
-            {
-                "player": r.player,
-                "melded_points": r.melded_points,
-                "hand_penalty": r.hand_penalty,
-                "bonus": r.bonus,
-                "net": r.net,
-            }
-            for r in ruling.results
-        ]
-        assert got == expect["results"]
+    assert_hand_ruling(ruling, case["expect"])
 
 
 @pytest.mark.parametrize("case", cases_of("turns"))
