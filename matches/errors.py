@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from django.utils.translation import gettext_lazy as _
 
-from scoring import Violation
+from scoring import HandDifferences, Violation
 
 
 class MatchError(Exception):
@@ -155,3 +155,105 @@ class HandRejected(MatchError):
     def __init__(self, violations: Sequence[Violation]) -> None:
         self.violations = tuple(violations)
         super().__init__()
+
+
+# --- one played hand, one record -----------------------------------------------------------
+
+
+class HandNumberNotNext(MatchError):
+    status = 409
+    code = "hand_number_not_next"
+    attr = "number"
+    message = _(
+        "Hand {number} cannot be recorded: this match has {played} hands recorded, so the next "
+        "is hand {next}."
+    )
+
+
+class LiveHandHoldsNumber(MatchError):
+    """A whole-hand entry of the number a live hand in play will be recorded under."""
+
+    status = 409
+    code = "live_hand_in_progress"
+    attr = "number"
+    message = _(
+        "Hand {number} is being played live at this table: it is recorded when its play "
+        "finishes. Abandon the live hand first to enter it whole."
+    )
+
+
+class ConfirmationByRecorder(MatchError):
+    status = 409
+    code = "confirmation_by_recorder"
+    message = _(
+        "You entered this version of hand {number}: another member of the club confirms it."
+    )
+
+
+DIFFERENCE_SENTENCES = {
+    "melds_only_recorded": _("{player} melded {cards} in the recorded hand, not in yours"),
+    "melds_only_submitted": _("{player} melded {cards} in yours, not in the recorded hand"),
+    "held_only_recorded": _("{player} held {cards} in the recorded hand, not in yours"),
+    "held_only_submitted": _("{player} held {cards} in yours, not in the recorded hand"),
+    "went_out_recorded": _("{player} went out in the recorded hand, not in yours"),
+    "went_out_submitted": _("{player} went out in yours, not in the recorded hand"),
+    "ending": _("the recorded hand ended {recorded}, yours {submitted}"),
+    "flag": _("the recorded hand and yours disagree on {flag}"),
+}
+
+
+class HandAlreadyRecorded(MatchError):
+    """A hand number already recorded, with a different hand: both, and what differs.
+
+    ``recorded`` is the hand as recorded (``hands.RecordedHand``); ``differences`` the
+    engine's comparison (``scoring.HandDifferences``) with players as ids; ``names`` the
+    seated players' names by id, for the sentence.
+    """
+
+    status = 409
+    code = "hand_already_recorded"
+    attr = "number"
+    message = _("Hand {number} is already recorded, and your entry differs: {differences}.")
+
+    def __init__(
+        self, *, number: int, recorded: object, differences: HandDifferences, names: dict[int, str]
+    ) -> None:
+        self.recorded = recorded
+        self.differences = differences
+        self.names = names
+        super().__init__(number=number, differences="")
+
+    @property
+    def detail(self) -> str:
+        return str(self.message).format(
+            number=self.params["number"], differences="; ".join(self.sentences())
+        )
+
+    def sentences(self) -> list[str]:
+        """Each difference as a sentence, naming the player and the cards."""
+        found = self.differences
+        said: list[str] = []
+        if found.ending is not None:
+            said.append(
+                str(DIFFERENCE_SENTENCES["ending"]).format(
+                    recorded=found.ending[0], submitted=found.ending[1]
+                )
+            )
+        for flag in found.flags:
+            said.append(str(DIFFERENCE_SENTENCES["flag"]).format(flag=flag.name))
+        for player in found.players:
+            name = self.names.get(player.player, str(player.player))  # type: ignore[call-overload]
+            for key in ("melds_only_recorded", "melds_only_submitted"):
+                melds = getattr(player, key)
+                if melds:
+                    cards = " / ".join(" ".join(c.code for c in meld) for meld in melds)
+                    said.append(str(DIFFERENCE_SENTENCES[key]).format(player=name, cards=cards))
+            for key in ("held_only_recorded", "held_only_submitted"):
+                held = getattr(player, key)
+                if held:
+                    cards = " ".join(c.code for c in held)
+                    said.append(str(DIFFERENCE_SENTENCES[key]).format(player=name, cards=cards))
+            if player.went_out is not None:
+                key = "went_out_recorded" if player.went_out[0] else "went_out_submitted"
+                said.append(str(DIFFERENCE_SENTENCES[key]).format(player=name))
+        return said

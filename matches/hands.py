@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from matches.models import Hand, HandResult, Match, MatchStatus, Seat
+from matches.models import Hand, HandConfirmation, HandResult, Match, MatchStatus, Seat
 from scoring import dealer_position, rulesets
 
 Previous = tuple[int, int | None]
@@ -124,6 +124,22 @@ class ResultLine:
 
 
 @dataclass(frozen=True, slots=True)
+class Confirmation:
+    """Another member's word that the hand, as it stands, is the hand played."""
+
+    by: str
+    device: str
+    at: datetime.datetime
+
+    def to_json(self) -> dict[str, str]:
+        return {"by": self.by, "device": self.device, "at": self.at.isoformat()}
+
+    @classmethod
+    def from_json(cls, data: dict[str, str]) -> Confirmation:
+        return cls(data["by"], data["device"], datetime.datetime.fromisoformat(data["at"]))
+
+
+@dataclass(frozen=True, slots=True)
 class RecordedHand:
     """A hand with its results in seating order and its match; ``replayed`` for a retry."""
 
@@ -140,12 +156,18 @@ class RecordedHand:
     replayed: bool = False
     flags: dict[str, bool] = field(default_factory=dict)
     """The yes/no facts of the hand its match's ruleset asks for (Rummy: ``rummy``)."""
+    confirmations: tuple[Confirmation, ...] = ()
+    """Of the hand's current version, oldest first."""
+    agreed: bool = False
+    """The hand was already recorded, and the submission agreed with it: nothing new written."""
 
     def to_json(self) -> dict[str, Any]:
         """The value as JSON (times in ISO 8601), as an idempotency record keeps it."""
         return {
             **{name: getattr(self, name) for name in HAND_FIELDS},
             "flags": self.flags,
+            "confirmations": [c.to_json() for c in self.confirmations],
+            "agreed": self.agreed,
             "results": [{name: getattr(r, name) for name in RESULT_FIELDS} for r in self.results],
             "recorded_at": self.recorded_at.isoformat(),
             "updated_at": self.updated_at.isoformat(),
@@ -167,6 +189,8 @@ class RecordedHand:
         return cls(
             **{name: data[name] for name in HAND_FIELDS},
             flags=data.get("flags", {}),
+            confirmations=tuple(map(Confirmation.from_json, data.get("confirmations", []))),
+            agreed=data.get("agreed", False),
             results=tuple(ResultLine(**row) for row in data["results"]),
             recorded_at=datetime.datetime.fromisoformat(data["recorded_at"]),
             updated_at=datetime.datetime.fromisoformat(data["updated_at"]),
@@ -231,8 +255,16 @@ def match_state(match: Match, seats: Iterable[Seat]) -> MatchState:
     )
 
 
-def from_rows(hand: Hand, results: Iterable[HandResult], match: MatchState) -> RecordedHand:
-    """A hand loaded with its recorder, its results with their players, and its match."""
+def from_rows(
+    hand: Hand,
+    results: Iterable[HandResult],
+    match: MatchState,
+    confirmations: Iterable[HandConfirmation] = (),
+) -> RecordedHand:
+    """A hand loaded with its recorder, its results with their players, and its match.
+
+    ``confirmations`` are the hand's, with their members; those of earlier versions are left out.
+    """
     return RecordedHand(
         number=hand.number,
         dealer=hand.dealer_id,
@@ -258,10 +290,16 @@ def from_rows(hand: Hand, results: Iterable[HandResult], match: MatchState) -> R
         recorded_at=hand.recorded_at,
         updated_at=hand.updated_at,
         match=match,
+        confirmations=tuple(
+            Confirmation(c.by.username, c.device, c.at)
+            for c in confirmations
+            if c.version == hand.version
+        ),
     )
 
 
 def from_hand(hand: Hand) -> RecordedHand:
-    """A hand loaded as ``selectors.hands_of`` loads it: results, match and seats prefetched."""
+    """A hand loaded as ``selectors.hands_of`` loads it: results, match, seats and
+    confirmations prefetched."""
     state = match_state(hand.match, hand.match.seats.all())
-    return from_rows(hand, hand.results.all(), state)
+    return from_rows(hand, hand.results.all(), state, hand.confirmations.all())

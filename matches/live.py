@@ -246,12 +246,14 @@ def live_append(
     expected_version: Callable[[LiveHand], int | None],
     render_hand: Callable[[hands.RecordedHand], Any],
     idempotency_key: str | None = None,
+    device: str = "",
 ) -> Answer:
     """Append one event (``finish`` records the hand), or replay the first answer to its key.
 
     ``data`` is an event as the API takes it, with players as ids. ``expected_version`` reads
     the version the client names (If-Match) once the live hand is known. A refused event
-    raises ``EventRefused`` and changes nothing.
+    raises ``EventRefused`` and changes nothing. A ``finish`` whose number was recorded
+    meanwhile is compared with the recorded hand, as a second entry is (``hand_record``).
     """
     match = _lock(match_id)
     live = LiveHand.objects.filter(match=match).order_by("-id").first()
@@ -266,7 +268,8 @@ def live_append(
             return Answer(first.status_code, first.answer, replayed=True, etag=tag)
     if live.status != LiveStatus.PLAYING:
         raise LiveHand.DoesNotExist(f"no live hand in play on match {match_id}")
-    if live.number != match.hands_played + 1:  # a hand was recorded or voided meanwhile
+    finishing_a_recorded_number = data["type"] == "finish" and live.number <= match.hands_played
+    if live.number != match.hands_played + 1 and not finishing_a_recorded_number:
         raise LiveHandOvertaken(number=live.number, recorded=match.hands_played)
     _check_version(live, expected_version(live))
     seats = _seats(match)
@@ -281,7 +284,9 @@ def live_append(
                 attr="player" if "player" in data else f"held.{player}", player=player
             )
     if data["type"] == "finish":
-        return _finish(live, state, data, players, user, sequence, idempotency_key, render_hand)
+        return _finish(
+            live, state, data, players, user, sequence, idempotency_key, render_hand, device
+        )
     step = engine.play(state, _event(data, players))
     if not step.accepted:
         raise EventRefused(step.violations)
@@ -309,6 +314,7 @@ def _finish(
     sequence: int,
     key: str | None,
     render_hand: Callable[[hands.RecordedHand], Any],
+    device: str = "",
 ) -> Answer:
     held: dict[Hashable, Sequence[scoring.Card]] = {
         players.get(int(player), Seated(int(player), str(player))): scoring.parse_cards(cards)
@@ -325,7 +331,9 @@ def _finish(
             for entry in done.hand.results
         ),
     )
-    recorded = services.hand_record(match_id=live.match_id, entry=entry, user=user)
+    recorded = services.hand_record(
+        match_id=live.match_id, entry=entry, user=user, number=live.number, device=device, live=True
+    )  # the same hand recorded meanwhile: this log is attached to it, as its confirmation
     body = render_hand(recorded)
     live.version += 1
     live.status, live.ended_at = LiveStatus.RECORDED, timezone.now()
@@ -339,12 +347,12 @@ def _finish(
         sequence=sequence,
         data=data,
         answer=body,
-        status_code=201,
+        status_code=200 if recorded.agreed else 201,
         idempotency_key=key or "",
         by=user,
     )
     publish(live.match_id, {**live.state, "recorded": live.number})
-    return Answer(201, body, etag=f'"{recorded.version}"')
+    return Answer(200 if recorded.agreed else 201, body, etag=f'"{recorded.version}"')
 
 
 @transaction.atomic

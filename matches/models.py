@@ -27,8 +27,23 @@ class Role(models.TextChoices):
     VIEWER = "viewer", "viewer"
 
 
+class SecondEntry(models.TextChoices):
+    """Whether a club asks a second phone to confirm every hand (it never blocks play)."""
+
+    OFF = "off", "off"
+    REQUIRED = "required", "required"
+
+
 class Club(models.Model):
     name = models.CharField(max_length=100)
+    second_entry = models.CharField(
+        max_length=20,
+        choices=SecondEntry.choices,
+        default=SecondEntry.OFF,
+        db_default=SecondEntry.OFF,
+        help_text="required: every hand is to be confirmed from another phone; unconfirmed "
+        "hands are marked, never refused.",
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
@@ -379,6 +394,9 @@ class HandRevision(models.Model):
     hand = models.JSONField(help_text="The hand as entered, in canonical notation, with results.")
     reason = models.CharField(max_length=500, blank=True)
     by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    device = models.CharField(
+        max_length=80, blank=True, db_default="", help_text="The device it came from."
+    )
     at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -386,6 +404,28 @@ class HandRevision(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["match", "number", "revision"], name="one_revision_number"
+            ),
+        ]
+
+
+class HandConfirmation(models.Model):
+    """Another member's word that a hand, at one version, is the hand played.
+
+    Written by ``matches.confirmations.confirmation_add`` only. A correction makes a new
+    version: the confirmations of the version it replaces no longer count.
+    """
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="confirmations")
+    version = models.PositiveIntegerField(help_text="The hand's version it confirms.")
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    device = models.CharField(max_length=80, blank=True)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["hand", "at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["hand", "version", "by", "device"], name="one_confirmation_per_device"
             ),
         ]
 

@@ -55,7 +55,7 @@ def hands_of(match_id: int) -> QuerySet[Hand]:
     return (
         Hand.objects.filter(match_id=match_id)
         .select_related("recorded_by", "match__created_by")
-        .prefetch_related("results__player", "match__seats__player")
+        .prefetch_related("results__player", "match__seats__player", "confirmations__by")
         .order_by("number")
     )
 

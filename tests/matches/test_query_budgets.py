@@ -77,8 +77,8 @@ BUDGETS = {
     "player detail": 5,
     "season detail": 2,
     "match detail": 4,
-    "hands list": 7,
-    "hand detail": 6,
+    "hands list": 8,  # with each hand's confirmations
+    "hand detail": 7,
     "hand revisions": 4,
     # standings computed, not cached (the cache starts empty): a cached table saves the last query
     "club standings": 2,
@@ -98,7 +98,7 @@ BUDGETS = {
     "replace season": 5,
     "record hand": 5,  # access; match and seats locked in one statement, writes in one more
     "correct hand": 15,
-    "void hand": 13,
+    "void hand": 14,  # the hand's confirmations go with it
     # creates
     "create player": 6,
     "create season": 5,
