@@ -58,19 +58,33 @@ class Club(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    _second_entry_read: str | None = None  # as loaded: saving a change moves the stamp on
+
+    @classmethod
+    def from_db(cls, db: str | None, field_names: Any, values: Any) -> Club:
+        club: Club = super().from_db(db, field_names, values)
+        club._second_entry_read = club.__dict__.get("second_entry")
+        return club
+
     def save(self, *args: Any, **kwargs: Any) -> None:
         """Save; an existing club's save never writes the standings stamp it read.
 
         Only ``standings_changed`` moves the stamp; a rename that read it before a change
         committed would otherwise put it back, and old cached tables would be served again.
+        A change of ``second_entry`` moves it: the tables mark unconfirmed matches or not.
         """
-        if not self._state.adding and kwargs.get("update_fields") is None:
+        adding = self._state.adding
+        if not adding and kwargs.get("update_fields") is None:
             kwargs["update_fields"] = [
                 f.name
                 for f in self._meta.concrete_fields
                 if not f.primary_key and f.name != "standings_stamp"
             ]
-        super().save(*args, **kwargs)
+        with transaction.atomic(savepoint=False):
+            super().save(*args, **kwargs)
+            if not adding and getattr(self, "_second_entry_read", None) != self.second_entry:
+                Club.standings_changed(self.pk)
+                self._second_entry_read = self.second_entry
 
     @classmethod
     def standings_changed(cls, club_id: int) -> None:

@@ -54,6 +54,9 @@ def hand_only(hand: RecordedHand) -> dict[str, Any]:
         "recorded_by": hand.recorded_by,
         "recorded_at": _when(hand.recorded_at),
         "updated_at": _when(hand.updated_at),
+        "confirmations": [
+            {"by": c.by, "device": c.device, "at": _when(c.at)} for c in hand.confirmations
+        ],
     }
 
 

@@ -76,7 +76,7 @@ BUDGETS = {
     "club members": 4,
     "player detail": 5,
     "season detail": 2,
-    "match detail": 4,
+    "match detail": 5,  # with its unconfirmed hands (a club may ask for a second entry)
     "hands list": 8,  # with each hand's confirmations
     "hand detail": 7,
     "hand revisions": 4,
@@ -102,13 +102,13 @@ BUDGETS = {
     # creates
     "create player": 6,
     "create season": 5,
-    "create match": 10,
+    "create match": 11,
     "create club": 5,
     # lists
     "clubs": 3,
     "players": 2,
     "seasons": 2,
-    "matches": 4,
+    "matches": 5,
     # public
     "meld ruling": 0,
     "hand ruling": 0,
