@@ -4,7 +4,8 @@
 import { get, getAll, showError } from "../api.js";
 import { raceChart, legend } from "../chart.js";
 import { h, number, pageData } from "../dom.js";
-import { cardElement, endingLabel, kindLabel, sentences, t } from "../i18n.js";
+import { cardElement } from "../cards.js";
+import { endingLabel, kindLabel, sentences, t } from "../i18n.js";
 import { setupWakeLock } from "../wakelock.js";
 
 const root = document.getElementById("match");

@@ -1,0 +1,193 @@
+// The draft of a hand being entered: what has been tapped so far, as plain data that survives
+// a reload (JSON in localStorage). Everything here is free of the page: no DOM, no storage, no
+// network. Each function reads or changes only the draft it is given, so the screen, the
+// dialogs and the record all work through these and nothing else edits a draft by hand.
+import { physical } from "../cards.js";
+
+export const COPIES = 2; // two packs: the picker never offers a card a third time in one deal
+export const MAX_MELD = 4;
+
+export const newKey = () =>
+  crypto.randomUUID?.() ??
+  Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+
+// A new entry for a match's seats: every player with one empty meld, the first one's tapped into.
+export function freshDraft(seats) {
+  return {
+    key: newKey(),
+    started: Date.now(),
+    ending: null,
+    wentOut: null,
+    reason: "",
+    etag: null,
+    players: seats.map((seat) => ({ id: seat.player, name: seat.name, melds: [[]], hand: [] })),
+    active: { player: 0, group: 0 },
+  };
+}
+
+// A recorded hand (GET hands/{n}/) as a draft to correct, with the ETag it was read with.
+export function draftFromHand(hand, etag, seats) {
+  const byPlayer = Object.fromEntries(hand.results.map((r) => [r.player, r]));
+  const fresh = freshDraft(seats);
+  for (const player of fresh.players) {
+    const result = byPlayer[player.id];
+    if (!result) continue;
+    player.melds = [...result.melds.map((m) => [...m.cards]), []];
+    player.hand = result.held.map((c) => c.card);
+  }
+  fresh.ending = hand.ending;
+  fresh.wentOut = hand.went_out;
+  fresh.etag = etag;
+  fresh.version = hand.version;
+  fresh.dealer = hand.dealer;
+  fresh.active = { player: 0, group: fresh.players[0].melds.length - 1 };
+  return fresh;
+}
+
+// How many of each physical card the draft holds already: {"QS": 2, …}.
+export function counts(draft) {
+  const seen = {};
+  for (const player of draft.players) {
+    for (const code of [...player.melds.flat(), ...player.hand]) {
+      seen[physical(code)] = (seen[physical(code)] ?? 0) + 1;
+    }
+  }
+  return seen;
+}
+
+// The first card of `codes` that would be a third copy in the draft, or null.
+export function overCopies(draft, codes) {
+  const seen = counts(draft);
+  for (const code of codes) {
+    seen[physical(code)] = (seen[physical(code)] ?? 0) + 1;
+    if (seen[physical(code)] > COPIES) return physical(code);
+  }
+  return null;
+}
+
+export const activePlayer = (draft) => draft.players[draft.active.player];
+export const lastMeld = (player) => player.melds.length - 1;
+export const cardTotal = (player) => player.melds.flat().length + player.hand.length;
+export const isEmpty = (draft) => !draft.players.some((p) => p.hand.length || p.melds.some((m) => m.length));
+
+// Make player `index` the one being entered, into their last meld.
+export function selectPlayer(draft, index) {
+  draft.active = { player: index, group: lastMeld(draft.players[index]) };
+}
+
+// The next player after the one being entered (after the last comes the first).
+export const nextPlayerIndex = (draft) => (draft.active.player + 1) % draft.players.length;
+
+// Where the next taps go: a meld index or "hand".
+export function target(draft, group) {
+  draft.active.group = group;
+}
+
+// Start a new meld (or reuse the empty one at the end) and make it the target of taps.
+export function openMeld(draft, player = activePlayer(draft)) {
+  const last = player.melds.length - 1;
+  if (last < 0 || player.melds[last].length) player.melds.push([]);
+  draft.active.group = player.melds.length - 1;
+}
+
+// Cards tapped or typed, to where the taps go now.
+export function addCards(draft, codes) {
+  const player = activePlayer(draft);
+  if (draft.active.group === "hand") {
+    player.hand.push(...codes);
+  } else {
+    // typed cards all go to the meld they were typed for (the preview judges its length);
+    // a meld filled to four starts the next one, ready for the next tap
+    const meld = player.melds[draft.active.group];
+    meld.push(...codes);
+    if (meld.length >= MAX_MELD) openMeld(draft, player);
+  }
+}
+
+export function removeCard(draft, playerIndex, group, index) {
+  const player = draft.players[playerIndex];
+  if (group === "hand") player.hand.splice(index, 1);
+  else player.melds[group].splice(index, 1);
+}
+
+export function removeMeld(draft, playerIndex, group) {
+  const player = draft.players[playerIndex];
+  player.melds.splice(group, 1);
+  if (!player.melds.length) player.melds.push([]);
+  if (draft.active.player === playerIndex && typeof draft.active.group === "number") {
+    draft.active.group = Math.min(draft.active.group, player.melds.length - 1);
+  }
+}
+
+// Replace a meld's cards (a suggestion taken).
+export function setMeld(draft, playerIndex, group, codes) {
+  draft.players[playerIndex].melds[group] = [...codes];
+}
+
+// Say what a two in a meld stands for (null or the two itself: the two as a two).
+export function declare(draft, playerIndex, group, index, represents) {
+  const meld = draft.players[playerIndex].melds[group];
+  const card = physical(meld[index]);
+  meld[index] = represents && represents !== card ? `${card}=${represents}` : card;
+}
+
+export function setEnding(draft, ending, wentOut) {
+  draft.ending = ending;
+  draft.wentOut = wentOut;
+}
+
+// The body the API reads; `labels` picks what names the players (ids to record, names to preview).
+export function body(draft, labels) {
+  const melds = (player) => player.melds.filter((meld) => meld.length);
+  const label = (player) => (labels === "ids" ? player.id : player.name);
+  const out = {
+    ending: draft.ending ?? "went_out",
+    results: draft.players.map((player) => ({ player: label(player), melds: melds(player), hand: [...player.hand] })),
+  };
+  const wentOut = draft.players.find((p) => p.id === draft.wentOut);
+  out.went_out = draft.ending === "went_out" && wentOut ? label(wentOut) : null;
+  return out;
+}
+
+// The index of a draft meld among the non-empty melds the API sees (-1 for an empty one).
+export function meldBodyIndex(player, group) {
+  if (!player.melds[group].length) return -1;
+  return player.melds.slice(0, group).filter((m) => m.length).length;
+}
+
+// Where an error's `attr` points in the draft: {player, group} (group a meld index, "hand",
+// or null for the player as a whole), or null for the hand as a whole.
+export function place(draft, attr) {
+  const parts = (attr ?? "").split(".");
+  if (parts[0] !== "results" || parts.length < 2 || !/^\d+$/.test(parts[1])) return null;
+  const playerIndex = Number(parts[1]);
+  const player = draft.players[playerIndex];
+  if (!player) return null;
+  if (parts[2] === "hand") return { player: playerIndex, group: "hand" };
+  if (parts[2] === "melds" && /^\d+$/.test(parts[3] ?? "")) {
+    // the body leaves out empty melds: count the non-empty ones to find the draft's meld
+    let seen = -1;
+    const target = Number(parts[3]);
+    for (let index = 0; index < player.melds.length; index += 1) {
+      if (player.melds[index].length) seen += 1;
+      if (seen === target) return { player: playerIndex, group: index };
+    }
+  }
+  return { player: playerIndex, group: null };
+}
+
+// The violations about one meld (or "hand", or null: the player as a whole) of one player.
+export function violationsAt(draft, violations, playerIndex, group) {
+  return violations.filter((v) => {
+    const where = place(draft, v.attr);
+    return where && where.player === playerIndex && where.group === group;
+  });
+}
+
+export const generalViolations = (draft, violations) => violations.filter((v) => !place(draft, v.attr));
+export const playerViolations = (draft, violations, i) => violations.filter((v) => place(draft, v.attr)?.player === i);
+
+// The players' melds and held cards as the API reads them, keyed by player id (a 412's
+// side-by-side view compares two of these).
+export const rows = (draft) =>
+  draft.players.map((p) => ({ player: p.id, melds: p.melds.filter((m) => m.length), hand: p.hand }));
