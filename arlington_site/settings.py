@@ -290,6 +290,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "EndingEnum": "matches.models.Ending",
         "MatchStatusEnum": "matches.models.MatchStatus",
+        "MatchRulesetEnum": "matches.models.Ruleset",
         **{
             name: f"{_ERROR_ENUMS}.{name}.choices"
             for name in [
