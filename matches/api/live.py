@@ -22,13 +22,13 @@ from rest_framework.settings import api_settings
 
 from matches import errors, live, selectors
 from matches.api import presenters
-from matches.api.errors import error_response
 from matches.api.permissions import SCOREKEEPING, ClubRole, requester
 from matches.api.preconditions import _LIST, _TAGS, if_match_tags
 from matches.api.serializers import HandWithMatchSerializer
 from matches.api.views import KEY_REUSED, PRECONDITION_REQUIRED, STALE
+from matches.errors import error_response
 from matches.models import LiveHand
-from scoring import Code, render
+from scoring import Code
 from scoring.api.fields import CardField, CardListField, MeldField
 
 # --- input ------------------------------------------------------------------------------
@@ -212,21 +212,6 @@ IDEMPOTENCY = OpenApiParameter(
 )
 
 
-class Refused(exceptions.APIException):
-    """A refused event: 409 with every violation, each with its code and path."""
-
-    status_code = 409
-    default_code = "event_refused"
-
-
-def refused(error: live.EventRefused) -> Refused:
-    detail: dict[str | None, list[serializers.ErrorDetail]] = {}
-    for v in error.violations:
-        item = serializers.ErrorDetail(render(v, gettext), code=v.code.value)
-        detail.setdefault(v.path, []).append(item)
-    return Refused(detail=detail)  # type: ignore[arg-type]
-
-
 # --- views --------------------------------------------------------------------------------
 
 
@@ -261,7 +246,7 @@ def not_modified(request: Request, current: LiveHand) -> bool:
         return True
     tags = _TAGS.findall(header)
     if not tags or not _LIST.fullmatch(header):
-        raise live.InvalidIfNoneMatch()
+        raise errors.InvalidIfNoneMatch()
     return live.etag(current) in tags
 
 
@@ -356,17 +341,14 @@ class LiveEventsView(LiveMixin):
     def post(self, request: Request, match_pk: int) -> Response:
         match_id = self.admit()
         data = read_event(request.data)
-        try:
-            answer = live.live_append(
-                match_id=match_id,
-                data=data,
-                user=requester(request),
-                expected_version=lambda current: named_version(request, current),
-                render_hand=presenters.hand_with_match,
-                idempotency_key=idempotency_key(request),
-            )
-        except live.EventRefused as error:
-            raise refused(error) from None
+        answer = live.live_append(
+            match_id=match_id,
+            data=data,
+            user=requester(request),
+            expected_version=lambda current: named_version(request, current),
+            render_hand=presenters.hand_with_match,
+            idempotency_key=idempotency_key(request),
+        )
         response = Response(answer.body, status=answer.status)
         if answer.replayed:
             response["Idempotent-Replayed"] = "true"

@@ -36,11 +36,11 @@ from accounts.throttles import AccountSignInThrottle, AddressSignInThrottle
 from matches import errors, hands, selectors, services, standings
 from matches.api import presenters
 from matches.api import serializers as s
-from matches.api.errors import error_response
 from matches.api.filters import MatchFilter, PlayerFilter, SeasonFilter
 from matches.api.permissions import MANAGING, SCOREKEEPING, ClubRole, can_write, requester
 from matches.api.preconditions import if_match_tags, require_current
 from matches.api.renderers import CSVRenderer
+from matches.errors import error_response
 from matches.invitations import invitation_invite_user
 from matches.models import Club, Hand, Match, Membership, Player, Season
 
@@ -142,7 +142,7 @@ class ConditionalUpdateMixin(GenericAPIView if TYPE_CHECKING else object):  # ty
         with transaction.atomic():
             locked = self.get_locked_object()
             current = self.etag_of(locked)
-            require_current(request, current, errors.Stale(etag=current))
+            require_current(request, current, errors.PreconditionFailed("object", etag=current))
             serializer = self.get_serializer(locked, data=request.data, partial=partial)
             serializer.is_valid(raise_exception=True)
             self.perform_update(serializer)
@@ -443,7 +443,9 @@ def version_from_if_match(request: Request, current: int) -> int | None:
     """
     if if_match_tags(request) is None:
         return None
-    stale = errors.StaleHand(number=request.parser_context["kwargs"]["number"], version=current)
+    stale = errors.PreconditionFailed(
+        "hand", number=request.parser_context["kwargs"]["number"], version=current
+    )
     require_current(request, f'"{current}"', stale)
     return current
 
@@ -584,7 +586,7 @@ class HandDetailView(MatchHandsMixin):
         match_id = self.get_match_id()
         current = self.current_version(match_id, number)
         if "If-Match" not in request.headers:
-            raise errors.PreconditionRequired()
+            raise errors.PreconditionRequired("hand")
         expected = version_from_if_match(request, current)
         incoming = s.HandCorrectionSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
