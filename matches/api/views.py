@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
 from typing import TYPE_CHECKING, Any
 
 from django.db import IntegrityError, transaction
@@ -13,7 +11,6 @@ from django.utils.translation import gettext as _
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
-    OpenApiParameter,
     OpenApiResponse,
     extend_schema,
     extend_schema_view,
@@ -34,11 +31,10 @@ from rest_framework.settings import api_settings
 
 from accounts.throttles import AccountSignInThrottle, AddressSignInThrottle
 from matches import errors, hands, selectors, services, standings
-from matches.api import presenters
+from matches.api import http, presenters
 from matches.api import serializers as s
 from matches.api.filters import MatchFilter, PlayerFilter, SeasonFilter
 from matches.api.permissions import MANAGING, SCOREKEEPING, ClubRole, can_write, requester
-from matches.api.preconditions import if_match_tags, require_current
 from matches.api.renderers import CSVRenderer
 from matches.errors import error_response
 from matches.invitations import invitation_invite_user
@@ -84,22 +80,10 @@ class ObtainTokenView(ObtainAuthToken):
             raise
 
 
-STALE = error_response("Stale", ["precondition_failed"])
-IF_MATCH_UPDATE = OpenApiParameter(
-    "If-Match",
-    OpenApiTypes.STR,
-    OpenApiParameter.HEADER,
-    required=False,
-    description="Optional: the ETag as last read, quoted as served; if the object has changed "
-    "since, the change is refused (412) and nothing is saved; a malformed header is "
-    "a 400 (invalid_if_match).",
-)
-
-
 def conditional_updates(serializer: type[BaseSerializer]) -> Any:
     """The schema of PUT and PATCH on a resource that takes If-Match."""
     documented = extend_schema(
-        parameters=[IF_MATCH_UPDATE], responses={200: serializer, 412: STALE}
+        parameters=[http.IF_MATCH_UPDATE], responses={200: serializer, 412: http.STALE}
     )
     return extend_schema_view(update=documented, partial_update=documented)
 
@@ -119,9 +103,7 @@ class ConditionalUpdateMixin(GenericAPIView if TYPE_CHECKING else object):  # ty
     etag_fields: tuple[str, ...] = ("name",)
 
     def etag_of(self, instance: Any) -> str:
-        values = [instance.pk, *(getattr(instance, name) for name in self.etag_fields)]
-        digest = hashlib.sha256(json.dumps(values, default=str).encode()).hexdigest()
-        return f'"{digest[:20]}"'
+        return http.digest_etag([instance.pk, *(getattr(instance, n) for n in self.etag_fields)])
 
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         instance = self.get_object()
@@ -138,11 +120,13 @@ class ConditionalUpdateMixin(GenericAPIView if TYPE_CHECKING else object):  # ty
 
     def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         partial = kwargs.pop("partial", False)
-        if_match_tags(request)  # a malformed If-Match is refused before any work
+        http.if_match_tags(request)  # a malformed If-Match is refused before any work
         with transaction.atomic():
             locked = self.get_locked_object()
             current = self.etag_of(locked)
-            require_current(request, current, errors.PreconditionFailed("object", etag=current))
+            http.require_current(
+                request, current, errors.PreconditionFailed("object", etag=current)
+            )
             serializer = self.get_serializer(locked, data=request.data, partial=partial)
             serializer.is_valid(raise_exception=True)
             self.perform_update(serializer)
@@ -389,93 +373,8 @@ class MatchViewSet(
 RECORD_CONFLICT = error_response(
     "RecordConflict", ["match_finished", "idempotency_key_in_progress"]
 )
-KEY_REUSED = error_response("IdempotencyKeyReused", ["idempotency_key_reused"])
 CORRECT_CONFLICT = error_response("CorrectionConflict", ["correction_ends_match_early"])
 VOID_CONFLICT = error_response("VoidConflict", ["not_last_hand"])
-PRECONDITION_REQUIRED = error_response("PreconditionRequired", ["precondition_required"])
-
-IF_MATCH_HEADER = OpenApiParameter(
-    "If-Match",
-    OpenApiTypes.STR,
-    OpenApiParameter.HEADER,
-    required=True,
-    description='The hand\'s ETag as last read, quoted as served (If-Match: "3"). A '
-    "correction without it is refused (428); with an ETag that is no longer "
-    "current, it is refused (412); a malformed header is a 400 (invalid_if_match).",
-)
-IF_MATCH_OPTIONAL = OpenApiParameter(
-    "If-Match",
-    OpenApiTypes.STR,
-    OpenApiParameter.HEADER,
-    required=False,
-    description="Optional: the hand's ETag as last read, quoted as served; a stale one is "
-    "refused (412), a malformed header is a 400 (invalid_if_match).",
-)
-MAX_IDEMPOTENCY_KEY = 255
-
-
-def idempotency_key(request: Request) -> str | None:
-    """The request's Idempotency-Key, if any: 1 to 255 printable ASCII characters."""
-    key = request.headers.get("Idempotency-Key")
-    if key is None:
-        return None
-    if not 0 < len(key) <= MAX_IDEMPOTENCY_KEY or not (key.isascii() and key.isprintable()):
-        raise errors.InvalidIdempotencyKey(attr="Idempotency-Key", limit=MAX_IDEMPOTENCY_KEY)
-    return key
-
-
-def etag(version: int) -> str:
-    """A hand's ETag: its version, which every correction, void and re-record moves on."""
-    return f'"{version}"'
-
-
-def fingerprint(data: Any) -> str:
-    """A digest of a request body, to tell a retry from another request with the same key."""
-    return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()
-
-
-def version_from_if_match(request: Request, current: int) -> int | None:
-    """The version If-Match names, if it names the current one (None for "*" or no header).
-
-    Tags compare as served (matches/api/preconditions.py): a weak one or ``"01"`` never
-    matches ``"1"``; a malformed header is a 400. Of several tags, any one naming the current
-    version will do; otherwise the hand is stale (412).
-    """
-    if if_match_tags(request) is None:
-        return None
-    stale = errors.PreconditionFailed(
-        "hand", number=request.parser_context["kwargs"]["number"], version=current
-    )
-    require_current(request, f'"{current}"', stale)
-    return current
-
-
-ETAG = OpenApiParameter(
-    "ETag",
-    OpenApiTypes.STR,
-    OpenApiParameter.HEADER,
-    required=True,
-    response=[200, 201],
-    description='The hand\'s version as a strong ETag, quoted: `"3"`. Send it back as it is '
-    "in If-Match to correct or void the hand.",
-)
-REPLAYED = OpenApiParameter(
-    "Idempotent-Replayed",
-    OpenApiTypes.STR,
-    OpenApiParameter.HEADER,
-    response=[201],
-    enum=["true"],
-    description="`true` when this is the first answer to an earlier request "
-    "with the same Idempotency-Key, sent again; absent otherwise.",
-)
-IDEMPOTENCY_HEADER = OpenApiParameter(
-    "Idempotency-Key",
-    OpenApiTypes.STR,
-    OpenApiParameter.HEADER,
-    required=False,
-    description="A retry with the same key and body returns the first answer and records "
-    "nothing new; the same key with another body is refused (422).",
-)
 
 
 class MatchHandsMixin(GenericAPIView):
@@ -513,25 +412,25 @@ class HandListView(MatchHandsMixin):
 
     @extend_schema(
         request=s.HandInputSerializer,
-        responses={201: s.HandWithMatchSerializer, 409: RECORD_CONFLICT, 422: KEY_REUSED},
-        parameters=[IDEMPOTENCY_HEADER, ETAG, REPLAYED],
+        responses={201: s.HandWithMatchSerializer, 409: RECORD_CONFLICT, 422: http.KEY_REUSED},
+        parameters=[http.IDEMPOTENCY_KEY, http.ETAG, http.REPLAYED],
     )
     def post(self, request: Request, match_pk: int) -> Response:
         match_id = self.get_match_id()  # before the body or the key is read: 404 for outsiders
         incoming = s.HandInputSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
-        key = idempotency_key(request)
+        key = http.idempotency_key(request)
         recorded = services.hand_record(
             match_id=match_id,
             user=requester(request),
             entry=incoming.to_entry(),
             idempotency_key=key,
-            fingerprint="" if key is None else fingerprint(request.data),
+            fingerprint="" if key is None else http.fingerprint(request.data),
         )
         response = Response(
             presenters.hand_with_match(recorded),
             status=status.HTTP_201_CREATED,
-            headers={"ETag": etag(recorded.version)},
+            headers={"ETag": http.etag(recorded.version)},
         )
         if recorded.replayed:
             response["Idempotent-Replayed"] = "true"
@@ -565,11 +464,15 @@ class HandDetailView(MatchHandsMixin):
             raise exceptions.NotFound()
         return version
 
-    @extend_schema(parameters=[ETAG])
+    def stale(self, number: int, current: int) -> errors.PreconditionFailed:
+        return errors.PreconditionFailed("hand", number=number, version=current)
+
+    @extend_schema(parameters=[http.ETAG])
     def get(self, request: Request, match_pk: int, number: int) -> Response:
         hand = self.get_hand(self.get_match_id(), number)
         return Response(
-            presenters.hand_with_match(hands.from_hand(hand)), headers={"ETag": etag(hand.version)}
+            presenters.hand_with_match(hands.from_hand(hand)),
+            headers={"ETag": http.etag(hand.version)},
         )
 
     @extend_schema(
@@ -577,17 +480,17 @@ class HandDetailView(MatchHandsMixin):
         responses={
             200: s.CorrectedHandSerializer,
             409: CORRECT_CONFLICT,
-            412: STALE,
-            428: PRECONDITION_REQUIRED,
+            412: http.STALE,
+            428: http.PRECONDITION_REQUIRED,
         },
-        parameters=[IF_MATCH_HEADER, ETAG],
+        parameters=[http.IF_MATCH_HAND, http.ETAG],
     )
     def put(self, request: Request, match_pk: int, number: int) -> Response:
         match_id = self.get_match_id()
         current = self.current_version(match_id, number)
         if "If-Match" not in request.headers:
             raise errors.PreconditionRequired("hand")
-        expected = version_from_if_match(request, current)
+        expected = http.version_from_if_match(request, current, self.stale(number, current))
         incoming = s.HandCorrectionSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         corrected, impact = services.hand_correct(
@@ -599,11 +502,11 @@ class HandDetailView(MatchHandsMixin):
             expected_version=expected,
         )
         body = {**presenters.hand_with_match(corrected), "impact": s.ImpactSerializer(impact).data}
-        return Response(body, headers={"ETag": etag(corrected.version)})
+        return Response(body, headers={"ETag": http.etag(corrected.version)})
 
     @extend_schema(
-        responses={204: None, 409: VOID_CONFLICT, 412: STALE},
-        parameters=[s.VoidQuerySerializer, IF_MATCH_OPTIONAL],
+        responses={204: None, 409: VOID_CONFLICT, 412: http.STALE},
+        parameters=[s.VoidQuerySerializer, http.IF_MATCH_HAND_OPTIONAL],
     )
     def delete(self, request: Request, match_pk: int, number: int) -> Response:
         match_id = self.get_match_id()
@@ -615,7 +518,9 @@ class HandDetailView(MatchHandsMixin):
             number=number,
             user=requester(request),
             reason=query.validated_data["reason"],
-            expected_version=version_from_if_match(request, current),
+            expected_version=http.version_from_if_match(
+                request, current, self.stale(number, current)
+            ),
         )
         return Response(status=status.HTTP_204_NO_CONTENT)
 
