@@ -15,8 +15,7 @@ from django.test.utils import CaptureQueriesContext
 from matches import services, standings
 from matches.api.views import clubs as club_views
 from matches.models import Club, Match, Player, Season
-from tests.matches.builders import full_packs, went_out
-from tests.matches.conftest import record
+from tests.factories import full_packs, record, went_out
 from tests.matches.test_standings import outright, play, table
 
 DATES = {"from": "2000-01-01", "to": "2999-12-31"}  # every match of the tests finishes between
