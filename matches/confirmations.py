@@ -119,7 +119,7 @@ def hand_confirm(
     if hand is None:
         raise errors.NoSuchHand(number=number)
     if expected_version is not None and hand.version != expected_version:
-        raise errors.StaleHand(number=number, version=hand.version)
+        raise errors.PreconditionFailed("hand", number=number, version=hand.version)
     if author(hand)[0] == user.pk:
         raise errors.ConfirmationByRecorder(number=number)
     created = confirmation_add(hand=hand, user=user, device=device)

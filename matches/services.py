@@ -581,7 +581,7 @@ def hand_record(
     live hand's own finish) records it.
 
     Raises, writing nothing: ``errors.HandRejected`` (every rule the hand breaks),
-    ``errors.MatchFinished``, ``errors.HandNumberNotNext``, ``errors.LiveHandHoldsNumber``,
+    ``errors.MatchFinished``, ``errors.HandNumberNotNext``, ``errors.LiveHandInProgress``,
     ``errors.HandAlreadyRecorded``, ``errors.IdempotencyKeyReused`` (the key with another
     fingerprint) and ``errors.IdempotencyKeyInProgress`` (its first submission is still being
     recorded).
@@ -619,7 +619,7 @@ def hand_record(
     if number is not None and number != following:
         raise errors.HandNumberNotNext(number=number, played=match.hands_played, next=following)
     if match.live_number == following and not live:
-        raise errors.LiveHandHoldsNumber(number=following)
+        raise errors.LiveHandInProgress(attr="number", number=following)
     ruling = _rule(rules, entry, names)
     new = _next_hand(match, rules, entry, ruling, user, device)
     written = statements.write_hand(new)
@@ -665,7 +665,7 @@ class Impact:
 
 def _check_version(hand: Hand, expected_version: int | None) -> None:
     if expected_version is not None and hand.version != expected_version:
-        raise errors.StaleHand(number=hand.number, version=hand.version)
+        raise errors.PreconditionFailed("hand", number=hand.number, version=hand.version)
 
 
 def _locked_hand(match_id: int, number: int) -> tuple[Match, list[Seat], Hand]:

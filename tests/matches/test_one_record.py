@@ -20,9 +20,7 @@ from matches.models import (
     LiveStatus,
     SecondEntry,
 )
-from tests.matches.builders import went_out
-from tests.matches.conftest import record, start_match
-from tests.matches.live_builders import BEN_13, CLEO_13, ann_goes_out, finish
+from tests.factories import BEN_13, CLEO_13, ann_goes_out, finish, record, start_match, went_out
 
 
 @pytest.fixture
@@ -199,7 +197,7 @@ def play_live(client, match: dict, events: list[dict]):
 
 
 def whole(ann: int, ben: int, cleo: int) -> dict:
-    """The live hand of live_builders, entered whole."""
+    """The live hand of ``factories.ann_goes_out``, entered whole."""
     return {
         "ending": "went_out",
         "went_out": ann,
