@@ -72,14 +72,20 @@ def key_of(request: Request) -> str | None:
     return key
 
 
-def fingerprint(data: Any) -> str:
-    """A digest of a request body, to tell a retry from another request with the same key."""
-    return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()
+def _secret(key: str) -> bytes:
+    """What the key and SECRET_KEY make together: nothing kept in the table gives it away."""
+    return hmac.new(settings.SECRET_KEY.encode(), b"idempotency:" + key.encode(), "sha256").digest()
+
+
+def fingerprint(key: str, data: Any) -> str:
+    """A keyed digest of a request body, to tell a retry from another request with the same key
+    (keyed, so that a body holding a password cannot be guessed back from it)."""
+    body = json.dumps(data, sort_keys=True, default=str).encode()
+    return hmac.new(_secret(key), body, "sha256").hexdigest()
 
 
 def _keystream(key: str, length: int) -> bytes:
-    secret = hmac.new(settings.SECRET_KEY.encode(), b"idempotency:" + key.encode(), "sha256")
-    pad = secret.digest()
+    pad = _secret(key)
     blocks = (
         hmac.new(pad, counter.to_bytes(8, "big"), "sha256").digest()
         for counter in range(length // 32 + 1)
@@ -140,7 +146,7 @@ def answer_once(*, request: Request, user: User, create: Callable[[], Response])
     if key is None:
         return create()
     route, digest = request.path, hashlib.sha256(key.encode()).hexdigest()
-    print_ = fingerprint(request.data)
+    print_ = fingerprint(key, request.data)
     found = _stored(user, route, digest)
     if found is not None:
         return _replay(found, key, print_)

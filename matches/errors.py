@@ -452,9 +452,13 @@ class _ErrorItemSerializer(serializers.Serializer):
 
 
 def error_response(
-    name: str, codes: list[str], error_type: str = "client_error"
+    name: str,
+    codes: list[str],
+    error_type: str = "client_error",
+    extra: dict[str, serializers.Field] | None = None,
 ) -> type[serializers.Serializer]:
-    """An OpenAPI schema for an error answer that carries one of ``codes``."""
+    """An OpenAPI schema for an error answer that carries one of ``codes`` (and ``extra``
+    members beside the envelope's)."""
     enum = ClientErrorEnum if error_type == "client_error" else ServerErrorEnum
     item = type(
         f"{name}ErrorItem",
@@ -469,6 +473,7 @@ def error_response(
         {
             "type": serializers.ChoiceField(choices=enum.choices),
             "errors": item(many=True),
+            **(extra or {}),
         },
     )
 

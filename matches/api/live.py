@@ -286,6 +286,7 @@ class LiveEventsView(LiveMixin):
             expected_version=lambda current: expected(request, current),
             render_hand=presenters.hand_with_match,
             idempotency_key=http.idempotency_key(request),
+            device=http.device(request),
         )
         response = Response(answer.body, status=answer.status)
         if answer.replayed:

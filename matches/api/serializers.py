@@ -423,6 +423,42 @@ class HandSerializer(serializers.ModelSerializer):
         return None if went_rummy is None else bool(went_rummy)
 
 
+class _Both(serializers.Serializer):
+    recorded = serializers.CharField()
+    submitted = serializers.CharField()
+
+
+class _BothTrue(serializers.Serializer):
+    recorded = serializers.BooleanField()
+    submitted = serializers.BooleanField()
+
+
+class FlagDifferenceSerializer(_BothTrue):
+    name = serializers.CharField()
+
+
+class PlayerDifferenceSerializer(serializers.Serializer):
+    player = serializers.IntegerField(help_text="The player's id.")
+    name = serializers.CharField()
+    melds_only_recorded = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField())
+    )
+    melds_only_submitted = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField())
+    )
+    held_only_recorded = serializers.ListField(child=serializers.CharField())
+    held_only_submitted = serializers.ListField(child=serializers.CharField())
+    went_out = _BothTrue(allow_null=True, help_text="When the entries disagree on it; else null.")
+
+
+class DifferencesSerializer(serializers.Serializer):
+    """What differs between the recorded hand and a submission of its number."""
+
+    ending = _Both(allow_null=True, help_text="When the endings differ; else null.")
+    flags = FlagDifferenceSerializer(many=True)
+    players = PlayerDifferenceSerializer(many=True, help_text="Each player whose part differs.")
+
+
 class HandMatchSerializer(MatchSerializer):
     """The match as a hand's answer gives it: as it now stands (read it for its marks)."""
 

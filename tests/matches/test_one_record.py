@@ -386,3 +386,42 @@ def test_the_second_entry_setting_takes_only_off_or_required(as_alice, as_carol,
         ).status_code
         == 403
     )
+
+
+def test_the_match_answers_304_until_another_phone_records_or_confirms_a_hand(
+    as_carol, as_victor, trio, players
+):
+    url = f"/api/v1/matches/{trio['id']}/"
+    first = as_victor.get(url)
+    tag = first["ETag"]
+    assert as_victor.get(url, HTTP_IF_NONE_MATCH=tag).status_code == 304
+    assert record(as_carol, trio["id"], went_out(players[0], players)).status_code == 201
+    after_hand = as_victor.get(url, HTTP_IF_NONE_MATCH=tag)
+    assert after_hand.status_code == 200
+    assert after_hand.json()["next_hand"] == 2
+    tag = after_hand["ETag"]
+    assert as_victor.get(url, HTTP_IF_NONE_MATCH=tag).status_code == 304
+    assert confirm(as_victor, trio, 1).status_code == 201
+    assert as_victor.get(url, HTTP_IF_NONE_MATCH=tag).status_code == 200
+
+
+def test_a_device_token_and_a_session_are_devices(alice, as_carol, trio, players, client):
+    """The same user on two devices: the second device's agreeing entry is a confirmation."""
+    from rest_framework.test import APIClient
+
+    from tests.factories import client_for
+
+    body = {**went_out(players[0], players), "number": 1}
+    assert record(client_for(alice), trio["id"], body).status_code == 201  # no device known
+    token = APIClient().post(
+        "/api/v1/auth/tokens/", {"username": "alice", "password": "alice-pw-1234"}, format="json"
+    )
+    phone = APIClient(HTTP_AUTHORIZATION=f"Token {token.json()['token']}")
+    again = record(phone, trio["id"], body)
+    assert again.status_code == 200
+    assert again.json()["confirmations"][0]["by"] == "alice"
+    assert again.json()["confirmations"][0]["device"] == f"token:{token.json()['id']}"
+    client.force_login(alice)
+    browser = record(client, trio["id"], body, content_type="application/json")
+    devices = [c["device"] for c in browser.json()["confirmations"]]
+    assert devices[1].startswith("session:") and len(devices[1]) == len("session:") + 12
