@@ -29,6 +29,7 @@ from drf_standardized_errors.types import (
 )
 from rest_framework import exceptions, serializers
 
+from matches.api.presenters import hand_only
 from scoring import Card, HandDifferences, MeldCard, Violation, render
 
 
@@ -367,8 +368,6 @@ def to_envelope_error(exc: MatchError) -> EnvelopeError:
 
 def already_recorded(exc: HandAlreadyRecorded) -> dict[str, Any]:
     """What a 409 ``hand_already_recorded`` adds: the hand as recorded, and every difference."""
-    from matches.api.presenters import hand_only  # the API's presenter of a recorded hand
-
     found = exc.differences
 
     def codes(cards: Sequence[Card | MeldCard]) -> list[str]:
