@@ -104,6 +104,26 @@ class MatchState:
         )
 
     @property
+    def dealer_after_next(self) -> dict[str, int] | None:
+        """Who deals the hand after the next, by who goes out of the next (``none``: nobody)."""
+        next_dealer = self.next_dealer
+        if next_dealer is None:
+            return None
+        seated = [line.player for line in self.seats]
+
+        def after(went_out: int | None) -> int:
+            return dealer(
+                self.id,
+                self.first_dealer,
+                seated,
+                self.hands_played + 2,
+                ruleset=self.ruleset,
+                previous=(next_dealer, went_out),
+            )
+
+        return {**{str(player): after(player) for player in seated}, "none": after(None)}
+
+    @property
     def winners(self) -> list[int]:
         return [line.player for line in self.seats if line.winner]
 

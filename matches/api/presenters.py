@@ -84,6 +84,7 @@ def match(match: MatchState) -> dict[str, Any]:
         "hands_played": match.hands_played,
         "next_hand": None if match.finished else match.hands_played + 1,
         "next_dealer": match.next_dealer,
+        "dealer_after_next": match.dealer_after_next,
         "first_dealer": match.first_dealer,
         "winners": winners,
         "shared_victory": len(winners) > 1,

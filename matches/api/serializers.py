@@ -230,6 +230,11 @@ class MatchSerializer(serializers.ModelSerializer):
     winners = serializers.SerializerMethodField()
     shared_victory = serializers.SerializerMethodField()
     created_by = serializers.CharField(source="created_by.username")
+    dealer_after_next = serializers.SerializerMethodField(
+        help_text="Who deals the hand after the next one, by the id of the player who goes out "
+        'of the next (`"none"`: the stock runs out), so that a client can move on past a hand '
+        "it has not sent yet; null once the match is finished."
+    )
     unconfirmed_hands = serializers.SerializerMethodField(
         help_text="When the club asks for a second entry (`second_entry: required`): the "
         "numbers of the hands nobody has confirmed yet, as they stand; else null."
@@ -249,6 +254,7 @@ class MatchSerializer(serializers.ModelSerializer):
             "hands_played",
             "next_hand",
             "next_dealer",
+            "dealer_after_next",
             "first_dealer",
             "winners",
             "shared_victory",
@@ -257,6 +263,10 @@ class MatchSerializer(serializers.ModelSerializer):
             "created_at",
             "finished_at",
         ]
+
+    @extend_schema_field(serializers.DictField(child=serializers.IntegerField(), allow_null=True))
+    def get_dealer_after_next(self, match: Match) -> dict[str, int] | None:
+        return hands.match_state(match, self._seats(match)).dealer_after_next
 
     def get_unconfirmed_hands(self, match: Match) -> list[int] | None:
         if match.club.second_entry != SecondEntry.REQUIRED:
