@@ -56,10 +56,12 @@ def test_the_second_phone_entering_the_same_hand_confirms_it(
     open_entry(b, match.pk)
     expect(b.locator("#entry h1")).to_have_text("Hand 1")
     enter_hand(a, ann)
+    expect(a.locator("#preview-status.valid")).to_be_visible()
     a.locator("#record").click()
     expect(a.locator("#messages")).to_contain_text("Hand 1 recorded.")
 
     enter_hand(b, ann)
+    expect(b.locator("#preview-status.valid")).to_be_visible()
     b.locator("#record").click()
     expect(b).to_have_url(f"{b.url.split('/matches/')[0]}/matches/{match.pk}/")
     expect(b.locator("#messages")).to_contain_text(
@@ -236,11 +238,13 @@ def test_a_waiting_hand_is_not_sent_by_another_user_after_sign_out(
     context = b.context
     b.goto(f"/matches/{match.pk}/")
     wait_for_service_worker(b)
+    b.reload()
+    expect(b.locator("#hands-section")).to_be_visible()  # its reads kept for offline
     open_entry(b, match.pk)
     context.set_offline(True)
     enter_hand(b, ann)
     b.locator("#record").click()
-    expect(b.locator('#outbox li[data-state="waiting"]')).to_have_count(1)
+    expect(b.locator('#outbox li[data-state="waiting"]')).to_have_count(1, timeout=15_000)
     context.set_offline(False)
     context.clear_cookies()
     sign_in_cookie(context, alice, live_server)  # another user on the same phone
