@@ -75,7 +75,7 @@ BUDGETS = {
     "club members": 4,
     "player detail": 5,
     "season detail": 2,
-    "match detail": 5,  # with its unconfirmed hands (a club may ask for a second entry)
+    "match detail": 6,  # its unconfirmed hands, and its hands' changes for the ETag
     "hands list": 8,  # with each hand's confirmations
     "hand detail": 7,
     "hand revisions": 4,
