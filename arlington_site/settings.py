@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "drf_standardized_errors",
     "accounts",
     "matches",
+    "clubnight",
     "web",
     "arlington_site",
 ]

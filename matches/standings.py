@@ -43,6 +43,7 @@ STANDING_FIELDS = (
     "went_out",
     "points",
     "average_net",
+    "rating",
 )
 DEFAULT_ORDERING = ("-victory_points", "-wins", "-points")
 FOUR_PLACES, TWO_PLACES = Decimal("0.0001"), Decimal("0.01")
@@ -81,6 +82,20 @@ class Scope:
         if self.date_to is not None and self.date_to < dt.date.max:  # the last day is open-ended
             q &= Q(**{f"{prefix}finished_at__lt": _start_of(self.date_to + dt.timedelta(days=1))})
         return q
+
+
+# Columns the apps built on this one add to a table's rows, registered when they start (the
+# ratings add ``rating``); this app never imports them. Each is called with the table's scope
+# and its rows, before they are ranked, and sets its column on every row.
+COLUMNS: list[Callable[[Scope, list[dict[str, Any]]], None]] = []
+
+
+def _with_columns(scope: Scope, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    for row in rows:
+        row["rating"] = None
+    for column in COLUMNS:
+        column(scope, rows)
+    return rows
 
 
 def _start_of(day: dt.date) -> dt.datetime:
@@ -152,25 +167,30 @@ def standings(
         rows = rows.filter(player_id=player.pk)
     lines = rows.order_by().values("player_id", "player__name").annotate(**figures)
     return rank(
-        [
-            {
-                "player": line["player_id"],
-                "name": line["player__name"],
-                "matches_played": line["counted"],
-                "wins": line["outright"],
-                "shared_wins": line["shared"],
-                "victory_points": Decimal(line["shares"]).quantize(FOUR_PLACES),
-                "hands_played": line["hands"],
-                "went_out": line["outs"],
-                "points": line["sum_of_totals"],
-                # a total is the sum of the player's nets, so points per hand is the average net
-                "average_net": (Decimal(line["sum_of_totals"]) / line["hands"]).quantize(TWO_PLACES)
-                if line["hands"]
-                else None,
-            }
-            for line in lines
-            if line["counted"]
-        ],
+        _with_columns(
+            scope,
+            [
+                {
+                    "player": line["player_id"],
+                    "name": line["player__name"],
+                    "matches_played": line["counted"],
+                    "wins": line["outright"],
+                    "shared_wins": line["shared"],
+                    "victory_points": Decimal(line["shares"]).quantize(FOUR_PLACES),
+                    "hands_played": line["hands"],
+                    "went_out": line["outs"],
+                    "points": line["sum_of_totals"],
+                    # a total is the sum of the player's nets, so points per hand is the average net
+                    "average_net": (Decimal(line["sum_of_totals"]) / line["hands"]).quantize(
+                        TWO_PLACES
+                    )
+                    if line["hands"]
+                    else None,
+                }
+                for line in lines
+                if line["counted"]
+            ],
+        ),
         ordering,
     )
 
