@@ -15,8 +15,8 @@ MESSAGES = {
     ),
     "cannot_seat": _("{count} players cannot be seated at tables of {least} to {most}."),
     "player_not_entered": _("Player {player} is not entered in this tournament."),
-    "player_seated_twice": _("{player} is seated at more than one table."),
-    "player_not_seated": _("{player} is entered but seated at no table."),
+    "entrant_seated_twice": _("{player} is seated at more than one table."),
+    "entrant_not_seated": _("{player} is entered but seated at no table."),
     "table_size": _(
         "A table of {ruleset} seats {least} to {most} players; table {table} has {count}."
     ),

@@ -88,12 +88,12 @@ def _check_tables(
                 )
             if player in seated:
                 raise errors.ClubnightError(
-                    "player_seated_twice", attr=f"tables.{t}.{s}", player=entrants[player].name
+                    "entrant_seated_twice", attr=f"tables.{t}.{s}", player=entrants[player].name
                 )
             seated.add(player)
     for player_id, player in entrants.items():
         if player_id not in seated:
-            raise errors.ClubnightError("player_not_seated", attr="tables", player=player.name)
+            raise errors.ClubnightError("entrant_not_seated", attr="tables", player=player.name)
 
 
 def _draw(

@@ -84,18 +84,31 @@ class Scope:
         return q
 
 
-# Columns the apps built on this one add to a table's rows, registered when they start (the
-# ratings add ``rating``); this app never imports them. Each is called with the table's scope
-# and its rows, before they are ranked, and sets its column on every row.
-COLUMNS: list[Callable[[Scope, list[dict[str, Any]]], None]] = []
+@dataclass(frozen=True)
+class Column:
+    """A column that an app built on this one adds to every row of a table (the ratings add
+    ``rating``); this app never imports those apps, which register their columns when they
+    start. ``annotate`` gives expressions on the row's player (``OuterRef("player_id")``),
+    read in the table's one query; ``present`` makes the cell from the line they filled."""
+
+    name: str
+    annotate: Callable[[Scope], dict[str, Any]]
+    present: Callable[[dict[str, Any]], Any]
 
 
-def _with_columns(scope: Scope, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    for row in rows:
-        row["rating"] = None
-    for column in COLUMNS:
-        column(scope, rows)
-    return rows
+COLUMNS: list[Column] = []
+OPTIONAL_COLUMNS = ("rating",)  # in every row, null until an app fills them
+
+
+def _columns(scope: Scope) -> dict[str, Any]:
+    return {key: value for column in COLUMNS for key, value in column.annotate(scope).items()}
+
+
+def _cells(line: dict[str, Any]) -> dict[str, Any]:
+    return {
+        **dict.fromkeys(OPTIONAL_COLUMNS),
+        **{column.name: column.present(line) for column in COLUMNS},
+    }
 
 
 def _start_of(day: dt.date) -> dt.datetime:
@@ -165,32 +178,30 @@ def standings(
         figures = seat_figures()
     if player is not None:
         rows = rows.filter(player_id=player.pk)
-    lines = rows.order_by().values("player_id", "player__name").annotate(**figures)
+    lines = (
+        rows.order_by().values("player_id", "player__name").annotate(**figures, **_columns(scope))
+    )
     return rank(
-        _with_columns(
-            scope,
-            [
-                {
-                    "player": line["player_id"],
-                    "name": line["player__name"],
-                    "matches_played": line["counted"],
-                    "wins": line["outright"],
-                    "shared_wins": line["shared"],
-                    "victory_points": Decimal(line["shares"]).quantize(FOUR_PLACES),
-                    "hands_played": line["hands"],
-                    "went_out": line["outs"],
-                    "points": line["sum_of_totals"],
-                    # a total is the sum of the player's nets, so points per hand is the average net
-                    "average_net": (Decimal(line["sum_of_totals"]) / line["hands"]).quantize(
-                        TWO_PLACES
-                    )
-                    if line["hands"]
-                    else None,
-                }
-                for line in lines
-                if line["counted"]
-            ],
-        ),
+        [
+            {
+                "player": line["player_id"],
+                "name": line["player__name"],
+                "matches_played": line["counted"],
+                "wins": line["outright"],
+                "shared_wins": line["shared"],
+                "victory_points": Decimal(line["shares"]).quantize(FOUR_PLACES),
+                "hands_played": line["hands"],
+                "went_out": line["outs"],
+                "points": line["sum_of_totals"],
+                # a total is the sum of the player's nets, so points per hand is the average net
+                "average_net": (Decimal(line["sum_of_totals"]) / line["hands"]).quantize(TWO_PLACES)
+                if line["hands"]
+                else None,
+                **_cells(line),
+            }
+            for line in lines
+            if line["counted"]
+        ],
         ordering,
     )
 

@@ -83,12 +83,14 @@ class RoundSummarySerializer(serializers.ModelSerializer):
     class Meta:
         model = Round
         fields = ["number", "seating", "seed", "created_at", "matches"]
+        extra_kwargs = {"seating": {"help_text": "`random`, `rating` or `director`."}}
 
     def get_matches(self, round_: Round) -> list[int]:
         return [table.match_id for table in round_.tables.all()]
 
 
 class TournamentSerializer(serializers.ModelSerializer):
+    ruleset = serializers.ChoiceField(choices=list(rulesets.RULESETS))
     entrants = EntrantSerializer(many=True, read_only=True)
     rounds = RoundSummarySerializer(many=True, read_only=True)
 
@@ -146,7 +148,9 @@ class TableSerializer(serializers.Serializer):
 
 class RoundSerializer(serializers.Serializer):
     number = serializers.IntegerField()
-    seating = serializers.ChoiceField(choices=Seating.choices)
+    seating = serializers.CharField(
+        help_text="`random`, `rating`, or `director` (the director's own tables)."
+    )
     seed = serializers.IntegerField(allow_null=True)
     matches = serializers.ListField(child=serializers.IntegerField())
     tables = TableSerializer(many=True)
@@ -190,6 +194,7 @@ class PublicLinkCreateSerializer(serializers.Serializer):
 
 
 class PublicLinkSerializer(serializers.ModelSerializer):
+    ruleset = serializers.ChoiceField(choices=list(rulesets.RULESETS))
     url = serializers.SerializerMethodField(help_text="The page anyone may open, read only.")
 
     class Meta:

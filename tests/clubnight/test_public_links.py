@@ -97,7 +97,9 @@ def test_a_match_link_shows_that_match_only(as_alice, as_carol, client, club, ro
     assert "Cleo" not in html and "Bar" not in html
 
 
-def test_a_tournament_link_shows_its_leaderboard_and_tables(as_alice, as_carol, client, club, crowd):
+def test_a_tournament_link_shows_its_leaderboard_and_tables(
+    as_alice, as_carol, client, club, crowd
+):
     created = as_carol.post(
         "/api/v1/tournaments/",
         {"club": club.pk, "name": "Friday cup", "players": [p.pk for p in crowd[:9]]},

@@ -112,8 +112,8 @@ def test_a_director_sets_the_tables(as_carol, club, crowd):
 @pytest.mark.parametrize(
     ("tables", "code"),
     [
-        (lambda p: [[p[0], p[1]], [p[2], p[3]]], "player_not_seated"),
-        (lambda p: [[p[0], p[1], p[2]], [p[2], p[3], p[4]]], "player_seated_twice"),
+        (lambda p: [[p[0], p[1]], [p[2], p[3]]], "entrant_not_seated"),
+        (lambda p: [[p[0], p[1], p[2]], [p[2], p[3], p[4]]], "entrant_seated_twice"),
         (lambda p: [[p[0]], [p[1], p[2], p[3], p[4]]], "table_size"),
         (lambda p: [[p[0], p[1], p[2]], [p[3], p[4], 999999]], "player_not_entered"),
     ],

@@ -124,7 +124,9 @@ def test_a_public_results_page_opens_signed_out_without_scripts(
     context = new_context()
     page = context.new_page()
     scripts = []
-    page.on("request", lambda request: request.resource_type == "script" and scripts.append(request))
+    page.on(
+        "request", lambda request: request.resource_type == "script" and scripts.append(request)
+    )
     response = page.goto(f"/r/{link.token}/")
     assert response.status == 200
     assert response.headers["x-robots-tag"] == "noindex, nofollow"
