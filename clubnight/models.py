@@ -7,7 +7,6 @@ the matches app never reads these tables.
 from __future__ import annotations
 
 import secrets
-from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -68,7 +67,6 @@ class Tournament(models.Model):
     season = models.ForeignKey(
         Season, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
-    players = models.ManyToManyField(Player, through="Entrant", related_name="tournaments")
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
@@ -184,7 +182,3 @@ class PublicLink(models.Model):
                 name="public_link_names_its_scope",
             ),
         ]
-
-    def target(self) -> Any:
-        """The match or tournament the link shows, or None for a standings link."""
-        return self.match if self.scope == Scope.MATCH else self.tournament

@@ -43,11 +43,11 @@ def link_create(
     """A new link to one of the club's results; what it names must be the club's own."""
     chosen_match = chosen_tournament = None
     if scope == Scope.MATCH:
-        chosen_match = Match.objects.filter(club=club, pk=match).first()
+        chosen_match = Match.objects.filter(club=club, pk=match or 0).first()
         if chosen_match is None:
             raise errors.ClubnightError("match_not_in_club", attr="match", match=match)
     elif scope == Scope.TOURNAMENT:
-        chosen_tournament = Tournament.objects.filter(club=club, pk=tournament).first()
+        chosen_tournament = Tournament.objects.filter(club=club, pk=tournament or 0).first()
         if chosen_tournament is None:
             raise errors.ClubnightError(
                 "tournament_not_in_club", attr="tournament", tournament=tournament

@@ -118,8 +118,9 @@ def match_changed(*, match_id: int) -> None:
         .values_list("finished_at", flat=True)
         .distinct()
     ]
-    if row["status"] == MatchStatus.FINISHED:
-        starts.append((row["finished_at"], match_id))
+    finished_at = row["finished_at"]
+    if row["status"] == MatchStatus.FINISHED and finished_at is not None:
+        starts.append((finished_at, match_id))
     if starts:
         replay(club_id=club_id, ruleset=ruleset, start=min(starts))
 
@@ -206,7 +207,7 @@ def _state_before(club_id: int, ruleset: str, players: set[int], removed: bool) 
 
 def ratings_for_club(*, club: Club, ruleset: str) -> list[dict[str, Any]]:
     """The club's rating table of a ruleset: best display rating first, ties share a rank."""
-    rows = [
+    rows: list[dict[str, Any]] = [
         {
             "player": rating.player_id,
             "name": rating.player.name,

@@ -91,9 +91,9 @@ def _check_tables(
                     "entrant_seated_twice", attr=f"tables.{t}.{s}", player=entrants[player].name
                 )
             seated.add(player)
-    for player_id, player in entrants.items():
-        if player_id not in seated:
-            raise errors.ClubnightError("entrant_not_seated", attr="tables", player=player.name)
+    for entrant_id, entrant in entrants.items():
+        if entrant_id not in seated:
+            raise errors.ClubnightError("entrant_not_seated", attr="tables", player=entrant.name)
 
 
 def _draw(
@@ -242,7 +242,7 @@ def tables_of(round_: Round) -> list[dict[str, Any]]:
             "match": table.match_id,
             "status": table.match.status,
             "hands_played": table.match.hands_played,
-            "went_out_last": table.last_out,  # type: ignore[attr-defined]
+            "went_out_last": table.last_out,
             "seats": [
                 {
                     "player": seat.player_id,

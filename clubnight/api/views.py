@@ -16,6 +16,7 @@ from rest_framework.generics import GenericAPIView
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.serializers import Serializer
 
 from clubnight import public, ratings, tournaments
 from clubnight.api import serializers as s
@@ -29,7 +30,7 @@ from matches.models import Club, Player, Season
 ROUND_CONFLICT = error_response("RoundConflict", ["round_in_progress"])
 
 
-def _query(serializer: type[s.serializers.Serializer], request: Request) -> dict[str, Any]:
+def _query(serializer: type[Serializer], request: Request) -> dict[str, Any]:
     incoming = serializer(data=request.query_params)
     incoming.is_valid(raise_exception=True)
     return dict(incoming.validated_data)
