@@ -22,9 +22,8 @@ from clubnight import public, ratings, tournaments
 from clubnight.api import serializers as s
 from clubnight.models import PublicLink, Round, Tournament
 from matches import selectors
-from matches.api.errors import error_response
 from matches.api.permissions import MANAGING, SCOREKEEPING, requester
-from matches.errors import InvalidSetup
+from matches.errors import InvalidSetup, error_response
 from matches.models import Club, Player, Season
 
 ROUND_CONFLICT = error_response("RoundConflict", ["round_in_progress"])

@@ -10,8 +10,8 @@ from django.test.utils import CaptureQueriesContext
 
 from clubnight.models import PublicLink
 from matches.models import Player
-from tests.matches.conftest import start_match
-from tests.matches.test_standings import outright
+from tests.clubnight.games import outright
+from tests.factories import start_match
 
 
 def make_link(client, club, **body):

@@ -13,9 +13,8 @@ import pytest
 
 from clubnight import ratings
 from clubnight.ratings import NEWCOMER, display, rate
-from tests.matches.builders import full_packs, went_out
-from tests.matches.conftest import record
-from tests.matches.test_standings import outright, play, tied
+from tests.clubnight.games import outright, play, tied
+from tests.factories import full_packs, record, went_out
 
 
 def rows(client, club, **params) -> dict[str, dict]:

@@ -11,9 +11,8 @@ from hypothesis import strategies as st
 from clubnight import draw
 from matches.models import Match, Player
 from scoring.rulesets import RULESETS
-from tests.matches.builders import went_out
-from tests.matches.conftest import record
-from tests.matches.test_standings import outright
+from tests.clubnight.games import outright
+from tests.factories import record, went_out
 
 
 def create(client, club, players, **extra):

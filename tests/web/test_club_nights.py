@@ -11,8 +11,7 @@ from playwright.sync_api import expect
 from clubnight import tournaments
 from clubnight.models import PublicLink
 from matches.models import Player
-from tests.matches.builders import went_out
-from tests.web.conftest import record_hand
+from tests.factories import record_hand, went_out
 from tests.web.worlds import finished_and_live
 
 
