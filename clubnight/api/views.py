@@ -10,6 +10,7 @@ from typing import Any
 
 from django.db.models import Prefetch, QuerySet
 from django.urls import reverse
+from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions, status
 from rest_framework.generics import GenericAPIView
@@ -20,6 +21,7 @@ from rest_framework.serializers import Serializer
 
 from clubnight import public, ratings, tournaments
 from clubnight.api import serializers as s
+from clubnight.api.filters import TournamentFilter
 from clubnight.models import PublicLink, Round, Tournament
 from matches import selectors
 from matches.api.permissions import MANAGING, SCOREKEEPING, requester
@@ -111,17 +113,15 @@ class TournamentListView(GenericAPIView):
 
     permission_classes = [IsAuthenticated]
     serializer_class = s.TournamentSerializer
-    queryset = Tournament.objects.none()
+    filter_backends = [DjangoFilterBackend]
+    filterset_class = TournamentFilter
+
+    def get_queryset(self) -> QuerySet[Tournament]:
+        return _with_rounds(tournaments_visible_to(self.request))
 
     @extend_schema(responses={200: s.TournamentSerializer(many=True)})
     def get(self, request: Request) -> Response:
-        queryset = _with_rounds(tournaments_visible_to(request))
-        club = request.query_params.get("club")
-        if club is not None:
-            if not club.isdigit():
-                raise exceptions.ValidationError({"club": ["A valid integer is required."]})
-            queryset = queryset.filter(club_id=int(club))
-        page = self.paginate_queryset(queryset)
+        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
         return self.get_paginated_response(s.TournamentSerializer(page, many=True).data)
 
     @extend_schema(request=s.TournamentCreateSerializer, responses={201: s.TournamentSerializer})
