@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+from collections import defaultdict
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -27,7 +28,7 @@ from django.db.models import Q, QuerySet
 from openskill.models import PlackettLuce
 
 from clubnight.models import Rating, RatingEntry
-from matches.models import Club, Match, MatchStatus, Player
+from matches.models import Club, Match, MatchStatus, Player, Seat
 
 MODEL = PlackettLuce()
 MU: float = MODEL.mu
@@ -140,34 +141,41 @@ def replay(*, club_id: int, ruleset: str, start: tuple[dt.datetime, int] | None 
         later = entries
     touched = set(later.values_list("player_id", flat=True))
     removed = later.delete()[0] > 0
-    to_rate = list(finished.order_by("finished_at", "id").prefetch_related("seats"))
-    for match in to_rate:
-        touched.update(seat.player_id for seat in match.seats.all())
+    # Plain rows, not model instances: a replay from a club's first match reads every seat.
+    to_rate = list(finished.order_by("finished_at", "id").values_list("id", "finished_at"))
+    seated: dict[int, list[tuple[int, int, bool]]] = defaultdict(list)
+    for match_id, player, total, winner in (
+        Seat.objects.filter(match_id__in=finished.values("id"))
+        .order_by("match_id", "position")
+        .values_list("match_id", "player_id", "total", "winner")
+    ):
+        seated[match_id].append((player, total, winner))
+        touched.add(player)
     state = _state_before(club_id, ruleset, touched, removed)
     new: list[RatingEntry] = []
-    for match in to_rate:
-        seats = sorted(match.seats.all(), key=lambda seat: seat.position)
-        place = places((seat.player_id, seat.total, seat.winner) for seat in seats)
-        before = [state.get(seat.player_id, NEWCOMER) for seat in seats]
-        after = rate(before, [place[seat.player_id] for seat in seats])
-        assert match.finished_at is not None  # finished matches have a finish time
-        for seat, old, skill in zip(seats, before, after, strict=True):
-            state[seat.player_id] = skill
+    for match_id, finished_at in to_rate:
+        assert finished_at is not None  # a finished match has its finish time (a constraint)
+        seats = seated[match_id]
+        place = places(seats)
+        before = [state.get(player, NEWCOMER) for player, _, _ in seats]
+        after = rate(before, [place[player] for player, _, _ in seats])
+        for (player, _, _), old, skill in zip(seats, before, after, strict=True):
+            state[player] = skill
             new.append(
                 RatingEntry(
                     club_id=club_id,
                     ruleset=ruleset,
-                    match_id=match.pk,
-                    player_id=seat.player_id,
-                    finished_at=match.finished_at,
-                    place=place[seat.player_id],
+                    match_id=match_id,
+                    player_id=player,
+                    finished_at=finished_at,
+                    place=place[player],
                     mu_before=old.mu,
                     sigma_before=old.sigma,
                     mu=skill.mu,
                     sigma=skill.sigma,
                 )
             )
-    RatingEntry.objects.bulk_create(new)
+    RatingEntry.objects.bulk_create(new, batch_size=2000)
     Rating.objects.filter(ruleset=ruleset, player_id__in=touched).delete()
     Rating.objects.bulk_create(
         Rating(
