@@ -2,7 +2,8 @@
 
 A link shows one thing of one club (its standings of a ruleset, one match, or one
 tournament) and nothing else. The page needs no script and no sign-in; it answers a strong
-ETag computed from what it shows, so a browser or proxy revalidates it cheaply (304), with
+ETag (a standings page: from the club's standings stamp and the names it shows, so a 304 costs no
+rendering; the others: a digest of the page), so a browser or proxy revalidates it cheaply, with
 ``Cache-Control: public, no-cache`` so that a revoked link stops answering at once. Search
 engines are asked not to index it (``X-Robots-Tag`` and a meta tag).
 """
@@ -18,6 +19,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModif
 from django.template.loader import render_to_string
 from django.utils.cache import patch_vary_headers
 from django.utils.http import parse_etags
+from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
 from clubnight import errors, tournaments
@@ -87,6 +89,22 @@ def _context(link: PublicLink) -> dict[str, Any]:
     }
 
 
+PAGE_VERSION = "1"  # moved on when the pages' templates change what they show
+
+
+def _tag(*parts: object) -> str:
+    return '"' + hashlib.sha256(repr(parts).encode()).hexdigest()[:32] + '"'
+
+
+def _standings_tag(link: PublicLink) -> str:
+    """A standings page's ETag without rendering it: the club's standings stamp moves with
+    every change to its tables (matches.standings), and the page also shows these names."""
+    season = link.season.name if link.season else None
+    return _tag(
+        PAGE_VERSION, link.pk, link.club.standings_stamp, link.club.name, season, get_language()
+    )
+
+
 @require_safe
 def page(request: HttpRequest, token: str) -> HttpResponse:
     """The page a public link opens; 404 for a revoked or unknown token."""
@@ -97,16 +115,17 @@ def page(request: HttpRequest, token: str) -> HttpResponse:
     )
     if link is None:
         raise Http404()
-    body = render_to_string(
-        f"clubnight/public_{link.scope}.html",
-        {"link": link, "club": link.club, **_context(link)},
-        request=request,
-    )
-    tag = '"' + hashlib.sha256(body.encode()).hexdigest()[:32] + '"'
-    if tag in parse_etags(request.headers.get("If-None-Match", "")):
-        response: HttpResponse = HttpResponseNotModified()
-    else:
-        response = HttpResponse(body)
+    known = parse_etags(request.headers.get("If-None-Match", ""))
+    tag = _standings_tag(link) if link.scope == Scope.STANDINGS else None
+    body = ""
+    if tag is None or tag not in known:  # a standings page known to the client is not rendered
+        body = render_to_string(
+            f"clubnight/public_{link.scope}.html",
+            {"link": link, "club": link.club, **_context(link)},
+            request=request,
+        )
+        tag = tag or _tag(body)
+    response = HttpResponseNotModified() if tag in known else HttpResponse(body)
     response["ETag"] = tag
     response["Cache-Control"] = CACHE_CONTROL
     response["X-Robots-Tag"] = ROBOTS

@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from clubnight.models import PublicLink
 from matches.models import Player
 from tests.clubnight.games import outright
-from tests.factories import start_match
+from tests.factories import start_match, went_out
 
 
 def make_link(client, club, **body):
@@ -149,3 +149,36 @@ def test_a_match_link_needs_its_match(as_alice, results):
     )
     assert response.status_code == 400
     assert response.json()["errors"][0]["attr"] == "match"
+
+
+def test_renaming_the_club_or_a_player_changes_the_standings_page(as_alice, client, results):
+    link = make_link(as_alice, results, scope="standings")
+    tag = client.get(path_of(link))["ETag"]
+    results.name = "Arlington Whist and Rummy"
+    results.save()
+    renamed = client.get(path_of(link), HTTP_IF_NONE_MATCH=tag)
+    assert renamed.status_code == 200
+    assert "Arlington Whist and Rummy" in renamed.content.decode()
+    tag = renamed["ETag"]
+    ann = Player.objects.get(club=results, name="Ann")
+    ann.name = "Annabel"
+    ann.save()
+    again = client.get(path_of(link), HTTP_IF_NONE_MATCH=tag)
+    assert again.status_code == 200
+    assert "Annabel" in again.content.decode()
+
+
+def test_a_match_page_answers_304_until_a_hand_is_recorded(
+    as_alice, as_carol, client, club, roster
+):
+    ann, ben = roster[:2]
+    match = start_match(as_carol, club, [ann, ben])
+    link = make_link(as_alice, club, scope="match", match=match["id"])
+    tag = client.get(path_of(link))["ETag"]
+    assert client.get(path_of(link), HTTP_IF_NONE_MATCH=tag).status_code == 304
+    as_carol.post(
+        f"/api/v1/matches/{match['id']}/hands/", went_out(ann.pk, [ann.pk, ben.pk]), format="json"
+    )
+    after = client.get(path_of(link), HTTP_IF_NONE_MATCH=tag)
+    assert after.status_code == 200
+    assert "340" in after.content.decode()
