@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "drf_standardized_errors",
     "accounts",
     "matches",
+    "clubnight",
     "web",
     "arlington_site",
 ]
@@ -249,8 +250,8 @@ REST_KNOX = {
 
 DRF_STANDARDIZED_ERRORS = {
     "ENABLE_IN_DEBUG_FOR_UNHANDLED_EXCEPTIONS": True,
-    "EXCEPTION_HANDLER_CLASS": "arlington_site.errors.ProjectExceptionHandler",
-    "EXCEPTION_FORMATTER_CLASS": "arlington_site.errors.ProjectExceptionFormatter",
+    "EXCEPTION_HANDLER_CLASS": "matches.errors.ProjectExceptionHandler",
+    "EXCEPTION_FORMATTER_CLASS": "matches.errors.ProjectExceptionFormatter",
     "ALLOWED_ERROR_STATUS_CODES": [
         "400",
         "401",
@@ -265,8 +266,8 @@ DRF_STANDARDIZED_ERRORS = {
         "503",
     ],
     "ERROR_SCHEMAS": {
-        "413": "arlington_site.errors.RequestTooLargeResponse",
-        "503": "arlington_site.errors.DatabaseUnavailableResponse",
+        "413": "matches.errors.RequestTooLargeResponse",
+        "503": "matches.errors.DatabaseUnavailableResponse",
     },
 }
 
@@ -290,6 +291,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "EndingEnum": "matches.models.Ending",
         "MatchStatusEnum": "matches.models.MatchStatus",
+        "RulesetEnum": "scoring.rulesets.RULESETS",  # by name, as requests and tables give it
         **{
             name: f"{_ERROR_ENUMS}.{name}.choices"
             for name in [
