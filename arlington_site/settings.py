@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "drf_standardized_errors",
     "accounts",
     "matches",
+    "clubnight",
     "web",
     "arlington_site",
 ]
@@ -290,7 +291,8 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "EndingEnum": "matches.models.Ending",
         "MatchStatusEnum": "matches.models.MatchStatus",
-        "MatchRulesetEnum": "matches.models.Ruleset",
+        "RulesetEnum": "scoring.rulesets.RULESETS",  # by name, as requests and tables give it
+        "MatchRulesetEnum": "matches.models.Ruleset",  # a match's, and a hand's match's
         **{
             name: f"{_ERROR_ENUMS}.{name}.choices"
             for name in [

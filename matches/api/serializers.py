@@ -600,6 +600,11 @@ class StandingSerializer(serializers.Serializer):
         help_text="When the club asks for a second entry: the counted matches with a hand "
         "nobody has confirmed; else null.",
     )
+    rating = serializers.IntegerField(
+        allow_null=True,
+        help_text="The player's current rating in the table's ruleset over all the club's "
+        "matches (docs/standings.md), whatever the season or dates; null before any.",
+    )
 
 
 class BestHandSerializer(serializers.Serializer):
