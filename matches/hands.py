@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from matches.models import Hand, HandResult, Match, MatchStatus, Seat
-from scoring import dealer_position, rulesets
+from scoring import after, rulesets
 
 Previous = tuple[int, int | None]
 """The hand before's dealer and the player who went out in it (None if nobody did)."""
@@ -32,26 +32,26 @@ def dealer(
 
     The deal passes clockwise from the first dealer, except where the match's ruleset has the
     winner of a hand deal the next (Rummy for two): then the hand before decides, as
-    ``previous`` gives it or, when not given, as read from the match's hands.
+    ``previous`` gives it or, when not given, as read from the match's hands. The one rule is
+    ``scoring.after.dealer``; this finds what it needs.
     """
     rules = rulesets.ruleset(ruleset)
-    if number > 1 and rules.winner_deals(len(seated)):
-        if previous is None:
-            previous = (
-                Hand.objects.filter(match_id=match_id, number=number - 1)
-                .values_list("dealer_id", "went_out_id")
-                .first()
-            )
-        if previous is not None:
-            last_dealer, went_out = previous
-            return seated[
-                rules.next_dealer(
-                    seats=len(seated),
-                    dealer=seated.index(last_dealer),
-                    went_out=seated.index(went_out) if went_out in seated else None,
-                )
-            ]
-    return seated[dealer_position(number, len(seated), seated.index(first_dealer))]
+    winner_deals = number > 1 and rules.winner_deals(len(seated))
+    if winner_deals and previous is None:
+        previous = (
+            Hand.objects.filter(match_id=match_id, number=number - 1)
+            .values_list("dealer_id", "went_out_id")
+            .first()
+        )
+    found: int = after.dealer(  # type: ignore[assignment]
+        seated,
+        number,
+        first_dealer=first_dealer,
+        previous=previous,
+        winner_deals=winner_deals,
+        next_dealer=rules.next_dealer,
+    )
+    return found
 
 
 @dataclass(frozen=True, slots=True)

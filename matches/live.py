@@ -118,8 +118,13 @@ def live_start(*, match_id: int, turned_up: scoring.Card, user: User) -> LiveHan
     seats = _seats(match)
     players = _players(seats)
     number = match.hands_played + 1
-    first = next(seat.position for seat in seats if seat.player_id == match.first_dealer_id)
-    dealer = seats[scoring.dealer_position(number, len(seats), first)].player_id
+    dealer = hands.dealer(
+        match.pk,
+        match.first_dealer_id,
+        [seat.player_id for seat in seats],
+        number,
+        ruleset=match.ruleset,
+    )
     state = engine.deal(
         list(players.values()), dealer=players[dealer], turned_up=turned_up, number=number
     )
