@@ -18,14 +18,11 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
 
 
 @pytest.fixture(scope="session")
-def openapi_schema(tmp_path_factory):
-    """The OpenAPI description as `manage.py spectacular` writes it: validated, no warning."""
-    import yaml
-    from django.core.management import call_command
+def openapi_schema():
+    """The OpenAPI document, built once per run (tests/api/openapi.py): valid, with no warning."""
+    from tests.api import openapi
 
-    target = tmp_path_factory.mktemp("schema") / "schema.yml"
-    call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(target))
-    return yaml.safe_load(target.read_text())
+    return openapi.checked_document()
 
 
 @pytest.fixture
