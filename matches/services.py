@@ -6,7 +6,7 @@ The engine (`scoring`) decides every rule; these functions lock, ask it, and sav
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any, cast
@@ -35,7 +35,7 @@ from matches.models import (
     Seat,
     Tally,
 )
-from matches.selectors import LARGEST_ID
+from matches.selectors import LARGEST_ID, role_in
 from matches.standings import seat_figures
 from scoring import rulesets
 from scoring.after import AfterHand, SeatState, after_hand
@@ -82,15 +82,14 @@ def club_create(*, name: str, user: User) -> Club:
 
 
 @transaction.atomic
-def membership_set(
-    *, club: Club, user: User, role: str, admit: Callable[[], None] | None = None
-) -> Membership:
+def membership_set(*, club: Club, user: User, role: str, by: User | None = None) -> Membership:
     """Add a user to a club with a role, or change their role; a club keeps an owner.
 
-    ``admit`` checks the requester's own role once the club's members are locked, so that an
-    owner demoted while their request waited for the lock is refused, not obeyed.
+    ``by``, the requester, must be an owner of the club once its members are locked, so that an
+    owner demoted while their request waited for the lock is refused (``errors.NotAllowed``),
+    not obeyed. Without ``by`` (the admin, the demo), nobody is checked.
     """
-    _lock_club(club, admit)
+    _lock_club(club, by)
     membership, created = Membership.objects.select_for_update().get_or_create(
         club=club, user=user, defaults={"role": role}
     )
@@ -102,18 +101,19 @@ def membership_set(
 
 
 @transaction.atomic
-def membership_remove(*, membership: Membership, admit: Callable[[], None] | None = None) -> None:
-    """Remove a member; a club keeps at least one owner. ``admit`` as for ``membership_set``."""
-    _lock_club(membership.club, admit)
+def membership_remove(*, membership: Membership, by: User | None = None) -> None:
+    """Remove a member; a club keeps at least one owner. ``by`` as for ``membership_set``."""
+    _lock_club(membership.club, by)
     _keep_an_owner(membership.club, membership)
     membership.delete()
 
 
-def _lock_club(club: Club, admit: Callable[[], None] | None = None) -> None:
+def _lock_club(club: Club, by: User | None = None) -> None:
     """Serialise changes to a club's members, so two owners cannot demote each other at once."""
     Club.objects.select_for_update().filter(pk=club.pk).exists()
-    if admit is not None:
-        admit()  # the requester's role as it is now that no other change can move it
+    # the requester's role as it is now that no other change can move it
+    if by is not None and role_in(by, club.pk) != Role.OWNER:
+        raise errors.NotAllowed()
 
 
 def _keep_an_owner(club: Club, leaving: Membership) -> None:
