@@ -40,3 +40,22 @@ def plain_http(settings):
     """The test client speaks plain HTTP; production settings would redirect it to HTTPS."""
     settings.SECURE_SSL_REDIRECT = False
     return settings
+
+
+# Tests that take seconds each on an idle machine, and why; `make test-fast` leaves them out
+# (-m "not slow"), `make test` runs them. The browser tests are marked in tests/web/conftest.py.
+SLOW = {
+    "tests/api/test_generated_client.py": "generates a client package, then plays a match",
+    "tests/api/test_schemathesis.py": "every operation of the document, many examples each",
+    "tests/matches/test_concurrency.py": "parallel requests in threads, committed databases",
+    "tests/matches/test_embedded_database.py": "a process of its own on make run's SQLite",
+    "tests/matches/test_stateful.py": "a Hypothesis state machine over the services",
+    "tests/matches/test_workers.py": "gunicorn and uvicorn workers in processes of their own",
+    "tests/scoring/test_live_stateful.py": "a Hypothesis state machine over the live table",
+}
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if item.nodeid.split("::", 1)[0] in SLOW:
+            item.add_marker(pytest.mark.slow)
