@@ -17,7 +17,9 @@ Run: ``.venv/bin/python bench/ab_hand.py --base /path/to/other/checkout [--round
 [--duration 5] [--workers 4] [--connections 8] [--threads 2] [--instructions 200]
 [--port N]``. Needs wrk and, with ``--instructions``, valgrind (``apt-get install wrk
 valgrind``). The other checkout needs its own ``.venv`` (``make venv`` there). The database is
-dropped at the end, also on failure. Exit status 2 when a tool is missing.
+dropped at the end, also on failure. With several workers, the servers need a shared cache:
+set ``REDIS_URL`` (gunicorn.conf.py refuses to start otherwise). Exit status 2 when a tool or
+``REDIS_URL`` is missing.
 """
 
 from __future__ import annotations
@@ -297,6 +299,12 @@ def main() -> int:
         return 0
     if args.base is None:
         parser.error("--base is required")
+    if args.rounds and args.workers > 1 and not os.environ.get("REDIS_URL"):
+        print(
+            "set REDIS_URL: gunicorn refuses several workers on a per-process cache",
+            file=sys.stderr,
+        )
+        return 2
     tools = ["wrk", "psql"] + (["valgrind"] if args.instructions else [])
     missing = [tool for tool in tools if shutil.which(tool) is None]
     if missing:
