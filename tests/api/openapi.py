@@ -134,8 +134,7 @@ def build_world(
             match_id=match["id"],
             data=event,
             user=users["owner"],
-            expected_version=lambda current: current.version,
-            render_hand=lambda hand: {},
+            if_match=("*",),
         )
     assert Hand.objects.filter(match_id=match["id"], number=1, live=played).exists()
     live.live_start(match_id=match["id"], turned_up=Card.parse("KD"), user=users["owner"])
@@ -143,8 +142,7 @@ def build_world(
         match_id=match["id"],
         data={"type": "draw", "player": cleo},
         user=users["owner"],
-        expected_version=lambda current: current.version,
-        render_hand=lambda hand: {},
+        if_match=("*",),
     )
     return World(club=club, players=roster, season=season, match=match["id"], seated=seated)
 
