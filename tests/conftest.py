@@ -46,6 +46,7 @@ def plain_http(settings):
 # (-m "not slow"), `make test` runs them. The browser tests are marked in tests/web/conftest.py.
 SLOW = {
     "tests/api/test_generated_client.py": "generates a client package, then plays a match",
+    "tests/api/test_hostile_input.py": "Hypothesis examples against every operation",
     "tests/api/test_schemathesis.py": "every operation of the document, many examples each",
     "tests/matches/test_concurrency.py": "parallel requests in threads, committed databases",
     "tests/matches/test_embedded_database.py": "a process of its own on make run's SQLite",
