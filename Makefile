@@ -55,7 +55,7 @@ lint: venv
 	$(VENV)/bin/lint-imports
 
 typecheck: venv
-	DEBUG=true $(VENV)/bin/mypy --strict scoring/ matches/ accounts/
+	DEBUG=true $(VENV)/bin/mypy --strict scoring/ matches/ accounts/ clubnight/
 
 # The runtime lock first; the development lock is held to the same versions (-c) and adds the
 # tools. Both carry hashes.
