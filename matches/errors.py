@@ -51,6 +51,17 @@ class MatchError(Exception):
         return str(self.message).format(**self.params)
 
 
+class NotAllowed(MatchError):
+    """The requester's role does not allow this, as a service found it under its lock.
+
+    Answered as DRF's own 403 (``permission_denied``, with DRF's sentence), like the same
+    refusal made by a view before the lock.
+    """
+
+    status = 403
+    code = "permission_denied"
+
+
 class MatchFinished(MatchError):
     status = 409
     code = "match_finished"
@@ -370,6 +381,8 @@ class ProjectExceptionHandler(ExceptionHandler):
     def convert_known_exceptions(self, exc: Exception) -> Exception:
         if isinstance(exc, (OperationalError, InterfaceError)):
             return DatabaseUnavailable()
+        if isinstance(exc, NotAllowed):
+            return exceptions.PermissionDenied()
         if isinstance(exc, MatchError):
             return to_envelope_error(exc)
         converted: Exception = super().convert_known_exceptions(exc)
