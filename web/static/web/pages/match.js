@@ -6,16 +6,19 @@ import { raceChart, legend } from "../chart.js";
 import { h, number, pageData } from "../dom.js";
 import { cardElement } from "../cards.js";
 import { endingLabel, kindLabel, sentences, t } from "../i18n.js";
+import { canWrite } from "../roles.js";
 import { setupWakeLock } from "../wakelock.js";
 
 const root = document.getElementById("match");
 const matchId = pageData().match;
-export const WRITE_ROLES = new Set(["owner", "scorekeeper"]);
 const signed = (value) => new Intl.NumberFormat(document.documentElement.lang, { signDisplay: "exceptZero" }).format(value);
 
 export function matchTitle(match) {
   return match.table || t("match", { id: match.id });
 }
+
+// A line's first letter as a capital ("the stock ran out · …" → "The stock ran out · …").
+const capital = (text) => text.charAt(0).toLocaleUpperCase(document.documentElement.lang) + text.slice(1);
 
 function nameOf(match, player) {
   return match.seats.find((seat) => seat.player === player)?.name ?? "";
@@ -95,7 +98,7 @@ function handItem(match, hand) {
     h("details", {},
       h("summary", {},
         h("span", { class: "hand-title" }, t("hand_title", { number: hand.number })),
-        h("span", { class: "sub" }, `${ending} · ${t("dealt_by", { name: nameOf(match, hand.dealer) })}`),
+        h("span", { class: "sub" }, capital(`${ending} · ${t("dealt_by", { name: nameOf(match, hand.dealer) })}`)),
         h("span", { class: "sub nets" }, nets)),
       h("div", { class: "hand-body" }, ...hand.results.map((row) => resultBlock(match, hand, row)))),
     h("div", { class: "hand-actions" }));
@@ -108,7 +111,7 @@ async function load() {
     const match = await get(`matches/${matchId}/`);
     const [club, hands] = await Promise.all([get(`clubs/${match.club}/`), getAll(`matches/${matchId}/hands/`)]);
     hands.sort((a, b) => a.number - b.number);
-    state = { match, hands, club, role: club.role, canWrite: WRITE_ROLES.has(club.role) && match.status !== "finished" };
+    state = { match, hands, club, role: club.role, canWrite: canWrite(club.role) && match.status !== "finished" };
     render(state);
     document.dispatchEvent(new CustomEvent("arl:match", { detail: state }));
   } catch (error) {

@@ -4,6 +4,7 @@
 import { ApiError, get, getAll, post, showError, clearMessages } from "../api.js";
 import { h, pageData } from "../dom.js";
 import { sentences, t } from "../i18n.js";
+import { currentSeason } from "../seasons.js";
 
 const clubId = Number(pageData().club);
 const form = document.getElementById("match-form");
@@ -148,10 +149,9 @@ async function load() {
     ]);
     document.getElementById("club-link").textContent = club.name;
     players = roster;
-    const today = new Date().toISOString().slice(0, 10);
+    const current = currentSeason(seasons);
     for (const season of seasons) {
-      const current = season.starts_on <= today && (!season.ends_on || today <= season.ends_on);
-      seasonSelect.append(h("option", { value: season.id, selected: current }, season.name));
+      seasonSelect.append(h("option", { value: season.id, selected: season === current }, season.name));
     }
     renderChoices();
     renderOrder();
