@@ -191,3 +191,117 @@ export const playerViolations = (draft, violations, i) => violations.filter((v) 
 // side-by-side view compares two of these).
 export const rows = (draft) =>
   draft.players.map((p) => ({ player: p.id, melds: p.melds.filter((m) => m.length), hand: p.hand }));
+
+// --- shortcuts: whole melds offered from the first cards tapped ----------------------------
+// An offer only fills in cards the scorekeeper would tap anyway, and only cards with a copy
+// left in the deal (never a third copy); whether the meld is legal stays the API's ruling.
+
+const ORDER = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+
+const left = (seen, card) => COPIES - (seen[card] ?? 0);
+
+// Copies still free for the offer, counting the cards the offer itself takes.
+function available(seen, cards) {
+  const taken = {};
+  return cards.every((card) => {
+    taken[card] = (taken[card] ?? 0) + 1;
+    return taken[card] <= left(seen, card);
+  });
+}
+
+// A run from its two end cards (tapped in either order), with the cards between when each has
+// a copy left; null otherwise. The ace is low below a three (A 2 3) or high above a queen
+// (Q K A). `maxLength` null: no upper limit.
+export function runFromEnds(first, second, seen, maxLength = MAX_MELD) {
+  if (first.includes("=") || second.includes("=")) return null;
+  const [a, b] = [first, second].map((code) => ({ rank: code.slice(0, -1), suit: code.slice(-1) }));
+  if (a.suit !== b.suit || a.rank === b.rank) return null;
+  for (const order of [ORDER, [...ORDER.slice(1), "A"]]) {
+    const [from, to] = [order.indexOf(a.rank), order.indexOf(b.rank)].sort((x, y) => x - y);
+    const length = to - from + 1;
+    if (length < 3 || (maxLength && length > maxLength)) continue;
+    const cards = order.slice(from, to + 1).map((rank) => `${rank}${a.suit}`);
+    // the two ends are in the draft already: only the cards between must be free
+    if (available(seen, cards.slice(1, -1))) return cards;
+  }
+  return null;
+}
+
+// Sets completing the cards tapped so far (one card, or two of one rank): all four suits, and
+// each set of three, with every card still free. Sets repeating a suit are tapped as cards.
+export function setsFrom(codes, seen, suits = ["S", "H", "D", "C"]) {
+  if (!codes.length || codes.length > 2 || codes.some((code) => code.includes("="))) return [];
+  const rank = codes[0].slice(0, -1);
+  if (codes.some((code) => code.slice(0, -1) !== rank)) return [];
+  const have = codes.map((code) => code.slice(-1));
+  if (new Set(have).size !== have.length) return [];
+  const others = suits.filter((suit) => !have.includes(suit));
+  const offers = [];
+  const add = (extra) => {
+    const cards = extra.map((suit) => `${rank}${suit}`);
+    if (available(seen, cards)) offers.push([...codes, ...cards]);
+  };
+  if (have.length + others.length === 4) add(others);
+  if (have.length === 1) {
+    for (let i = 0; i < others.length; i += 1) {
+      for (let j = i + 1; j < others.length; j += 1) add([others[i], others[j]]);
+    }
+  } else {
+    for (const suit of others) add([suit]);
+  }
+  return offers;
+}
+
+// The offers for the meld being entered: sets after its first card (or two of a rank), a run
+// after its two end cards. Nothing while the cards are entered into the hand.
+export function offers(draft) {
+  const group = draft.active.group;
+  if (group === "hand") return [];
+  const meld = activePlayer(draft).melds[group] ?? [];
+  const seen = counts(draft);
+  const found = [];
+  if (meld.length === 2) {
+    const run = runFromEnds(meld[0], meld[1], seen);
+    if (run && run.length > 2) found.push({ kind: "run", cards: run });
+  }
+  for (const cards of setsFrom(meld, seen)) found.push({ kind: "set", cards });
+  return found;
+}
+
+// An offer taken: the meld becomes its cards and the next taps go to a new meld.
+export function takeOffer(draft, cards) {
+  const player = activePlayer(draft);
+  player.melds[draft.active.group] = [...cards];
+  openMeld(draft, player);
+}
+
+// --- the rest: the last player's held cards when the stock ran out --------------------------
+
+// Every card of the deal not yet entered (nor `topDiscard`, the card left on the pile), in
+// suit then rank order: what the last player still holds.
+export function theRest(draft, topDiscard, suits = ["S", "H", "D", "C"]) {
+  const seen = counts(draft);
+  if (topDiscard) seen[topDiscard] = (seen[topDiscard] ?? 0) + 1;
+  const rest = [];
+  for (const suit of suits) {
+    for (const rank of ORDER) {
+      const card = `${rank}${suit}`;
+      for (let n = left(seen, card); n > 0; n -= 1) rest.push(card);
+    }
+  }
+  return rest;
+}
+
+// "The rest" is offered to one player only: when the stock ran out and every other player has
+// cards entered, the one player who has none yet.
+export function restOffered(draft) {
+  if (draft.ending !== "stock_exhausted") return false;
+  const player = activePlayer(draft);
+  if (player.hand.length) return false;
+  return draft.players.every((p) => p === player || cardTotal(p) > 0);
+}
+
+export function addRest(draft, topDiscard) {
+  activePlayer(draft).hand.push(...theRest(draft, topDiscard));
+  draft.topDiscard = topDiscard ?? null;
+}

@@ -10,6 +10,7 @@ import { body } from "./draft.js";
 import { showStale } from "./dialogs.js";
 
 function showRefusal(error) {
+  state.reviewing = false; // back to the editor, where the problems are shown on their melds
   if (error instanceof ApiError && error.status === 400) {
     state.preview = { state: "invalid", results: state.preview.results, violations: error.errors };
     actions.render();

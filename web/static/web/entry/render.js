@@ -7,15 +7,15 @@ import { h, number } from "../dom.js";
 import { kindLabel, sentences, t } from "../i18n.js";
 import { actions, handNumber, root, state } from "./context.js";
 import {
-  COPIES, activePlayer, cardTotal, counts, generalViolations, lastMeld, meldBodyIndex, overCopies,
-  playerViolations, violationsAt,
+  COPIES, activePlayer, cardTotal, counts, generalViolations, meldBodyIndex, offers, overCopies,
+  playerViolations, restOffered, violationsAt,
 } from "./draft.js";
+import { minus, signed } from "./format.js";
+import { review } from "./review.js";
 import { typed } from "./rulings.js";
 
 const BANDS = [RANKS.slice(0, 7), RANKS.slice(7)];
 
-export const signed = (value) => (value > 0 ? `+${number(value)}` : number(value));
-export const minus = (points) => (points ? `−${number(points)}` : number(0)); // points taken off
 
 export function activeGroupName() {
   const group = state.draft.active.group;
@@ -25,6 +25,11 @@ export function activeGroupName() {
 export function render() {
   if (state.conflict) return;
   state.focusKey = document.activeElement?.dataset?.key ?? state.focusKey;
+  if (state.reviewing) {
+    root.replaceChildren(heading(), review());
+    root.removeAttribute("aria-busy");
+    return;
+  }
   root.replaceChildren(
     heading(),
     endingQuestion(),
@@ -156,6 +161,9 @@ function groupRow(playerIndex, group, codes, ruling) {
       onclick: () => actions.setMeld(playerIndex, group, meld),
       "aria-label": t("did_you_mean", { meld: meld.filter((c) => c.includes("=")).map(cardName).join(", ") }),
     }, t("did_you_mean", { meld: meld.filter((c) => c.includes("=")).map(shortFace).join(" ") })))) : null,
+  group === "hand" && playerIndex === draft.active.player && restOffered(draft) ? h("div", { class: "suggestions" },
+    h("button", { type: "button", class: "suggestion rest", dataset: { key: "the-rest" }, onclick: () => actions.chooseRest() },
+      t("the_rest"))) : null,
   problemList(problems, null));
 }
 
@@ -199,36 +207,62 @@ function picker() {
         onclick: () => actions.target("hand") }, t("in_hand")),
       h("button", { type: "button", class: "bar-button", dataset: { key: "bar-next" }, onclick: () => actions.nextPlayer() },
         t("next_player"), h("span", { "aria-hidden": "true" }, " ›"))),
-    h("p", { class: "suit-legend", "aria-hidden": "true" },
-      SUITS.map((s) => h("span", { class: colour(s) }, `${SUIT_SYMBOLS[s]} ${t(`suit_${s}`)}`))),
+    offerStrip(),
     BANDS.map((band, b) => h("div", { class: `pick-grid band-${b}` },
       SUITS.map((suit) => h("div", { class: "pick-row", role: "group", "aria-label": t(`suit_${suit}`) }, suitRow(band, suit))))));
 }
 
+// Whole melds offered from the first cards of the meld being entered (a set after its first
+// card, a run after its two ends), one tap each; the suits' legend when there is none. The
+// strip keeps its height, so the cards under the thumb never move.
+function offerStrip() {
+  const found = offers(state.draft);
+  if (!found.length) {
+    return h("div", { class: "offer-strip" },
+      h("p", { class: "suit-legend", "aria-hidden": "true" },
+        SUITS.map((s) => h("span", { class: colour(s) }, `${SUIT_SYMBOLS[s]} ${t(`suit_${s}`)}`))));
+  }
+  return h("div", { class: "offer-strip", role: "group", "aria-label": t("offers") },
+    found.map((offer) => h("button", {
+      type: "button", class: `offer ${offer.kind}`, dataset: { key: `offer-${offer.cards.join("-")}`, offer: offer.cards.join(" ") },
+      "aria-label": t("offer", { cards: offer.cards.map(cardName).join(", ") }),
+      onclick: () => actions.takeOffer(offer.cards),
+    }, offer.cards.map((code) => cardFace(code)))));
+}
+
+// What is typed and what was wrong with it live in the state, so that a redraw (a preview's
+// answer arriving) keeps both.
 function typing() {
+  const kept = state.typed;
   const input = h("input", {
     type: "text", id: "typed", autocomplete: "off", autocapitalize: "characters", spellcheck: "false",
-    "aria-describedby": "typed-hint typed-error", dataset: { key: "typed" },
+    "aria-describedby": "typed-hint typed-error", dataset: { key: "typed" }, value: kept.value,
+    "aria-invalid": kept.error ? "true" : null,
+    oninput: (event) => { kept.value = event.target.value; },
   });
-  const error = h("p", { class: "field-error", id: "typed-error", "aria-live": "polite" });
+  const error = h("p", { class: "field-error", id: "typed-error", "aria-live": "polite" }, kept.error);
+  const refuse = (text) => {
+    kept.error = text;
+    document.getElementById("typed-error").textContent = text;
+    document.getElementById("typed")?.setAttribute("aria-invalid", "true");
+  };
   const form = h("form", { class: "typing field", novalidate: true,
     onsubmit: async (event) => {
       event.preventDefault();
+      kept.error = "";
       error.textContent = "";
       input.removeAttribute("aria-invalid");
       try {
-        const { cards } = await typed(input.value);
+        const { cards } = await typed(kept.value);
         const third = overCopies(state.draft, cards);
         if (third) {
-          error.textContent = `${cardName(third)}: ${t("none_left")}`;
-          input.setAttribute("aria-invalid", "true");
+          refuse(`${cardName(third)}: ${t("none_left")}`);
           return;
         }
-        input.value = "";
+        kept.value = "";
         actions.addCards(cards);
       } catch (failure) {
-        input.setAttribute("aria-invalid", "true");
-        error.textContent = failure instanceof ApiError ? failure.errors.map((e) => e.detail).join(" ") : sentences.offline;
+        refuse(failure instanceof ApiError ? failure.errors.map((e) => e.detail).join(" ") : sentences.offline);
       }
     } },
   h("label", { for: "typed" }, t("type_cards")),
@@ -275,7 +309,7 @@ function finish() {
         oninput: (event) => actions.setReason(event.target.value) })) : null,
     h("button", {
       type: "button", class: "button primary wide", id: "record", disabled: sending, dataset: { key: "record" },
-      onclick: () => (editing ? actions.saveCorrection() : actions.record()),
+      onclick: () => (editing ? actions.saveCorrection() : actions.review()),
     }, sending ? t("recording") : editing ? t("save_correction") : t("record")));
 }
 

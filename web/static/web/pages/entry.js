@@ -16,7 +16,7 @@ import {
   actions, announce, forget, handNumber, loadSaved, matchId, matchUrl, root, save, state,
 } from "../entry/context.js";
 import * as drafts from "../entry/draft.js";
-import { chooseTwo } from "../entry/dialogs.js";
+import { chooseRest, chooseTwo } from "../entry/dialogs.js";
 import { record, saveCorrection } from "../entry/record.js";
 import { activeGroupName, closed, render, renderStatus } from "../entry/render.js";
 import { previewOf, IDLE } from "../entry/rulings.js";
@@ -39,10 +39,12 @@ function schedulePreview() {
 
 function stopPreview() {
   clearTimeout(previewTimer);
+  previewTimer = null;
   previewAbort?.abort();
 }
 
 async function runPreview() {
+  previewTimer = null;
   if (drafts.isEmpty(state.draft)) {
     state.preview = IDLE;
     render();
@@ -116,6 +118,41 @@ Object.assign(actions, {
   setEnding(ending, wentOut) {
     drafts.setEnding(state.draft, ending, wentOut);
     changed();
+  },
+  takeOffer(cards) {
+    const { draft } = state;
+    announce(t("added", { card: cards.map(cardName).join(", "), group: `${activeGroupName()} · ${drafts.activePlayer(draft).name}` }));
+    drafts.takeOffer(draft, cards);
+    changed();
+  },
+  chooseRest,
+  addRest(topDiscard) {
+    drafts.addRest(state.draft, topDiscard);
+    changed();
+  },
+  // Record hand: a hand the preview finds valid is reviewed first (its figures fresh from the
+  // API); any other goes straight to record(), whose refusal or outbox says what happened.
+  async review() {
+    if (state.sending) return;
+    if (previewTimer) {
+      clearTimeout(previewTimer);
+      await runPreview();
+    }
+    if (state.preview.state !== "valid") {
+      record();
+      return;
+    }
+    state.reviewing = true;
+    render();
+    window.scrollTo({ top: 0 });
+    document.getElementById("review")?.focus({ preventScroll: true });
+  },
+  // Back from the review to one player's melds, to fix them.
+  fix(index) {
+    state.reviewing = false;
+    drafts.selectPlayer(state.draft, index);
+    changed({ quiet: true });
+    document.getElementById(`tab-${index}`)?.focus();
   },
   setReason(text) {
     state.draft.reason = text;
