@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.matches.builders import RANKS, SUITS
+from tests.matches.builders import RANKS
 from tests.web.conftest import start_match
 from tests.web.entry import choose_ending, choose_player, open_entry, tap, wait_for_preview
 
@@ -177,7 +177,7 @@ def test_the_entry_screen_fits_a_small_screen_without_scrolling_sideways(
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     wide = page.evaluate(
         """() => [...document.querySelectorAll('body *')]
-             .filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)
+             .filter((e) => e.getBoundingClientRect().right > innerWidth + 0.5)
              .map((e) => e.tagName + '.' + e.className)"""
     )  # fmt: skip
     assert wide == []
@@ -211,3 +211,28 @@ def test_a_broken_meld_is_explained_with_the_cards_symbols_in_every_language(
     expect(problem).to_contain_text("5♥ 6♥ 8♥")
     expect(problem).to_contain_text(words)
     assert not re.search(r"\b[0-9JQKA]{1,2}[SHDC]\b", problem.inner_text())
+
+
+def test_a_wild_two_by_tapping_the_gap_it_fills(page_as, bob, roster, assert_accessible):
+    ann, ben = roster[:2]
+    match = start_match(roster[0].club, [ann, ben], user=bob)
+    page = page_as(bob)
+    open_entry(page, match.pk)
+    # both queens of spades are Ben's: J♠ Q♠ K♠ cannot be offered, a two for Q♠ can
+    choose_player(page, 1)
+    page.locator('[data-key="bar-hand"]').click()
+    tap(page, "QS")
+    tap(page, "QS")
+    choose_player(page, 0)
+    tap(page, "JS")
+    tap(page, "KS")
+    expect(page.locator(OFFERS)).to_have_count(1)
+    gap = page.get_by_role("button", name=re.compile(r"^A two for the queen of spades"))
+    gap.click()
+    dialog = page.get_by_role("dialog")
+    assert_accessible(page)
+    dialog.get_by_role("button", name="the two of diamonds", exact=True).click()
+    # what the two stands for is the API's suggestion: 2♦=Q♠, beside natural cards only
+    expect(page.locator('.player-panel .group[data-group="0"] .chip')).to_have_count(3)
+    assert chips(page, "0") == ["JS", "2D=QS", "KS"]
+    expect(page.locator("#picker-target")).to_contain_text("Meld 2")

@@ -2,12 +2,12 @@
 // active player's melds and held cards, the card picker, typing, and the record button.
 // Every control calls an action (context.actions); nothing here changes the draft itself.
 import { ApiError } from "../api.js";
-import { RANKS, SUITS, SUIT_SYMBOLS, cardFace, cardName, colour, isTwo, shortFace } from "../cards.js";
+import { RANKS, SUITS, SUIT_SYMBOLS, cardFace, cardName, colour, shortFace } from "../cards.js";
 import { h, number } from "../dom.js";
 import { kindLabel, sentences, t } from "../i18n.js";
 import { actions, handNumber, root, state } from "./context.js";
 import {
-  COPIES, activePlayer, cardTotal, counts, generalViolations, meldBodyIndex, offers, overCopies,
+  activePlayer, cardTotal, copies, isWild, counts, generalViolations, meldBodyIndex, offers, overCopies,
   playerViolations, restOffered, violationsAt,
 } from "./draft.js";
 import { minus, signed } from "./format.js";
@@ -68,11 +68,20 @@ function endingQuestion() {
       }),
       h("label", { for: id }, label));
   };
+  // the endings and flags are the game's own (GET rulesets/): Rummy's stock never runs out
+  const endings = draft.limits.endings;
   return h("fieldset", { class: "ending", "aria-describedby": problems.length ? "ending-problems" : null },
     h("legend", {}, t("how_ended")),
     h("div", { class: "choices ending-choices" },
-      draft.players.map((p) => option("went_out", p.id, t("went_out_label", { name: p.name }))),
-      option("stock_exhausted", null, t("stock_ran_out"))),
+      endings.includes("went_out") ? draft.players.map((p) => option("went_out", p.id, t("went_out_label", { name: p.name }))) : null,
+      endings.includes("stock_exhausted") ? option("stock_exhausted", null, t("stock_ran_out")) : null),
+    draft.limits.flags.map((flag) => {
+      const id = `flag-${flag.name}`;
+      return h("div", { class: "choice flag" },
+        h("input", { type: "checkbox", id, checked: Boolean(draft.flags?.[flag.name]), dataset: { key: id },
+          onchange: (event) => actions.setFlag(flag.name, event.target.checked) }),
+        h("label", { for: id }, flag.label));
+    }),
     problemList(problems, "ending-problems"));
 }
 
@@ -168,7 +177,7 @@ function groupRow(playerIndex, group, codes, ruling) {
 }
 
 function chip(playerIndex, group, code, index, ruling) {
-  const two = group !== "hand" && isTwo(code);
+  const two = group !== "hand" && isWild(state.draft, code);
   const label = two ? t("choose_two", { card: cardName(code) }) : t("remove_card", { card: cardName(code) });
   return h("button", {
     type: "button", class: `chip${two ? " two" : ""}`, "aria-label": label,
@@ -185,7 +194,7 @@ function picker() {
   const suitRow = (band, suit) =>
     band.map((rank) => {
       const card = `${rank}${suit}`;
-      const left = COPIES - (seen[card] ?? 0);
+      const left = copies(draft) - (seen[card] ?? 0);
       const name = cardName(card);
       return h("button", {
         type: "button", class: `pick ${colour(suit)}`,
@@ -215,6 +224,8 @@ function picker() {
 // Whole melds offered from the first cards of the meld being entered (a set after its first
 // card, a run after its two ends), one tap each; the suits' legend when there is none. The
 // strip keeps its height, so the cards under the thumb never move.
+const draftWild = () => state.draft.limits.wild;
+
 function offerStrip() {
   const found = offers(state.draft);
   if (!found.length) {
@@ -223,11 +234,20 @@ function offerStrip() {
         SUITS.map((s) => h("span", { class: colour(s) }, `${SUIT_SYMBOLS[s]} ${t(`suit_${s}`)}`))));
   }
   return h("div", { class: "offer-strip", role: "group", "aria-label": t("offers") },
-    found.map((offer) => h("button", {
-      type: "button", class: `offer ${offer.kind}`, dataset: { key: `offer-${offer.cards.join("-")}`, offer: offer.cards.join(" ") },
-      "aria-label": t("offer", { cards: offer.cards.map(cardName).join(", ") }),
-      onclick: () => actions.takeOffer(offer.cards),
-    }, offer.cards.map((code) => cardFace(code)))));
+    found.map((offer) => (offer.kind === "gap"
+      // a wild two in the gap: the card it would stand for is shown after "2="
+      ? h("button", {
+        type: "button", class: "offer gap", dataset: { key: `gap-${offer.stands}`, gap: offer.stands },
+        "aria-label": t("offer_gap", { card: cardName(offer.stands), cards: offer.cards.map(cardName).join(", ") }),
+        onclick: () => actions.chooseGap(offer),
+      }, offer.cards.map((code, i) => (i === offer.gap
+        ? h("span", { class: "gap-card" }, `${draftWild()}=`, cardFace(code))
+        : cardFace(code))))
+      : h("button", {
+        type: "button", class: `offer ${offer.kind}`, dataset: { key: `offer-${offer.cards.join("-")}`, offer: offer.cards.join(" ") },
+        "aria-label": t("offer", { cards: offer.cards.map(cardName).join(", ") }),
+        onclick: () => actions.takeOffer(offer.cards),
+      }, offer.cards.map((code) => cardFace(code))))));
 }
 
 // What is typed and what was wrong with it live in the state, so that a redraw (a preview's
@@ -253,7 +273,7 @@ function typing() {
       error.textContent = "";
       input.removeAttribute("aria-invalid");
       try {
-        const { cards } = await typed(kept.value);
+        const { cards } = await typed(state.draft, kept.value);
         const third = overCopies(state.draft, cards);
         if (third) {
           refuse(`${cardName(third)}: ${t("none_left")}`);
