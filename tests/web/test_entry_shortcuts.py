@@ -9,8 +9,7 @@ from collections import Counter
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.matches.builders import RANKS
-from tests.web.conftest import start_match
+from tests.factories import RANKS, create_match
 from tests.web.entry import choose_ending, choose_player, open_entry, tap, wait_for_preview
 
 OFFERS = ".picker .offer-strip button.offer"
@@ -38,7 +37,7 @@ def test_a_run_from_its_two_end_cards_and_a_set_from_its_first_card(
     page_as, bob, roster, assert_accessible
 ):
     ann, ben, cleo = roster[:3]
-    match = start_match(roster[0].club, [ann, ben, cleo], user=bob)
+    match = create_match(roster[0].club, [ann, ben, cleo], user=bob)
     page = page_as(bob)
     open_entry(page, match.pk)
 
@@ -82,7 +81,7 @@ def test_the_last_player_holds_the_rest_once_the_top_discard_is_named(
     page_as, bob, roster, assert_accessible
 ):
     ann, ben, cleo = roster[:3]
-    match = start_match(roster[0].club, [ann, ben, cleo], user=bob)
+    match = create_match(roster[0].club, [ann, ben, cleo], user=bob)
     page = page_as(bob)
     open_entry(page, match.pk)
     choose_ending(page, "stock_exhausted")
@@ -116,7 +115,7 @@ def test_the_review_shows_every_player_and_records_in_one_tap(
     page_as, bob, roster, screenshot, assert_accessible
 ):
     ann, ben = roster[:2]
-    match = start_match(roster[0].club, [ann, ben], user=bob)
+    match = create_match(roster[0].club, [ann, ben], user=bob)
     page = page_as(bob)
     open_entry(page, match.pk)
     choose_ending(page, str(ann.pk))
@@ -161,9 +160,9 @@ def test_the_review_shows_every_player_and_records_in_one_tap(
 def test_the_entry_screen_fits_a_small_screen_without_scrolling_sideways(
     new_context, live_server, bob, roster, language, viewport, zoom, assert_accessible
 ):
-    from tests.web.conftest import sign_in_cookie
+    from tests.web.browsing import sign_in_cookie
 
-    match = start_match(roster[0].club, roster, user=bob)
+    match = create_match(roster[0].club, roster, user=bob)
     context = new_context(language, viewport={"width": viewport, "height": 700})
     sign_in_cookie(context, bob, live_server)
     page = context.new_page()
@@ -202,7 +201,7 @@ def test_a_broken_meld_is_explained_with_the_cards_symbols_in_every_language(
     page_as, bob, roster, language, words
 ):
     ann, ben = roster[:2]
-    match = start_match(roster[0].club, [ann, ben], user=bob)
+    match = create_match(roster[0].club, [ann, ben], user=bob)
     page = page_as(bob, language)
     open_entry(page, match.pk)
     for card in ("5H", "6H", "8H"):
@@ -215,7 +214,7 @@ def test_a_broken_meld_is_explained_with_the_cards_symbols_in_every_language(
 
 def test_a_wild_two_by_tapping_the_gap_it_fills(page_as, bob, roster, assert_accessible):
     ann, ben = roster[:2]
-    match = start_match(roster[0].club, [ann, ben], user=bob)
+    match = create_match(roster[0].club, [ann, ben], user=bob)
     page = page_as(bob)
     open_entry(page, match.pk)
     # both queens of spades are Ben's: J♠ Q♠ K♠ cannot be offered, a two for Q♠ can

@@ -6,15 +6,14 @@ from __future__ import annotations
 from playwright.sync_api import expect
 from rest_framework.test import APIClient
 
-from tests.matches.builders import went_out
-from tests.web.conftest import record_hand, start_match
+from tests.factories import create_match, record_hand, went_out
 
 
 def test_a_corrected_hand_shows_its_reason_and_its_earlier_version(
     page_as, bob, victor, roster, assert_accessible
 ):
     ann, ben, cleo = roster[:3]
-    match = start_match(roster[0].club, [ann, ben, cleo], user=bob)
+    match = create_match(roster[0].club, [ann, ben, cleo], user=bob)
     record_hand(match, went_out(ann.pk, [ann.pk, ben.pk, cleo.pk]), user=bob)
     record_hand(match, went_out(ben.pk, [ann.pk, ben.pk, cleo.pk]), user=bob)
     client = APIClient()
