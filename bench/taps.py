@@ -122,7 +122,7 @@ def serving(root: Path, env: dict[str, str], port: int) -> Iterator[str]:
         cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     try:
-        for _ in range(100):
+        for _ in range(600):  # up to two minutes on a busy machine
             with contextlib.suppress(OSError):
                 urllib.request.urlopen(f"{url}/sign-in/", timeout=2)
                 break
