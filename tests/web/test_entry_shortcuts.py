@@ -13,11 +13,12 @@ from tests.factories import RANKS, create_match
 from tests.web.entry import choose_ending, choose_player, open_entry, tap, wait_for_preview
 
 OFFERS = ".picker .offer-strip button.offer"
+WHOLE = f"{OFFERS}:not(.gap)"  # whole melds, not the gaps a two could fill
 
 
 def offered(page: Page) -> list[list[str]]:
     """The whole melds the picker offers now, as card codes."""
-    return [text.split(" ") for text in page.locator(OFFERS).evaluate_all(
+    return [text.split(" ") for text in page.locator(WHOLE).evaluate_all(
         "(buttons) => buttons.map((b) => b.dataset.offer)"
     )]  # fmt: skip
 
@@ -44,7 +45,8 @@ def test_a_run_from_its_two_end_cards_and_a_set_from_its_first_card(
     # 5♥ then 8♥: the run between them, one tap, and the next taps go to a new meld
     tap(page, "5H")
     tap(page, "8H")
-    expect(page.locator(OFFERS)).to_have_count(1)
+    assert offered(page) == [["5H", "6H", "7H", "8H"]]  # and a two in either gap
+    expect(page.locator(f"{OFFERS}.gap")).to_have_count(2)
     run = page.get_by_role("button", name=re.compile(r"^Whole meld: the five of hearts, the six"))
     run.click()
     assert chips(page, "0") == ["5H", "6H", "7H", "8H"]
@@ -68,12 +70,13 @@ def test_a_run_from_its_two_end_cards_and_a_set_from_its_first_card(
     choose_player(page, 2)
     tap(page, "4H")
     tap(page, "7H")
-    expect(page.locator(OFFERS)).to_have_count(0)  # 4♥ 5♥ 6♥ 7♥ would take a third 6♥
+    assert offered(page) == []  # 4♥ 5♥ 6♥ 7♥ would take a third 6♥...
+    expect(page.locator(f"{OFFERS}.gap")).to_have_text(["4♥5♥2=6♥7♥"])  # ...a two can stand in
     page.locator('[data-key="bar-new-meld"]').click()
     tap(page, "KD")
     assert offered(page) == [["KD", "KH", "KC"]]  # K♥ and K♣ have a copy left, K♠ none
     # and an offer is only a shortcut: the API still rules on the meld taken
-    page.locator(OFFERS).click()
+    page.locator(WHOLE).click()
     wait_for_preview(page, "invalid")
 
 
@@ -187,10 +190,8 @@ def test_the_entry_screen_fits_a_small_screen_without_scrolling_sideways(
     # tabs can be reached with the picker on screen: the picker does not cover them
     label = page.locator('.player-panel [data-key="group-0"] .group-name')
     assert label.evaluate("(e) => e.scrollWidth <= e.clientWidth")
-    page.get_by_role("tab").last.scroll_into_view_if_needed()
     page.get_by_role("tab").last.click()
     expect(page.get_by_role("tab").last).to_have_attribute("aria-selected", "true")
-    page.locator("fieldset.ending").scroll_into_view_if_needed()
     page.locator("fieldset.ending label").last.click()
     expect(page.locator('input[name="ending"][value="stock_exhausted"]')).to_be_checked()
     assert_accessible(page)
