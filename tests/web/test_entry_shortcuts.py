@@ -44,7 +44,9 @@ def test_a_run_from_its_two_end_cards_and_a_set_from_its_first_card(
 
     # 5♥ then 8♥: the run between them, one tap, and the next taps go to a new meld
     tap(page, "5H")
+    expect(page.locator('.player-panel .group[data-group="0"] .chip')).to_have_count(1)
     tap(page, "8H")
+    expect(page.locator(f"{OFFERS}.run")).to_have_count(1)
     assert offered(page) == [["5H", "6H", "7H", "8H"]]  # and a two in either gap
     expect(page.locator(f"{OFFERS}.gap")).to_have_count(2)
     run = page.get_by_role("button", name=re.compile(r"^Whole meld: the five of hearts, the six"))

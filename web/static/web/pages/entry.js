@@ -46,8 +46,11 @@ function stopPreview() {
 async function runPreview() {
   previewTimer = null;
   if (drafts.isEmpty(state.draft)) {
-    state.preview = IDLE;
-    render();
+    // nothing to check: redraw only if there was a preview (a redraw under a tap loses it)
+    if (state.preview.state !== "idle") {
+      state.preview = IDLE;
+      render();
+    }
     return;
   }
   previewAbort?.abort();
