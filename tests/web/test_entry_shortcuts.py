@@ -32,6 +32,7 @@ def chips(page: Page, group: str) -> list[str]:
 def type_cards(page: Page, text: str) -> None:
     page.locator("#typed").fill(text)
     page.locator("#typed").press("Enter")
+    expect(page.locator("#typed")).to_have_value("")  # read by the API and added
 
 
 def test_a_run_from_its_two_end_cards_and_a_set_from_its_first_card(

@@ -272,6 +272,7 @@ function typing() {
       kept.error = "";
       error.textContent = "";
       input.removeAttribute("aria-invalid");
+      const where = { ...state.draft.active }; // the group they were typed for, whatever is tapped meanwhile
       try {
         const { cards } = await typed(state.draft, kept.value);
         const third = overCopies(state.draft, cards);
@@ -280,6 +281,7 @@ function typing() {
           return;
         }
         kept.value = "";
+        state.draft.active = where;
         actions.addCards(cards);
       } catch (failure) {
         refuse(failure instanceof ApiError ? failure.errors.map((e) => e.detail).join(" ") : sentences.offline);
