@@ -224,7 +224,9 @@ class Rules:
 
     def flags(self, entry: HandEntry) -> dict[str, bool]:
         """The hand's flags this ruleset knows, each stated (false when left out)."""
-        return {name: bool(entry.flags.get(name, False)) for name in self.ruleset.hand_flags}
+        return {
+            flag.name: bool(entry.flags.get(flag.name, flag.default)) for flag in self.ruleset.flags
+        }
 
     def finish(self, totals: Mapping[Hashable, int]) -> scoring.Finish:
         return self.ruleset.decide_finish(totals, self.options)

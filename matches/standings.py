@@ -315,7 +315,8 @@ _WILD_TWOS_SQL = (
 
 
 def _card_figures() -> dict[str, Any]:
-    """Figures read from the melds and held cards stored as JSON; PostgreSQL only (else null)."""
+    """Figures read by PostgreSQL from the melds and held cards stored as JSON (elsewhere
+    :func:`card_figures_read` reads them)."""
     if connection.vendor != "postgresql":
         return {}
     quote = connection.ops.quote_name
@@ -327,6 +328,18 @@ def _card_figures() -> dict[str, Any]:
         "wild_twos_melded": Coalesce(Sum(wild_twos, output_field=IntegerField()), 0),
         "queen_of_spades_held": Count("pk", filter=Q(held__contains=[{"card": "QS"}])),
     }
+
+
+def card_figures_read(results: QuerySet[HandResult]) -> dict[str, int]:
+    """The card figures of :func:`_card_figures` read row by row from the stored JSON, for a
+    database without PostgreSQL's JSON functions (the embedded SQLite of ``make run``)."""
+    wild_twos = queens = 0
+    for melds, held in results.values_list("melds", "held").iterator():
+        wild_twos += sum(
+            1 for meld in melds for card in meld["cards"] if card.startswith("2") and "=" in card
+        )
+        queens += any(item["card"] == "QS" for item in held)
+    return {"wild_twos_melded": wild_twos, "queen_of_spades_held": queens}
 
 
 def player_record(*, player: Player) -> dict[str, Any]:
@@ -350,6 +363,8 @@ def player_record(*, player: Player) -> dict[str, Any]:
         .values("net", match=F("hand__match_id"), number=F("hand__number"))
         .first()
     )
+    if connection.vendor != "postgresql":
+        hands.update(card_figures_read(results))
     played = hands["hands_played"]
     return {
         "matches_played": row.get("matches_played", 0),
