@@ -19,10 +19,12 @@ def dead_database():
 
     def kill() -> None:
         connection.close()
+        connection.close_pool()  # the pool keeps the address it was opened with
         connection.settings_dict["PORT"] = "1"
 
     def restore() -> None:
         connection.close()
+        connection.close_pool()
         connection.settings_dict["PORT"] = real_port
 
     yield kill, restore
@@ -31,7 +33,11 @@ def dead_database():
 
 def test_healthz_reports_the_database(api_client_plain, dead_database):
     kill, restore = dead_database
-    assert api_client_plain.get("/healthz").json() == {"status": "ok", "database": "ok"}
+    assert api_client_plain.get("/healthz").json() == {
+        "status": "ok",
+        "database": "ok",
+        "cache": "ok",
+    }
     kill()
     down = api_client_plain.get("/healthz")
     assert down.status_code == 503
