@@ -32,7 +32,7 @@ from rest_framework.reverse import reverse
 from rest_framework.serializers import BaseSerializer, CharField, DecimalField, Serializer
 from rest_framework.settings import api_settings
 
-from accounts.throttles import AccountSignInThrottle, AddressSignInThrottle
+from accounts.throttles import AccountSignInThrottle, AddressSignInThrottle, forgive
 from matches import errors, hands, selectors, services, standings
 from matches.api import presenters
 from matches.api import serializers as s
@@ -75,13 +75,9 @@ class ObtainTokenView(ObtainAuthToken):
         "Use `POST auth/tokens/` for a device token (docs/api.md).",
     )
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        try:
-            return super().post(request, *args, **kwargs)
-        except exceptions.ValidationError:
-            for throttle in self.get_throttles():
-                if isinstance(throttle, AccountSignInThrottle):
-                    throttle.record_failure()
-            raise
+        answer = super().post(request, *args, **kwargs)
+        forgive(self.get_throttles())
+        return answer
 
 
 STALE = error_response("Stale", ["precondition_failed"])
