@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from drf_standardized_errors.formatter import ExceptionFormatter
 from drf_standardized_errors.handler import ExceptionHandler
 from drf_standardized_errors.types import Error, ErrorResponse, ErrorType
+from redis.exceptions import RedisError
 from rest_framework import exceptions
 
 from matches.api.errors import EnvelopeError, envelope, error_response, to_envelope_error
@@ -28,10 +29,19 @@ class DatabaseUnavailable(exceptions.APIException):
     wait = 5  # seconds, answered as Retry-After: a restarting database is back within a few
 
 
+class CacheUnavailable(exceptions.APIException):
+    status_code = 503
+    default_detail = _("The shared cache cannot be reached; try again shortly.")
+    default_code = "cache_unavailable"
+    wait = 5  # seconds, answered as Retry-After
+
+
 class ProjectExceptionHandler(ExceptionHandler):
     def convert_known_exceptions(self, exc: Exception) -> Exception:
         if isinstance(exc, (OperationalError, InterfaceError)):
             return DatabaseUnavailable()
+        if isinstance(exc, RedisError):  # a use of the cache that does not fall back by itself
+            return CacheUnavailable()
         if isinstance(exc, MatchError):
             return to_envelope_error(exc)
         converted: Exception = super().convert_known_exceptions(exc)
@@ -56,5 +66,7 @@ class ProjectExceptionFormatter(ExceptionFormatter):
 
 RequestTooLargeResponse = error_response("RequestTooLarge", ["request_too_large"])
 DatabaseUnavailableResponse = error_response(
-    "DatabaseUnavailable", ["database_unavailable"], error_type="server_error"
+    "DatabaseUnavailable",
+    ["database_unavailable", "cache_unavailable", "sign_in_unavailable"],
+    error_type="server_error",
 )

@@ -11,15 +11,21 @@ from __future__ import annotations
 
 import contextvars
 import hashlib
+import logging
 import random
 from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
+from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse
+from redis.exceptions import RedisError
 
 PRIMARY = "default"
+# What the cache raises when its store is unreachable: Redis, or the database's cache table.
+CACHE_ERRORS = (RedisError, DatabaseError, OSError)
+logger = logging.getLogger(__name__)
 _pinned: contextvars.ContextVar[bool] = contextvars.ContextVar("pinned_to_primary", default=False)
 
 
@@ -70,11 +76,26 @@ class ReadYourWritesMiddleware:
             return self.get_response(request)
         key = _client_key(request)
         writes = request.method not in self.SAFE_METHODS
-        token = _pinned.set(writes or (key is not None and bool(cache.get(key))))
+        token = _pinned.set(writes or (key is not None and _pin_holds(key)))
         try:
             response = self.get_response(request)
         finally:
             _pinned.reset(token)
         if writes and key is not None and response.status_code < 400:
-            cache.set(key, True, settings.REPLICA_PIN_SECONDS)
+            try:
+                cache.set(key, True, settings.REPLICA_PIN_SECONDS)
+            except CACHE_ERRORS:
+                logger.warning("replica pin not kept: the cache is unreachable")
         return response
+
+
+def _pin_holds(key: str) -> bool:
+    """Whether the client wrote moments ago; when the cache cannot tell, read the primary.
+
+    Reading the primary is always right, only slower, so a lost cache costs no request.
+    """
+    try:
+        return bool(cache.get(key))
+    except CACHE_ERRORS:
+        logger.warning("replica pin unknown: the cache is unreachable; reading the primary")
+        return True
