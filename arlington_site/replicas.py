@@ -13,12 +13,13 @@ import contextvars
 import hashlib
 import logging
 import random
+import time
 from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import DatabaseError
+from django.db import DatabaseError, connections
 from django.http import HttpRequest, HttpResponse
 from redis.exceptions import RedisError
 
@@ -33,8 +34,34 @@ def replica_aliases() -> list[str]:
     return [alias for alias in settings.DATABASES if alias.startswith("replica")]
 
 
+# A replica that could not be reached is left alone this long (per worker process).
+REPLICA_RETRY_SECONDS = 10
+_down_until: dict[str, float] = {}
+
+
+def reachable(alias: str) -> bool:
+    """Whether a replica gives a connection; one that does not is skipped for a while.
+
+    A connection this thread already holds is taken as it is (one that broke since fails its
+    query once, with a 503, and is replaced); a new one costs the replica's pool timeout at
+    most (``DATABASE_REPLICA_POOL_TIMEOUT``) when the replica is down.
+    """
+    if _down_until.get(alias, 0.0) > time.monotonic():
+        return False
+    try:
+        connections[alias].ensure_connection()
+    except DatabaseError:
+        logger.warning("replica %s unreachable; reading the primary for a while", alias)
+        _down_until[alias] = time.monotonic() + REPLICA_RETRY_SECONDS
+        return False
+    return True
+
+
 class PrimaryReplicaRouter:
-    """Writes and pinned reads to the primary; other reads to a replica chosen at random."""
+    """Writes and pinned reads to the primary; other reads to a replica chosen at random.
+
+    A replica that cannot be reached is skipped, for the primary if it is the last one.
+    """
 
     def db_for_read(self, model: Any, **hints: Any) -> str:
         replicas = replica_aliases()
@@ -42,7 +69,10 @@ class PrimaryReplicaRouter:
         cache = getattr(getattr(model, "_meta", None), "app_label", None) == "django_cache"
         if _pinned.get() or not replicas or cache:
             return PRIMARY
-        return random.choice(replicas)
+        for alias in random.sample(replicas, len(replicas)):
+            if reachable(alias):
+                return alias
+        return PRIMARY
 
     def db_for_write(self, model: Any, **hints: Any) -> str:
         return PRIMARY

@@ -116,7 +116,11 @@ DATABASE_POOL_SIZE = int(os.environ.get("DATABASE_POOL_SIZE", "4"))
 DATABASE_POOL_TIMEOUT = float(os.environ.get("DATABASE_POOL_TIMEOUT", "10"))
 
 
-def database(url: str | None = None) -> dict[str, Any]:
+# A read replica that is down is given up on sooner, and its reads go to the primary.
+DATABASE_REPLICA_POOL_TIMEOUT = float(os.environ.get("DATABASE_REPLICA_POOL_TIMEOUT", "2"))
+
+
+def database(url: str | None = None, timeout: float = DATABASE_POOL_TIMEOUT) -> dict[str, Any]:
     """One database's settings from its URL (DATABASE_URL when none is given)."""
     postgres = (url or os.environ.get("DATABASE_URL", "")).startswith(("postgres", "pgsql"))
     pooled = postgres and DATABASE_POOL_SIZE > 0
@@ -130,7 +134,7 @@ def database(url: str | None = None) -> dict[str, Any]:
         config.setdefault("OPTIONS", {})["pool"] = {
             "min_size": 1,
             "max_size": DATABASE_POOL_SIZE,
-            "timeout": DATABASE_POOL_TIMEOUT,
+            "timeout": timeout,
             "max_idle": 60,  # connections idle for a minute are closed, down to min_size
         }
     return dict(config)
@@ -145,7 +149,10 @@ WEB_CONCURRENCY = int(os.environ.get("WEB_CONCURRENCY", "1"))
 
 # Read replicas (docs/deployment.md): reads go to them, except right after the client wrote.
 for _number, _url in enumerate(env_list("DATABASE_REPLICA_URLS", "")):
-    DATABASES[f"replica_{_number}"] = {**database(_url), "TEST": {"MIRROR": "default"}}
+    DATABASES[f"replica_{_number}"] = {
+        **database(_url, timeout=DATABASE_REPLICA_POOL_TIMEOUT),
+        "TEST": {"MIRROR": "default"},
+    }
 
 # PostgreSQL binds query values on the server, and a connection prepares a statement once it
 # has run it this many times, so PostgreSQL stops parsing and planning the busy ones (recording a
