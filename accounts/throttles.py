@@ -70,10 +70,10 @@ class CountingThrottle(SimpleRateThrottle):
         try:
             self.now = self.timer()
             self.window = ratelimit.hit(self.key, self.num_requests, self.duration, now=self.now)
-        except ratelimit.CounterUnavailable:
+        except ratelimit.CounterUnavailable as error:
+            logger.warning("rate limit %s not counted: %s", self.scope, error)
             if self.fail_closed:
                 raise SignInUnavailable() from None
-            logger.warning("rate limit %s not counted: its store is unreachable", self.scope)
             return True
         note(request, self.window)
         return self.window.admitted
