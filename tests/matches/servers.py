@@ -111,8 +111,9 @@ class AppServer:
         path: str,
         body: bytes | None = None,
         headers: dict[str, str] | None = None,
+        timeout: float = 30,
     ) -> tuple[int, bytes, http.client.HTTPResponse]:
-        conn = self.connect()
+        conn = self.connect(timeout)
         try:
             conn.request(method, path, body=body, headers=headers or {})
             response = conn.getresponse()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from django.db import connection
+from django.utils import timezone
 
 from bench.cluster import violations
 from matches.models import Hand, Match, Seat
@@ -49,7 +50,7 @@ def test_a_gap_in_the_hand_numbers_is_found(played):
 
 
 def test_a_finished_match_without_winners_is_found(played):
-    Match.objects.filter(pk=played.pk).update(status="finished")
+    Match.objects.filter(pk=played.pk).update(status="finished", finished_at=timezone.now())
     with connection.cursor() as cursor:
         found = broken(violations(cursor))
     assert found["a match is finished if and only if it has winners"] == 1
