@@ -21,8 +21,7 @@ from django.db import connection
 from rest_framework.authtoken.models import Token
 
 from matches.models import Player
-from tests.matches.builders import went_out
-from tests.matches.conftest import client_for, start_match
+from tests.factories import client_for, start_match, went_out
 from tests.matches.servers import (
     AppServer,
     RedisServer,

@@ -9,8 +9,7 @@ from django.utils import timezone
 
 from bench.cluster import violations
 from matches.models import Hand, Match, Seat
-from tests.matches.builders import went_out
-from tests.matches.conftest import client_for, record, start_match
+from tests.factories import client_for, record, start_match, went_out
 
 pytestmark = pytest.mark.django_db
 
