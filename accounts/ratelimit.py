@@ -23,8 +23,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import cache, caches
 from django.db import DatabaseError, connections, transaction
 from django.utils import timezone
 
@@ -63,7 +62,7 @@ class Window:
 
 
 def _store() -> str:
-    backend = settings.CACHES["default"]["BACKEND"]
+    backend = str(caches.settings["default"]["BACKEND"])
     if backend.endswith("RedisCache"):
         return "redis"
     if backend.endswith("DatabaseCache"):

@@ -141,7 +141,7 @@ class AccountSignInThrottle(CountingThrottle):
 
     def forgive(self) -> None:
         """The password was right: this attempt does not count against the account."""
-        if self.window is None or not self.window.admitted:
+        if self.window is None or not self.window.admitted or self.key is None:
             return
         try:
             ratelimit.release(self.key, self.duration, now=self.now)

@@ -118,9 +118,8 @@ def _admit(request: HttpRequest, match_pk: int) -> Any:
     connections are given back before the stream starts waiting.
     """
     try:
-        drf_request = Request(
-            request, authenticators=[cls() for cls in api_settings.DEFAULT_AUTHENTICATION_CLASSES]
-        )
+        classes: list[Any] = list(api_settings.DEFAULT_AUTHENTICATION_CLASSES)
+        drf_request = Request(request, authenticators=[cls() for cls in classes])
         try:
             user = drf_request.user
         except exceptions.AuthenticationFailed as failed:
