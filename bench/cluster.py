@@ -365,7 +365,8 @@ class Cluster:
         config.write_text(
             "global\n  maxconn 2000\n"
             "defaults\n  mode http\n  timeout connect 2s\n  timeout client 60s\n"
-            "  timeout server 60s\n  timeout tunnel 1h\n  option redispatch\n  retries 2\n"
+            "  timeout server 60s\n  timeout tunnel 1h\n  timeout check 5s\n"
+            "  option redispatch\n  retries 2\n"
             f"frontend api\n  bind 127.0.0.1:{ports['haproxy']}\n  default_backend apps\n"
             "backend apps\n  balance roundrobin\n  option httpchk GET /healthz\n"
             # Out only when its database is unreachable: a shared Redis that is down affects
@@ -411,6 +412,20 @@ def wait_for_port(port: int, seconds: float = 30) -> None:
         if time.monotonic() > deadline:
             raise RuntimeError(f"nothing answered on port {port}")
         time.sleep(0.1)
+
+
+def wait_until_balanced(port: int, seconds: float = 60) -> None:
+    """Until HAProxy passes ``/healthz`` on to a server that answers it (its checks are in)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        with contextlib.suppress(OSError, http.client.HTTPException):
+            conn.request("GET", "/healthz")
+            if conn.getresponse().status == 200:
+                return
+        conn.close()
+        time.sleep(0.5)
+    raise RuntimeError("HAProxy found no healthy app server")
 
 
 def psql(port: int, sql: str, database: str = "postgres") -> str:
@@ -708,7 +723,7 @@ def rehearse(cluster: Cluster, args: argparse.Namespace) -> int:
     cluster.start_app("app1")
     cluster.start_app("app2")
     cluster.start_haproxy()
-    time.sleep(2)  # the balancer's first health checks
+    wait_until_balanced(ports["haproxy"])
     cluster.note(f"load: {args.clients} clients for {args.seconds:.0f} s through HAProxy")
 
     tally, stop = Tally(), threading.Event()
