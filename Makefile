@@ -38,7 +38,7 @@ lint: venv
 	$(VENV)/bin/lint-imports
 
 typecheck: venv
-	DEBUG=true $(VENV)/bin/mypy --strict scoring/ matches/ accounts/
+	DEBUG=true $(VENV)/bin/mypy --strict scoring/ matches/ accounts/ clubnight/
 
 lock: venv
 	$(VENV)/bin/pip-compile --quiet --extra dev --generate-hashes --allow-unsafe --strip-extras \

@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "drf_standardized_errors",
     "accounts",
     "matches",
+    "clubnight",
     "web",
     "arlington_site",
 ]
@@ -335,6 +336,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "EndingEnum": "matches.models.Ending",
         "MatchStatusEnum": "matches.models.MatchStatus",
+        "RulesetEnum": "scoring.rulesets.RULESETS",  # by name, as requests and tables give it
         **{
             name: f"{_ERROR_ENUMS}.{name}.choices"
             for name in [

@@ -19,7 +19,7 @@ from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 import scoring
-from matches import errors, hands, statements
+from matches import errors, hands, signals, statements
 from matches.models import (
     Club,
     Hand,
@@ -424,6 +424,7 @@ def _retally_if_counted(match: Match, seats: Sequence[Seat], was_finished: bool)
             player_ids=[seat.player_id for seat in seats],
             ruleset=match.ruleset,
         )
+        signals.finished_match_changed.send(sender=Match, match_id=match.pk)
 
 
 def key_lock_id(match_id: int, key: str) -> int:
@@ -591,6 +592,7 @@ def hand_record(
         retally(
             club_id=match.club, season_ids=[match.season], player_ids=seated, ruleset=match.ruleset
         )
+        signals.finished_match_changed.send(sender=Match, match_id=match.id)
     recorded = _recorded(match, new, written, user)
     if idempotency_key:
         IdempotencyRecord.objects.create(

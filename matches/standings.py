@@ -47,6 +47,7 @@ STANDING_FIELDS = (
     "went_out",
     "points",
     "average_net",
+    "rating",
 )
 DEFAULT_ORDERING = ("-victory_points", "-wins", "-points")
 FOUR_PLACES, TWO_PLACES = Decimal("0.0001"), Decimal("0.01")
@@ -85,6 +86,33 @@ class Scope:
         if self.date_to is not None and self.date_to < dt.date.max:  # the last day is open-ended
             q &= Q(**{f"{prefix}finished_at__lt": _start_of(self.date_to + dt.timedelta(days=1))})
         return q
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column that an app built on this one adds to every row of a table (the ratings add
+    ``rating``); this app never imports those apps, which register their columns when they
+    start. ``annotate`` gives expressions on the row's player (``OuterRef("player_id")``),
+    read in the table's one query; ``present`` makes the cell from the line they filled."""
+
+    name: str
+    annotate: Callable[[Scope], dict[str, Any]]
+    present: Callable[[dict[str, Any]], Any]
+
+
+COLUMNS: list[Column] = []
+OPTIONAL_COLUMNS = ("rating",)  # in every row, null until an app fills them
+
+
+def _columns(scope: Scope) -> dict[str, Any]:
+    return {key: value for column in COLUMNS for key, value in column.annotate(scope).items()}
+
+
+def _cells(line: dict[str, Any]) -> dict[str, Any]:
+    return {
+        **dict.fromkeys(OPTIONAL_COLUMNS),
+        **{column.name: column.present(line) for column in COLUMNS},
+    }
 
 
 def _start_of(day: dt.date) -> dt.datetime:
@@ -154,7 +182,9 @@ def standings(
         figures = seat_figures()
     if player is not None:
         rows = rows.filter(player_id=player.pk)
-    lines = rows.order_by().values("player_id", "player__name").annotate(**figures)
+    lines = (
+        rows.order_by().values("player_id", "player__name").annotate(**figures, **_columns(scope))
+    )
     return rank(
         [
             {
@@ -171,6 +201,7 @@ def standings(
                 "average_net": (Decimal(line["sum_of_totals"]) / line["hands"]).quantize(TWO_PLACES)
                 if line["hands"]
                 else None,
+                **_cells(line),
             }
             for line in lines
             if line["counted"]

@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy
 
 from scoring.cards import Rank, Suit
 from scoring.violations import ENDING_LABELS, KIND_LABELS, RANK_NAMES, SUIT_PHRASES, WILD_PHRASE
+from web import clubnight_labels
 from web.entry_labels import entry_vocabulary
 
 # Sentences the scripts show, by key; i18n.js fills in their "%(name)s" placeholders.
@@ -90,6 +91,7 @@ def vocabulary() -> dict[str, Any]:
         "sentences": {
             **{key: str(text) for key, text in SENTENCES.items()},
             **entry_vocabulary(),  # hand entry, corrections and the outbox
+            **{key: str(text) for key, text in clubnight_labels.SENTENCES.items()},
         },
         "ranks": {rank.value: _(RANK_NAMES[rank]) for rank in Rank},
         "suits": {suit.value: _(SUIT_PHRASES[suit]) for suit in Suit},

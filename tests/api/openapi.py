@@ -82,6 +82,33 @@ def _invitation(world: World) -> Any:
     )
 
 
+def tournament_of(world: World) -> int:
+    """The id of a club night of the world's club, every player entered, no round drawn."""
+    from clubnight.models import Tournament
+    from clubnight.tournaments import tournament_create
+
+    found = Tournament.objects.filter(club=world.club).first()
+    return int(
+        (
+            found
+            or tournament_create(
+                club=world.club,
+                name="Club night",
+                players=[p.pk for p in world.players],
+                user=world.club.created_by,
+            )
+        ).pk
+    )
+
+
+def public_link_of(world: World) -> int:
+    """The id of a public link to the world's club's standings, made now if it has none."""
+    from clubnight.models import PublicLink
+
+    found = PublicLink.objects.filter(club=world.club).first()
+    return int((found or PublicLink.objects.create(club=world.club, scope="standings")).pk)
+
+
 def build_world(
     owner: str, *, scorekeeper: str | None = None, viewer: str | None = None, club_name: str = ""
 ) -> World:
@@ -141,6 +168,8 @@ def path_values(path: str, world: World, member: str) -> dict[str, Any]:
     }
     if collection == "auth":  # the owner's own device token
         objects["auth"] = device_token_of(world.club.created_by)
+    if collection == "tournaments":
+        objects["tournaments"] = tournament_of(world)
     values: dict[str, Any] = {
         "match_pk": world.match,
         "number": 1,
@@ -148,6 +177,8 @@ def path_values(path: str, world: World, member: str) -> dict[str, Any]:
         "invitation": invitation_of(world),
         "code": code_of(world),
     }
+    if "{link_pk}" in path:
+        values["link_pk"] = public_link_of(world)
     if "{id}" in path:
         values["id"] = objects[collection]
     return {name: value for name, value in values.items() if "{" + name + "}" in path}

@@ -36,8 +36,9 @@ async function show() {
         h("td", { class: "num" }, row.hands_played),
         h("td", { class: "num" }, row.went_out),
         h("td", { class: "num" }, number(row.points)),
-        h("td", { class: "num" }, decimal(row.average_net, 1))))
-      : [h("tr", {}, h("td", { colspan: 10, class: "muted" }, t("no_standings")))]));
+        h("td", { class: "num" }, decimal(row.average_net, 1)),
+        h("td", { class: "num", dataset: { field: "rating" } }, number(row.rating))))
+      : [h("tr", {}, h("td", { colspan: 11, class: "muted" }, t("no_standings")))]));
   } catch (error) {
     showError(error, { sentences });
   } finally {
