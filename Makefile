@@ -10,7 +10,7 @@ DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/arlington
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: venv venv-run browser run test test-fast lint typecheck lock messages bench bench-load clean
+.PHONY: venv venv-run browser run test test-fast lint typecheck lock messages bench bench-load rehearsal clean
 
 venv: $(STAMP)
 
@@ -78,6 +78,12 @@ bench: venv
 # Needs PostgreSQL and wrk (apt-get install wrk); about two minutes.
 bench-load: venv
 	$(PY) bench/load.py
+
+# "Past one machine" rehearsed here (bench/cluster.py): PostgreSQL primary and replica, PgBouncer,
+# Redis, two app servers behind HAProxy, a mixed load with faults; `make rehearsal SECONDS=60`.
+SECONDS ?= 150
+rehearsal: venv
+	$(PY) bench/cluster.py --seconds $(SECONDS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis staticfiles

@@ -27,6 +27,7 @@ from drf_standardized_errors.types import (
     ErrorResponse,
     ErrorType,
 )
+from redis.exceptions import RedisError
 from rest_framework import exceptions, serializers
 
 from scoring import Violation, render
@@ -373,6 +374,13 @@ class DatabaseUnavailable(exceptions.APIException):
     wait = 5  # seconds, answered as Retry-After: a restarting database is back within a few
 
 
+class CacheUnavailable(exceptions.APIException):
+    status_code = 503
+    default_detail = _("The shared cache cannot be reached; try again shortly.")
+    default_code = "cache_unavailable"
+    wait = 5  # seconds, answered as Retry-After
+
+
 class ProjectExceptionHandler(ExceptionHandler):
     """drf-standardized-errors, taught the project's own exceptions and a database that cannot
     be reached, so that none of them becomes a 500. Anything else unexpected, a row a service
@@ -383,6 +391,8 @@ class ProjectExceptionHandler(ExceptionHandler):
             return DatabaseUnavailable()
         if isinstance(exc, NotAllowed):
             return exceptions.PermissionDenied()
+        if isinstance(exc, RedisError):  # a use of the cache that does not fall back by itself
+            return CacheUnavailable()
         if isinstance(exc, MatchError):
             return to_envelope_error(exc)
         converted: Exception = super().convert_known_exceptions(exc)
@@ -438,5 +448,7 @@ def error_response(
 
 RequestTooLargeResponse = error_response("RequestTooLarge", ["request_too_large"])
 DatabaseUnavailableResponse = error_response(
-    "DatabaseUnavailable", ["database_unavailable"], error_type="server_error"
+    "DatabaseUnavailable",
+    ["database_unavailable", "cache_unavailable", "sign_in_unavailable"],
+    error_type="server_error",
 )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -29,8 +30,11 @@ from django.db.models import (
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import Coalesce
 from django.utils import timezone
+from redis.exceptions import RedisError
 
 from matches.models import Club, HandResult, MatchStatus, Player, Ruleset, Season, Seat, Tally
+
+logger = logging.getLogger(__name__)
 
 # What `?ordering=` accepts, and the default: victory points, then wins, then points.
 STANDING_FIELDS = (
@@ -257,20 +261,39 @@ class Table:
     def rows(self) -> list[dict[str, Any]]:
         """The ranked rows (see ``standings``)."""
         key = self.key("rows")
-        rows: list[dict[str, Any]] | None = cache.get(key)
+        rows: list[dict[str, Any]] | None = _cached(key)
         if rows is None:
             rows = standings(scope=self.scope, ordering=self.ordering, using=self.club._state.db)
-            cache.set(key, rows, CACHE_SECONDS)
+            _keep(key, rows)
         return rows
 
     def rendered(self, name: str, render: Callable[[list[dict[str, Any]]], bytes]) -> bytes:
         """The rows as ``render`` writes them, kept under ``name`` beside the rows themselves."""
         key = self.key(name)
-        body: bytes | None = cache.get(key)
+        body: bytes | None = _cached(key)
         if body is None:
             body = render(self.rows())
-            cache.set(key, body, CACHE_SECONDS)
+            _keep(key, body)
         return body
+
+
+# A cache that cannot be reached (Redis down) only costs the table being computed afresh.
+_CACHE_ERRORS = (RedisError, OSError)
+
+
+def _cached(key: str) -> Any:
+    try:
+        return cache.get(key)
+    except _CACHE_ERRORS:
+        logger.warning("standings cache unreachable; computing the table")
+        return None
+
+
+def _keep(key: str, value: Any) -> None:
+    try:
+        cache.set(key, value, CACHE_SECONDS)
+    except _CACHE_ERRORS:
+        pass
 
 
 def standings_for_club(
