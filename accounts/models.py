@@ -49,3 +49,21 @@ class IdempotentAnswer(models.Model):
                 fields=["user", "route", "key_digest"], name="one_answer_per_route_and_key"
             ),
         ]
+
+
+class RateCounter(models.Model):
+    """One fixed window's count of one rate limit, when the cache is the database.
+
+    Kept by accounts/ratelimit.py with one atomic upsert per request; rows of windows that
+    have passed are deleted now and then.
+    """
+
+    key = models.CharField(max_length=255, primary_key=True)
+    count = models.IntegerField()
+    expires = models.DateTimeField(db_index=True)
+
+    class Meta:
+        db_table = "accounts_ratecounter"
+
+    def __str__(self) -> str:
+        return f"{self.key}: {self.count}"

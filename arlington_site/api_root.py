@@ -18,6 +18,7 @@ RESOURCES = {
     "seasons": "season-list",
     "matches": "match-list",
     "invitations": "my-invitations",
+    "rulesets": "ruleset-list",
 }
 RULINGS = {
     "meld": "ruling-meld",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -118,8 +118,13 @@ def live_start(*, match_id: int, turned_up: scoring.Card, user: User) -> LiveHan
     seats = _seats(match)
     players = _players(seats)
     number = match.hands_played + 1
-    first = next(seat.position for seat in seats if seat.player_id == match.first_dealer_id)
-    dealer = seats[scoring.dealer_position(number, len(seats), first)].player_id
+    dealer = hands.dealer(
+        match.pk,
+        match.first_dealer_id,
+        [seat.player_id for seat in seats],
+        number,
+        ruleset=match.ruleset,
+    )
     state = engine.deal(
         list(players.values()), dealer=players[dealer], turned_up=turned_up, number=number
     )
@@ -155,10 +160,17 @@ def _event(data: Mapping[str, Any], players: Mapping[int, Seated]) -> engine.Eve
     return engine.event_from_dict({**data, "player": player})
 
 
-def _check_version(live: LiveHand, expected: int | None) -> None:
-    if expected is None:
-        raise errors.PreconditionRequired("live")
-    if expected != live.version:
+IfMatchTags = tuple[str, ...] | None
+"""The ETags a request's If-Match names, as sent (``("*",)`` for any); None without one."""
+
+
+def _check_if_match(live: LiveHand, if_match: IfMatchTags, *, required: bool = True) -> None:
+    """Refuse a change made from another version than the live hand's, as it is under lock."""
+    if if_match is None:
+        if required:
+            raise errors.PreconditionRequired("live")
+        return
+    if "*" not in if_match and etag(live) not in if_match:
         raise errors.PreconditionFailed("live", version=live.version)
 
 
@@ -168,15 +180,14 @@ def live_append(
     match_id: int,
     data: dict[str, Any],
     user: User,
-    expected_version: Callable[[LiveHand], int | None],
-    render_hand: Callable[[hands.RecordedHand], Any],
+    if_match: IfMatchTags,
     idempotency_key: str | None = None,
     device: str = "",
 ) -> Answer:
     """Append one event (``finish`` records the hand), or replay the first answer to its key.
 
-    ``data`` is an event as the API takes it, with players as ids. ``expected_version`` reads
-    the version the client names (If-Match) once the live hand is known. A refused event
+    ``data`` is an event as the API takes it, with players as ids. ``if_match`` is the ETags
+    the client names (If-Match), compared with the live hand's once it is locked. A refused event
     raises ``errors.EventRefused`` and changes nothing. A ``finish`` whose number was recorded
     meanwhile is compared with the recorded hand, as a second entry is (``hand_record``).
     """
@@ -196,7 +207,7 @@ def live_append(
     finishing_a_recorded_number = data["type"] == "finish" and live.number <= match.hands_played
     if live.number != match.hands_played + 1 and not finishing_a_recorded_number:
         raise errors.LiveHandOvertaken(number=live.number, recorded=match.hands_played)
-    _check_version(live, expected_version(live))
+    _check_if_match(live, if_match)
     seats = _seats(match)
     players = _players(seats)
     state = _replay(live, players)
@@ -209,9 +220,7 @@ def live_append(
                 attr="player" if "player" in data else f"held.{player}", player=player
             )
     if data["type"] == "finish":
-        return _finish(
-            live, state, data, players, user, sequence, idempotency_key, render_hand, device
-        )
+        return _finish(live, state, data, players, user, sequence, idempotency_key, device)
     step = engine.play(state, _event(data, players))
     if not step.accepted:
         raise errors.EventRefused(step.violations)
@@ -238,7 +247,6 @@ def _finish(
     user: User,
     sequence: int,
     key: str | None,
-    render_hand: Callable[[hands.RecordedHand], Any],
     device: str = "",
 ) -> Answer:
     held: dict[Hashable, Sequence[scoring.Card]] = {
@@ -259,7 +267,7 @@ def _finish(
     recorded = services.hand_record(
         match_id=live.match_id, entry=entry, user=user, number=live.number, device=device, live=True
     )  # the same hand recorded meanwhile: this log is attached to it, as its confirmation
-    body = render_hand(recorded)
+    body = recorded.body()
     live.version += 1
     live.status, live.ended_at = LiveStatus.RECORDED, timezone.now()
     live.hand_id = Hand.objects.values_list("pk", flat=True).get(
@@ -281,11 +289,11 @@ def _finish(
 
 
 @transaction.atomic
-def live_undo(*, match_id: int, expected_version: Callable[[LiveHand], int | None]) -> LiveHand:
+def live_undo(*, match_id: int, if_match: IfMatchTags) -> LiveHand:
     """Undo the last accepted event: it stays in the log, marked undone."""
     match = _lock(match_id)
     live = LiveHand.objects.get(match=match, status=LiveStatus.PLAYING)
-    _check_version(live, expected_version(live))
+    _check_if_match(live, if_match)
     last = live.events.filter(undone=False).order_by("-sequence").first()
     if last is None:
         raise errors.NothingToUndo()
@@ -299,13 +307,11 @@ def live_undo(*, match_id: int, expected_version: Callable[[LiveHand], int | Non
 
 
 @transaction.atomic
-def live_abandon(*, match_id: int, expected_version: Callable[[LiveHand], int | None]) -> None:
+def live_abandon(*, match_id: int, if_match: IfMatchTags = None) -> None:
     """Abandon the live hand in play: nothing is recorded, and the log stays in the database."""
     match = _lock(match_id)
     live = LiveHand.objects.get(match=match, status=LiveStatus.PLAYING)
-    named = expected_version(live)
-    if named is not None and named != live.version:
-        raise errors.PreconditionFailed("live", version=live.version)
+    _check_if_match(live, if_match, required=False)
     live.status, live.ended_at = LiveStatus.ABANDONED, timezone.now()
     live.version += 1
     live.save(update_fields=["status", "ended_at", "version"])

@@ -1,9 +1,9 @@
 """The games the service scores, behind one interface: Arlington and classic Rummy.
 
-A ruleset owns its meld rules, deal rules, scoring, finish and codes; the rulesets share the
-card notation and the value types. The matches app and the live table ask a match's ruleset,
-never a game's module directly, so a third game is one new module registered in
-:data:`RULESETS`.
+A ruleset owns its meld rules, deal rules, turn rules, scoring, finish and codes, and describes
+itself (:func:`describe`); the rulesets share the card notation and the value types. The
+matches app, the rulings and the live table ask a match's ruleset, never a game's module
+directly, so a third game is one new module that calls :func:`register`.
 
 >>> from scoring import parse_meld
 >>> [ruleset(name).rule_meld(parse_meld(["3H", "4H", "5H", "6H", "7H"]), {}).valid
@@ -11,20 +11,26 @@ never a game's module directly, so a third game is one new module registered in
 [False, True]
 >>> ruleset("rummy").options_with_defaults({"target": 250})
 {'target': 250, 'ace': 'low'}
+>>> describe(ruleset("arlington"))["meld_sizes"], describe(ruleset("rummy"))["live"]
+({'min': 3, 'max': 4}, {'take': 'discard'})
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+import enum
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Final, Protocol
 
 from scoring import hands, match, melds, rummy, turns
-from scoring.cards import Card, MeldCard
-from scoring.hands import HandInput, HandRuling
+from scoring.cards import QUEEN_OF_SPADES, Card, MeldCard, Rank
+from scoring.hands import Ending, HandInput, HandRuling
 from scoring.match import Finish
 from scoring.melds import MeldRuling
 from scoring.turns import TurnRuling
+from scoring.violations import gettext_noop
 
 Options = Mapping[str, object]
 """A match's options, as stored: each of the ruleset's :class:`Option` names with its value."""
@@ -40,16 +46,95 @@ class Option:
     minimum: int | None = None
     maximum: int | None = None
 
+    def as_dict(self) -> dict[str, object]:
+        """The option as :func:`describe` shows it.
+
+        >>> Option("target", 100, minimum=1, maximum=500).as_dict()
+        {'name': 'target', 'default': 100, 'min': 1, 'max': 500}
+        """
+        if self.choices:
+            return {"name": self.name, "default": self.default, "choices": list(self.choices)}
+        bounds = {"min": self.minimum, "max": self.maximum}
+        return {"name": self.name, "default": self.default, **bounds}
+
+
+@dataclass(frozen=True, slots=True)
+class Flag:
+    """A yes/no fact a recorded hand states besides its melds and cards (Rummy: ``rummy``)."""
+
+    name: str
+    label: str
+    """In English, marked for translation."""
+    default: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class MeldSizes:
+    """How many cards a meld holds: at least ``min``, at most ``max`` (None: no limit)."""
+
+    min: int
+    max: int | None
+
+
+class Take(enum.StrEnum):
+    """What a player may take from the discard pile at the live table, instead of drawing."""
+
+    PILE = "pile"
+    """The whole pile, by melding its top card with cards from hand (``take_pile``)."""
+    DISCARD = "discard"
+    """The top discard only, into the hand (``take_discard``)."""
+
 
 class Ruleset(Protocol):
     """What a game's rules answer; options are already read and hold every option's value.
 
-    Turn rules (discarding, adding to a meld) and the deal size are here for live play.
+    Its description (:func:`describe`) comes from the attributes; the turn rules (taking from
+    the discard pile, adding to a meld, discarding, passing) and the deal are for live play.
     """
 
     @property
     def name(self) -> str:
         """The stable name, as a match's ``ruleset`` holds it."""
+
+    @property
+    def label(self) -> str:
+        """The game's name for people, in English, marked for translation."""
+
+    @property
+    def description(self) -> str:
+        """One sentence on the game, in English, marked for translation."""
+
+    @property
+    def packs(self) -> int:
+        """How many 52-card packs are shuffled together: each card exists that many times."""
+
+    @property
+    def wild_rank(self) -> Rank | None:
+        """The rank whose cards may stand for another card, if any."""
+
+    @property
+    def meld_sizes(self) -> MeldSizes:
+        """How many cards a meld holds."""
+
+    @property
+    def target(self) -> int:
+        """The total that ends a match, unless its options say otherwise."""
+
+    @property
+    def endings(self) -> tuple[Ending, ...]:
+        """How a hand of this game may end."""
+
+    @property
+    def flags(self) -> tuple[Flag, ...]:
+        """Yes/no facts a recorded hand states besides its melds and cards."""
+
+    @property
+    def take(self) -> Take | None:
+        """What a player may take from the discard pile live; None: no live play."""
+
+    @property
+    def never_discarded(self) -> Card | None:
+        """A card no player may ever discard (Arlington's Q♠): holding only it, a player passes."""
 
     @property
     def min_players(self) -> int:
@@ -62,10 +147,6 @@ class Ruleset(Protocol):
     @property
     def options(self) -> tuple[Option, ...]:
         """The options a match of this game is created with."""
-
-    @property
-    def hand_flags(self) -> tuple[str, ...]:
-        """Yes/no facts a recorded hand states besides its melds and cards (Rummy: ``rummy``)."""
 
     def deal_size(self, players: int) -> int:
         """How many cards each player is dealt."""
@@ -102,6 +183,14 @@ class Ruleset(Protocol):
     ) -> TurnRuling:
         """May this card be discarded, given the card taken from the discard pile this turn?"""
 
+    def rule_take(
+        self, top_card: MeldCard, from_hand: Sequence[MeldCard], options: Options
+    ) -> TurnRuling:
+        """May the whole discard pile be taken with this new meld (``take`` is ``pile``)?"""
+
+    def live_flags(self, *, all_at_once: bool) -> dict[str, bool]:
+        """The hand's flags as the live table saw them: did the winner go out all at once?"""
+
     def decide_finish(self, totals: Mapping[Hashable, int], options: Options) -> Finish:
         """After a completed hand: is the match over, and who won?"""
 
@@ -115,20 +204,46 @@ class Ruleset(Protocol):
         """Every option's value: the given ones (already checked) and the defaults."""
 
 
-class _Options:
+class BaseRuleset:
+    """Defaults a ruleset may keep: no options, no flags, nothing never discarded."""
+
     options: tuple[Option, ...] = ()
+    flags: tuple[Flag, ...] = ()
+    never_discarded: Card | None = None
+    wild_rank: Rank | None = None
 
     def options_with_defaults(self, given: Options) -> dict[str, object]:
+        """Every option's value: the given ones (already checked) and the defaults."""
         return {option.name: given.get(option.name, option.default) for option in self.options}
 
+    def live_flags(self, *, all_at_once: bool) -> dict[str, bool]:
+        """Each flag's default."""
+        return {flag.name: flag.default for flag in self.flags}
 
-class Arlington(_Options):
+    def rule_take(
+        self, top_card: MeldCard, from_hand: Sequence[MeldCard], options: Options
+    ) -> TurnRuling:
+        """Only a game whose ``take`` is ``pile`` is asked (the live table refuses the others)."""
+        raise NotImplementedError("this game never takes the discard pile whole")
+
+
+class Arlington(BaseRuleset):
     """Arlington, by the existing engine's functions (its behaviour is unchanged)."""
 
     name = "arlington"
+    label = gettext_noop("Arlington")
+    description = gettext_noop(
+        "Oklahoma Rummy: two packs, wild twos, the 50-point queen of spades, played to 1,000."
+    )
     min_players = hands.MIN_PLAYERS
     max_players = hands.MAX_PLAYERS
-    hand_flags: tuple[str, ...] = ()
+    packs = melds.COPIES_PER_CARD
+    wild_rank = Rank.TWO
+    meld_sizes = MeldSizes(melds.MIN_MELD, melds.MAX_MELD)
+    target = match.TARGET_TOTAL
+    endings = (Ending.WENT_OUT, Ending.STOCK_EXHAUSTED)
+    take = Take.PILE
+    never_discarded = QUEEN_OF_SPADES
 
     def deal_size(self, players: int) -> int:
         return hands.MIN_CARDS_PER_PLAYER
@@ -165,6 +280,11 @@ class Arlington(_Options):
     ) -> TurnRuling:
         return turns.rule_discard(card)
 
+    def rule_take(
+        self, top_card: MeldCard, from_hand: Sequence[MeldCard], options: Options
+    ) -> TurnRuling:
+        return turns.rule_take_discards(top_card, from_hand)
+
     def decide_finish(self, totals: Mapping[Hashable, int], options: Options) -> Finish:
         return match.decide_finish(totals)
 
@@ -175,13 +295,23 @@ class Arlington(_Options):
         return (dealer + 1) % seats
 
 
-class Rummy(_Options):
+class Rummy(BaseRuleset):
     """Classic Rummy (``scoring.rummy``), with its target score and where the ace stands."""
 
     name = "rummy"
+    label = gettext_noop("Rummy")
+    description = gettext_noop(
+        "Classic Rummy: one pack, runs of any length, lay-offs on any meld; the others pay the "
+        "winner what they hold."
+    )
     min_players = rummy.MIN_PLAYERS
     max_players = rummy.MAX_PLAYERS
-    hand_flags = ("rummy",)
+    packs = 1
+    meld_sizes = MeldSizes(rummy.MIN_MELD, None)
+    target = rummy.DEFAULT_TARGET
+    endings = (Ending.WENT_OUT,)
+    flags = (Flag("rummy", gettext_noop("Went out all at once (rummy)")),)
+    take = Take.DISCARD
     options = (
         Option("target", rummy.DEFAULT_TARGET, minimum=1, maximum=rummy.MAX_TARGET),
         Option("ace", rummy.Ace.LOW.value, choices=tuple(a.value for a in rummy.Ace)),
@@ -223,6 +353,9 @@ class Rummy(_Options):
     ) -> TurnRuling:
         return rummy.rule_discard(card, taken_from_discards=taken_from_discards)
 
+    def live_flags(self, *, all_at_once: bool) -> dict[str, bool]:
+        return {"rummy": all_at_once}
+
     def decide_finish(self, totals: Mapping[Hashable, int], options: Options) -> Finish:
         target = int(str(options.get("target", rummy.DEFAULT_TARGET)))
         return rummy.decide_finish(totals, target=target)
@@ -240,8 +373,9 @@ def _ace(options: Options) -> rummy.Ace:
 
 ARLINGTON: Final = Arlington()
 RUMMY: Final = Rummy()
-RULESETS: Final[Mapping[str, Ruleset]] = {ARLINGTON.name: ARLINGTON, RUMMY.name: RUMMY}
-"""Every ruleset by its stable name; the first is the default."""
+_REGISTERED: dict[str, Ruleset] = {ARLINGTON.name: ARLINGTON, RUMMY.name: RUMMY}
+RULESETS: Final[Mapping[str, Ruleset]] = MappingProxyType(_REGISTERED)
+"""Every ruleset by its stable name, in the order registered; the first is the default."""
 DEFAULT: Final = ARLINGTON.name
 
 
@@ -252,3 +386,63 @@ def ruleset(name: str) -> Ruleset:
     (7, 13)
     """
     return RULESETS[name]
+
+
+def register(rules: Ruleset) -> None:
+    """Add a game to :data:`RULESETS` (``ValueError`` if its name is taken)."""
+    if rules.name in _REGISTERED:
+        raise ValueError(f"a ruleset named {rules.name!r} is registered already")
+    _REGISTERED[rules.name] = rules
+
+
+def unregister(name: str) -> None:
+    """Take a game out of :data:`RULESETS` again (never the default)."""
+    if name == DEFAULT:
+        raise ValueError("the default ruleset stays registered")
+    del _REGISTERED[name]
+
+
+@contextmanager
+def registered(rules: Ruleset) -> Iterator[Ruleset]:
+    """Register a game for the length of a ``with`` block (tests define games this way).
+
+    >>> Gin = type("Gin", (Rummy,), {"name": "gin"})
+    >>> with registered(Gin()):
+    ...     "gin" in RULESETS
+    True
+    >>> "gin" in RULESETS
+    False
+    """
+    register(rules)
+    try:
+        yield rules
+    finally:
+        unregister(rules.name)
+
+
+def describe(rules: Ruleset, translate: Callable[[str], str] = str) -> dict[str, object]:
+    """What clients need to know of a game, as JSON data; ``translate`` renders its words.
+
+    >>> data = describe(ruleset("rummy"))
+    >>> data["players"], data["packs"], data["wild_rank"], data["meld_sizes"], data["target"]
+    ({'min': 2, 'max': 6}, 1, None, {'min': 3, 'max': None}, 100)
+    >>> data["flags"], data["endings"]
+    ([{'name': 'rummy', 'label': 'Went out all at once (rummy)', 'default': False}], ['went_out'])
+    """
+    return {
+        "name": rules.name,
+        "label": translate(rules.label),
+        "description": translate(rules.description),
+        "players": {"min": rules.min_players, "max": rules.max_players},
+        "packs": rules.packs,
+        "wild_rank": None if rules.wild_rank is None else rules.wild_rank.value,
+        "meld_sizes": {"min": rules.meld_sizes.min, "max": rules.meld_sizes.max},
+        "target": rules.target,
+        "endings": [ending.value for ending in rules.endings],
+        "flags": [
+            {"name": flag.name, "label": translate(flag.label), "default": flag.default}
+            for flag in rules.flags
+        ],
+        "options": [option.as_dict() for option in rules.options],
+        "live": None if rules.take is None else {"take": rules.take.value},
+    }

@@ -1,10 +1,12 @@
-"""Routes of the stateless rulings under /api/v1/rulings/."""
+"""Routes of the stateless rulings under /api/v1/rulings/ and the games under /api/v1/rulesets/."""
 
 from django.urls import path
 
-from scoring.api import rummy, views
+from scoring.api import rulesets, rummy, views
 
 urlpatterns = [
+    path("rulesets/", rulesets.RulesetListView.as_view(), name="ruleset-list"),
+    path("rulesets/<str:name>/", rulesets.RulesetDetailView.as_view(), name="ruleset-detail"),
     path("rulings/meld/", views.MeldRulingView.as_view(), name="ruling-meld"),
     path("rulings/hand/", views.HandRulingView.as_view(), name="ruling-hand"),
     path("rulings/discard/", views.DiscardRulingView.as_view(), name="ruling-discard"),

@@ -102,7 +102,7 @@ def test_every_ruleset_answers_the_whole_interface():
         assert ruleset(name).name == name
         assert rules.min_players == 2
     assert (ARLINGTON.max_players, RUMMY.max_players) == (5, 6)
-    assert RUMMY.hand_flags == ("rummy",) and ARLINGTON.hand_flags == ()
+    assert [flag.name for flag in RUMMY.flags] == ["rummy"] and ARLINGTON.flags == ()
 
 
 def test_options_are_filled_with_their_defaults():

@@ -10,7 +10,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from matches import confirmations, errors, hands, selectors, services
-from matches.api import http, presenters
+from matches.api import http
 from matches.api import serializers as s
 from matches.api.permissions import SCOREKEEPING, ClubRole, requester
 from matches.api.views.base import location
@@ -70,7 +70,7 @@ class HandListView(MatchHandsMixin):
         match_id = self.get_match_id()
         page = self.paginate_queryset(selectors.hands_of(match_id))
         return self.get_paginated_response(
-            [presenters.hand_only(hands.from_hand(hand)) for hand in page or []]
+            [hands.from_hand(hand).body(with_match=False) for hand in page or []]
         )
 
     @extend_schema(
@@ -103,7 +103,7 @@ class HandListView(MatchHandsMixin):
             fingerprint="" if key is None else http.fingerprint(request.data),
         )
         response = Response(
-            presenters.hand_with_match(recorded),
+            recorded.body(),
             status=status.HTTP_200_OK if recorded.agreed else status.HTTP_201_CREATED,
             headers={"ETag": http.etag(recorded.version)},
         )
@@ -146,7 +146,7 @@ class HandDetailView(MatchHandsMixin):
     def get(self, request: Request, match_pk: int, number: int) -> Response:
         hand = self.get_hand(self.get_match_id(), number)
         return Response(
-            presenters.hand_with_match(hands.from_hand(hand)),
+            hands.from_hand(hand).body(),
             headers={"ETag": http.etag(hand.version)},
         )
 
@@ -177,7 +177,7 @@ class HandDetailView(MatchHandsMixin):
             expected_version=expected,
             device=http.device(request),
         )
-        body = {**presenters.hand_with_match(corrected), "impact": s.ImpactSerializer(impact).data}
+        body = {**corrected.body(), "impact": s.ImpactSerializer(impact).data}
         return Response(body, headers={"ETag": http.etag(corrected.version)})
 
     @extend_schema(
@@ -251,7 +251,7 @@ class HandConfirmationsView(MatchHandsMixin):
             expected_version=http.version_from_if_match(request, current, stale),
         )
         return Response(
-            presenters.hand_with_match(hand),
+            hand.body(),
             status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
             headers={"ETag": http.etag(hand.version)},
         )

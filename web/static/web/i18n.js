@@ -1,6 +1,6 @@
 // The words of the page's language, handed over by the template (web/labels.py).
 
-export const vocabulary = JSON.parse(document.getElementById("vocabulary")?.textContent ?? "{}");
+export const vocabulary = JSON.parse(globalThis.document?.getElementById("vocabulary")?.textContent ?? "{}");
 
 export const sentences = vocabulary.sentences ?? {};
 

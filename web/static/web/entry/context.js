@@ -18,7 +18,9 @@ export const state = {
   suggestions: {}, // meld codes joined by " " → [[codes]]
   sending: false,
   conflict: false, // a 412's side-by-side view is shown: nothing redraws the editor under it
+  reviewing: false, // the review before Record is shown instead of the editor
   focusKey: null,
+  typed: { value: "", error: "" }, // the "Or type cards" field, kept across redraws
 };
 
 // Filled by pages/entry.js: changed(), record(), saveCorrection(), …

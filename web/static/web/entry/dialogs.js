@@ -5,7 +5,7 @@ import { RANKS, SUITS, SUIT_SYMBOLS, cardFace, cardName, colour, physical, short
 import { h } from "../dom.js";
 import { sentences, t } from "../i18n.js";
 import { actions, handNumber, matchId, root, state } from "./context.js";
-import { rows } from "./draft.js";
+import { freeWilds, rows, theRest } from "./draft.js";
 import { heading } from "./render.js";
 import { suggestionsFor } from "./rulings.js";
 
@@ -37,7 +37,7 @@ export async function chooseTwo(playerIndex, group, index) {
   dialog.addEventListener("cancel", () => dialog.remove());
   document.body.append(dialog);
   dialog.showModal();
-  const choices = await suggestionsFor(meld, index, state.suggestions);
+  const choices = await suggestionsFor(state.draft, meld, index, state.suggestions);
   suggested.replaceChildren(...(choices.length
     ? [h("div", { class: "button-row" }, choices.map((card) => h("button", {
       type: "button", class: "button small suggestion", dataset: { represents: card },
@@ -111,4 +111,49 @@ export async function showStale() {
         t("stale_drop"))));
   root.replaceChildren(heading(), panel);
   panel.focus();
+}
+
+// --- the rest: which card was left on the discard pile ------------------------------------
+
+// When the stock ran out the table holds the whole deal (two packs: 104 cards) or all but one: name the top discard (or none),
+// and the last player holds every card not entered yet.
+export function chooseRest() {
+  const dialog = h("dialog", { class: "sheet", "aria-labelledby": "rest-title" });
+  const close = () => { dialog.close(); dialog.remove(); };
+  const pick = (card) => { close(); actions.addRest(card); };
+  const remaining = [...new Set(theRest(state.draft, null))];
+  dialog.append(
+    h("h2", { id: "rest-title" }, t("top_discard")),
+    h("button", { type: "button", class: "button wide", dataset: { key: "rest-none" }, onclick: () => pick(null) }, t("no_top_discard", { count: 52 * state.draft.limits.copies })),
+    h("div", { class: "declare-grid" },
+      SUITS.map((suit) => h("div", { class: "pick-row", role: "group", "aria-label": t(`suit_${suit}`) },
+        RANKS.map((rank) => {
+          const card = `${rank}${suit}`;
+          return h("button", {
+            type: "button", class: `pick small ${colour(suit)}`, disabled: !remaining.includes(card),
+            "aria-label": cardName(card), onclick: () => pick(card),
+          }, `${rank}${SUIT_SYMBOLS[suit]}`);
+        })))),
+    h("button", { type: "button", class: "button wide", onclick: close }, t("close")));
+  dialog.addEventListener("cancel", () => dialog.remove());
+  document.body.append(dialog);
+  dialog.showModal();
+}
+
+// --- a gap filled with a two ------------------------------------------------------------
+
+// Which two fills the gap: the twos with a copy left, one tap each.
+export function chooseGap(offer) {
+  const dialog = h("dialog", { class: "sheet", "aria-labelledby": "gap-title" });
+  const close = () => { dialog.close(); dialog.remove(); };
+  dialog.append(
+    h("h2", { id: "gap-title" }, t("gap_two", { card: shortFace(offer.stands) })),
+    h("div", { class: "button-row" }, freeWilds(state.draft).map((two) => h("button", {
+      type: "button", class: "button suggestion", dataset: { two }, "aria-label": cardName(two),
+      onclick: () => { close(); actions.takeGap(offer, two); },
+    }, cardFace(two)))),
+    h("button", { type: "button", class: "button wide", onclick: close }, t("close")));
+  dialog.addEventListener("cancel", () => dialog.remove());
+  document.body.append(dialog);
+  dialog.showModal();
 }

@@ -20,6 +20,7 @@ const RETRY_LIMIT = 5;
 let retries = 0;
 
 function showRefusal(error) {
+  state.reviewing = false; // back to the editor, where the problems are shown on their melds
   if (error instanceof ApiError && error.status === 400) {
     state.preview = { state: "invalid", results: state.preview.results, violations: error.errors };
     actions.render();

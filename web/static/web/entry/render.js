@@ -2,20 +2,20 @@
 // active player's melds and held cards, the card picker, typing, and the record button.
 // Every control calls an action (context.actions); nothing here changes the draft itself.
 import { ApiError } from "../api.js";
-import { RANKS, SUITS, SUIT_SYMBOLS, cardFace, cardName, colour, isTwo, shortFace } from "../cards.js";
+import { RANKS, SUITS, SUIT_SYMBOLS, cardFace, cardName, colour, shortFace } from "../cards.js";
 import { h, number } from "../dom.js";
 import { kindLabel, sentences, t } from "../i18n.js";
 import { actions, handNumber, root, state } from "./context.js";
 import {
-  COPIES, activePlayer, cardTotal, counts, generalViolations, lastMeld, meldBodyIndex, overCopies,
-  playerViolations, violationsAt,
+  activePlayer, cardTotal, copies, isWild, counts, generalViolations, meldBodyIndex, offers, overCopies,
+  playerViolations, restOffered, violationsAt,
 } from "./draft.js";
+import { minus, signed } from "./format.js";
+import { review } from "./review.js";
 import { typed } from "./rulings.js";
 
 const BANDS = [RANKS.slice(0, 7), RANKS.slice(7)];
 
-export const signed = (value) => (value > 0 ? `+${number(value)}` : number(value));
-export const minus = (points) => (points ? `−${number(points)}` : number(0)); // points taken off
 
 export function activeGroupName() {
   const group = state.draft.active.group;
@@ -25,6 +25,11 @@ export function activeGroupName() {
 export function render() {
   if (state.conflict) return;
   state.focusKey = document.activeElement?.dataset?.key ?? state.focusKey;
+  if (state.reviewing) {
+    root.replaceChildren(heading(), review());
+    root.removeAttribute("aria-busy");
+    return;
+  }
   root.replaceChildren(
     heading(),
     endingQuestion(),
@@ -64,11 +69,20 @@ function endingQuestion() {
       }),
       h("label", { for: id }, label));
   };
+  // the endings and flags are the game's own (GET rulesets/): Rummy's stock never runs out
+  const endings = draft.limits.endings;
   return h("fieldset", { class: "ending", "aria-describedby": problems.length ? "ending-problems" : null },
     h("legend", {}, t("how_ended")),
     h("div", { class: "choices ending-choices" },
-      draft.players.map((p) => option("went_out", p.id, t("went_out_label", { name: p.name }))),
-      option("stock_exhausted", null, t("stock_ran_out"))),
+      endings.includes("went_out") ? draft.players.map((p) => option("went_out", p.id, t("went_out_label", { name: p.name }))) : null,
+      endings.includes("stock_exhausted") ? option("stock_exhausted", null, t("stock_ran_out")) : null),
+    draft.limits.flags.map((flag) => {
+      const id = `flag-${flag.name}`;
+      return h("div", { class: "choice flag" },
+        h("input", { type: "checkbox", id, checked: Boolean(draft.flags?.[flag.name]), dataset: { key: id },
+          onchange: (event) => actions.setFlag(flag.name, event.target.checked) }),
+        h("label", { for: id }, flag.label));
+    }),
     problemList(problems, "ending-problems"));
 }
 
@@ -157,11 +171,14 @@ function groupRow(playerIndex, group, codes, ruling) {
       onclick: () => actions.setMeld(playerIndex, group, meld),
       "aria-label": t("did_you_mean", { meld: meld.filter((c) => c.includes("=")).map(cardName).join(", ") }),
     }, t("did_you_mean", { meld: meld.filter((c) => c.includes("=")).map(shortFace).join(" ") })))) : null,
+  group === "hand" && playerIndex === draft.active.player && restOffered(draft) ? h("div", { class: "suggestions" },
+    h("button", { type: "button", class: "suggestion rest", dataset: { key: "the-rest" }, onclick: () => actions.chooseRest() },
+      t("the_rest"))) : null,
   problemList(problems, null));
 }
 
 function chip(playerIndex, group, code, index, ruling) {
-  const two = group !== "hand" && isTwo(code);
+  const two = group !== "hand" && isWild(state.draft, code);
   const label = two ? t("choose_two", { card: cardName(code) }) : t("remove_card", { card: cardName(code) });
   return h("button", {
     type: "button", class: `chip${two ? " two" : ""}`, "aria-label": label,
@@ -178,7 +195,7 @@ function picker() {
   const suitRow = (band, suit) =>
     band.map((rank) => {
       const card = `${rank}${suit}`;
-      const left = COPIES - (seen[card] ?? 0);
+      const left = copies(draft) - (seen[card] ?? 0);
       const name = cardName(card);
       return h("button", {
         type: "button", class: `pick ${colour(suit)}`,
@@ -200,36 +217,75 @@ function picker() {
         onclick: () => actions.target("hand") }, t("in_hand")),
       h("button", { type: "button", class: "bar-button", dataset: { key: "bar-next" }, onclick: () => actions.nextPlayer() },
         t("next_player"), h("span", { "aria-hidden": "true" }, " ›"))),
-    h("p", { class: "suit-legend", "aria-hidden": "true" },
-      SUITS.map((s) => h("span", { class: colour(s) }, `${SUIT_SYMBOLS[s]} ${t(`suit_${s}`)}`))),
+    offerStrip(),
     BANDS.map((band, b) => h("div", { class: `pick-grid band-${b}` },
       SUITS.map((suit) => h("div", { class: "pick-row", role: "group", "aria-label": t(`suit_${suit}`) }, suitRow(band, suit))))));
 }
 
+// Whole melds offered from the first cards of the meld being entered (a set after its first
+// card, a run after its two ends), one tap each; the suits' legend when there is none. The
+// strip keeps its height, so the cards under the thumb never move.
+const draftWild = () => state.draft.limits.wild;
+
+function offerStrip() {
+  const found = offers(state.draft);
+  if (!found.length) {
+    return h("div", { class: "offer-strip" },
+      h("p", { class: "suit-legend", "aria-hidden": "true" },
+        SUITS.map((s) => h("span", { class: colour(s) }, `${SUIT_SYMBOLS[s]} ${t(`suit_${s}`)}`))));
+  }
+  return h("div", { class: "offer-strip", role: "group", "aria-label": t("offers") },
+    found.map((offer) => (offer.kind === "gap"
+      // a wild two in the gap: the card it would stand for is shown after "2="
+      ? h("button", {
+        type: "button", class: "offer gap", dataset: { key: `gap-${offer.stands}`, gap: offer.stands },
+        "aria-label": t("offer_gap", { card: cardName(offer.stands), cards: offer.cards.map(cardName).join(", ") }),
+        onclick: () => actions.chooseGap(offer),
+      }, offer.cards.map((code, i) => (i === offer.gap
+        ? h("span", { class: "gap-card" }, `${draftWild()}=`, cardFace(code))
+        : cardFace(code))))
+      : h("button", {
+        type: "button", class: `offer ${offer.kind}`, dataset: { key: `offer-${offer.cards.join("-")}`, offer: offer.cards.join(" ") },
+        "aria-label": t("offer", { cards: offer.cards.map(cardName).join(", ") }),
+        onclick: () => actions.takeOffer(offer.cards),
+      }, offer.cards.map((code) => cardFace(code))))));
+}
+
+// What is typed and what was wrong with it live in the state, so that a redraw (a preview's
+// answer arriving) keeps both.
 function typing() {
+  const kept = state.typed;
   const input = h("input", {
     type: "text", id: "typed", autocomplete: "off", autocapitalize: "characters", spellcheck: "false",
-    "aria-describedby": "typed-hint typed-error", dataset: { key: "typed" },
+    "aria-describedby": "typed-hint typed-error", dataset: { key: "typed" }, value: kept.value,
+    "aria-invalid": kept.error ? "true" : null,
+    oninput: (event) => { kept.value = event.target.value; },
   });
-  const error = h("p", { class: "field-error", id: "typed-error", "aria-live": "polite" });
+  const error = h("p", { class: "field-error", id: "typed-error", "aria-live": "polite" }, kept.error);
+  const refuse = (text) => {
+    kept.error = text;
+    document.getElementById("typed-error").textContent = text;
+    document.getElementById("typed")?.setAttribute("aria-invalid", "true");
+  };
   const form = h("form", { class: "typing field", novalidate: true,
     onsubmit: async (event) => {
       event.preventDefault();
+      kept.error = "";
       error.textContent = "";
       input.removeAttribute("aria-invalid");
+      const where = { ...state.draft.active }; // the group they were typed for, whatever is tapped meanwhile
       try {
-        const { cards } = await typed(input.value);
+        const { cards } = await typed(state.draft, kept.value);
         const third = overCopies(state.draft, cards);
         if (third) {
-          error.textContent = `${cardName(third)}: ${t("none_left")}`;
-          input.setAttribute("aria-invalid", "true");
+          refuse(`${cardName(third)}: ${t("none_left")}`);
           return;
         }
-        input.value = "";
+        kept.value = "";
+        state.draft.active = where;
         actions.addCards(cards);
       } catch (failure) {
-        input.setAttribute("aria-invalid", "true");
-        error.textContent = failure instanceof ApiError ? failure.errors.map((e) => e.detail).join(" ") : sentences.offline;
+        refuse(failure instanceof ApiError ? failure.errors.map((e) => e.detail).join(" ") : sentences.offline);
       }
     } },
   h("label", { for: "typed" }, t("type_cards")),
@@ -276,7 +332,7 @@ function finish() {
         oninput: (event) => actions.setReason(event.target.value) })) : null,
     h("button", {
       type: "button", class: "button primary wide", id: "record", disabled: sending, dataset: { key: "record" },
-      onclick: () => (editing ? actions.saveCorrection() : actions.record()),
+      onclick: () => (editing ? actions.saveCorrection() : actions.review()),
     }, sending ? t("recording") : editing ? t("save_correction") : t("record")));
 }
 

@@ -2,10 +2,15 @@
 // rulings/hand/), the suggestions for melds holding a two written alone (POST rulings/meld/),
 // and typed notation read into canonical codes. No DOM here.
 import { ApiError, OfflineError, request } from "../api.js";
-import { isTwo, physical } from "../cards.js";
-import { body, isEmpty } from "./draft.js";
+import { physical } from "../cards.js";
+import { body, isEmpty, isWild } from "./draft.js";
 
 export const IDLE = { state: "idle", results: [], violations: [] };
+
+// Where a game's rulings are: rulings/<ruleset>/<what>/; Arlington's, the first game, also
+// keeps the API's original rulings/<what>/.
+const ruling = (draft, what) =>
+  (draft.limits.ruleset === "arlington" ? `rulings/${what}/` : `rulings/${draft.limits.ruleset}/${what}/`);
 
 // The preview of `draft`: {state: valid|invalid|offline|idle, results, violations}.
 // `cache` keeps the suggestions across calls; an AbortError is thrown through.
@@ -13,7 +18,7 @@ export async function previewOf(draft, cache, previous, signal) {
   if (isEmpty(draft)) return IDLE;
   try {
     const [{ data }] = await Promise.all([
-      request("rulings/hand/", { method: "POST", body: body(draft, "names"), signal }),
+      request(ruling(draft, "hand"), { method: "POST", body: body(draft, "names"), signal }),
       loadSuggestions(draft, cache, signal),
     ]);
     return { state: data.valid ? "valid" : "invalid", results: data.results, violations: data.violations };
@@ -27,16 +32,16 @@ export async function previewOf(draft, cache, previous, signal) {
   }
 }
 
-// The API's suggestions for every meld holding a two written alone, into `cache`.
+// The API's suggestions for every meld holding a wild card (a two) written alone, into `cache`.
 async function loadSuggestions(draft, cache, signal) {
   const wanted = draft.players
     .flatMap((p) => p.melds)
-    .filter((meld) => meld.length >= 3 && meld.some((code) => isTwo(code) && !code.includes("=")))
+    .filter((meld) => meld.length >= 3 && meld.some((code) => isWild(draft, code) && !code.includes("=")))
     .map((meld) => meld.join(" "))
     .filter((key) => !(key in cache));
   await Promise.all(wanted.map(async (key) => {
     try {
-      const { data } = await request("rulings/meld/", { method: "POST", body: { cards: key.split(" ") }, signal });
+      const { data } = await request(ruling(draft, "meld"), { method: "POST", body: { cards: key.split(" ") }, signal });
       cache[key] = data.suggestions ?? [];
     } catch (error) {
       if (error.name === "AbortError") throw error;
@@ -45,12 +50,12 @@ async function loadSuggestions(draft, cache, signal) {
 }
 
 // What the two at `index` of `meld` may stand for, by the API's suggestions: ["QS", …].
-export async function suggestionsFor(meld, index, cache) {
+export async function suggestionsFor(draft, meld, index, cache) {
   const bare = meld.map((code, i) => (i === index ? physical(code) : code));
   const key = bare.join(" ");
   if (!(key in cache)) {
     try {
-      const { data } = await request("rulings/meld/", { method: "POST", body: { cards: bare } });
+      const { data } = await request(ruling(draft, "meld"), { method: "POST", body: { cards: bare } });
       cache[key] = data.suggestions ?? [];
     } catch {
       return [];
@@ -62,9 +67,9 @@ export async function suggestionsFor(meld, index, cache) {
 
 // Typed notation, read by the API (rulings/meld/ reads any list of cards and answers them in
 // canonical form, or a 400 naming the card it cannot read).
-export async function typed(text) {
+export async function typed(draft, text) {
   const tokens = text.split(/[\s,;]+/).filter(Boolean);
   if (!tokens.length) return { cards: [] };
-  const { data } = await request("rulings/meld/", { method: "POST", body: { cards: tokens } });
+  const { data } = await request(ruling(draft, "meld"), { method: "POST", body: { cards: tokens } });
   return { cards: data.cards.map((c) => (c.wild ? `${c.card}=${c.represents}` : c.card)) };
 }

@@ -16,10 +16,10 @@ import {
   actions, announce, forget, handNumber, loadSaved, matchId, matchUrl, root, save, state,
 } from "../entry/context.js";
 import * as drafts from "../entry/draft.js";
-import { chooseTwo } from "../entry/dialogs.js";
+import { chooseGap, chooseRest, chooseTwo } from "../entry/dialogs.js";
 import { record, saveCorrection } from "../entry/record.js";
 import { activeGroupName, closed, render, renderStatus } from "../entry/render.js";
-import { previewOf, IDLE } from "../entry/rulings.js";
+import { previewOf, suggestionsFor, IDLE } from "../entry/rulings.js";
 
 const PREVIEW_DELAY_MS = 350;
 
@@ -39,13 +39,18 @@ function schedulePreview() {
 
 function stopPreview() {
   clearTimeout(previewTimer);
+  previewTimer = null;
   previewAbort?.abort();
 }
 
 async function runPreview() {
+  previewTimer = null;
   if (drafts.isEmpty(state.draft)) {
-    state.preview = IDLE;
-    render();
+    // nothing to check: redraw only if there was a preview (a redraw under a tap loses it)
+    if (state.preview.state !== "idle") {
+      state.preview = IDLE;
+      render();
+    }
     return;
   }
   previewAbort?.abort();
@@ -113,9 +118,62 @@ Object.assign(actions, {
     drafts.declare(state.draft, playerIndex, group, index, represents);
     changed();
   },
+  setFlag(name, value) {
+    drafts.setFlag(state.draft, name, value);
+    changed();
+  },
   setEnding(ending, wentOut) {
     drafts.setEnding(state.draft, ending, wentOut);
     changed();
+  },
+  takeOffer(cards) {
+    const { draft } = state;
+    announce(t("added", { card: cards.map(cardName).join(", "), group: `${activeGroupName()} · ${drafts.activePlayer(draft).name}` }));
+    drafts.takeOffer(draft, cards);
+    changed();
+  },
+  chooseRest,
+  chooseGap,
+  // A two in the gap of a run: what it stands for is the API's to suggest (rulings/meld/);
+  // the gap's card is declared only when the API suggests it, else the two stays bare.
+  async takeGap(offer, two) {
+    const { draft } = state;
+    const player = draft.active.player;
+    const group = draft.active.group;
+    const meld = drafts.fillGap(draft, offer.cards, offer.gap, two);
+    const stands = await suggestionsFor(draft, meld, offer.gap, state.suggestions);
+    if (stands.includes(offer.stands)) drafts.declare(draft, player, group, offer.gap, offer.stands);
+    announce(t("added", { card: draft.players[player].melds[group].map(cardName).join(", "), group: `${activeGroupName()} · ${draft.players[player].name}` }));
+    if (draft.active.player === player && draft.active.group === group) drafts.openMeld(draft);
+    changed();
+  },
+  addRest(topDiscard) {
+    drafts.addRest(state.draft, topDiscard);
+    changed();
+  },
+  // Record hand: a hand the preview finds valid is reviewed first (its figures fresh from the
+  // API); any other goes straight to record(), whose refusal or outbox says what happened.
+  async review() {
+    if (state.sending) return;
+    if (previewTimer) {
+      clearTimeout(previewTimer);
+      await runPreview();
+    }
+    if (state.preview.state !== "valid") {
+      record();
+      return;
+    }
+    state.reviewing = true;
+    render();
+    window.scrollTo({ top: 0 });
+    document.getElementById("review")?.focus({ preventScroll: true });
+  },
+  // Back from the review to one player's melds, to fix them.
+  fix(index) {
+    state.reviewing = false;
+    drafts.selectPlayer(state.draft, index);
+    changed({ quiet: true });
+    document.getElementById(`tab-${index}`)?.focus();
   },
   setReason(text) {
     state.draft.reason = text;
@@ -124,7 +182,7 @@ Object.assign(actions, {
   // A 412's choices: start again from the newer version, apply this edit to it, or drop it.
   restartFrom(newer, etag) {
     state.conflict = false;
-    state.draft = drafts.draftFromHand(newer, etag, state.match.seats);
+    state.draft = drafts.draftFromHand(newer, etag, state.match.seats, state.draft.limits);
     changed();
   },
   applyTo(etag) {
@@ -154,19 +212,23 @@ async function nextNumber(match) {
 async function start() {
   try {
     state.match = await get(`matches/${matchId}/`);
-    const club = await get(`clubs/${state.match.club}/`);
+    // the game's limits (copies of a card, meld sizes, endings, flags) come from its description
+    const [club, rules] = await Promise.all([get(`clubs/${state.match.club}/`), get(`rulesets/${state.match.ruleset}/`)]);
     if (!canWrite(club.role)) return closed(t("entry_viewer"), matchUrl);
     if (handNumber === null && state.match.status === "finished") return closed(t("entry_finished"), matchUrl);
+    const limits = drafts.limitsOf(rules);
     state.draft = loadSaved();
     if (handNumber !== null) {
       const answer = await request(`matches/${matchId}/hands/${handNumber}/`);
       if (!state.draft || state.draft.version !== answer.data.version) {
-        state.draft = drafts.draftFromHand(answer.data, answer.headers.get("ETag"), state.match.seats);
+        state.draft = drafts.draftFromHand(answer.data, answer.headers.get("ETag"), state.match.seats, limits);
       }
     } else if (!state.draft) {
-      state.draft = drafts.freshDraft(state.match.seats);
+      state.draft = drafts.freshDraft(state.match.seats, limits);
       Object.assign(state.draft, await nextNumber(state.match));
     }
+    state.draft.limits = limits;
+    state.draft.flags ??= Object.fromEntries(limits.flags.map((flag) => [flag.name, flag.default]));
     save();
   } catch (error) {
     root.replaceChildren();

@@ -20,6 +20,8 @@ async function show() {
     document.getElementById("club-link").textContent = club.name;
     const select = document.getElementById("season");
     for (const item of seasons) select.append(h("option", { value: item.id, selected: String(item.id) === season }, item.name));
+    // a season picked shows its standings at once (the Show button stays for keyboards)
+    select.addEventListener("change", () => document.getElementById("season-form").requestSubmit());
     const chosen = seasons.find((item) => String(item.id) === season);
     document.title = `${chosen ? chosen.name : t("all_time")} · ${club.name}`;
     const csv = document.getElementById("csv-link");

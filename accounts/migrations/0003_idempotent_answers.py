@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('accounts', '0001_device_tokens'),
+        ('accounts', '0002_rate_counters'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
