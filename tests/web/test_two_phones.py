@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 
 from matches.models import Hand, HandConfirmation, SecondEntry
 from tests.factories import create_match, went_out
-from tests.web.entry import choose_ending, enter_player, open_entry
+from tests.web.entry import choose_ending, enter_player, open_entry, record_reviewed
 from tests.web.test_offline import wait_for_service_worker
 
 ANN_MELDS = [["AS", "AH", "AD", "AC"], ["AS", "AH", "AD"], ["KS", "KH", "KD"], ["QS", "QH", "QD"]]
@@ -57,12 +57,12 @@ def test_the_second_phone_entering_the_same_hand_confirms_it(
     expect(b.locator("#entry h1")).to_have_text("Hand 1")
     enter_hand(a, ann)
     expect(a.locator("#preview-status.valid")).to_be_visible()
-    a.locator("#record").click()
+    record_reviewed(a)
     expect(a.locator("#messages")).to_contain_text("Hand 1 recorded.")
 
     enter_hand(b, ann)
     expect(b.locator("#preview-status.valid")).to_be_visible()
-    b.locator("#record").click()
+    record_reviewed(b)
     expect(b).to_have_url(f"{b.url.split('/matches/')[0]}/matches/{match.pk}/")
     expect(b.locator("#messages")).to_contain_text(
         "Already recorded on another phone — your entry confirms it"
@@ -81,11 +81,11 @@ def test_a_different_second_entry_opens_the_side_by_side_screen(
     open_entry(a, match.pk)
     open_entry(b, match.pk)
     enter_hand(a, ann)
-    a.locator("#record").click()
+    record_reviewed(a)
     expect(a.locator("#messages")).to_contain_text("Hand 1 recorded.")
 
     enter_hand(b, ann, ben_held=["KC" if card == "3C" else card for card in BEN_HELD])
-    b.locator("#record").click()
+    record_reviewed(b)
     taken = b.locator("#taken")
     expect(taken).to_be_visible()
     expect(taken.locator("h2")).to_have_text("Hand 1 is already recorded, differently")
@@ -122,7 +122,7 @@ def test_correcting_the_recorded_hand_with_mine(page_as, alice, bob, roster):
     )
     mine = ["KC" if card == "3C" else card for card in BEN_HELD]
     enter_hand(b, ann, ben_held=mine)
-    b.locator("#record").click()
+    record_reviewed(b)
     b.locator("#taken-correct").click()
     expect(b.locator("#messages")).to_contain_text("Hand 1 corrected.")
     hand = Hand.objects.get(match=match)
@@ -146,7 +146,7 @@ def test_an_offline_hand_moves_the_page_on_and_meets_the_other_phones_hand_side_
     enter_hand(b, ann, ben_held=mine)
     expect(b.locator("#preview-status.valid")).to_be_visible()  # nets known before the signal goes
     context.set_offline(True)
-    b.locator("#record").click()
+    record_reviewed(b)
 
     # The waiting hand moves the match page on: listed, counted, and the next number offered.
     expect(b.locator('#hands li[data-state="waiting"][data-hand="1"]')).to_be_visible()
