@@ -29,8 +29,9 @@ from scoring.cards import QUEEN_OF_SPADES, Card, MeldCard, Rank
 from scoring.hands import Ending, HandInput, HandRuling
 from scoring.match import Finish
 from scoring.melds import MeldRuling
+from scoring.rummy import RummyCode
 from scoring.turns import TurnRuling
-from scoring.violations import gettext_noop
+from scoring.violations import Code, RuleCode, gettext_noop
 
 Options = Mapping[str, object]
 """A match's options, as stored: each of the ruleset's :class:`Option` names with its value."""
@@ -131,6 +132,14 @@ class Ruleset(Protocol):
     @property
     def take(self) -> Take | None:
         """What a player may take from the discard pile live; None: no live play."""
+
+    @property
+    def turn_over_keeps_top(self) -> bool:
+        """Whether the discard pile turned over as a new stock leaves its top card showing."""
+
+    @property
+    def card_count_code(self) -> RuleCode:
+        """The code of a card seen more often than the packs hold it (its sentence says so)."""
 
     @property
     def never_discarded(self) -> Card | None:
@@ -243,6 +252,8 @@ class Arlington(BaseRuleset):
     target = match.TARGET_TOTAL
     endings = (Ending.WENT_OUT, Ending.STOCK_EXHAUSTED)
     take = Take.PILE
+    turn_over_keeps_top = True
+    card_count_code = Code.CARD_COUNT_EXCEEDED
     never_discarded = QUEEN_OF_SPADES
 
     def deal_size(self, players: int) -> int:
@@ -312,6 +323,8 @@ class Rummy(BaseRuleset):
     endings = (Ending.WENT_OUT,)
     flags = (Flag("rummy", gettext_noop("Went out all at once (rummy)")),)
     take = Take.DISCARD
+    turn_over_keeps_top = False
+    card_count_code = RummyCode.CARD_COUNT_EXCEEDED
     options = (
         Option("target", rummy.DEFAULT_TARGET, minimum=1, maximum=rummy.MAX_TARGET),
         Option("ace", rummy.Ace.LOW.value, choices=tuple(a.value for a in rummy.Ace)),
