@@ -249,8 +249,8 @@ REST_KNOX = {
 
 DRF_STANDARDIZED_ERRORS = {
     "ENABLE_IN_DEBUG_FOR_UNHANDLED_EXCEPTIONS": True,
-    "EXCEPTION_HANDLER_CLASS": "arlington_site.errors.ProjectExceptionHandler",
-    "EXCEPTION_FORMATTER_CLASS": "arlington_site.errors.ProjectExceptionFormatter",
+    "EXCEPTION_HANDLER_CLASS": "matches.errors.ProjectExceptionHandler",
+    "EXCEPTION_FORMATTER_CLASS": "matches.errors.ProjectExceptionFormatter",
     "ALLOWED_ERROR_STATUS_CODES": [
         "400",
         "401",
@@ -265,8 +265,8 @@ DRF_STANDARDIZED_ERRORS = {
         "503",
     ],
     "ERROR_SCHEMAS": {
-        "413": "arlington_site.errors.RequestTooLargeResponse",
-        "503": "arlington_site.errors.DatabaseUnavailableResponse",
+        "413": "matches.errors.RequestTooLargeResponse",
+        "503": "matches.errors.DatabaseUnavailableResponse",
     },
 }
 

@@ -1,15 +1,35 @@
-"""What can go wrong when a club scores a match, as exceptions that carry a stable code.
+"""Every error of the service, in one home: what can go wrong, and how the API answers it.
 
-Each has an HTTP status for the API's exception handler; the sentences are written here, once.
+The domain errors (``MatchError`` and its subclasses) carry a stable code, the HTTP status the
+API answers with and a sentence, written here once; services raise them. The second half of
+the module presents them: every error of the API leaves as ``{"type", "errors": [{"code",
+"detail", "attr"}]}``, built by ``envelope``. The exception handler named in the settings
+(``ProjectExceptionHandler``) formats DRF's and the project's exceptions through it, and so do
+the answers given before a view runs (a body too large, a URL that matches no view). A rule
+violation becomes an envelope error in one place, ``violation_errors``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
+from django.db import InterfaceError, OperationalError
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+from drf_standardized_errors.formatter import ExceptionFormatter
+from drf_standardized_errors.handler import ExceptionHandler
+from drf_standardized_errors.openapi_serializers import ClientErrorEnum, ServerErrorEnum
+from drf_standardized_errors.types import (
+    CLIENT_ERROR,
+    VALIDATION_ERROR,
+    Error,
+    ErrorResponse,
+    ErrorType,
+)
+from rest_framework import exceptions, serializers
 
-from scoring import Violation
+from scoring import Violation, render
 
 
 class MatchError(Exception):
@@ -69,22 +89,39 @@ class IdempotencyKeyInProgress(MatchError):
     )
 
 
-class StaleHand(MatchError):
+class PreconditionFailed(MatchError):
+    """412: what the request names (If-Match) has changed since it was read.
+
+    ``what`` names the sentence: ``"hand"`` (``number``, ``version``), ``"object"`` (``etag``)
+    or ``"live"`` (``version``).
+    """
+
     status = 412
     code = "precondition_failed"
-    message = _(
+
+    def __init__(self, what: str, **params: object) -> None:
+        self.what = what
+        super().__init__(None, **params)
+
+    @property
+    def detail(self) -> str:
+        return str(STALE_MESSAGES[self.what]).format(**self.params)
+
+
+STALE_MESSAGES = {
+    "hand": _(
         "Hand {number} has changed since you read it (it is now at version {version}); read "
         "it again and reapply your correction."
-    )
-
-
-class Stale(MatchError):
-    status = 412
-    code = "precondition_failed"
-    message = _(
+    ),
+    "object": _(
         "It has changed since you read it (its ETag is now {etag}); read it again and reapply "
         "your change."
-    )
+    ),
+    "live": _(
+        "The live hand has changed since you read it (it is now at version {version}); read "
+        "it again before adding an event."
+    ),
+}
 
 
 class InvalidIfMatch(MatchError):
@@ -97,11 +134,38 @@ class InvalidIfMatch(MatchError):
 
 
 class PreconditionRequired(MatchError):
+    """428: a change that must name the ETag it was made from (``what``: ``"hand"``, ``"live"``)."""
+
     status = 428
     code = "precondition_required"
-    message = _(
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        super().__init__()
+
+    @property
+    def detail(self) -> str:
+        return str(REQUIRED_MESSAGES[self.what])
+
+
+REQUIRED_MESSAGES = {
+    "hand": _(
         "Send the If-Match header with the hand's ETag, so that a correction never "
         "overwrites one you have not seen."
+    ),
+    "live": _(
+        "Send the If-Match header with the live hand's ETag, so that two devices at one table "
+        "never add events the other has not seen."
+    ),
+}
+
+
+class InvalidIfNoneMatch(MatchError):
+    code = "invalid_if_none_match"
+    attr = "If-None-Match"
+    message = _(
+        "If-None-Match takes ETags exactly as served, in double quotes and separated by commas, "
+        'such as If-None-Match: "4.2"; or *.'
     )
 
 
@@ -155,3 +219,211 @@ class HandRejected(MatchError):
     def __init__(self, violations: Sequence[Violation]) -> None:
         self.violations = tuple(violations)
         super().__init__()
+
+
+# --- the live table ---------------------------------------------------------------------
+
+
+class LiveHandInProgress(MatchError):
+    status = 409
+    code = "live_hand_in_progress"
+    message = _("Hand {number} of this match is already being played live; abandon it first.")
+
+
+class LiveRulesetUnsupported(MatchError):
+    status = 409
+    code = "live_ruleset_unsupported"
+    message = _(
+        "This match is played by the rules of {ruleset}; the live table referees Arlington only. "
+        "Enter its hands whole."
+    )
+
+
+class LiveHandOvertaken(MatchError):
+    status = 409
+    code = "live_hand_overtaken"
+    message = _(
+        "Hand {number} is being played live, but the match now has {recorded} hands recorded: "
+        "abandon this live hand and start the next one."
+    )
+
+
+class PlayerNotSeated(MatchError):
+    code = "player_not_seated"
+    message = _("Player {player} is not seated at this match.")
+
+
+class NothingToUndo(MatchError):
+    status = 409
+    code = "nothing_to_undo"
+    message = _("No event of this live hand is left to undo.")
+
+
+class EventRefused(MatchError):
+    """An event the rules refuse: every violation, each with its code and path."""
+
+    status = 409
+    code = "event_refused"
+    message = _("The event breaks the rules.")
+
+    def __init__(self, violations: Sequence[Violation]) -> None:
+        self.violations = tuple(violations)
+        super().__init__()
+
+
+# --- invitations ----------------------------------------------------------------------------
+
+
+class InvitationGone(MatchError):
+    """An invitation that exists but can no longer be used: 410, with the reason as code."""
+
+    status = 410
+
+
+class InvitationExpired(InvitationGone):
+    code = "invitation_expired"
+    message = _("This invitation has expired; ask the club for a new one.")
+
+
+class InvitationRevoked(InvitationGone):
+    code = "invitation_revoked"
+    message = _("This invitation was withdrawn by the club; ask the club for a new one.")
+
+
+class InvitationUsedUp(InvitationGone):
+    code = "invitation_used_up"
+    message = _("This invitation has been used as many times as it allows.")
+
+
+class AlreadyAMember(MatchError):
+    status = 409
+    code = "already_a_member"
+    message = _("You are already a member of {club}, as {role}; your role is unchanged.")
+
+
+class UsernameTaken(MatchError):
+    code = "username_taken"
+    attr = "username"
+    message = _("This username is taken; choose another.")
+
+
+class ExpiresInPast(MatchError):
+    code = "expires_in_past"
+    attr = "expires_at"
+    message = _("An invitation must expire in the future.")
+
+
+# --- the API's answers ----------------------------------------------------------------------
+
+
+def envelope(error_type: ErrorType | str, errors: Sequence[Error]) -> dict[str, Any]:
+    """The body of an error answer: its type and every error with its code, sentence and path."""
+    return {
+        "type": error_type,
+        "errors": [{"code": e.code, "detail": str(e.detail), "attr": e.attr} for e in errors],
+    }
+
+
+class EnvelopeError(exceptions.APIException):
+    """A DRF exception that carries ready-made envelope errors."""
+
+    def __init__(self, status_code: int, errors: list[Error], error_type: ErrorType) -> None:
+        self.status_code = status_code
+        self.errors = errors
+        self.error_type = error_type
+        super().__init__(detail=errors[0].detail if errors else "", code=errors[0].code)
+
+
+def violation_errors(violations: Sequence[Violation]) -> list[Error]:
+    """Rule violations as envelope errors: each with its code, its sentence and its path."""
+    return [Error(v.code.value, render(v, gettext), v.path) for v in violations]
+
+
+def to_envelope_error(exc: MatchError) -> EnvelopeError:
+    """Present a domain error; a rejected hand or event lists every violation with its path.
+
+    A refused live event lists its violations grouped by path, in the order the paths first
+    appear.
+    """
+    if isinstance(exc, HandRejected):
+        return EnvelopeError(400, violation_errors(exc.violations), VALIDATION_ERROR)
+    if isinstance(exc, EventRefused):
+        paths = list(dict.fromkeys(v.path for v in exc.violations))
+        grouped = sorted(exc.violations, key=lambda v: paths.index(v.path))
+        return EnvelopeError(exc.status, violation_errors(grouped), CLIENT_ERROR)
+    kind: ErrorType = VALIDATION_ERROR if exc.status == 400 else CLIENT_ERROR
+    return EnvelopeError(exc.status, [Error(exc.code, exc.detail, exc.attr)], kind)
+
+
+class DatabaseUnavailable(exceptions.APIException):
+    status_code = 503
+    default_detail = _("The database cannot be reached; nothing was saved. Try again shortly.")
+    default_code = "database_unavailable"
+    wait = 5  # seconds, answered as Retry-After: a restarting database is back within a few
+
+
+class ProjectExceptionHandler(ExceptionHandler):
+    """drf-standardized-errors, taught the project's own exceptions and a database that cannot
+    be reached, so that none of them becomes a 500. Anything else unexpected, a row a service
+    expected and did not find included, is a 500: a bug is not dressed up as a 404."""
+
+    def convert_known_exceptions(self, exc: Exception) -> Exception:
+        if isinstance(exc, (OperationalError, InterfaceError)):
+            return DatabaseUnavailable()
+        if isinstance(exc, MatchError):
+            return to_envelope_error(exc)
+        converted: Exception = super().convert_known_exceptions(exc)
+        return converted
+
+
+class ProjectExceptionFormatter(ExceptionFormatter):
+    def get_error_type(self) -> ErrorType:
+        if isinstance(self.exc, EnvelopeError):
+            return self.exc.error_type
+        return super().get_error_type()
+
+    def get_errors(self) -> list[Error]:
+        if isinstance(self.exc, EnvelopeError):
+            return self.exc.errors
+        errors: list[Error] = super().get_errors()
+        return errors
+
+    def format_error_response(self, error_response: ErrorResponse) -> Any:
+        return envelope(error_response.type, error_response.errors)
+
+
+# --- their OpenAPI schemas ------------------------------------------------------------------
+
+
+class _ErrorItemSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    detail = serializers.CharField()
+    attr = serializers.CharField(allow_null=True)
+
+
+def error_response(
+    name: str, codes: list[str], error_type: str = "client_error"
+) -> type[serializers.Serializer]:
+    """An OpenAPI schema for an error answer that carries one of ``codes``."""
+    enum = ClientErrorEnum if error_type == "client_error" else ServerErrorEnum
+    item = type(
+        f"{name}ErrorItem",
+        (_ErrorItemSerializer,),
+        {
+            "code": serializers.ChoiceField(choices=codes),
+        },
+    )
+    return type(
+        f"{name}ErrorResponse",
+        (serializers.Serializer,),
+        {
+            "type": serializers.ChoiceField(choices=enum.choices),
+            "errors": item(many=True),
+        },
+    )
+
+
+RequestTooLargeResponse = error_response("RequestTooLarge", ["request_too_large"])
+DatabaseUnavailableResponse = error_response(
+    "DatabaseUnavailable", ["database_unavailable"], error_type="server_error"
+)

@@ -14,9 +14,8 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
 
-from matches.errors import MatchError
+from matches import errors
 from matches.models import (
     INVITATION_LIFETIME,
     Club,
@@ -25,50 +24,10 @@ from matches.models import (
     Membership,
 )
 
-
-class InvitationGone(MatchError):
-    """An invitation that exists but can no longer be used: 410, with the reason as code."""
-
-    status = 410
-
-
-class InvitationExpired(InvitationGone):
-    code = "invitation_expired"
-    message = _("This invitation has expired; ask the club for a new one.")
-
-
-class InvitationRevoked(InvitationGone):
-    code = "invitation_revoked"
-    message = _("This invitation was withdrawn by the club; ask the club for a new one.")
-
-
-class InvitationUsedUp(InvitationGone):
-    code = "invitation_used_up"
-    message = _("This invitation has been used as many times as it allows.")
-
-
-class AlreadyAMember(MatchError):
-    status = 409
-    code = "already_a_member"
-    message = _("You are already a member of {club}, as {role}; your role is unchanged.")
-
-
-class UsernameTaken(MatchError):
-    code = "username_taken"
-    attr = "username"
-    message = _("This username is taken; choose another.")
-
-
-class ExpiresInPast(MatchError):
-    code = "expires_in_past"
-    attr = "expires_at"
-    message = _("An invitation must expire in the future.")
-
-
 GONE = {
-    InvitationState.EXPIRED: InvitationExpired,
-    InvitationState.REVOKED: InvitationRevoked,
-    InvitationState.USED_UP: InvitationUsedUp,
+    InvitationState.EXPIRED: errors.InvitationExpired,
+    InvitationState.REVOKED: errors.InvitationRevoked,
+    InvitationState.USED_UP: errors.InvitationUsedUp,
 }
 
 
@@ -92,7 +51,7 @@ def invitation_create(
     times."""
     expires_at = expires_at or timezone.now() + INVITATION_LIFETIME
     if expires_at <= timezone.now():
-        raise ExpiresInPast()
+        raise errors.ExpiresInPast()
     return Invitation.objects.create(
         club=club,
         role=role,
@@ -129,7 +88,7 @@ def _use(invitation: Invitation, user: User) -> Membership:
     check_usable(invitation)
     existing = Membership.objects.filter(club=invitation.club_id, user=user).first()
     if existing is not None:
-        raise AlreadyAMember(club=invitation.club.name, role=existing.get_role_display())
+        raise errors.AlreadyAMember(club=invitation.club.name, role=existing.get_role_display())
     try:
         with transaction.atomic():
             membership = Membership.objects.create(
@@ -137,7 +96,9 @@ def _use(invitation: Invitation, user: User) -> Membership:
             )
     except IntegrityError:  # joined by another invitation a moment ago
         existing = Membership.objects.get(club=invitation.club_id, user=user)
-        raise AlreadyAMember(club=invitation.club.name, role=existing.get_role_display()) from None
+        raise errors.AlreadyAMember(
+            club=invitation.club.name, role=existing.get_role_display()
+        ) from None
     Invitation.objects.filter(pk=invitation.pk).update(uses=F("uses") + 1)
     return membership
 
@@ -164,7 +125,7 @@ def invitation_signup(*, invitation: Invitation, username: str, password: str) -
     check_usable(invitation)
     users = get_user_model()
     if users.objects.filter(username__iexact=username).exists():
-        raise UsernameTaken()
+        raise errors.UsernameTaken()
     user = users(username=username)
     try:
         password_validation.validate_password(password, user)
@@ -175,7 +136,7 @@ def invitation_signup(*, invitation: Invitation, username: str, password: str) -
         with transaction.atomic():
             user.save()
     except IntegrityError:
-        raise UsernameTaken() from None
+        raise errors.UsernameTaken() from None
     _use(invitation, user)
     return user
 

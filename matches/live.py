@@ -19,7 +19,6 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
 
 import scoring
 from matches import errors, hands, services
@@ -50,80 +49,6 @@ class Seated:
 
     def __str__(self) -> str:
         return self.name
-
-
-class LiveHandInProgress(errors.MatchError):
-    status = 409
-    code = "live_hand_in_progress"
-    message = _("Hand {number} of this match is already being played live; abandon it first.")
-
-
-class LiveRulesetUnsupported(errors.MatchError):
-    status = 409
-    code = "live_ruleset_unsupported"
-    message = _(
-        "This match is played by the rules of {ruleset}; the live table referees Arlington only. "
-        "Enter its hands whole."
-    )
-
-
-class LiveHandOvertaken(errors.MatchError):
-    status = 409
-    code = "live_hand_overtaken"
-    message = _(
-        "Hand {number} is being played live, but the match now has {recorded} hands recorded: "
-        "abandon this live hand and start the next one."
-    )
-
-
-class PlayerNotSeated(errors.MatchError):
-    code = "player_not_seated"
-    message = _("Player {player} is not seated at this match.")
-
-
-class InvalidIfNoneMatch(errors.MatchError):
-    code = "invalid_if_none_match"
-    attr = "If-None-Match"
-    message = _(
-        "If-None-Match takes ETags exactly as served, in double quotes and separated by commas, "
-        'such as If-None-Match: "4.2"; or *.'
-    )
-
-
-class NothingToUndo(errors.MatchError):
-    status = 409
-    code = "nothing_to_undo"
-    message = _("No event of this live hand is left to undo.")
-
-
-class StaleLiveHand(errors.MatchError):
-    status = 412
-    code = "precondition_failed"
-    message = _(
-        "The live hand has changed since you read it (it is now at version {version}); read "
-        "it again before adding an event."
-    )
-
-
-class LivePreconditionRequired(errors.MatchError):
-    status = 428
-    code = "precondition_required"
-    message = _(
-        "Send the If-Match header with the live hand's ETag, so that two devices at one table "
-        "never add events the other has not seen."
-    )
-
-
-class EventRefused(errors.MatchError):
-    """An event the rules refuse: every violation, each with its code and path."""
-
-    status = 409
-    code = "event_refused"
-    message = _("The event breaks the rules.")
-
-    def __init__(self, violations: Sequence[scoring.Violation]) -> None:
-        self.violations = tuple(violations)
-        super().__init__()
 
 
 @dataclass(frozen=True)
@@ -186,10 +111,10 @@ def live_start(*, match_id: int, turned_up: scoring.Card, user: User) -> LiveHan
     if match.status == MatchStatus.FINISHED:
         raise errors.MatchFinished(match=match.pk)
     if match.ruleset != Ruleset.ARLINGTON:
-        raise LiveRulesetUnsupported(ruleset=match.get_ruleset_display())
+        raise errors.LiveRulesetUnsupported(ruleset=match.get_ruleset_display())
     playing = LiveHand.objects.filter(match=match, status=LiveStatus.PLAYING).first()
     if playing is not None:
-        raise LiveHandInProgress(number=playing.number)
+        raise errors.LiveHandInProgress(number=playing.number)
     seats = _seats(match)
     players = _players(seats)
     number = match.hands_played + 1
@@ -232,9 +157,9 @@ def _event(data: Mapping[str, Any], players: Mapping[int, Seated]) -> engine.Eve
 
 def _check_version(live: LiveHand, expected: int | None) -> None:
     if expected is None:
-        raise LivePreconditionRequired()
+        raise errors.PreconditionRequired("live")
     if expected != live.version:
-        raise StaleLiveHand(version=live.version)
+        raise errors.PreconditionFailed("live", version=live.version)
 
 
 @transaction.atomic
@@ -251,7 +176,7 @@ def live_append(
 
     ``data`` is an event as the API takes it, with players as ids. ``expected_version`` reads
     the version the client names (If-Match) once the live hand is known. A refused event
-    raises ``EventRefused`` and changes nothing.
+    raises ``errors.EventRefused`` and changes nothing.
     """
     match = _lock(match_id)
     live = LiveHand.objects.filter(match=match).order_by("-id").first()
@@ -267,7 +192,7 @@ def live_append(
     if live.status != LiveStatus.PLAYING:
         raise LiveHand.DoesNotExist(f"no live hand in play on match {match_id}")
     if live.number != match.hands_played + 1:  # a hand was recorded or voided meanwhile
-        raise LiveHandOvertaken(number=live.number, recorded=match.hands_played)
+        raise errors.LiveHandOvertaken(number=live.number, recorded=match.hands_played)
     _check_version(live, expected_version(live))
     seats = _seats(match)
     players = _players(seats)
@@ -277,14 +202,14 @@ def live_append(
     ) + 1
     for player in [data.get("player"), *(int(p) for p in data.get("held", {}))]:
         if player is not None and player not in players:
-            raise PlayerNotSeated(
+            raise errors.PlayerNotSeated(
                 attr="player" if "player" in data else f"held.{player}", player=player
             )
     if data["type"] == "finish":
         return _finish(live, state, data, players, user, sequence, idempotency_key, render_hand)
     step = engine.play(state, _event(data, players))
     if not step.accepted:
-        raise EventRefused(step.violations)
+        raise errors.EventRefused(step.violations)
     live.version += 1
     live.state = _public(step.state, live.version)
     live.save(update_fields=["version", "state"])
@@ -316,7 +241,7 @@ def _finish(
     }
     done = engine.finish(state, held)
     if not done.valid or done.hand is None:
-        raise EventRefused(done.violations)
+        raise errors.EventRefused(done.violations)
     entry = services.HandEntry(
         ending=done.hand.ending,
         went_out=None if done.hand.went_out is None else done.hand.went_out.id,  # type: ignore[attr-defined]
@@ -355,7 +280,7 @@ def live_undo(*, match_id: int, expected_version: Callable[[LiveHand], int | Non
     _check_version(live, expected_version(live))
     last = live.events.filter(undone=False).order_by("-sequence").first()
     if last is None:
-        raise NothingToUndo()
+        raise errors.NothingToUndo()
     last.undone = True
     last.save(update_fields=["undone"])
     live.version += 1
@@ -372,7 +297,7 @@ def live_abandon(*, match_id: int, expected_version: Callable[[LiveHand], int | 
     live = LiveHand.objects.get(match=match, status=LiveStatus.PLAYING)
     named = expected_version(live)
     if named is not None and named != live.version:
-        raise StaleLiveHand(version=live.version)
+        raise errors.PreconditionFailed("live", version=live.version)
     live.status, live.ended_at = LiveStatus.ABANDONED, timezone.now()
     live.version += 1
     live.save(update_fields=["status", "ended_at", "version"])

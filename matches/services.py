@@ -626,7 +626,7 @@ class Impact:
 
 def _check_version(hand: Hand, expected_version: int | None) -> None:
     if expected_version is not None and hand.version != expected_version:
-        raise errors.StaleHand(number=hand.number, version=hand.version)
+        raise errors.PreconditionFailed("hand", number=hand.number, version=hand.version)
 
 
 def _locked_hand(match_id: int, number: int) -> tuple[Match, list[Seat], Hand]:

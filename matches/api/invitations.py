@@ -25,8 +25,8 @@ from rest_framework.views import APIView
 
 from accounts.api import IssuedTokenSerializer, device_name, issue
 from matches import invitations, selectors
-from matches.api.errors import error_response
 from matches.api.permissions import MANAGING, can_write, requester
+from matches.errors import error_response
 from matches.models import Club, Invitation, Role
 
 GONE = error_response(

@@ -6,9 +6,7 @@ from typing import Any
 
 from django.core.exceptions import ObjectDoesNotExist
 from django.utils.translation import gettext
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
-    OpenApiParameter,
     OpenApiResponse,
     PolymorphicProxySerializer,
     extend_schema,
@@ -20,15 +18,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
-from matches import errors, live, selectors
-from matches.api import presenters
-from matches.api.errors import error_response
+from matches import live, selectors
+from matches.api import http, presenters
 from matches.api.permissions import SCOREKEEPING, ClubRole, requester
-from matches.api.preconditions import _LIST, _TAGS, if_match_tags
 from matches.api.serializers import HandWithMatchSerializer
-from matches.api.views import KEY_REUSED, PRECONDITION_REQUIRED, STALE
+from matches.errors import error_response
 from matches.models import LiveHand
-from scoring import Code, render
+from scoring import Code
 from scoring.api.fields import CardField, CardListField, MeldField
 
 # --- input ------------------------------------------------------------------------------
@@ -182,87 +178,14 @@ START_CONFLICT = error_response(
     "LiveStartConflict", ["match_finished", "live_hand_in_progress", "live_ruleset_unsupported"]
 )
 UNDO_CONFLICT = error_response("UndoConflict", ["nothing_to_undo"])
-IF_MATCH = OpenApiParameter(
-    "If-Match",
-    OpenApiTypes.STR,
-    OpenApiParameter.HEADER,
-    required=True,
-    description="The live state's ETag as last read: without it 428, when stale 412.",
-)
-IF_MATCH_OPTIONAL = OpenApiParameter(
-    "If-Match",
-    OpenApiTypes.STR,
-    OpenApiParameter.HEADER,
-    required=False,
-    description="Optional: the live state's ETag as last read; when stale 412.",
-)
-IF_NONE_MATCH = OpenApiParameter(
-    "If-None-Match",
-    OpenApiTypes.STR,
-    OpenApiParameter.HEADER,
-    required=False,
-    description="The ETag last read: 304 with no body if the state has not changed.",
-)
-IDEMPOTENCY = OpenApiParameter(
-    "Idempotency-Key",
-    OpenApiTypes.STR,
-    OpenApiParameter.HEADER,
-    required=False,
-    description="A retry with the same key and event gets the first answer and adds nothing.",
-)
-
-
-class Refused(exceptions.APIException):
-    """A refused event: 409 with every violation, each with its code and path."""
-
-    status_code = 409
-    default_code = "event_refused"
-
-
-def refused(error: live.EventRefused) -> Refused:
-    detail: dict[str | None, list[serializers.ErrorDetail]] = {}
-    for v in error.violations:
-        item = serializers.ErrorDetail(render(v, gettext), code=v.code.value)
-        detail.setdefault(v.path, []).append(item)
-    return Refused(detail=detail)  # type: ignore[arg-type]
 
 
 # --- views --------------------------------------------------------------------------------
 
 
-MAX_IDEMPOTENCY_KEY = 255
-
-
-def idempotency_key(request: Request) -> str | None:
-    """The request's Idempotency-Key, if any: 1 to 255 printable ASCII characters."""
-    key = request.headers.get("Idempotency-Key")
-    if key is None:
-        return None
-    if not 0 < len(key) <= MAX_IDEMPOTENCY_KEY or not (key.isascii() and key.isprintable()):
-        raise errors.InvalidIdempotencyKey(attr="Idempotency-Key", limit=MAX_IDEMPOTENCY_KEY)
-    return key
-
-
-def named_version(request: Request, current: LiveHand) -> int | None:
-    """The version If-Match names: None without the header, the current one if it names its
-    ETag (or is ``*``), -1 if it names only others; a malformed header is 400."""
-    if "If-Match" not in request.headers:
-        return None
-    tags = if_match_tags(request)
-    return current.version if tags is None or live.etag(current) in tags else -1
-
-
-def not_modified(request: Request, current: LiveHand) -> bool:
-    """Whether If-None-Match names the current state (or is ``*``); a malformed one is 400."""
-    header = request.headers.get("If-None-Match")
-    if header is None:
-        return False
-    if header.strip() == "*":
-        return True
-    tags = _TAGS.findall(header)
-    if not tags or not _LIST.fullmatch(header):
-        raise live.InvalidIfNoneMatch()
-    return live.etag(current) in tags
+def expected(request: Request, current: LiveHand) -> int | None:
+    """The live version If-Match names (``http.named_version``) against the live hand's ETag."""
+    return http.named_version(request, live.etag(current), current.version)
 
 
 class LiveSchema(api_settings.DEFAULT_SCHEMA_CLASS):  # type: ignore[name-defined]
@@ -305,12 +228,12 @@ class LiveView(LiveMixin):
             200: LiveStateSerializer,
             304: OpenApiResponse(description="Not modified."),
         },
-        parameters=[IF_NONE_MATCH],
+        parameters=[http.IF_NONE_MATCH],
     )
     def get(self, request: Request, match_pk: int) -> Response:
         current = live.live_in_play(self.admit())
         tag = live.etag(current)
-        if not_modified(request, current):
+        if http.not_modified(request, tag):
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": tag})
         return Response(current.state, headers={"ETag": tag, "Cache-Control": "no-cache"})
 
@@ -330,10 +253,10 @@ class LiveView(LiveMixin):
             started.state, status=status.HTTP_201_CREATED, headers={"ETag": live.etag(started)}
         )
 
-    @extend_schema(responses={204: None, 412: STALE}, parameters=[IF_MATCH_OPTIONAL])
+    @extend_schema(responses={204: None, 412: http.STALE}, parameters=[http.IF_MATCH_LIVE_OPTIONAL])
     def delete(self, request: Request, match_pk: int) -> Response:
         live.live_abandon(
-            match_id=self.admit(), expected_version=lambda current: named_version(request, current)
+            match_id=self.admit(), expected_version=lambda current: expected(request, current)
         )
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -347,26 +270,23 @@ class LiveEventsView(LiveMixin):
             200: LiveStateSerializer,
             201: HandWithMatchSerializer,
             409: EVENT_REFUSED,
-            412: STALE,
-            422: KEY_REUSED,
-            428: PRECONDITION_REQUIRED,
+            412: http.STALE,
+            422: http.KEY_REUSED,
+            428: http.PRECONDITION_REQUIRED,
         },
-        parameters=[IF_MATCH, IDEMPOTENCY],
+        parameters=[http.IF_MATCH_LIVE, http.IDEMPOTENCY_KEY_LIVE],
     )
     def post(self, request: Request, match_pk: int) -> Response:
         match_id = self.admit()
         data = read_event(request.data)
-        try:
-            answer = live.live_append(
-                match_id=match_id,
-                data=data,
-                user=requester(request),
-                expected_version=lambda current: named_version(request, current),
-                render_hand=presenters.hand_with_match,
-                idempotency_key=idempotency_key(request),
-            )
-        except live.EventRefused as error:
-            raise refused(error) from None
+        answer = live.live_append(
+            match_id=match_id,
+            data=data,
+            user=requester(request),
+            expected_version=lambda current: expected(request, current),
+            render_hand=presenters.hand_with_match,
+            idempotency_key=http.idempotency_key(request),
+        )
         response = Response(answer.body, status=answer.status)
         if answer.replayed:
             response["Idempotent-Replayed"] = "true"
@@ -382,14 +302,14 @@ class LiveLastEventView(LiveMixin):
         responses={
             200: LiveStateSerializer,
             409: UNDO_CONFLICT,
-            412: STALE,
-            428: PRECONDITION_REQUIRED,
+            412: http.STALE,
+            428: http.PRECONDITION_REQUIRED,
         },
-        parameters=[IF_MATCH],
+        parameters=[http.IF_MATCH_LIVE],
     )
     def delete(self, request: Request, match_pk: int) -> Response:
         current = live.live_undo(
-            match_id=self.admit(), expected_version=lambda c: named_version(request, c)
+            match_id=self.admit(), expected_version=lambda c: expected(request, c)
         )
         return Response(current.state, headers={"ETag": live.etag(current)})
 

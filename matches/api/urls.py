@@ -3,25 +3,26 @@
 from django.urls import path
 from rest_framework.routers import SimpleRouter
 
-from matches.api import live, live_stream, views
+from matches.api import live, live_stream
+from matches.api.views import auth, clubs, hands, matches, players, seasons, standings
 
 router = SimpleRouter()
-router.register("clubs", views.ClubViewSet, basename="club")
-router.register("players", views.PlayerViewSet, basename="player")
-router.register("seasons", views.SeasonViewSet, basename="season")
-router.register("matches", views.MatchViewSet, basename="match")
+router.register("clubs", clubs.ClubViewSet, basename="club")
+router.register("players", players.PlayerViewSet, basename="player")
+router.register("seasons", seasons.SeasonViewSet, basename="season")
+router.register("matches", matches.MatchViewSet, basename="match")
 
 urlpatterns = [
-    path("auth/token/", views.ObtainTokenView.as_view(), name="auth-token"),
-    path("matches/<int:match_pk>/hands/", views.HandListView.as_view(), name="hand-list"),
+    path("auth/token/", auth.ObtainTokenView.as_view(), name="auth-token"),
+    path("matches/<int:match_pk>/hands/", hands.HandListView.as_view(), name="hand-list"),
     path(
         "matches/<int:match_pk>/hands/<int:number>/",
-        views.HandDetailView.as_view(),
+        hands.HandDetailView.as_view(),
         name="hand-detail",
     ),
     path(
         "matches/<int:match_pk>/hands/<int:number>/revisions/",
-        views.HandRevisionsView.as_view(),
+        hands.HandRevisionsView.as_view(),
         name="hand-revisions",
     ),
     path("matches/<int:match_pk>/live/", live.LiveView.as_view(), name="live"),
@@ -37,18 +38,20 @@ urlpatterns = [
         live.LiveLogView.as_view(),
         name="hand-live-log",
     ),
-    path("clubs/<int:pk>/standings/", views.ClubStandingsView.as_view(), name="club-standings"),
+    path("clubs/<int:pk>/standings/", standings.ClubStandingsView.as_view(), name="club-standings"),
     path(
-        "seasons/<int:pk>/standings/", views.SeasonStandingsView.as_view(), name="season-standings"
+        "seasons/<int:pk>/standings/",
+        standings.SeasonStandingsView.as_view(),
+        name="season-standings",
     ),
     path(
         "clubs/<int:pk>/standings/csv/",
-        views.ClubStandingsCSVView.as_view(),
+        standings.ClubStandingsCSVView.as_view(),
         name="club-standings-csv",
     ),
     path(
         "seasons/<int:pk>/standings/csv/",
-        views.SeasonStandingsCSVView.as_view(),
+        standings.SeasonStandingsCSVView.as_view(),
         name="season-standings-csv",
     ),
     *router.urls,

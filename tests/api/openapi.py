@@ -17,9 +17,8 @@ from drf_spectacular.renderers import OpenApiJsonRenderer
 from rest_framework.authtoken.models import Token
 
 from matches.models import Hand, Membership, Player, Role, Season
-from tests.matches.conftest import client_for, make_user, start_match
+from tests.factories import ann_goes_out, client_for, finish, make_user, start_match
 from tests.matches.endpoints import World
-from tests.matches.live_builders import ann_goes_out, finish
 
 METHODS = ("get", "put", "patch", "post", "delete")
 

@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
-from tests.matches.builders import went_out
+from tests.factories import went_out
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

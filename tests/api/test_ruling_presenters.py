@@ -22,7 +22,7 @@ from scoring.api.serializers import (
     MeldRulingSerializer,
 )
 from scoring.cards import MeldCard
-from tests.matches.builders import full_packs, went_out, whole_pack_out
+from tests.factories import full_packs, went_out, whole_pack_out
 
 CONFORMANCE = Path(__file__).resolve().parents[2] / "docs" / "conformance"
 

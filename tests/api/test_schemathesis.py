@@ -38,7 +38,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from tests.api import openapi
-from tests.matches.builders import went_out
+from tests.factories import went_out
 from tests.matches.endpoints import World
 
 CHECKS = [

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from matches.errors import SETUP_MESSAGES, MatchError
+from matches.errors import REQUIRED_MESSAGES, SETUP_MESSAGES, STALE_MESSAGES, MatchError
 from scoring import violations
 from tests.i18n.catalogs import LANGUAGES, Entry, po_path, read_po
 
@@ -38,7 +38,8 @@ def engine_sentences() -> set[str]:
 
 def domain_sentences() -> set[str]:
     """Every sentence of matches/errors.py."""
-    found = {str(message) for message in SETUP_MESSAGES.values()}
+    tables = [SETUP_MESSAGES, STALE_MESSAGES, REQUIRED_MESSAGES]
+    found = {str(message) for table in tables for message in table.values()}
     classes = [MatchError]
     while classes:
         cls = classes.pop()

@@ -5,23 +5,12 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
 from matches import services
 from matches.models import Club, Membership, Player, Role, Season
-from tests.matches.builders import went_out
+from tests.factories import client_for, make_user, record, start_match, went_out
 from tests.matches.endpoints import World
-
-
-def make_user(username: str):
-    return get_user_model().objects.create_user(username=username, password=f"{username}-pw-1234")
-
-
-def client_for(user) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(user)
-    return client
 
 
 @pytest.fixture(autouse=True)
@@ -99,20 +88,6 @@ def as_carol(carol) -> APIClient:
 @pytest.fixture
 def as_victor(victor) -> APIClient:
     return client_for(victor)
-
-
-def start_match(client: APIClient, club: Club, players: list[Player], **extra) -> dict:
-    response = client.post(
-        "/api/v1/matches/",
-        {"club": club.pk, "players": [p.pk for p in players], **extra},
-        format="json",
-    )
-    assert response.status_code == 201, response.json()
-    return response.json()
-
-
-def record(client: APIClient, match_id: int, body: dict, **headers):
-    return client.post(f"/api/v1/matches/{match_id}/hands/", body, format="json", **headers)
 
 
 @pytest.fixture

@@ -25,7 +25,7 @@ from matches.models import (
     Season,
     Seat,
 )
-from tests.matches.builders import went_out
+from tests.factories import went_out
 
 API = "/api/v1"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from matches.models import Club, Membership, Role
-from tests.matches.conftest import client_for, make_user
+from tests.factories import client_for, make_user
 
 
 def members_url(club: Club) -> str:

@@ -16,8 +16,7 @@ from django.db import connection, connections
 
 from matches import services, standings
 from matches.models import Hand, HandResult, HandRevision, Invitation, Membership, Season, Seat
-from tests.matches.builders import full_packs, went_out
-from tests.matches.conftest import client_for, make_user, record, start_match
+from tests.factories import client_for, full_packs, make_user, record, start_match, went_out
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -24,7 +24,7 @@ from django.db import connection
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 from matches.models import Hand, HandRevision, Match, Seat
-from tests.matches.builders import went_out
+from tests.factories import went_out
 
 if os.environ.get("SQLITE_WITHOUT_RETURNING"):  # as SQLite before 3.35
     connection.features.can_return_columns_from_insert = False

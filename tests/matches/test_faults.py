@@ -6,8 +6,7 @@ import pytest
 from django.db import connection
 
 from matches.models import Hand, HandResult, HandRevision, Seat
-from tests.matches.builders import went_out
-from tests.matches.conftest import client_for, record, start_match
+from tests.factories import client_for, record, start_match, went_out
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

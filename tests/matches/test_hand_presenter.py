@@ -14,8 +14,7 @@ from matches import hands, selectors
 from matches.api import presenters
 from matches.api.serializers import HandSerializer, HandWithMatchSerializer
 from matches.models import Hand, Season
-from tests.matches.builders import full_packs, went_out, whole_pack_out
-from tests.matches.conftest import record, start_match
+from tests.factories import full_packs, record, start_match, went_out, whole_pack_out
 
 
 def as_json(data: object) -> object:

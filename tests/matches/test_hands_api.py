@@ -9,8 +9,15 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from matches.models import Hand, HandRevision, Match, Seat
-from tests.matches.builders import LOSER_NET, WINNER_NET, full_packs, went_out, whole_pack_out
-from tests.matches.conftest import record, start_match
+from tests.factories import (
+    LOSER_NET,
+    WINNER_NET,
+    full_packs,
+    record,
+    start_match,
+    went_out,
+    whole_pack_out,
+)
 
 
 @pytest.fixture

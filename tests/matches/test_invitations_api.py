@@ -11,7 +11,7 @@ from rest_framework.test import APIClient
 from rest_framework.throttling import ScopedRateThrottle
 
 from matches.models import Club, Invitation, Membership
-from tests.matches.conftest import client_for, make_user
+from tests.factories import client_for, make_user
 
 STRONG = "a-long-pass-phrase-9"
 

@@ -9,8 +9,7 @@ from django.db import connections
 from rest_framework.test import APIClient
 
 from matches.models import LiveEvent, LiveHand
-from tests.matches.conftest import client_for, start_match
-from tests.matches.live_builders import BEN_13, CLEO_13, ann_goes_out
+from tests.factories import BEN_13, CLEO_13, ann_goes_out, client_for, start_match
 
 
 def live_url(match: dict, rest: str = "") -> str:
@@ -276,8 +275,7 @@ def test_viewers_read_scorekeepers_and_owners_act_outsiders_see_nothing(
 
 
 def test_a_finished_match_cannot_start_a_live_hand(as_carol, club, roster):
-    from tests.matches.builders import whole_pack_out
-    from tests.matches.conftest import record
+    from tests.factories import record, whole_pack_out
 
     match = start_match(as_carol, club, roster[:2])
     ann, ben = roster[0].pk, roster[1].pk
@@ -324,8 +322,7 @@ def test_two_devices_appending_at_once_one_wins_one_is_told(carol, club, roster)
 
 
 def test_a_hand_recorded_meanwhile_overtakes_the_live_hand(as_carol, table, trio, players):
-    from tests.matches.builders import went_out
-    from tests.matches.conftest import record
+    from tests.factories import record, went_out
 
     assert record(as_carol, trio["id"], went_out(players[0], players)).status_code == 201
     response = table.send({"type": "draw", "player": players[1]})

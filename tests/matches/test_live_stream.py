@@ -22,7 +22,7 @@ from django.db import connection
 from rest_framework.authtoken.models import Token
 
 from matches import live
-from tests.matches.conftest import client_for, start_match
+from tests.factories import client_for, start_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -6,8 +6,7 @@ import datetime as dt
 
 import pytest
 
-from tests.matches.builders import went_out
-from tests.matches.conftest import record, start_match
+from tests.factories import record, start_match, went_out
 
 
 def test_creating_a_club_answers_its_location(as_bob):

@@ -20,7 +20,7 @@ from django.db import connection, connections
 
 from matches import services
 from matches.models import Club, Invitation, Membership, Player, Role, Season
-from tests.matches.conftest import client_for, make_user
+from tests.factories import client_for, make_user
 from tests.matches.test_concurrency import in_parallel
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -7,7 +7,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from matches.models import Club, Invitation, Membership
-from tests.matches.conftest import client_for, make_user
+from tests.factories import client_for, make_user
 
 
 def members_url(club: Club) -> str:

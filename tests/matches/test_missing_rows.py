@@ -12,8 +12,7 @@ import pytest
 import scoring
 from matches import errors, services
 from matches.models import Hand
-from tests.matches.builders import went_out
-from tests.matches.conftest import client_for, record, start_match
+from tests.factories import client_for, record, start_match, went_out
 
 
 def test_a_service_that_misses_a_row_is_a_server_error(carol, club, roster, monkeypatch):

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.factories import record, start_match, went_out
 from tests.matches import endpoints
-from tests.matches.builders import went_out
-from tests.matches.conftest import record, start_match
 from tests.matches.endpoints import Endpoint, snapshot
 
 

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.matches.builders import full_packs, went_out
-from tests.matches.conftest import record, start_match
+from tests.factories import full_packs, record, start_match, went_out
 
 
 def wild_two_hand(winner: int, other: int) -> dict[str, object]:

@@ -23,9 +23,8 @@ from rest_framework.test import APIClient
 
 from matches import services
 from matches.models import Membership, Player, Role, Season
+from tests.factories import client_for, make_user, record, start_match, went_out, whole_pack_out
 from tests.matches import endpoints
-from tests.matches.builders import went_out, whole_pack_out
-from tests.matches.conftest import client_for, make_user, record, start_match
 from tests.matches.endpoints import API, Endpoint, World
 
 RULINGS = [

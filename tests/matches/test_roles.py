@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.factories import record, went_out
 from tests.matches import endpoints
-from tests.matches.builders import went_out
-from tests.matches.conftest import record
 from tests.matches.endpoints import Endpoint, snapshot
 
 ROLES = ["alice", "carol", "victor"]  # owner, scorekeeper, viewer

@@ -6,8 +6,7 @@ import copy
 
 import pytest
 
-from tests.matches.builders import went_out
-from tests.matches.conftest import record, start_match
+from tests.factories import record, start_match, went_out
 
 
 def codes(response) -> list[tuple[str, str | None]]:

@@ -22,8 +22,7 @@ from rest_framework.renderers import JSONRenderer
 
 from matches import services, standings
 from matches.models import Match, Player, Season, Seat
-from tests.matches.builders import full_packs, went_out
-from tests.matches.conftest import record, start_match
+from tests.factories import full_packs, record, start_match, went_out
 
 
 def play(client, club, players, hands, **extra) -> int:

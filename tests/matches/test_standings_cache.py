@@ -13,10 +13,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from matches import services, standings
-from matches.api import views
+from matches.api.views import clubs as club_views
 from matches.models import Club, Match, Player, Season
-from tests.matches.builders import full_packs, went_out
-from tests.matches.conftest import record
+from tests.factories import full_packs, record, went_out
 from tests.matches.test_standings import outright, play, table
 
 DATES = {"from": "2000-01-01", "to": "2999-12-31"}  # every match of the tests finishes between
@@ -235,13 +234,15 @@ def test_renaming_the_club_while_a_match_finishes_keeps_the_stamp_moving_on(
     url = f"/api/v1/clubs/{club.pk}/standings/"
     assert table(as_victor, url) == []  # cached under the stamp before the finishing hand
     before = Club.objects.get(pk=club.pk).standings_stamp
-    renaming = views.ClubViewSet.perform_update
+    renaming = club_views.ClubViewSet.perform_update
 
     def with_the_match_finishing_meanwhile(self, serializer):
         assert record(as_carol, match_id, went_out(ann.pk, ids)).status_code == 201
         renaming(self, serializer)
 
-    monkeypatch.setattr(views.ClubViewSet, "perform_update", with_the_match_finishing_meanwhile)
+    monkeypatch.setattr(
+        club_views.ClubViewSet, "perform_update", with_the_match_finishing_meanwhile
+    )
     renamed = as_alice.patch(f"/api/v1/clubs/{club.pk}/", {"name": "Renamed"}, format="json")
 
     assert renamed.status_code == 200

@@ -20,7 +20,7 @@ import scoring
 from matches import errors, services, standings
 from matches.api.serializers import HandInputSerializer
 from matches.models import Club, HandResult, HandRevision, Match, MatchStatus, Player, Seat
-from tests.matches.builders import full_packs, went_out, whole_pack_out
+from tests.factories import full_packs, went_out, whole_pack_out
 
 HOLDS = ["3C", "KC", "QS"]
 MACHINES = itertools.count()

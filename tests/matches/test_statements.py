@@ -22,8 +22,7 @@ from django.utils import timezone
 
 from matches import statements
 from matches.models import Hand, HandResult, HandRevision, Match, Seat
-from tests.matches.builders import went_out
-from tests.matches.conftest import record, start_match
+from tests.factories import record, start_match, went_out
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -11,7 +11,7 @@ import pytest
 import redis
 from rest_framework.throttling import UserRateThrottle
 
-from tests.matches.conftest import client_for
+from tests.factories import client_for
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")

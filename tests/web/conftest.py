@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -30,6 +29,9 @@ from urllib.parse import urlsplit
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+
+from tests.factories import make_user
+from tests.web.browsing import sign_in_cookie
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 SCREENSHOT_DIR = Path(
@@ -43,7 +45,6 @@ PHONE = {
     "is_mobile": True,
     "has_touch": True,
 }
-PASSWORD = "{username}-pw-1234"
 BLOCKING_IMPACTS = {"serious", "critical"}
 
 
@@ -90,14 +91,6 @@ def _web_settings(settings, fresh_cache):
     """Cheap password hashing and no throttling history for every browser test."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     return settings
-
-
-def make_user(username: str):
-    from django.contrib.auth import get_user_model
-
-    return get_user_model().objects.create_user(
-        username=username, password=PASSWORD.format(username=username)
-    )
 
 
 @pytest.fixture
@@ -153,30 +146,6 @@ def season(club):
     return Season.objects.create(
         club=club, name="Spring", starts_on=dt.date(2025, 3, 1), ends_on=dt.date(2025, 5, 31)
     )
-
-
-def start_match(club, players, *, user, season=None, table=""):
-    """A match started through the service, as the API would (seats in the order given)."""
-    from matches import services
-
-    return services.match_create(
-        club=club,
-        players=[player.pk for player in players],
-        user=user,
-        season=None if season is None else season.pk,
-        table=table,
-    )
-
-
-def record_hand(match, body: dict, *, user):
-    """Record a hand through the API's own client, as a scorekeeper's app would."""
-    from rest_framework.test import APIClient
-
-    client = APIClient()
-    client.force_authenticate(user)
-    response = client.post(f"/api/v1/matches/{match.pk}/hands/", body, format="json")
-    assert response.status_code == 201, response.json()
-    return response.json()
 
 
 # --- the browser side ----------------------------------------------------------------------
@@ -276,28 +245,6 @@ def page(context) -> Page:
     return context.new_page()
 
 
-def sign_in_cookie(context: BrowserContext, user, live_server) -> None:
-    """Give ``context`` a session for ``user`` without going through the sign-in form."""
-    from django.conf import settings
-    from django.test import Client
-
-    client = Client()
-    client.force_login(user)
-    session = client.cookies[settings.SESSION_COOKIE_NAME]
-    context.add_cookies(
-        [
-            {
-                "name": settings.SESSION_COOKIE_NAME,
-                "value": session.value,
-                "url": live_server.url,
-                "httpOnly": True,
-                "secure": settings.SESSION_COOKIE_SECURE,
-                "sameSite": "Lax",
-            }
-        ]
-    )
-
-
 @pytest.fixture
 def page_as(new_context, live_server) -> Callable[..., Page]:
     """A new page signed in as ``user``, in ``language`` (the browser's own, e.g. "pt-BR")."""
@@ -308,15 +255,6 @@ def page_as(new_context, live_server) -> Callable[..., Page]:
         return context.new_page()
 
     return make
-
-
-def sign_in(page: Page, username: str, password: str | None = None) -> None:
-    """Sign in through the form, as a person would."""
-    page.goto("/sign-in/")
-    page.get_by_label(re.compile("username|utilizador|nom d.utilisateur", re.I)).fill(username)
-    page.locator("input[type=password]").fill(password or PASSWORD.format(username=username))
-    page.locator("form.stack button[type=submit]").click()
-    page.wait_for_load_state()
 
 
 @pytest.fixture(scope="session")

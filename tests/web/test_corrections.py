@@ -6,8 +6,7 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.matches.builders import went_out
-from tests.web.conftest import record_hand, start_match
+from tests.factories import create_match, record_hand, went_out
 from tests.web.entry import tap
 
 
@@ -36,7 +35,7 @@ def test_a_correction_is_saved_and_a_concurrent_one_gets_the_newer_version_besid
     page_as, alice, bob, roster, screenshot, assert_accessible
 ):
     ann, ben, cleo = roster[:3]
-    match = start_match(roster[0].club, [ann, ben, cleo], user=bob)
+    match = create_match(roster[0].club, [ann, ben, cleo], user=bob)
     record_hand(match, went_out(ann.pk, [ann.pk, ben.pk, cleo.pk]), user=bob)
     first = page_as(bob)
     second = page_as(alice)
@@ -80,7 +79,7 @@ def test_the_last_hand_is_voided_after_confirmation(
     page_as, bob, roster, screenshot, assert_accessible
 ):
     ann, ben = roster[:2]
-    match = start_match(roster[0].club, [ann, ben], user=bob)
+    match = create_match(roster[0].club, [ann, ben], user=bob)
     for _ in range(2):
         record_hand(match, went_out(ann.pk, [ann.pk, ben.pk]), user=bob)
     page = page_as(bob)

@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.web.conftest import start_match
+from tests.factories import create_match
 from tests.web.entry import choose_ending, enter_player, open_entry, tap, wait_for_preview
 
 BEN_HELD = ["3C", "4C", "8H", "9H", "10H", "JH", "3D", "4D", "8C", "9C"]
@@ -19,7 +19,7 @@ def test_a_broken_meld_is_shown_on_that_meld_and_the_hand_is_refused_until_fixed
     page_as, bob, roster, screenshot, assert_accessible
 ):
     ann, ben, cleo = roster[:3]
-    match = start_match(roster[0].club, [ann, ben, cleo], user=bob)
+    match = create_match(roster[0].club, [ann, ben, cleo], user=bob)
     page = page_as(bob)
     open_entry(page, match.pk)
 
@@ -76,7 +76,7 @@ def test_a_broken_meld_is_shown_on_that_meld_and_the_hand_is_refused_until_fixed
 
 
 def test_a_viewer_opening_the_entry_screen_is_told_they_cannot_record(page_as, bob, victor, roster):
-    match = start_match(roster[0].club, roster[:2], user=bob)
+    match = create_match(roster[0].club, roster[:2], user=bob)
     page = page_as(victor)
     page.goto(f"/matches/{match.pk}/hands/new/")
 
@@ -104,7 +104,7 @@ def test_every_control_of_the_entry_screen_and_its_sheet_is_a_44_pixel_target(
     page_as, bob, roster, screenshot, assert_accessible
 ):
     ann, ben, cleo = roster[:3]
-    match = start_match(roster[0].club, [ann, ben, cleo], user=bob)
+    match = create_match(roster[0].club, [ann, ben, cleo], user=bob)
     page = page_as(bob)
     open_entry(page, match.pk)
     enter_player(page, 0, [["JS", "2D", "KS"], ["7H", "7D", "7C", "7S"]], ["3C", "10H"])
@@ -123,7 +123,7 @@ def test_every_control_of_the_entry_screen_and_its_sheet_is_a_44_pixel_target(
 
 
 def test_the_player_tabs_follow_the_arrow_keys(page_as, bob, roster):
-    match = start_match(roster[0].club, roster[:3], user=bob)
+    match = create_match(roster[0].club, roster[:3], user=bob)
     page = page_as(bob)
     open_entry(page, match.pk)
 
@@ -168,7 +168,7 @@ def test_the_entry_screen_speaks_the_players_language(
     meld,
     broken_run,
 ):
-    match = start_match(roster[0].club, roster[:2], user=bob)
+    match = create_match(roster[0].club, roster[:2], user=bob)
     page = page_as(bob, language=language)
     open_entry(page, match.pk)
 

@@ -68,10 +68,10 @@ def test_the_pages_follow_the_browsers_language(
 
 @pytest.mark.parametrize("language", CASES)
 def test_a_wild_two_is_named_with_the_card_it_stands_for(page_as, alice, club, roster, language):
-    from tests.web.conftest import record_hand, start_match
+    from tests.factories import create_match, record_hand
 
     ann, ben = roster[:2]
-    match = start_match(club, [ann, ben], user=alice)
+    match = create_match(club, [ann, ben], user=alice)
     body = {
         "ending": "went_out",
         "went_out": ann.pk,
@@ -118,7 +118,7 @@ def test_a_wild_two_is_named_with_the_card_it_stands_for(page_as, alice, club, r
 
 
 def test_the_language_switch_changes_the_page_and_remembers_it(page, alice):
-    from tests.web.conftest import sign_in
+    from tests.web.browsing import sign_in
 
     sign_in(page, "alice")
     page.get_by_role("button", name="Português").click()

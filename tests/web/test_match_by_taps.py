@@ -7,8 +7,8 @@ import re
 from playwright.sync_api import expect
 
 from matches.models import Match, MatchStatus
-from tests.matches.builders import RANKS, SUITS, went_out
-from tests.web.conftest import record_hand, sign_in
+from tests.factories import RANKS, SUITS, record_hand, went_out
+from tests.web.browsing import sign_in
 from tests.web.entry import choose_ending, declare_two, enter_player, wait_for_preview
 
 BEN_HELD = ["3C", "4C", "8H", "9H", "10H", "JH", "3D", "4D", "8C", "9C"]

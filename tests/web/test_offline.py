@@ -7,7 +7,8 @@ from __future__ import annotations
 from playwright.sync_api import expect
 from rest_framework.test import APIClient
 
-from tests.web.conftest import sign_in_cookie, start_match
+from tests.factories import create_match
+from tests.web.browsing import sign_in_cookie
 from tests.web.entry import choose_ending, enter_player, open_entry
 
 ANN_MELDS = [["AS", "AH", "AD", "AC"], ["AS", "AH", "AD"], ["KS", "KH", "KD"], ["QS", "QH", "QD"]]
@@ -36,7 +37,7 @@ def test_a_hand_recorded_offline_waits_across_a_reload_and_is_sent_once_online(
     page_as, bob, roster, screenshot, assert_accessible
 ):
     ann, ben, cleo = roster[:3]
-    match = start_match(roster[0].club, [ann, ben, cleo], user=bob, table="Table 4")
+    match = create_match(roster[0].club, [ann, ben, cleo], user=bob, table="Table 4")
     page = page_as(bob)
     context = page.context
 
@@ -92,7 +93,7 @@ def test_a_waiting_hand_refused_on_replay_is_kept_with_its_sentences_for_editing
     page_as, bob, roster, screenshot, assert_accessible
 ):
     ann, ben, cleo = roster[:3]
-    match = start_match(roster[0].club, [ann, ben, cleo], user=bob)
+    match = create_match(roster[0].club, [ann, ben, cleo], user=bob)
     page = page_as(bob)
     context = page.context
     page.goto(f"/matches/{match.pk}/")
@@ -146,7 +147,7 @@ def test_an_answer_lost_on_the_way_back_is_replayed_with_its_key_into_one_hand(
     """The server records the hand but the phone never hears back: the hand waits in the outbox
     and its replay, with the same Idempotency-Key, is answered with the first answer."""
     ann, ben, cleo = roster[:3]
-    match = start_match(roster[0].club, [ann, ben, cleo], user=bob)
+    match = create_match(roster[0].club, [ann, ben, cleo], user=bob)
     context = new_context(service_workers="block")  # so that the page's own requests are routed
     sign_in_cookie(context, bob, live_server)
     page = context.new_page()
@@ -192,7 +193,7 @@ def test_a_hand_the_server_could_not_record_waits_and_is_sent_again(
     new_context, live_server, bob, roster
 ):
     ann, ben = roster[:2]
-    match = start_match(roster[0].club, [ann, ben], user=bob)
+    match = create_match(roster[0].club, [ann, ben], user=bob)
     context = new_context(service_workers="block")
     sign_in_cookie(context, bob, live_server)
     page = context.new_page()

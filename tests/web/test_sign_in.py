@@ -6,7 +6,7 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.web.conftest import sign_in
+from tests.web.browsing import sign_in
 
 
 def test_a_visitor_is_sent_to_sign_in_and_lands_on_their_clubs_with_their_role(
@@ -70,9 +70,9 @@ def test_the_readmes_demo_login_opens_the_demo_clubs_match(page, transactional_d
 def test_a_session_that_ends_under_an_open_page_offers_to_sign_in_again(
     page_as, alice, club, roster
 ):
-    from tests.web.conftest import start_match
+    from tests.factories import create_match
 
-    match = start_match(club, roster[:2], user=alice)
+    match = create_match(club, roster[:2], user=alice)
     page = page_as(alice)
     page.goto(f"/matches/{match.pk}/")
     expect(page.locator("#seats .seat")).to_have_count(2)

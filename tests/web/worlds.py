@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tests.matches.builders import full_packs, went_out
-from tests.web.conftest import record_hand, start_match
+from tests.factories import create_match, full_packs, record_hand, went_out
 
 
 @dataclass
@@ -19,11 +18,11 @@ class Table:
 
 def finished_and_live(club, roster, season, user) -> Table:
     ann, ben, cleo, dev, eve = roster
-    finished = start_match(club, [ann, ben, cleo], user=user, season=season, table="Window")
+    finished = create_match(club, [ann, ben, cleo], user=user, season=season, table="Window")
     seated = [ann.pk, ben.pk, cleo.pk]
     for _ in range(3):
         record_hand(finished, went_out(ann.pk, seated), user=user)
-    live = start_match(club, [dev, eve], user=user, season=season, table="Door")
+    live = create_match(club, [dev, eve], user=user, season=season, table="Door")
     record_hand(live, went_out(dev.pk, [dev.pk, eve.pk]), user=user)
     finished.refresh_from_db()
     live.refresh_from_db()
@@ -33,7 +32,7 @@ def finished_and_live(club, roster, season, user) -> Table:
 def shared_victory(club, roster, season, user):
     """Ann and Ben each meld a whole pack twice, the stock runs out: 1,060 each, shared."""
     ann, ben = roster[:2]
-    match = start_match(club, [ann, ben], user=user, season=season, table="Corner")
+    match = create_match(club, [ann, ben], user=user, season=season, table="Corner")
     for _ in range(2):
         record_hand(match, full_packs(ann.pk, ben.pk), user=user)
     match.refresh_from_db()

@@ -1,0 +1,219 @@
+"""The API's HTTP plumbing, written once: If-Match and If-None-Match, ETags, Idempotency-Key,
+request fingerprints, and the OpenAPI header parameters that document them.
+
+Preconditions (RFC 9110, section 13.1.1): a tag is compared as served, character for character
+(strong comparison): ``"01"`` is not ``"1"``, and a weak tag (``W/"1"``) never matches. A header
+that is not a list of quoted tags, or ``*``, is refused with 400 (``invalid_if_match``,
+``invalid_if_none_match``) rather than read as a stale tag: ``If-Match: 4`` is a client bug to
+fix, not a change made by someone else.
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+import json
+import re
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter
+from rest_framework.request import Request
+
+from matches import errors
+
+# entity-tag = [ "W/" ] DQUOTE *etagc DQUOTE; etagc = %x21 / %x23-7E / obs-text
+_TAG = r'(?:W/)?"[\x21\x23-\x7e\x80-\xff]*"'
+# A comma-separated list of them; empty elements are allowed (RFC 9110, section 5.6.1).
+_LIST = re.compile(rf"[ \t]*(?:{_TAG}[ \t]*)?(?:,[ \t]*(?:{_TAG}[ \t]*)?)*")
+_TAGS = re.compile(_TAG)
+
+MAX_IDEMPOTENCY_KEY = 255
+
+
+# --- reading the headers --------------------------------------------------------------------
+
+
+def _tags(header: str, malformed: type[errors.MatchError]) -> list[str]:
+    tags = _TAGS.findall(header)
+    if not tags or not _LIST.fullmatch(header):
+        raise malformed()
+    return tags
+
+
+def if_match_tags(request: Request) -> list[str] | None:
+    """The tags If-Match names, as sent; None without the header or for ``*`` (any version).
+
+    >>> from rest_framework.test import APIRequestFactory
+    >>> if_match_tags(APIRequestFactory().put("/", HTTP_IF_MATCH='"7", W/"8"'))
+    ['"7"', 'W/"8"']
+    """
+    header = request.headers.get("If-Match")
+    if header is None or header.strip() == "*":
+        return None
+    return _tags(header, errors.InvalidIfMatch)
+
+
+class IfMatch(enum.Enum):
+    """What a request's If-Match says of the current ETag."""
+
+    ABSENT = "absent"  # no header
+    ANY = "any"  # ``*``
+    CURRENT = "current"  # names the current tag (among others, maybe)
+    STALE = "stale"  # names only other tags
+
+
+def if_match(request: Request, current: str) -> IfMatch:
+    """Read If-Match against the current ETag; a malformed header is a 400.
+
+    >>> from rest_framework.test import APIRequestFactory
+    >>> if_match(APIRequestFactory().put("/", HTTP_IF_MATCH='"7", W/"8"'), '"8"')
+    <IfMatch.STALE: 'stale'>
+    """
+    if "If-Match" not in request.headers:
+        return IfMatch.ABSENT
+    tags = if_match_tags(request)
+    if tags is None:
+        return IfMatch.ANY
+    return IfMatch.CURRENT if current in tags else IfMatch.STALE
+
+
+def require_current(request: Request, current: str, stale: errors.MatchError) -> None:
+    """Raise ``stale`` unless If-Match is absent, ``*``, or names ``current`` exactly."""
+    if if_match(request, current) is IfMatch.STALE:
+        raise stale
+
+
+def version_from_if_match(request: Request, current: int, stale: errors.MatchError) -> int | None:
+    """The version If-Match names, if it names the current one (None for "*" or no header).
+
+    A weak tag or ``"01"`` never matches ``"1"``; a malformed header is a 400. Of several tags,
+    any one naming the current version will do; otherwise ``stale`` is raised (412).
+    """
+    found = if_match(request, etag(current))
+    if found is IfMatch.STALE:
+        raise stale
+    return current if found is IfMatch.CURRENT else None
+
+
+def named_version(request: Request, current: str, version: int) -> int | None:
+    """The version If-Match names: None without the header, ``version`` if it names the
+    ``current`` ETag (or is ``*``), -1 if it names only others; a malformed header is 400."""
+    found = if_match(request, current)
+    if found is IfMatch.ABSENT:
+        return None
+    return -1 if found is IfMatch.STALE else version
+
+
+def not_modified(request: Request, current: str) -> bool:
+    """Whether If-None-Match names the current ETag (or is ``*``); a malformed one is 400."""
+    header = request.headers.get("If-None-Match")
+    if header is None:
+        return False
+    if header.strip() == "*":
+        return True
+    return current in _tags(header, errors.InvalidIfNoneMatch)
+
+
+def idempotency_key(request: Request) -> str | None:
+    """The request's Idempotency-Key, if any: 1 to 255 printable ASCII characters."""
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return None
+    if not 0 < len(key) <= MAX_IDEMPOTENCY_KEY or not (key.isascii() and key.isprintable()):
+        raise errors.InvalidIdempotencyKey(attr="Idempotency-Key", limit=MAX_IDEMPOTENCY_KEY)
+    return key
+
+
+# --- writing them ---------------------------------------------------------------------------
+
+
+def etag(version: int) -> str:
+    """A hand's ETag: its version, which every correction, void and re-record moves on."""
+    return f'"{version}"'
+
+
+def digest_etag(values: list[Any]) -> str:
+    """A strong ETag that moves when any of ``values`` does: a digest of them, quoted."""
+    digest = hashlib.sha256(json.dumps(values, default=str).encode()).hexdigest()
+    return f'"{digest[:20]}"'
+
+
+def fingerprint(data: Any) -> str:
+    """A digest of a request body, to tell a retry from another request with the same key."""
+    return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()
+
+
+# --- their OpenAPI parameters and error answers --------------------------------------------
+
+
+def _header(name: str, description: str, **extra: Any) -> OpenApiParameter:
+    return OpenApiParameter(
+        name, OpenApiTypes.STR, OpenApiParameter.HEADER, description=description, **extra
+    )
+
+
+STALE = errors.error_response("Stale", ["precondition_failed"])
+PRECONDITION_REQUIRED = errors.error_response("PreconditionRequired", ["precondition_required"])
+KEY_REUSED = errors.error_response("IdempotencyKeyReused", ["idempotency_key_reused"])
+
+IF_MATCH_UPDATE = _header(
+    "If-Match",
+    "Optional: the ETag as last read, quoted as served; if the object has changed "
+    "since, the change is refused (412) and nothing is saved; a malformed header is "
+    "a 400 (invalid_if_match).",
+    required=False,
+)
+IF_MATCH_HAND = _header(
+    "If-Match",
+    'The hand\'s ETag as last read, quoted as served (If-Match: "3"). A '
+    "correction without it is refused (428); with an ETag that is no longer "
+    "current, it is refused (412); a malformed header is a 400 (invalid_if_match).",
+    required=True,
+)
+IF_MATCH_HAND_OPTIONAL = _header(
+    "If-Match",
+    "Optional: the hand's ETag as last read, quoted as served; a stale one is "
+    "refused (412), a malformed header is a 400 (invalid_if_match).",
+    required=False,
+)
+IF_MATCH_LIVE = _header(
+    "If-Match",
+    "The live state's ETag as last read: without it 428, when stale 412.",
+    required=True,
+)
+IF_MATCH_LIVE_OPTIONAL = _header(
+    "If-Match",
+    "Optional: the live state's ETag as last read; when stale 412.",
+    required=False,
+)
+IF_NONE_MATCH = _header(
+    "If-None-Match",
+    "The ETag last read: 304 with no body if the state has not changed.",
+    required=False,
+)
+ETAG = _header(
+    "ETag",
+    'The hand\'s version as a strong ETag, quoted: `"3"`. Send it back as it is '
+    "in If-Match to correct or void the hand.",
+    required=True,
+    response=[200, 201],
+)
+REPLAYED = _header(
+    "Idempotent-Replayed",
+    "`true` when this is the first answer to an earlier request "
+    "with the same Idempotency-Key, sent again; absent otherwise.",
+    response=[201],
+    enum=["true"],
+)
+IDEMPOTENCY_KEY = _header(
+    "Idempotency-Key",
+    "A retry with the same key and body returns the first answer and records "
+    "nothing new; the same key with another body is refused (422).",
+    required=False,
+)
+IDEMPOTENCY_KEY_LIVE = _header(
+    "Idempotency-Key",
+    "A retry with the same key and event gets the first answer and adds nothing.",
+    required=False,
+)

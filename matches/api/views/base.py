@@ -1,0 +1,134 @@
+"""What the resource views share: conditional updates (ETag, If-Match under a row lock),
+Location on creation, and the club-scoped viewset of rosters and seasons."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+from django_filters.rest_framework import DjangoFilterBackend
+from drf_spectacular.utils import extend_schema, extend_schema_view
+from rest_framework import exceptions, mixins, viewsets
+from rest_framework.filters import OrderingFilter
+from rest_framework.generics import GenericAPIView, get_object_or_404  # 404 for clubs/abc/
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.reverse import reverse
+from rest_framework.serializers import BaseSerializer
+
+from matches import errors, selectors
+from matches.api import http
+from matches.api.permissions import ClubRole, can_write
+
+
+def conditional_updates(serializer: type[BaseSerializer]) -> Any:
+    """The schema of PUT and PATCH on a resource that takes If-Match."""
+    documented = extend_schema(
+        parameters=[http.IF_MATCH_UPDATE], responses={200: serializer, 412: http.STALE}
+    )
+    return extend_schema_view(update=documented, partial_update=documented)
+
+
+class ConditionalUpdateMixin(GenericAPIView if TYPE_CHECKING else object):  # type: ignore[misc]
+    """A read answers an ETag; a change applies to the row as it is, and honours If-Match.
+
+    ``PUT`` and ``PATCH`` read the row again under a lock (``SELECT ... FOR UPDATE``) inside
+    their transaction, validate against it and save it: two changes at once are applied one
+    after the other, so neither undoes the other and a rule across fields (a season's dates)
+    is checked against what the other change wrote. A client that must not overwrite a change
+    to the same field sends the ETag it read in If-Match (412 ``precondition_failed`` if the
+    object has changed since). The ETag is a digest of the fields the API changes
+    (``etag_fields``), so it moves only when they do.
+    """
+
+    etag_fields: tuple[str, ...] = ("name",)
+
+    def etag_of(self, instance: Any) -> str:
+        return http.digest_etag([instance.pk, *(getattr(instance, n) for n in self.etag_fields)])
+
+    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        instance = self.get_object()
+        data = self.get_serializer(instance).data
+        return Response(data, headers={"ETag": self.etag_of(instance)})
+
+    def get_locked_object(self) -> Any:
+        """The object in the URL, as ``get_object`` finds it, read with a row lock on it."""
+        queryset = self.filter_queryset(self.get_queryset()).select_for_update(of=("self",))
+        lookup = self.lookup_url_kwarg or self.lookup_field
+        instance = get_object_or_404(queryset, **{self.lookup_field: self.kwargs[lookup]})
+        self.check_object_permissions(self.request, instance)
+        return instance
+
+    def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        partial = kwargs.pop("partial", False)
+        http.if_match_tags(request)  # a malformed If-Match is refused before any work
+        with transaction.atomic():
+            locked = self.get_locked_object()
+            current = self.etag_of(locked)
+            http.require_current(
+                request, current, errors.PreconditionFailed("object", etag=current)
+            )
+            serializer = self.get_serializer(locked, data=request.data, partial=partial)
+            serializer.is_valid(raise_exception=True)
+            self.perform_update(serializer)
+        return Response(serializer.data, headers={"ETag": self.etag_of(serializer.instance)})
+
+
+class LocatedCreateMixin(
+    mixins.CreateModelMixin,
+    viewsets.GenericViewSet if TYPE_CHECKING else object,  # type: ignore[misc]
+):
+    """A creation answers the new object's absolute URL in Location."""
+
+    def get_success_headers(self, data: Any) -> dict[str, str]:
+        return {"Location": location(self.request, f"{self.basename}-detail", pk=data["id"])}
+
+
+def location(request: Request, name: str, **kwargs: Any) -> str:
+    """The absolute URL of the route ``name``, as the client reached the API."""
+    return request.build_absolute_uri(reverse(name, kwargs=kwargs))
+
+
+class ClubScopedViewSet(
+    ConditionalUpdateMixin,
+    LocatedCreateMixin,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.UpdateModelMixin,
+    viewsets.GenericViewSet,
+):
+    """A club's roster or seasons: members read; ``write_roles`` create and edit."""
+
+    permission_classes = [IsAuthenticated, ClubRole]
+    filter_backends = [DjangoFilterBackend, OrderingFilter]
+    write_roles: frozenset[str]
+
+    def get_serializer_context(self) -> dict[str, Any]:
+        context: dict[str, Any] = super().get_serializer_context()
+        context["member_clubs"] = selectors.clubs_visible_to(self.request.user)
+        return context
+
+    def perform_save(self, serializer: BaseSerializer, field: str) -> None:
+        try:
+            with transaction.atomic():  # a savepoint: a refused insert breaks no outer transaction
+                serializer.save()
+        except IntegrityError:
+            raise exceptions.ValidationError(
+                {field: _("This name is already taken in this club.")}, code="unique"
+            ) from None
+
+    def perform_create(self, serializer: BaseSerializer) -> None:
+        if not can_write(self.request, serializer.validated_data["club"].pk, self.write_roles):
+            raise exceptions.PermissionDenied()
+        self.perform_save(serializer, "name")
+
+    def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        try:
+            response: Response = super().update(request, *args, **kwargs)
+        except IntegrityError:  # the change's transaction is rolled back whole
+            raise exceptions.ValidationError(
+                {"name": _("This name is already taken in this club.")}, code="unique"
+            ) from None
+        return response

@@ -1,0 +1,60 @@
+"""Matches: list, read, and start one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+from django_filters.rest_framework import DjangoFilterBackend
+from drf_spectacular.utils import extend_schema, extend_schema_view
+from rest_framework import exceptions, mixins, status, viewsets
+from rest_framework.filters import OrderingFilter
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from matches import errors, selectors, services
+from matches.api import serializers as s
+from matches.api.filters import MatchFilter
+from matches.api.permissions import ClubRole, can_write, requester
+from matches.api.views.base import location
+from matches.models import Match
+
+
+@extend_schema_view(
+    create=extend_schema(request=s.MatchCreateSerializer, responses={201: s.MatchSerializer})
+)
+class MatchViewSet(
+    mixins.CreateModelMixin,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    viewsets.GenericViewSet,
+):
+    """Matches of your clubs. Scorekeepers and owners start them."""
+
+    serializer_class = s.MatchSerializer
+    permission_classes = [IsAuthenticated, ClubRole]
+    filter_backends = [DjangoFilterBackend, OrderingFilter]
+    filterset_class = MatchFilter
+    ordering_fields = ["created_at", "finished_at", "hands_played"]
+
+    def get_queryset(self) -> QuerySet[Match]:
+        return selectors.matches_visible_to(self.request.user)
+
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        incoming = s.MatchCreateSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        data = dict(incoming.validated_data)
+        club_id = data.pop("club")
+        club = selectors.clubs_visible_to(request.user).filter(pk=club_id).first()
+        if club is None:
+            raise errors.InvalidSetup("unknown_club", attr="club", club=club_id)
+        if not can_write(request, club.pk):
+            raise exceptions.PermissionDenied()
+        match = services.match_create(club=club, user=requester(request), **data)
+        match = self.get_queryset().get(pk=match.pk)
+        return Response(
+            s.MatchSerializer(match).data,
+            status=status.HTTP_201_CREATED,
+            headers={"Location": location(request, "match-detail", pk=match.pk)},
+        )

@@ -1,0 +1,189 @@
+"""League tables over finished matches, as JSON or CSV."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpResponse, HttpResponseBase
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import exceptions
+from rest_framework.generics import GenericAPIView, get_object_or_404  # 404 for clubs/abc/
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.serializers import DecimalField
+from rest_framework.settings import api_settings
+
+from matches import selectors, standings
+from matches.api import serializers as s
+from matches.api.renderers import CSVRenderer
+from matches.api.views.seasons import season_of
+from matches.models import Club, Season
+
+
+class CSVErrorsAsJSON(GenericAPIView):
+    """Errors of a view that offers CSV leave in the JSON envelope, like every other error.
+
+    So does anything else that is not a table, such as the description an OPTIONS request gets.
+    """
+
+    def finalize_response(
+        self, request: Request, response: Response, *args: Any, **kwargs: Any
+    ) -> Response:
+        table = isinstance(getattr(response, "data", None), list)
+        not_a_table = response.status_code >= 400 or not table
+        if not_a_table and isinstance(getattr(request, "accepted_renderer", None), CSVRenderer):
+            request.accepted_renderer = JSONRenderer()
+            request.accepted_media_type = JSONRenderer.media_type
+        result: Response = super().finalize_response(request, response, *args, **kwargs)
+        return result
+
+
+DEFAULT_QUERY = s.StandingsQuerySerializer.defaults()
+# The decimal columns of a table, which JSON writes as floats.
+DECIMALS = [
+    name for name, field in s.StandingSerializer().fields.items() if isinstance(field, DecimalField)
+]
+
+
+TABLE_DESCRIPTION = (
+    "One row per player, best first. As JSON, a list of rows; as CSV (`Accept: text/csv` or "
+    "`?format=csv`), text: UTF-8 with a byte-order mark, a header row, then one line per "
+    "player, with these columns in this order: "
+    + ", ".join(f"`{name}`" for name in s.StandingSerializer().fields)
+    + ". A cell that a spreadsheet would run as a formula starts with `'`."
+)
+
+
+def standings_schema(query: type[s.StandingsQuerySerializer]) -> Any:
+    """The standings' query and their two forms: JSON rows, or CSV text."""
+    return extend_schema(
+        parameters=[query],
+        responses={
+            (200, "application/json"): OpenApiResponse(
+                s.StandingSerializer(many=True), description=TABLE_DESCRIPTION
+            ),
+            (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description=TABLE_DESCRIPTION),
+        },
+    )
+
+
+class StandingsView(CSVErrorsAsJSON):
+    """A league table over finished matches, in JSON or CSV (``?format=csv``); not paginated."""
+
+    permission_classes = [IsAuthenticated]
+    renderer_classes = [*api_settings.DEFAULT_RENDERER_CLASSES, CSVRenderer]  # type: ignore[list-item]
+    serializer_class = s.StandingSerializer
+    pagination_class = None
+
+    def query(self) -> dict[str, Any]:
+        if not self.request.query_params:  # the usual request: the default table
+            return dict(DEFAULT_QUERY)
+        incoming = self.query_serializer(data=self.request.query_params)
+        incoming.is_valid(raise_exception=True)
+        return dict(incoming.validated_data)
+
+    csv_header = list(s.StandingSerializer().fields)
+    query_serializer = s.StandingsQuerySerializer
+
+    def answer(self, table: standings.Table) -> HttpResponseBase:
+        """The table in the negotiated format; plain JSON as kept from an earlier answer.
+
+        The selector's rows already have the serializer's shape, keys and types (it documents
+        them); passing a hundred rows through it would cost more than the rest of the request.
+        Writing them as JSON costs more than finding them, so the plain JSON answer (no media
+        type parameters, such as ``indent``) is kept beside the rows.
+        """
+        plain_json = self.request.accepted_media_type == JSONRenderer.media_type
+        if not (plain_json and isinstance(self.request.accepted_renderer, JSONRenderer)):
+            return Response(table.rows())
+        return HttpResponse(table.rendered("json", _json), content_type=JSONRenderer.media_type)
+
+
+def _json(rows: list[dict[str, Any]]) -> bytes:
+    """The rows as DRF writes them: a decimal as a float, without one encoder call per value."""
+    rendered: bytes = JSONRenderer().render(
+        [
+            {**row, **{key: float(row[key]) for key in DECIMALS if row[key] is not None}}
+            for row in rows
+        ]
+    )
+    return rendered
+
+
+@standings_schema(s.ClubStandingsQuerySerializer)
+class ClubStandingsView(StandingsView):
+    """A club's standings: all-time, or one season's with ``?season=``."""
+
+    query_serializer = s.ClubStandingsQuerySerializer
+
+    queryset = Club.objects.none()  # for the schema: the real rows come from the club
+
+    def get(self, request: Request, pk: int) -> HttpResponseBase:
+        club = selectors.club_visible_to(request.user, pk)
+        if club is None:
+            raise exceptions.NotFound()
+        query = self.query()
+        season = season_of(club, query.get("season"))
+        return self.answer(
+            standings.standings_for_club(
+                club=club,
+                season=season,
+                date_from=query.get("from"),
+                date_to=query.get("to"),
+                ordering=query["ordering"],
+                ruleset=query["ruleset"],
+            )
+        )
+
+
+@standings_schema(s.StandingsQuerySerializer)
+class SeasonStandingsView(StandingsView):
+    """A season's standings."""
+
+    queryset = Season.objects.none()
+
+    def get(self, request: Request, pk: int) -> HttpResponseBase:
+        season = get_object_or_404(
+            selectors.seasons_visible_to(request.user).select_related("club"), pk=pk
+        )  # the club's standings stamp names the cached table
+        query = self.query()
+        return self.answer(
+            standings.standings_for_season(
+                season=season,
+                date_from=query.get("from"),
+                date_to=query.get("to"),
+                ordering=query["ordering"],
+                ruleset=query["ruleset"],
+            )
+        )
+
+
+class AsCSV(StandingsView):
+    """The same table, always as CSV text: one operation a generated client reads as text."""
+
+    renderer_classes = [CSVRenderer]
+
+    def perform_content_negotiation(self, request: Request, force: bool = False) -> Any:
+        return CSVRenderer(), CSVRenderer.media_type
+
+
+def csv_schema(query: type[s.StandingsQuerySerializer]) -> Any:
+    return extend_schema(
+        parameters=[query],
+        responses={
+            (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description=TABLE_DESCRIPTION),
+        },
+    )
+
+
+@csv_schema(s.ClubStandingsQuerySerializer)
+class ClubStandingsCSVView(AsCSV, ClubStandingsView):
+    """A club's standings as CSV (``Accept: text/csv`` on the table's URL does the same)."""
+
+
+@csv_schema(s.StandingsQuerySerializer)
+class SeasonStandingsCSVView(AsCSV, SeasonStandingsView):
+    """A season's standings as CSV (``Accept: text/csv`` on the table's URL does the same)."""
