@@ -234,8 +234,8 @@ class LiveRulesetUnsupported(MatchError):
     status = 409
     code = "live_ruleset_unsupported"
     message = _(
-        "This match is played by the rules of {ruleset}; the live table referees Arlington only. "
-        "Enter its hands whole."
+        "This match is played by the rules of {ruleset}, which has no live play: enter its hands "
+        "whole."
     )
 
 

@@ -29,10 +29,10 @@ from matches.models import (
     LiveStatus,
     Match,
     MatchStatus,
-    Ruleset,
     Seat,
 )
 from scoring import live as engine
+from scoring import rulesets
 
 logger = logging.getLogger(__name__)
 
@@ -110,7 +110,8 @@ def live_start(*, match_id: int, turned_up: scoring.Card, user: User) -> LiveHan
     match = _lock(match_id)
     if match.status == MatchStatus.FINISHED:
         raise errors.MatchFinished(match=match.pk)
-    if match.ruleset != Ruleset.ARLINGTON:
+    rules = rulesets.ruleset(match.ruleset)
+    if rules.take is None:
         raise errors.LiveRulesetUnsupported(ruleset=match.get_ruleset_display())
     playing = LiveHand.objects.filter(match=match, status=LiveStatus.PLAYING).first()
     if playing is not None:
@@ -118,10 +119,15 @@ def live_start(*, match_id: int, turned_up: scoring.Card, user: User) -> LiveHan
     seats = _seats(match)
     players = _players(seats)
     number = match.hands_played + 1
-    first = next(seat.position for seat in seats if seat.player_id == match.first_dealer_id)
-    dealer = seats[scoring.dealer_position(number, len(seats), first)].player_id
+    seated = [seat.player_id for seat in seats]
+    dealer = hands.dealer(match.pk, match.first_dealer_id, seated, number, ruleset=match.ruleset)
     state = engine.deal(
-        list(players.values()), dealer=players[dealer], turned_up=turned_up, number=number
+        list(players.values()),
+        dealer=players[dealer],
+        turned_up=turned_up,
+        number=number,
+        rules=rules,
+        options=match.options,
     )
     live = LiveHand.objects.create(
         match=match,
@@ -136,12 +142,14 @@ def live_start(*, match_id: int, turned_up: scoring.Card, user: User) -> LiveHan
     return live
 
 
-def _replay(live: LiveHand, players: Mapping[int, Seated]) -> engine.LiveHand:
+def _replay(live: LiveHand, players: Mapping[int, Seated], match: Match) -> engine.LiveHand:
     dealt = engine.deal(
         list(players.values()),
         dealer=players[live.dealer_id],
         turned_up=scoring.Card.parse(live.turned_up),
         number=live.number,
+        rules=rulesets.ruleset(match.ruleset),
+        options=match.options,
     )
     events = [
         _event(event.data, players)
@@ -196,7 +204,7 @@ def live_append(
     _check_version(live, expected_version(live))
     seats = _seats(match)
     players = _players(seats)
-    state = _replay(live, players)
+    state = _replay(live, players, match)
     sequence = (
         live.events.order_by("-sequence").values_list("sequence", flat=True).first() or 0
     ) + 1
@@ -249,6 +257,7 @@ def _finish(
             services.PlayerEntry(player=entry.player.id, melds=entry.melds, held=entry.held)  # type: ignore[attr-defined]
             for entry in done.hand.results
         ),
+        flags=done.flags,
     )
     recorded = services.hand_record(match_id=live.match_id, entry=entry, user=user)
     body = render_hand(recorded)
@@ -284,7 +293,7 @@ def live_undo(*, match_id: int, expected_version: Callable[[LiveHand], int | Non
     last.undone = True
     last.save(update_fields=["undone"])
     live.version += 1
-    live.state = _public(_replay(live, _players(_seats(match))), live.version)
+    live.state = _public(_replay(live, _players(_seats(match)), match), live.version)
     live.save(update_fields=["version", "state"])
     publish(match_id, live.state)
     return live
