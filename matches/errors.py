@@ -197,7 +197,6 @@ class InvalidSetup(MatchError):
 
 SETUP_MESSAGES = {
     "unknown_club": _("Club {club} does not exist or you are not a member."),
-    "seat_count": _("A match seats 2 to 5 players; {count} given."),
     "seat_count_for_ruleset": _(
         "A match of {ruleset} seats {least} to {most} players; {count} given."
     ),

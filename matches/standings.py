@@ -30,7 +30,8 @@ from django.db.models.expressions import RawSQL
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from matches.models import Club, HandResult, MatchStatus, Player, Ruleset, Season, Seat, Tally
+from matches.models import Club, HandResult, MatchStatus, Player, Season, Seat, Tally
+from scoring import rulesets
 
 # What `?ordering=` accepts, and the default: victory points, then wins, then points.
 STANDING_FIELDS = (
@@ -63,7 +64,7 @@ class Scope:
     season_id: int | None = None
     date_from: dt.date | None = None
     date_to: dt.date | None = None
-    ruleset: str = Ruleset.ARLINGTON
+    ruleset: str = rulesets.DEFAULT
 
     def matches(self, prefix: str) -> Q:
         """The condition on the match reached through ``prefix`` (such as ``match__``)."""
@@ -249,7 +250,7 @@ def standings_for_club(
     date_from: dt.date | None = None,
     date_to: dt.date | None = None,
     ordering: Sequence[str] = DEFAULT_ORDERING,
-    ruleset: str = Ruleset.ARLINGTON,
+    ruleset: str = rulesets.DEFAULT,
 ) -> Table:
     """A club's table of one ruleset, all-time or for one season, optionally between two dates
     (inclusive)."""
@@ -263,7 +264,7 @@ def standings_for_season(
     date_from: dt.date | None = None,
     date_to: dt.date | None = None,
     ordering: Sequence[str] = DEFAULT_ORDERING,
-    ruleset: str = Ruleset.ARLINGTON,
+    ruleset: str = rulesets.DEFAULT,
 ) -> Table:
     """A season's table of one ruleset, optionally between two dates (inclusive).
 

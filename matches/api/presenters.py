@@ -33,6 +33,7 @@ def hand_only(hand: RecordedHand) -> dict[str, Any]:
         "ending": hand.ending,
         "went_out": hand.went_out,
         "rummy": hand.flags.get("rummy"),
+        "flags": hand.flags,
         "version": hand.version,
         "results": [
             {
