@@ -559,30 +559,27 @@ def _pass(state: LiveHand, event: Pass, seat: int) -> LiveRuling:
     """Ruling 20: holding only cards never discarded, none of which any meld can take."""
     stuck = state.rules.never_discarded
     size, known = state.hand_sizes[seat], state.known[seat]
+
+    def refuse(problem: str, **params: object) -> LiveRuling:
+        found = violation(
+            Code.PASS_NOT_ALLOWED, "type", problem=problem, player=event.player, **params
+        )
+        return _refuse(state, found)
+
     if stuck is None:
-        return _refuse(state, violation(Code.PASS_NOT_ALLOWED, "type", problem="no_pass"))
-    others = sorted({card for card in known if card != stuck}, key=lambda card: card.index)
-    if others:
-        cards = " ".join(card.code for card in others)
-        return _refuse(
-            state, violation(Code.PASS_NOT_ALLOWED, "type", problem="holds_other", cards=cards)
-        )
+        return refuse("no_pass")
     unseen = size - len(known)
-    if unseen > state.rules.packs - state.seen[stuck.index]:
-        return _refuse(
-            state, violation(Code.PASS_NOT_ALLOWED, "type", problem="holds_other", cards="")
-        )
+    if any(card != stuck for card in known) or unseen > state.rules.packs - state.seen[stuck.index]:
+        return refuse("holds_other")
     stuck_meld = (MeldCard.natural(stuck),)
     for meld in state.melds:
         ruling = state.rules.rule_add(
             meld.cards, stuck_meld, state.options, player=event.player, owner=meld.owner
         )
         if ruling.allowed:
-            return _refuse(
-                state, violation(Code.PASS_NOT_ALLOWED, "type", problem="meld", meld=meld.index)
-            )
+            return refuse("meld", meld=meld.index)
     if state.rules.rule_meld(stuck_meld * size, state.options).valid:
-        return _refuse(state, violation(Code.PASS_NOT_ALLOWED, "type", problem="new_meld"))
+        return refuse("new_meld")
     seen, _ = _reveal(state.seen, [stuck] * unseen, state.rules.packs)
     after = replace(
         state,
