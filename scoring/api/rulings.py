@@ -14,7 +14,12 @@ from typing import Any
 
 from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_view,
+)
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -193,6 +198,24 @@ def built_request(name: str, ruling: str) -> type[serializers.Serializer]:
 # --- the routes of any game ----------------------------------------------------------------
 
 
+EXAMPLES: dict[str, object] = {
+    "meld": {"cards": ["7H", "7D", "7C"]},
+    "hand": {
+        "ending": "went_out",
+        "went_out": "ann",
+        "results": [
+            {"player": "ann", "melds": [["7H", "7D", "7C"]], "hand": []},
+            {"player": "bob", "melds": [], "hand": ["KD"]},
+        ],
+    },
+    "discard": {"card": "9C"},
+    "take-discards": {"top_card": "7H", "from_hand": ["7D", "7C"]},
+    "extend": {"meld": ["10H", "9H", "8H"], "add": ["JH"]},
+    "lay-off": {"meld": ["10H", "9H", "8H"], "add": ["JH"]},
+}
+"""A body each game that has the ruling reads (its answer may refuse it, as a ruling)."""
+
+
 def generic_schema(view: type[RulingView]) -> type[RulingView]:
     """Document a ruling served for any game that has it, the game named in the path."""
     names = [name for name, rules in RULESETS.items() if offers(rules, view.ruling)]
@@ -206,6 +229,7 @@ def generic_schema(view: type[RulingView]) -> type[RulingView]:
             operation_id=f"rulings_by_ruleset_{view.ruling.replace('-', '_')}_create",
             request=OpenApiTypes.OBJECT,
             responses={200: OpenApiTypes.OBJECT},
+            examples=[OpenApiExample("Request", value=EXAMPLES[view.ruling], request_only=True)],
             parameters=[parameter],
             tags=["rulings"],
             auth=[],
