@@ -1,23 +1,34 @@
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
+# Two stamps: the service's own dependencies (make run), and those plus the development tools
+# (tests, lint, type checks, locks). Each lock file pins its set with hashes.
+RUN_STAMP := $(VENV)/.installed-run
 STAMP := $(VENV)/.installed
 DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/arlington
 # Where `make run` serves: `make run PORT=9000`, or `HOST=0.0.0.0` to be reached from a phone.
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: venv browser run test lint typecheck lock messages bench bench-load clean
+.PHONY: venv venv-run browser run test test-fast lint typecheck lock messages bench bench-load rehearsal clean
 
 venv: $(STAMP)
 
-$(STAMP): requirements.lock
+venv-run: $(RUN_STAMP)
+
+$(RUN_STAMP): requirements.lock
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --require-hashes -r requirements.lock
+	touch $(RUN_STAMP)
+
+$(STAMP): requirements.lock requirements-dev.lock
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet --require-hashes -r requirements.lock
-	touch $(STAMP)
+	$(PY) -m pip install --quiet --require-hashes -r requirements-dev.lock
+	touch $(RUN_STAMP) $(STAMP)
 
-run: venv
+# The service only: its runtime dependencies, none of the development tools.
+run: venv-run
 	DEBUG=$${DEBUG:-true} $(PY) manage.py migrate
 	DEBUG=$${DEBUG:-true} HOST=$(HOST) PORT=$(PORT) $(PY) manage.py seed_demo --if-empty
 	DEBUG=$${DEBUG:-true} $(PY) manage.py runserver $(HOST):$(PORT)
@@ -28,9 +39,15 @@ browser:
 		>/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
 		apt-get install -y -qq chromium; }
 
+# Everything: the browser tests and the slow ones included.
 test: venv browser
 	DATABASE_URL=$(DATABASE_URL) SECRET_KEY=$${SECRET_KEY:-arlington-test-suite-key} \
 		$(PY) -m pytest --create-db
+
+# The quick loop: leaves out the browser tests (tests/web) and those marked slow (pytest -m).
+test-fast: venv
+	DATABASE_URL=$(DATABASE_URL) SECRET_KEY=$${SECRET_KEY:-arlington-test-suite-key} \
+		$(PY) -m pytest --create-db -q -m "not browser and not slow"
 
 lint: venv
 	$(VENV)/bin/ruff check .
@@ -38,12 +55,16 @@ lint: venv
 	$(VENV)/bin/lint-imports
 
 typecheck: venv
-	DEBUG=true $(VENV)/bin/mypy --strict scoring/ matches/ accounts/
+	DEBUG=true $(VENV)/bin/mypy --strict scoring/ matches/ accounts/ clubnight/
 
+# The runtime lock first; the development lock is held to the same versions (-c) and adds the
+# tools. Both carry hashes.
+LOCK_FLAGS := --quiet --generate-hashes --allow-unsafe --strip-extras \
+	--no-emit-index-url --no-emit-find-links --no-emit-trusted-host
 lock: venv
-	$(VENV)/bin/pip-compile --quiet --extra dev --generate-hashes --allow-unsafe --strip-extras \
-		--no-emit-index-url --no-emit-find-links --no-emit-trusted-host \
-		-o requirements.lock pyproject.toml
+	$(VENV)/bin/pip-compile $(LOCK_FLAGS) -o requirements.lock pyproject.toml
+	$(VENV)/bin/pip-compile $(LOCK_FLAGS) --extra dev -c requirements.lock \
+		-o requirements-dev.lock pyproject.toml
 
 # Needs GNU gettext (msgmerge, msgfmt); the tests and the server only read the committed .mo files.
 messages: venv
@@ -57,6 +78,12 @@ bench: venv
 # Needs PostgreSQL and wrk (apt-get install wrk); about two minutes.
 bench-load: venv
 	$(PY) bench/load.py
+
+# "Past one machine" rehearsed here (bench/cluster.py): PostgreSQL primary and replica, PgBouncer,
+# Redis, two app servers behind HAProxy, a mixed load with faults; `make rehearsal SECONDS=60`.
+SECONDS ?= 150
+rehearsal: venv
+	$(PY) bench/cluster.py --seconds $(SECONDS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis staticfiles

@@ -14,7 +14,7 @@ from django.db.models import QuerySet
 from django.urls import reverse
 from drf_spectacular.utils import extend_schema
 from knox.settings import knox_settings
-from rest_framework import exceptions, generics, serializers, status
+from rest_framework import generics, serializers, status
 from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -23,7 +23,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import DeviceToken
-from accounts.throttles import AccountSignInThrottle, AddressSignInThrottle
+from accounts.throttles import AccountSignInThrottle, AddressSignInThrottle, forgive
 
 NAME_LENGTH = DeviceToken._meta.get_field("name").max_length
 
@@ -115,13 +115,8 @@ class TokensView(generics.ListAPIView):
     @extend_schema(request=SignInSerializer, responses={201: IssuedTokenSerializer}, auth=[])
     def post(self, request: Request) -> Response:
         incoming = SignInSerializer(data=request.data, context={"request": request})
-        try:
-            incoming.is_valid(raise_exception=True)
-        except exceptions.ValidationError:
-            for throttle in self.get_throttles():
-                if isinstance(throttle, AccountSignInThrottle):
-                    throttle.record_failure()
-            raise
+        incoming.is_valid(raise_exception=True)
+        forgive(self.get_throttles())
         data = incoming.validated_data
         return issue(request, data["user"], device_name(request, data.get("name")))
 

@@ -41,3 +41,19 @@ class DeviceTokenAuthentication(TokenAuthentication):
                 type(token).objects.filter(pk=token.pk).update(last_used=now)
                 token.last_used = now
         return found
+
+    def renew_token(self, auth_token: Any) -> None:
+        """knox's renewal, where a token revoked since it was read is a 401, not a 500.
+
+        knox saves the expiry with ``update_fields``, which fails (a 500) when a revocation,
+        or a sign-out elsewhere, deleted the row after this request looked it up. One UPDATE
+        whose row count tells whether the token is still there does the same job.
+        """
+        new_expiry = timezone.now() + knox_settings.TOKEN_TTL
+        if knox_settings.AUTO_REFRESH_MAX_TTL is not None:
+            new_expiry = min(new_expiry, auth_token.created + knox_settings.AUTO_REFRESH_MAX_TTL)
+        if (new_expiry - auth_token.expiry).total_seconds() <= knox_settings.MIN_REFRESH_INTERVAL:
+            return
+        if not type(auth_token).objects.filter(pk=auth_token.pk).update(expiry=new_expiry):
+            raise exceptions.AuthenticationFailed(_("Invalid token."))
+        auth_token.expiry = new_expiry

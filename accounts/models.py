@@ -24,3 +24,21 @@ class DeviceToken(AbstractAuthToken):
 
     def __str__(self) -> str:
         return f"{self.user} · {self.name or self.pk}"
+
+
+class RateCounter(models.Model):
+    """One fixed window's count of one rate limit, when the cache is the database.
+
+    Kept by accounts/ratelimit.py with one atomic upsert per request; rows of windows that
+    have passed are deleted now and then.
+    """
+
+    key = models.CharField(max_length=255, primary_key=True)
+    count = models.IntegerField()
+    expires = models.DateTimeField(db_index=True)
+
+    class Meta:
+        db_table = "accounts_ratecounter"
+
+    def __str__(self) -> str:
+        return f"{self.key}: {self.count}"

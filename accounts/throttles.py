@@ -1,28 +1,114 @@
-"""Limits on password guessing: per address (every attempt) and per account (failed ones).
+"""The API's rate limits, counted atomically (accounts/ratelimit.py) in the shared cache's store.
 
-The token endpoint and the admin's login page share both counters, in the shared cache, so
-that guessing one staff account's password through either is slowed alike:
+- per user when signed in (``user``), per address if not (``anon``), on every view without a
+  scope of its own; a view with ``throttle_scope`` (the rulings, invitation codes) gets that
+  limit alone;
+- sign-in, on the token endpoints and the admin's login page together, so that guessing one
+  staff account's password through either is slowed alike: per address, every attempt
+  (``auth``, ``AUTH_THROTTLE_RATE``); per account, every *failed* attempt, from any address
+  (``auth_account``, ``AUTH_ACCOUNT_THROTTLE_RATE``): spreading guesses over many addresses does
+  not help, and once over the limit even the right password is refused until the window
+  passes, so the answer never tells whether a guess was right.
 
-- per address, every sign-in attempt counts (scope ``auth``, ``AUTH_THROTTLE_RATE``);
-- per account, every *failed* attempt counts, from any address (scope ``auth_account``,
-  ``AUTH_ACCOUNT_THROTTLE_RATE``): spreading guesses over many addresses does not help, and
-  once over the limit even the right password is refused until the window passes, so the
-  answer never tells whether a guess was right.
+Every answer that was counted carries ``RateLimit-Limit``, ``RateLimit-Remaining`` and
+``RateLimit-Reset`` for its tightest limit (arlington_site/middleware.py writes them).
+
+When the counts cannot be reached (Redis, or the database with ``CACHE_BACKEND=database``):
+the request limits fail open, since refusing every scorekeeper would turn a cache outage into
+a full one, and a short outage lets through at most a short burst; the sign-in limits fail
+closed with 503 ``sign_in_unavailable``, since without them password guessing is unlimited.
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
 from collections.abc import Mapping
 from typing import Any
 
-from rest_framework.throttling import SimpleRateThrottle
+from django.utils.translation import gettext_lazy as _
+from rest_framework import exceptions
+from rest_framework.throttling import (
+    AnonRateThrottle,
+    ScopedRateThrottle,
+    SimpleRateThrottle,
+    UserRateThrottle,
+)
+
+from accounts import ratelimit
+
+logger = logging.getLogger(__name__)
 
 
-class AddressSignInThrottle(SimpleRateThrottle):
-    """Every sign-in attempt from one address (``auth``): the key the token endpoint had."""
+class SignInUnavailable(exceptions.APIException):
+    status_code = 503
+    default_detail = _("Signing in is unavailable for a moment; try again shortly.")
+    default_code = "sign_in_unavailable"
+    wait = 5  # seconds, answered as Retry-After
+
+
+def note(request: Any, window: ratelimit.Window) -> None:
+    """Keep the tightest limit a request was counted against, for its RateLimit-* headers."""
+    plain = getattr(request, "_request", request)
+    kept = getattr(plain, ratelimit.REQUEST_ATTRIBUTE, None)
+    if kept is None or window.remaining < kept.remaining:
+        setattr(plain, ratelimit.REQUEST_ATTRIBUTE, window)
+
+
+class CountingThrottle(SimpleRateThrottle):
+    """DRF's throttle, with its count taken atomically; ``fail_closed`` when unreachable."""
+
+    fail_closed = False
+    window: ratelimit.Window | None = None
+    duration: int  # set from the rate by SimpleRateThrottle
+    num_requests: int
+
+    def allow_request(self, request: Any, view: Any) -> bool:
+        self.key = self.get_cache_key(request, view) if self.rate else None
+        if self.key is None:
+            return True
+        try:
+            self.now = self.timer()
+            self.window = ratelimit.hit(self.key, self.num_requests, self.duration, now=self.now)
+        except ratelimit.CounterUnavailable as error:
+            logger.warning("rate limit %s not counted: %s", self.scope, error)
+            if self.fail_closed:
+                raise SignInUnavailable() from None
+            return True
+        note(request, self.window)
+        return self.window.admitted
+
+    def wait(self) -> float | None:
+        return None if self.window is None else float(self.window.reset)
+
+
+def scoped(view: Any) -> bool:
+    return getattr(view, "throttle_scope", None) is not None
+
+
+class UserThrottle(CountingThrottle, UserRateThrottle):
+    """Requests per signed-in user (per address when anonymous), on views without a scope."""
+
+    def allow_request(self, request: Any, view: Any) -> bool:
+        return scoped(view) or super().allow_request(request, view)
+
+
+class AnonThrottle(CountingThrottle, AnonRateThrottle):
+    """Requests per address without a login, on views without a scope."""
+
+    def allow_request(self, request: Any, view: Any) -> bool:
+        return scoped(view) or super().allow_request(request, view)
+
+
+class ScopedThrottle(ScopedRateThrottle, CountingThrottle):
+    """The limit a view names with ``throttle_scope``, per user or address."""
+
+
+class AddressSignInThrottle(CountingThrottle):
+    """Every sign-in attempt from one address (``auth``)."""
 
     scope = "auth"
+    fail_closed = True
 
     def get_cache_key(self, request: Any, view: Any) -> str:
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
@@ -35,16 +121,16 @@ def username_in(request: Any) -> str | None:
     return username if isinstance(username, str) and username else None
 
 
-class AccountSignInThrottle(SimpleRateThrottle):
+class AccountSignInThrottle(CountingThrottle):
     """Failed sign-ins naming one account, from any address (``auth_account``).
 
-    ``allow_request`` only reads the count; the view calls ``record_failure`` when the
-    password was wrong. Usernames are hashed into the key, so any text is a valid key.
+    Every attempt takes a slot before its password is checked, so that parallel guesses
+    cannot all pass one count; the view calls ``forgive`` when the password was right.
+    Usernames are hashed into the key, so any text is a valid key.
     """
 
     scope = "auth_account"
-    duration: int  # set from the rate by SimpleRateThrottle
-    num_requests: int
+    fail_closed = True
 
     def get_cache_key(self, request: Any, view: Any) -> str | None:
         username = username_in(request)
@@ -53,17 +139,18 @@ class AccountSignInThrottle(SimpleRateThrottle):
         digest = hashlib.sha256(username.encode("utf-8", "backslashreplace")).hexdigest()
         return self.cache_format % {"scope": self.scope, "ident": digest}
 
-    def allow_request(self, request: Any, view: Any) -> bool:
-        self.key = self.get_cache_key(request, view) if self.rate else None
-        if self.key is None:
-            return True
-        self.now = self.timer()
-        self.history = [t for t in self.cache.get(self.key, []) if t > self.now - self.duration]
-        return len(self.history) < self.num_requests
-
-    def record_failure(self) -> None:
-        """Count one failed attempt against the account named by the request just checked."""
-        if getattr(self, "key", None) is None:
+    def forgive(self) -> None:
+        """The password was right: this attempt does not count against the account."""
+        if self.window is None or not self.window.admitted or self.key is None:
             return
-        self.history.insert(0, self.now)
-        self.cache.set(self.key, self.history, self.duration)
+        try:
+            ratelimit.release(self.key, self.duration, now=self.now)
+        except ratelimit.CounterUnavailable:
+            logger.warning("a successful sign-in stayed counted: the store is unreachable")
+
+
+def forgive(throttles: list[Any]) -> None:
+    """A sign-in succeeded: give back its slot in the per-account count."""
+    for throttle in throttles:
+        if isinstance(throttle, AccountSignInThrottle):
+            throttle.forgive()

@@ -1,7 +1,7 @@
 """The admin's login page, with the token endpoint's limits on password guessing.
 
 Staff accounts are the most valuable ones, so the admin's form is limited like
-``POST /api/v1/auth/token/``, sharing its counters (matches/api/throttles.py): every attempt
+``POST /api/v1/auth/token/``, sharing its counters (accounts/throttles.py): every attempt
 per address, failed ones per account. Over either limit the attempt is refused with 429 before
 the password is checked, so the right password is refused too until the window passes.
 """
@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_protect
 
-from accounts.throttles import AccountSignInThrottle, AddressSignInThrottle
+from accounts.throttles import AccountSignInThrottle, AddressSignInThrottle, SignInUnavailable
 
 
 @never_cache
@@ -27,17 +27,26 @@ def login(request: HttpRequest) -> HttpResponse:
     if request.method != "POST":
         return admin.site.login(request)
     account = AccountSignInThrottle()
-    refused = [
-        throttle
-        for throttle in (account, AddressSignInThrottle())
-        if not throttle.allow_request(request, None)
-    ]
+    try:
+        refused = [
+            throttle
+            for throttle in (account, AddressSignInThrottle())
+            if not throttle.allow_request(request, None)
+        ]
+    except SignInUnavailable:
+        return unavailable()
     if refused:
         return too_many_attempts(max(throttle.wait() or 1 for throttle in refused))
     response: HttpResponse = admin.site.login(request)
-    if response.status_code == 200:  # the form again: the password was wrong
-        account.record_failure()
+    if response.status_code != 200:  # not the form again: the password was right
+        account.forgive()
     return response
+
+
+def unavailable() -> HttpResponse:
+    detail = _("Signing in is unavailable for a moment; try again shortly.")
+    page = f"<!doctype html><title>503</title><h1>503</h1><p>{escape(detail)}</p>"
+    return HttpResponse(page, status=503, headers={"Retry-After": str(SignInUnavailable.wait)})
 
 
 def too_many_attempts(wait: float) -> HttpResponse:

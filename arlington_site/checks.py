@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.core.checks import Error, register
+from django.core.checks import CheckMessage, Error, Tags, Warning, register
+from django.db import DatabaseError, connections
 
 PER_PROCESS_CACHES = {
     "django.core.cache.backends.locmem.LocMemCache",
@@ -31,3 +32,58 @@ PER_PROCESS_CACHE = Error(
 def shared_cache(app_configs: Any = None, **kwargs: Any) -> list[Error]:
     """Production shares its cache among workers, so that the rate limits hold."""
     return [PER_PROCESS_CACHE] if per_process_cache() else []
+
+
+def connection_budget(alias: str) -> tuple[int, int] | None:
+    """The connections this deployment may open to ``alias``, and what its server takes.
+
+    None when the alias is not pooled PostgreSQL, or its server cannot be asked.
+    """
+    database = settings.DATABASES[alias]
+    pool = database.get("OPTIONS", {}).get("pool")
+    if database["ENGINE"] != "django.db.backends.postgresql" or not pool:
+        return None
+    wanted = settings.APP_SERVERS * settings.WEB_CONCURRENCY * int(pool["max_size"])
+    try:
+        with connections[alias].cursor() as cursor:
+            cursor.execute(
+                "SELECT current_setting('max_connections')::int"
+                " - current_setting('superuser_reserved_connections')::int"
+            )
+            (available,) = cursor.fetchone()
+    except DatabaseError:
+        return None
+    return wanted, int(available)
+
+
+@register(Tags.database, deploy=True)
+def bounded_connections(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
+    """Every worker's pool fits in the database server's connections, with room for the others."""
+    problems: list[CheckMessage] = []
+    for alias, database in settings.DATABASES.items():
+        if database["ENGINE"] != "django.db.backends.postgresql":
+            continue
+        if not database.get("OPTIONS", {}).get("pool"):
+            problems.append(
+                Warning(
+                    f"Database {alias!r} has no connection pool: under an ASGI server every "
+                    "request thread may keep a connection of its own.",
+                    hint="Set DATABASE_POOL_SIZE above 0 (docs/deployment.md).",
+                    id="arlington.W002",
+                )
+            )
+            continue
+        budget = connection_budget(alias)
+        if budget is not None and budget[0] > budget[1]:
+            problems.append(
+                Warning(
+                    f"Database {alias!r}: {settings.APP_SERVERS} app server(s) x "
+                    f"{settings.WEB_CONCURRENCY} worker(s) x a pool of "
+                    f"{database['OPTIONS']['pool']['max_size']} can open {budget[0]} "
+                    f"connections; the server takes {budget[1]}.",
+                    hint="Lower DATABASE_POOL_SIZE or WEB_CONCURRENCY, raise max_connections, "
+                    "or put PgBouncer in front (docs/deployment.md).",
+                    id="arlington.W003",
+                )
+            )
+    return problems

@@ -117,7 +117,7 @@ class JSONParser(parsers.JSONParser):
         encoding = (parser_context or {}).get("encoding") or "utf-8"
         try:
             text = stream.read().decode(encoding)
-        except (UnicodeDecodeError, LookupError) as error:
+        except (UnicodeError, LookupError) as error:  # punycode's UnicodeError included
             raise ParseError(f"JSON parse error - {error}") from None
         if too_deep(text):
             raise ParseError(

@@ -56,6 +56,21 @@ RETRY_AFTER = OpenApiParameter(
     required=True,
     description="Seconds to wait before trying again.",
 )
+# Written by arlington_site.middleware.RateLimitHeadersMiddleware on every counted answer.
+RATE_LIMIT_HEADERS = [
+    OpenApiParameter(
+        name,
+        OpenApiTypes.INT,
+        OpenApiParameter.HEADER,
+        required=False,
+        description=description,
+    )
+    for name, description in [
+        ("RateLimit-Limit", "Requests the tightest rate limit of this request takes a window."),
+        ("RateLimit-Remaining", "Requests left in that window."),
+        ("RateLimit-Reset", "Seconds until that window turns."),
+    ]
+]
 LOCATION = OpenApiParameter(
     "Location",
     OpenApiTypes.URI,
@@ -165,9 +180,12 @@ class AutoSchema(ErrorsAutoSchema):
     def _get_response_headers_for_code(
         self, status_code: str, direction: str = "response"
     ) -> dict[str, Any]:
-        """Every answer's Content-Language; Retry-After on 429 and 503; Location on 201."""
+        """Every answer's Content-Language; Retry-After on 429 and 503; Location on 201; the
+        RateLimit-* headers wherever a rate limit counts the request."""
         headers: dict[str, Any] = super()._get_response_headers_for_code(status_code, direction)
         extra = [CONTENT_LANGUAGE]
+        if getattr(self.view, "throttle_classes", None):
+            extra.extend(RATE_LIMIT_HEADERS)
         if status_code in ("429", "503"):
             extra.append(RETRY_AFTER)
         if status_code == "201":

@@ -3,6 +3,7 @@
 import os
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -64,6 +65,7 @@ INSTALLED_APPS = [
     "drf_standardized_errors",
     "accounts",
     "matches",
+    "clubnight",
     "web",
     "arlington_site",
 ]
@@ -73,6 +75,7 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "arlington_site.middleware.LanguageQueryMiddleware",
+    "arlington_site.middleware.RateLimitHeadersMiddleware",
     "arlington_site.guards.RequestGuardMiddleware",
     "arlington_site.limits.RequestSizeLimitMiddleware",
     "arlington_site.replicas.ReadYourWritesMiddleware",
@@ -104,18 +107,51 @@ TEMPLATES = [
 WSGI_APPLICATION = "arlington_site.wsgi.application"
 ASGI_APPLICATION = "arlington_site.asgi.application"
 
-DATABASES = {
-    "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=60,
-        conn_health_checks=True,
-    ),
-}
+# On PostgreSQL each worker process keeps a pool of at most DATABASE_POOL_SIZE connections per
+# database, whatever the number of threads an ASGI server runs requests in (each request gets a
+# thread of its own, and Django's persistent connections would be one per thread); a request
+# waits up to DATABASE_POOL_TIMEOUT seconds for one, then answers 503. Size it so that
+# app servers x workers x pool stays under the server's max_connections (docs/deployment.md;
+# `check --deploy` warns). DATABASE_POOL_SIZE=0 falls back to persistent connections.
+DATABASE_POOL_SIZE = int(os.environ.get("DATABASE_POOL_SIZE", "4"))
+DATABASE_POOL_TIMEOUT = float(os.environ.get("DATABASE_POOL_TIMEOUT", "10"))
+
+
+# A read replica that is down is given up on sooner, and its reads go to the primary.
+DATABASE_REPLICA_POOL_TIMEOUT = float(os.environ.get("DATABASE_REPLICA_POOL_TIMEOUT", "2"))
+
+
+def database(url: str | None = None, timeout: float = DATABASE_POOL_TIMEOUT) -> dict[str, Any]:
+    """One database's settings from its URL (DATABASE_URL when none is given)."""
+    postgres = (url or os.environ.get("DATABASE_URL", "")).startswith(("postgres", "pgsql"))
+    pooled = postgres and DATABASE_POOL_SIZE > 0
+    options: dict[str, Any] = {"conn_max_age": 0 if pooled else 60, "conn_health_checks": True}
+    config = (
+        dj_database_url.parse(url, **options)
+        if url
+        else dj_database_url.config(default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", **options)
+    )
+    if pooled:
+        config.setdefault("OPTIONS", {})["pool"] = {
+            "min_size": 1,
+            "max_size": DATABASE_POOL_SIZE,
+            "timeout": timeout,
+            "max_idle": 60,  # connections idle for a minute are closed, down to min_size
+        }
+    return dict(config)
+
+
+DATABASES = {"default": database()}
+# How many app servers run this release and how many worker processes each (gunicorn reads
+# WEB_CONCURRENCY as its number of workers): `check --deploy` compares their pools with the
+# database's max_connections.
+APP_SERVERS = int(os.environ.get("APP_SERVERS", "1"))
+WEB_CONCURRENCY = int(os.environ.get("WEB_CONCURRENCY", "1"))
 
 # Read replicas (docs/deployment.md): reads go to them, except right after the client wrote.
 for _number, _url in enumerate(env_list("DATABASE_REPLICA_URLS", "")):
     DATABASES[f"replica_{_number}"] = {
-        **dj_database_url.parse(_url, conn_max_age=60, conn_health_checks=True),
+        **database(_url, timeout=DATABASE_REPLICA_POOL_TIMEOUT),
         "TEST": {"MIRROR": "default"},
     }
 
@@ -148,7 +184,12 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = os.environ.get("REDIS_URL", "")
 CACHE_BACKEND = os.environ.get("CACHE_BACKEND", "redis" if REDIS_URL else "local").lower()
 _CACHES = {
-    "redis": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL},
+    "redis": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        # A Redis that is down or stuck costs a request a second at most (docs/deployment.md).
+        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+    },
     "database": {
         "BACKEND": "django.core.cache.backends.db.DatabaseCache",
         "LOCATION": "arlington_cache",
@@ -166,8 +207,10 @@ ADMIN_ENABLED = env_bool("ADMIN_ENABLED", default=True)
 IDEMPOTENCY_KEY_TTL_SECONDS = int(os.environ.get("IDEMPOTENCY_KEY_TTL_SECONDS", 24 * 60 * 60))
 
 # The live table's Server-Sent Events (matches/api/live_stream.py, docs/deployment.md): watchers
-# per match across all app servers, the heartbeat comment's interval, a stream's longest life.
+# per match and per user across all app servers, the heartbeat comment's interval (a watcher's
+# slot is renewed with each), a stream's longest life.
 LIVE_STREAM_MAX_PER_MATCH = int(os.environ.get("LIVE_STREAM_MAX_PER_MATCH", 50))
+LIVE_STREAM_MAX_PER_USER = int(os.environ.get("LIVE_STREAM_MAX_PER_USER", 10))
 LIVE_STREAM_HEARTBEAT_SECONDS = int(os.environ.get("LIVE_STREAM_HEARTBEAT_SECONDS", 15))
 LIVE_STREAM_MAX_SECONDS = int(os.environ.get("LIVE_STREAM_MAX_SECONDS", 60 * 60))
 
@@ -218,9 +261,12 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     # Per user when logged in (a whole club on one Wi-Fi is not one client), per address if not.
+    # A view with a throttle_scope (the rulings, invitation codes) gets that limit instead.
+    # Counted atomically in the shared cache's store (accounts/throttles.py).
     "DEFAULT_THROTTLE_CLASSES": [
-        "rest_framework.throttling.UserRateThrottle",
-        "rest_framework.throttling.AnonRateThrottle",
+        "accounts.throttles.UserThrottle",
+        "accounts.throttles.AnonThrottle",
+        "accounts.throttles.ScopedThrottle",
     ],
     # How many proxies stand in front and append to X-Forwarded-For; with 0 the client address
     # is REMOTE_ADDR, so a forged header cannot dodge the limits (docs/deployment.md).
@@ -290,6 +336,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "EndingEnum": "matches.models.Ending",
         "MatchStatusEnum": "matches.models.MatchStatus",
+        "RulesetEnum": "scoring.rulesets.RULESETS",  # by name, as requests and tables give it
         **{
             name: f"{_ERROR_ENUMS}.{name}.choices"
             for name in [

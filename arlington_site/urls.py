@@ -14,6 +14,7 @@ api_v1 = [
     path("", include("matches.api.urls")),
     path("", include("accounts.urls")),
     path("", include("matches.api.invitation_urls")),
+    path("", include("clubnight.api.urls")),
 ]
 
 admin_pages = [
@@ -30,6 +31,7 @@ urlpatterns = [
     path("api/auth/", include("rest_framework.urls")),  # the browsable API's session login
     path("api/v1/", ApiRootView.as_view(), name="api-root"),
     path("api/v1/", include(api_v1)),
+    path("r/", include("clubnight.urls")),  # public results: /r/<token>/
     path("", include("web.urls")),
 ]
 

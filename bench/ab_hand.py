@@ -14,10 +14,12 @@ in-process (Django's test client, with the token): valgrind's callgrind runs N h
 hands on copies of one seeded database, and the difference is divided by N.
 
 Run: ``.venv/bin/python bench/ab_hand.py --base /path/to/other/checkout [--rounds 10]
-[--duration 5] [--workers 4] [--connections 8] [--threads 2] [--instructions 200]``. Needs wrk
-and, with ``--instructions``, valgrind (``apt-get install wrk valgrind``). The other checkout
-needs its own ``.venv`` (``make venv`` there). The database is dropped at the end, also on
-failure. Exit status 2 when a tool is missing.
+[--duration 5] [--workers 4] [--connections 8] [--threads 2] [--instructions 200]
+[--port N]``. Needs wrk and, with ``--instructions``, valgrind (``apt-get install wrk
+valgrind``). The other checkout needs its own ``.venv`` (``make venv`` there). The database is
+dropped at the end, also on failure. With several workers, the servers need a shared cache:
+set ``REDIS_URL`` (gunicorn.conf.py refuses to start otherwise). Exit status 2 when a tool or
+``REDIS_URL`` is missing.
 """
 
 from __future__ import annotations
@@ -236,8 +238,8 @@ def compare(
     from bench.load import free_port, wait_healthy
 
     urls = {}
-    for side, root in sides.items():
-        port = free_port()
+    for number, (side, root) in enumerate(sides.items()):
+        port = free_port() if args.port is None else args.port + number
         servers.append(start(root, url, port, args.workers))
         urls[side] = f"http://127.0.0.1:{port}"
         wait_healthy(urls[side], servers[-1])
@@ -275,6 +277,9 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--connections", type=int, default=8)
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument(
+        "--port", type=int, help="serve A on this port and B on the next (default: any free)"
+    )
     parser.add_argument("--max-rate", type=int, default=500, help="hands/s the data allows")
     parser.add_argument(
         "--instructions",
@@ -294,6 +299,12 @@ def main() -> int:
         return 0
     if args.base is None:
         parser.error("--base is required")
+    if args.rounds and args.workers > 1 and not os.environ.get("REDIS_URL"):
+        print(
+            "set REDIS_URL: gunicorn refuses several workers on a per-process cache",
+            file=sys.stderr,
+        )
+        return 2
     tools = ["wrk", "psql"] + (["valgrind"] if args.instructions else [])
     missing = [tool for tool in tools if shutil.which(tool) is None]
     if missing:

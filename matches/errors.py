@@ -27,6 +27,7 @@ from drf_standardized_errors.types import (
     ErrorResponse,
     ErrorType,
 )
+from redis.exceptions import RedisError
 from rest_framework import exceptions, serializers
 
 from scoring import Violation, render
@@ -49,6 +50,17 @@ class MatchError(Exception):
     @property
     def detail(self) -> str:
         return str(self.message).format(**self.params)
+
+
+class NotAllowed(MatchError):
+    """The requester's role does not allow this, as a service found it under its lock.
+
+    Answered as DRF's own 403 (``permission_denied``, with DRF's sentence), like the same
+    refusal made by a view before the lock.
+    """
+
+    status = 403
+    code = "permission_denied"
 
 
 class MatchFinished(MatchError):
@@ -361,6 +373,13 @@ class DatabaseUnavailable(exceptions.APIException):
     wait = 5  # seconds, answered as Retry-After: a restarting database is back within a few
 
 
+class CacheUnavailable(exceptions.APIException):
+    status_code = 503
+    default_detail = _("The shared cache cannot be reached; try again shortly.")
+    default_code = "cache_unavailable"
+    wait = 5  # seconds, answered as Retry-After
+
+
 class ProjectExceptionHandler(ExceptionHandler):
     """drf-standardized-errors, taught the project's own exceptions and a database that cannot
     be reached, so that none of them becomes a 500. Anything else unexpected, a row a service
@@ -369,6 +388,10 @@ class ProjectExceptionHandler(ExceptionHandler):
     def convert_known_exceptions(self, exc: Exception) -> Exception:
         if isinstance(exc, (OperationalError, InterfaceError)):
             return DatabaseUnavailable()
+        if isinstance(exc, NotAllowed):
+            return exceptions.PermissionDenied()
+        if isinstance(exc, RedisError):  # a use of the cache that does not fall back by itself
+            return CacheUnavailable()
         if isinstance(exc, MatchError):
             return to_envelope_error(exc)
         converted: Exception = super().convert_known_exceptions(exc)
@@ -424,5 +447,7 @@ def error_response(
 
 RequestTooLargeResponse = error_response("RequestTooLarge", ["request_too_large"])
 DatabaseUnavailableResponse = error_response(
-    "DatabaseUnavailable", ["database_unavailable"], error_type="server_error"
+    "DatabaseUnavailable",
+    ["database_unavailable", "cache_unavailable", "sign_in_unavailable"],
+    error_type="server_error",
 )

@@ -1,4 +1,4 @@
-"""A recorded hand as a typed value: what the services return and the API's presenters render.
+"""A recorded hand as a typed value: what the services return, and the API's answer (``body``).
 
 ``hand_record`` builds it from what it has just written, without reading anything back; the
 reads build it from rows (``from_rows``). A value is also what an idempotency record keeps, so
@@ -12,8 +12,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from rest_framework.fields import DateTimeField
+
 from matches.models import Hand, HandResult, Match, MatchStatus, Seat
-from scoring import dealer_position, rulesets
+from scoring import after, rulesets
 
 Previous = tuple[int, int | None]
 """The hand before's dealer and the player who went out in it (None if nobody did)."""
@@ -32,26 +34,26 @@ def dealer(
 
     The deal passes clockwise from the first dealer, except where the match's ruleset has the
     winner of a hand deal the next (Rummy for two): then the hand before decides, as
-    ``previous`` gives it or, when not given, as read from the match's hands.
+    ``previous`` gives it or, when not given, as read from the match's hands. The one rule is
+    ``scoring.after.dealer``; this finds what it needs.
     """
     rules = rulesets.ruleset(ruleset)
-    if number > 1 and rules.winner_deals(len(seated)):
-        if previous is None:
-            previous = (
-                Hand.objects.filter(match_id=match_id, number=number - 1)
-                .values_list("dealer_id", "went_out_id")
-                .first()
-            )
-        if previous is not None:
-            last_dealer, went_out = previous
-            return seated[
-                rules.next_dealer(
-                    seats=len(seated),
-                    dealer=seated.index(last_dealer),
-                    went_out=seated.index(went_out) if went_out in seated else None,
-                )
-            ]
-    return seated[dealer_position(number, len(seated), seated.index(first_dealer))]
+    winner_deals = number > 1 and rules.winner_deals(len(seated))
+    if winner_deals and previous is None:
+        previous = (
+            Hand.objects.filter(match_id=match_id, number=number - 1)
+            .values_list("dealer_id", "went_out_id")
+            .first()
+        )
+    found: int = after.dealer(  # type: ignore[assignment]
+        seated,
+        number,
+        first_dealer=first_dealer,
+        previous=previous,
+        winner_deals=winner_deals,
+        next_dealer=rules.next_dealer,
+    )
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +109,39 @@ class MatchState:
     def winners(self) -> list[int]:
         return [line.player for line in self.seats if line.winner]
 
+    def body(self) -> dict[str, Any]:
+        """The match as the API answers it (``MatchSerializer`` describes it): its seats in
+        order, who deals next, who won."""
+        winners = self.winners
+        return {
+            "id": self.id,
+            "club": self.club,
+            "season": self.season,
+            "table": self.table,
+            "ruleset": self.ruleset,
+            "options": self.options,
+            "status": self.status,
+            "seats": [
+                {
+                    "seat": line.seat,
+                    "player": line.player,
+                    "name": line.name,
+                    "total": line.total,
+                    "winner": line.winner,
+                }
+                for line in self.seats
+            ],
+            "hands_played": self.hands_played,
+            "next_hand": None if self.finished else self.hands_played + 1,
+            "next_dealer": self.next_dealer,
+            "first_dealer": self.first_dealer,
+            "winners": winners,
+            "shared_victory": len(winners) > 1,
+            "created_by": self.created_by,
+            "created_at": _when(self.created_at),
+            "finished_at": _when(self.finished_at),
+        }
+
 
 @dataclass(frozen=True, slots=True)
 class ResultLine:
@@ -140,6 +175,44 @@ class RecordedHand:
     replayed: bool = False
     flags: dict[str, bool] = field(default_factory=dict)
     """The yes/no facts of the hand its match's ruleset asks for (Rummy: ``rummy``)."""
+
+    def body(self, *, with_match: bool = True) -> dict[str, Any]:
+        """The hand as the API answers it, with its match unless ``with_match`` is false
+        (``HandWithMatchSerializer`` and ``HandSerializer`` describe them): each player's
+        itemised result and total.
+
+        Recording a hand is the API's busiest write, and walking nested output serializers
+        cost more than the rest of presenting it; a test holds both to the same output."""
+        hand = {
+            "number": self.number,
+            "dealer": self.dealer,
+            "ending": self.ending,
+            "went_out": self.went_out,
+            "rummy": self.flags.get("rummy"),
+            "flags": self.flags,
+            "version": self.version,
+            "results": [
+                {
+                    "player": row.player,
+                    "name": row.name,
+                    "melds": [
+                        {"cards": m["cards"], "kind": m["kind"], "points": m["points"]}
+                        for m in row.melds
+                    ],
+                    "held": [{"card": h["card"], "points": h["points"]} for h in row.held],
+                    "melded_points": row.melded_points,
+                    "hand_penalty": row.hand_penalty,
+                    "bonus": row.bonus,
+                    "net": row.net,
+                    "total": row.total,
+                }
+                for row in self.results
+            ],
+            "recorded_by": self.recorded_by,
+            "recorded_at": _when(self.recorded_at),
+            "updated_at": _when(self.updated_at),
+        }
+        return {**hand, "match": self.match.body()} if with_match else hand
 
     def to_json(self) -> dict[str, Any]:
         """The value as JSON (times in ISO 8601), as an idempotency record keeps it."""
@@ -199,6 +272,13 @@ MATCH_FIELDS = (
 )
 SEAT_FIELDS = tuple(SeatLine.__dataclass_fields__)
 RULESET_FIELDS = ("ruleset", "options", "previous")
+
+
+_datetime = DateTimeField()  # DRF's own rendering of a timestamp (ISO 8601, "Z" for UTC)
+
+
+def _when(value: datetime.datetime | None) -> str | None:
+    return None if value is None else _datetime.to_representation(value)
 
 
 def _iso(moment: datetime.datetime | None) -> str | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -119,8 +119,13 @@ def live_start(*, match_id: int, turned_up: scoring.Card, user: User) -> LiveHan
     seats = _seats(match)
     players = _players(seats)
     number = match.hands_played + 1
-    seated = [seat.player_id for seat in seats]
-    dealer = hands.dealer(match.pk, match.first_dealer_id, seated, number, ruleset=match.ruleset)
+    dealer = hands.dealer(
+        match.pk,
+        match.first_dealer_id,
+        [seat.player_id for seat in seats],
+        number,
+        ruleset=match.ruleset,
+    )
     state = engine.deal(
         list(players.values()),
         dealer=players[dealer],
@@ -163,10 +168,17 @@ def _event(data: Mapping[str, Any], players: Mapping[int, Seated]) -> engine.Eve
     return engine.event_from_dict({**data, "player": player})
 
 
-def _check_version(live: LiveHand, expected: int | None) -> None:
-    if expected is None:
-        raise errors.PreconditionRequired("live")
-    if expected != live.version:
+IfMatchTags = tuple[str, ...] | None
+"""The ETags a request's If-Match names, as sent (``("*",)`` for any); None without one."""
+
+
+def _check_if_match(live: LiveHand, if_match: IfMatchTags, *, required: bool = True) -> None:
+    """Refuse a change made from another version than the live hand's, as it is under lock."""
+    if if_match is None:
+        if required:
+            raise errors.PreconditionRequired("live")
+        return
+    if "*" not in if_match and etag(live) not in if_match:
         raise errors.PreconditionFailed("live", version=live.version)
 
 
@@ -176,14 +188,13 @@ def live_append(
     match_id: int,
     data: dict[str, Any],
     user: User,
-    expected_version: Callable[[LiveHand], int | None],
-    render_hand: Callable[[hands.RecordedHand], Any],
+    if_match: IfMatchTags,
     idempotency_key: str | None = None,
 ) -> Answer:
     """Append one event (``finish`` records the hand), or replay the first answer to its key.
 
-    ``data`` is an event as the API takes it, with players as ids. ``expected_version`` reads
-    the version the client names (If-Match) once the live hand is known. A refused event
+    ``data`` is an event as the API takes it, with players as ids. ``if_match`` is the ETags
+    the client names (If-Match), compared with the live hand's once it is locked. A refused event
     raises ``errors.EventRefused`` and changes nothing.
     """
     match = _lock(match_id)
@@ -201,7 +212,7 @@ def live_append(
         raise LiveHand.DoesNotExist(f"no live hand in play on match {match_id}")
     if live.number != match.hands_played + 1:  # a hand was recorded or voided meanwhile
         raise errors.LiveHandOvertaken(number=live.number, recorded=match.hands_played)
-    _check_version(live, expected_version(live))
+    _check_if_match(live, if_match)
     seats = _seats(match)
     players = _players(seats)
     state = _replay(live, players, match)
@@ -214,7 +225,7 @@ def live_append(
                 attr="player" if "player" in data else f"held.{player}", player=player
             )
     if data["type"] == "finish":
-        return _finish(live, state, data, players, user, sequence, idempotency_key, render_hand)
+        return _finish(live, state, data, players, user, sequence, idempotency_key)
     step = engine.play(state, _event(data, players))
     if not step.accepted:
         raise errors.EventRefused(step.violations)
@@ -241,7 +252,6 @@ def _finish(
     user: User,
     sequence: int,
     key: str | None,
-    render_hand: Callable[[hands.RecordedHand], Any],
 ) -> Answer:
     held: dict[Hashable, Sequence[scoring.Card]] = {
         players.get(int(player), Seated(int(player), str(player))): scoring.parse_cards(cards)
@@ -260,7 +270,7 @@ def _finish(
         flags=done.flags,
     )
     recorded = services.hand_record(match_id=live.match_id, entry=entry, user=user)
-    body = render_hand(recorded)
+    body = recorded.body()
     live.version += 1
     live.status, live.ended_at = LiveStatus.RECORDED, timezone.now()
     live.hand_id = Hand.objects.values_list("pk", flat=True).get(
@@ -282,11 +292,11 @@ def _finish(
 
 
 @transaction.atomic
-def live_undo(*, match_id: int, expected_version: Callable[[LiveHand], int | None]) -> LiveHand:
+def live_undo(*, match_id: int, if_match: IfMatchTags) -> LiveHand:
     """Undo the last accepted event: it stays in the log, marked undone."""
     match = _lock(match_id)
     live = LiveHand.objects.get(match=match, status=LiveStatus.PLAYING)
-    _check_version(live, expected_version(live))
+    _check_if_match(live, if_match)
     last = live.events.filter(undone=False).order_by("-sequence").first()
     if last is None:
         raise errors.NothingToUndo()
@@ -300,13 +310,11 @@ def live_undo(*, match_id: int, expected_version: Callable[[LiveHand], int | Non
 
 
 @transaction.atomic
-def live_abandon(*, match_id: int, expected_version: Callable[[LiveHand], int | None]) -> None:
+def live_abandon(*, match_id: int, if_match: IfMatchTags = None) -> None:
     """Abandon the live hand in play: nothing is recorded, and the log stays in the database."""
     match = _lock(match_id)
     live = LiveHand.objects.get(match=match, status=LiveStatus.PLAYING)
-    named = expected_version(live)
-    if named is not None and named != live.version:
-        raise errors.PreconditionFailed("live", version=live.version)
+    _check_if_match(live, if_match, required=False)
     live.status, live.ended_at = LiveStatus.ABANDONED, timezone.now()
     live.version += 1
     live.save(update_fields=["status", "ended_at", "version"])

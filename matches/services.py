@@ -6,10 +6,9 @@ The engine (`scoring`) decides every rule; these functions lock, ask it, and sav
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
-from decimal import Decimal
 from typing import Any, cast
 
 from django.conf import settings
@@ -20,7 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 import scoring
-from matches import errors, hands, statements
+from matches import errors, hands, signals, statements
 from matches.models import (
     Club,
     Hand,
@@ -37,9 +36,10 @@ from matches.models import (
     Seat,
     Tally,
 )
-from matches.selectors import LARGEST_ID
+from matches.selectors import LARGEST_ID, role_in
 from matches.standings import seat_figures
 from scoring import rulesets
+from scoring.after import AfterHand, SeatState, after_hand
 
 
 @dataclass(frozen=True)
@@ -83,15 +83,14 @@ def club_create(*, name: str, user: User) -> Club:
 
 
 @transaction.atomic
-def membership_set(
-    *, club: Club, user: User, role: str, admit: Callable[[], None] | None = None
-) -> Membership:
+def membership_set(*, club: Club, user: User, role: str, by: User | None = None) -> Membership:
     """Add a user to a club with a role, or change their role; a club keeps an owner.
 
-    ``admit`` checks the requester's own role once the club's members are locked, so that an
-    owner demoted while their request waited for the lock is refused, not obeyed.
+    ``by``, the requester, must be an owner of the club once its members are locked, so that an
+    owner demoted while their request waited for the lock is refused (``errors.NotAllowed``),
+    not obeyed. Without ``by`` (the admin, the demo), nobody is checked.
     """
-    _lock_club(club, admit)
+    _lock_club(club, by)
     membership, created = Membership.objects.select_for_update().get_or_create(
         club=club, user=user, defaults={"role": role}
     )
@@ -103,18 +102,19 @@ def membership_set(
 
 
 @transaction.atomic
-def membership_remove(*, membership: Membership, admit: Callable[[], None] | None = None) -> None:
-    """Remove a member; a club keeps at least one owner. ``admit`` as for ``membership_set``."""
-    _lock_club(membership.club, admit)
+def membership_remove(*, membership: Membership, by: User | None = None) -> None:
+    """Remove a member; a club keeps at least one owner. ``by`` as for ``membership_set``."""
+    _lock_club(membership.club, by)
     _keep_an_owner(membership.club, membership)
     membership.delete()
 
 
-def _lock_club(club: Club, admit: Callable[[], None] | None = None) -> None:
+def _lock_club(club: Club, by: User | None = None) -> None:
     """Serialise changes to a club's members, so two owners cannot demote each other at once."""
     Club.objects.select_for_update().filter(pk=club.pk).exists()
-    if admit is not None:
-        admit()  # the requester's role as it is now that no other change can move it
+    # the requester's role as it is now that no other change can move it
+    if by is not None and role_in(by, club.pk) != Role.OWNER:
+        raise errors.NotAllowed()
 
 
 def _keep_an_owner(club: Club, leaving: Membership) -> None:
@@ -324,31 +324,19 @@ def _entry_json(entry: HandEntry) -> dict[str, Any]:
     }
 
 
-VICTORY_POINT_PLACES = Decimal("0.0001")  # a shared victory's part, as stored on the seat
+def _seat_states(seats: Sequence[Seat]) -> list[SeatState]:
+    return [SeatState(seat.player_id, seat.total, seat.went_out) for seat in seats]
 
 
-def _victory_share(finish: scoring.Finish) -> Decimal:
-    """What each winner's seat counts: 1, or 1/k of a k-way shared victory; 0 before the end."""
-    if not finish.winners:
-        return Decimal(0)
-    return (Decimal(1) / len(finish.winners)).quantize(VICTORY_POINT_PLACES)
-
-
-def _apply_finish(match: Match, seats: Sequence[Seat], finish: scoring.Finish) -> None:
-    share = _victory_share(finish)
-    for seat in seats:
-        seat.winner = seat.player_id in finish.winners
-        seat.victory_points = share if seat.winner else Decimal(0)
-    if finish.finished and match.status != MatchStatus.FINISHED:
+def _apply_after(match: Match, seats: Sequence[Seat], after: AfterHand) -> None:
+    """Carry a hand's aftermath onto the match and its seats (``seats`` in seat order)."""
+    for seat, figures in zip(seats, after.seats, strict=True):
+        seat.total, seat.went_out = figures.total, figures.went_out
+        seat.winner, seat.victory_points = figures.winner, figures.victory_points
+    if after.finish.finished and match.status != MatchStatus.FINISHED:
         match.status, match.finished_at = MatchStatus.FINISHED, timezone.now()
-    elif not finish.finished:
+    elif not after.finish.finished:
         match.status, match.finished_at = MatchStatus.IN_PROGRESS, None
-
-
-def _count_going_out(seats: Sequence[Seat], player_id: int | None, step: int) -> None:
-    for seat in seats:
-        if seat.player_id == player_id:
-            seat.went_out += step
 
 
 SEAT_FIGURES = ("total", "winner", "went_out", "victory_points")
@@ -425,6 +413,7 @@ def _retally_if_counted(match: Match, seats: Sequence[Seat], was_finished: bool)
             player_ids=[seat.player_id for seat in seats],
             ruleset=match.ruleset,
         )
+        signals.finished_match_changed.send(sender=Match, match_id=match.pk)
 
 
 def key_lock_id(match_id: int, key: str) -> int:
@@ -471,10 +460,14 @@ def _next_hand(
     number = match.hands_played + 1
     nets = _nets(ruling)
     totals = {seat.player: seat.total + nets[seat.player] for seat in match.seats}
-    finish = rules.finish(cast("Mapping[Hashable, int]", totals))
-    share = _victory_share(finish)
+    after = after_hand(
+        [SeatState(seat.player, seat.total, seat.went_out) for seat in match.seats],
+        cast("Mapping[Hashable, int]", totals),
+        decide=rules.finish,
+        out_after=entry.went_out,
+    )
     now = timezone.now()
-    finished = finish.finished
+    finished = after.finish.finished
     return statements.NewHand(
         match=match.id,
         number=number,
@@ -494,13 +487,9 @@ def _next_hand(
         ),
         seats=[
             statements.SeatFigures(
-                seat.id,
-                totals[seat.player],
-                seat.player in finish.winners,
-                seat.went_out + (seat.player == entry.went_out),
-                share if seat.player in finish.winners else Decimal(0),
+                seat.id, figures.total, figures.winner, figures.went_out, figures.victory_points
             )
-            for seat in match.seats
+            for seat, figures in zip(match.seats, after.seats, strict=True)
         ],
         status=str(MatchStatus.FINISHED if finished else MatchStatus.IN_PROGRESS),
         finished_at=now if finished else None,
@@ -592,6 +581,7 @@ def hand_record(
         retally(
             club_id=match.club, season_ids=[match.season], player_ids=seated, ruleset=match.ruleset
         )
+        signals.finished_match_changed.send(sender=Match, match_id=match.id)
     recorded = _recorded(match, new, written, user)
     if idempotency_key:
         IdempotencyRecord.objects.create(
@@ -707,8 +697,13 @@ def hand_correct(
         str(match.status),
         [seat.player_id for seat in seats if seat.winner],
     )
-    _count_going_out(seats, hand.went_out_id, -1)
-    _count_going_out(seats, entry.went_out, +1)
+    after = after_hand(
+        _seat_states(seats),
+        outcome.totals[-1],
+        decide=rules.finish,
+        out_before=hand.went_out_id,
+        out_after=entry.went_out,
+    )
     revision = _revise(match, hand, RevisionAction.CORRECTED, entry, user, reason)
     hand.ending = entry.ending
     hand.went_out_id = entry.went_out
@@ -737,11 +732,8 @@ def hand_correct(
     for later_number, row in later:
         row.total = outcome.totals[later_number - 1][row.player_id]
     HandResult.objects.bulk_update([row for _, row in later], ["total"])
-    final = outcome.totals[-1]
-    for seat in seats:
-        seat.total = final[seat.player_id]
     was_finished = match.status == MatchStatus.FINISHED
-    _apply_finish(match, seats, outcome.finish)
+    _apply_after(match, seats, after)
     Seat.objects.bulk_update(seats, SEAT_FIGURES)
     match.save(update_fields=["status", "finished_at"])
     _retally_if_counted(match, seats, was_finished)
@@ -784,13 +776,16 @@ def hand_void(
     if number != match.hands_played:
         raise errors.NotLastHand(number=number, last=match.hands_played)
     nets = {r.player_id: r.net for r in hand.results.all()}
-    for seat in seats:
-        seat.total -= nets[seat.player_id]
-    _count_going_out(seats, hand.went_out_id, -1)
+    after = after_hand(
+        _seat_states(seats),
+        {seat.player_id: seat.total - nets[seat.player_id] for seat in seats},
+        decide=_rules(match.ruleset, match.options).finish,
+        out_before=hand.went_out_id,
+    )
     _revise(match, hand, RevisionAction.VOIDED, None, user, reason)
     hand.delete()
     was_finished = match.status == MatchStatus.FINISHED
-    _apply_finish(match, seats, scoring.Finish(False))
+    _apply_after(match, seats, after)
     Seat.objects.bulk_update(seats, SEAT_FIGURES)
     match.hands_played = number - 1
     match.save(update_fields=["hands_played", "status", "finished_at"])

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -29,9 +30,12 @@ from django.db.models import (
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import Coalesce
 from django.utils import timezone
+from redis.exceptions import RedisError
 
 from matches.models import Club, HandResult, MatchStatus, Player, Season, Seat, Tally
 from scoring import rulesets
+
+logger = logging.getLogger(__name__)
 
 # What `?ordering=` accepts, and the default: victory points, then wins, then points.
 STANDING_FIELDS = (
@@ -44,6 +48,7 @@ STANDING_FIELDS = (
     "went_out",
     "points",
     "average_net",
+    "rating",
 )
 DEFAULT_ORDERING = ("-victory_points", "-wins", "-points")
 FOUR_PLACES, TWO_PLACES = Decimal("0.0001"), Decimal("0.01")
@@ -82,6 +87,33 @@ class Scope:
         if self.date_to is not None and self.date_to < dt.date.max:  # the last day is open-ended
             q &= Q(**{f"{prefix}finished_at__lt": _start_of(self.date_to + dt.timedelta(days=1))})
         return q
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column that an app built on this one adds to every row of a table (the ratings add
+    ``rating``); this app never imports those apps, which register their columns when they
+    start. ``annotate`` gives expressions on the row's player (``OuterRef("player_id")``),
+    read in the table's one query; ``present`` makes the cell from the line they filled."""
+
+    name: str
+    annotate: Callable[[Scope], dict[str, Any]]
+    present: Callable[[dict[str, Any]], Any]
+
+
+COLUMNS: list[Column] = []
+OPTIONAL_COLUMNS = ("rating",)  # in every row, null until an app fills them
+
+
+def _columns(scope: Scope) -> dict[str, Any]:
+    return {key: value for column in COLUMNS for key, value in column.annotate(scope).items()}
+
+
+def _cells(line: dict[str, Any]) -> dict[str, Any]:
+    return {
+        **dict.fromkeys(OPTIONAL_COLUMNS),
+        **{column.name: column.present(line) for column in COLUMNS},
+    }
 
 
 def _start_of(day: dt.date) -> dt.datetime:
@@ -151,7 +183,9 @@ def standings(
         figures = seat_figures()
     if player is not None:
         rows = rows.filter(player_id=player.pk)
-    lines = rows.order_by().values("player_id", "player__name").annotate(**figures)
+    lines = (
+        rows.order_by().values("player_id", "player__name").annotate(**figures, **_columns(scope))
+    )
     return rank(
         [
             {
@@ -168,6 +202,7 @@ def standings(
                 "average_net": (Decimal(line["sum_of_totals"]) / line["hands"]).quantize(TWO_PLACES)
                 if line["hands"]
                 else None,
+                **_cells(line),
             }
             for line in lines
             if line["counted"]
@@ -227,20 +262,39 @@ class Table:
     def rows(self) -> list[dict[str, Any]]:
         """The ranked rows (see ``standings``)."""
         key = self.key("rows")
-        rows: list[dict[str, Any]] | None = cache.get(key)
+        rows: list[dict[str, Any]] | None = _cached(key)
         if rows is None:
             rows = standings(scope=self.scope, ordering=self.ordering, using=self.club._state.db)
-            cache.set(key, rows, CACHE_SECONDS)
+            _keep(key, rows)
         return rows
 
     def rendered(self, name: str, render: Callable[[list[dict[str, Any]]], bytes]) -> bytes:
         """The rows as ``render`` writes them, kept under ``name`` beside the rows themselves."""
         key = self.key(name)
-        body: bytes | None = cache.get(key)
+        body: bytes | None = _cached(key)
         if body is None:
             body = render(self.rows())
-            cache.set(key, body, CACHE_SECONDS)
+            _keep(key, body)
         return body
+
+
+# A cache that cannot be reached (Redis down) only costs the table being computed afresh.
+_CACHE_ERRORS = (RedisError, OSError)
+
+
+def _cached(key: str) -> Any:
+    try:
+        return cache.get(key)
+    except _CACHE_ERRORS:
+        logger.warning("standings cache unreachable; computing the table")
+        return None
+
+
+def _keep(key: str, value: Any) -> None:
+    try:
+        cache.set(key, value, CACHE_SECONDS)
+    except _CACHE_ERRORS:
+        pass
 
 
 def standings_for_club(
@@ -285,7 +339,8 @@ _WILD_TWOS_SQL = (
 
 
 def _card_figures() -> dict[str, Any]:
-    """Figures read from the melds and held cards stored as JSON; PostgreSQL only (else null)."""
+    """Figures read by PostgreSQL from the melds and held cards stored as JSON (elsewhere
+    :func:`card_figures_read` reads them)."""
     if connection.vendor != "postgresql":
         return {}
     quote = connection.ops.quote_name
@@ -297,6 +352,18 @@ def _card_figures() -> dict[str, Any]:
         "wild_twos_melded": Coalesce(Sum(wild_twos, output_field=IntegerField()), 0),
         "queen_of_spades_held": Count("pk", filter=Q(held__contains=[{"card": "QS"}])),
     }
+
+
+def card_figures_read(results: QuerySet[HandResult]) -> dict[str, int]:
+    """The card figures of :func:`_card_figures` read row by row from the stored JSON, for a
+    database without PostgreSQL's JSON functions (the embedded SQLite of ``make run``)."""
+    wild_twos = queens = 0
+    for melds, held in results.values_list("melds", "held").iterator():
+        wild_twos += sum(
+            1 for meld in melds for card in meld["cards"] if card.startswith("2") and "=" in card
+        )
+        queens += any(item["card"] == "QS" for item in held)
+    return {"wild_twos_melded": wild_twos, "queen_of_spades_held": queens}
 
 
 def player_record(*, player: Player) -> dict[str, Any]:
@@ -320,6 +387,8 @@ def player_record(*, player: Player) -> dict[str, Any]:
         .values("net", match=F("hand__match_id"), number=F("hand__number"))
         .first()
     )
+    if connection.vendor != "postgresql":
+        hands.update(card_figures_read(results))
     played = hands["hands_played"]
     return {
         "matches_played": row.get("matches_played", 0),

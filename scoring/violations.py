@@ -3,12 +3,12 @@
 A violation is a code, its parameters and where it was found. The human sentence is
 rendered from the code and parameters by :func:`render`, which takes a translation
 function so that the API can serve English, Portuguese and French. Cards are named as
-players say them (:func:`card_name`), with their notation in parentheses; melds stay in
-notation.
+players say them (:func:`card_name`), with their face in parentheses; melds and suits are
+shown as the cards show them, the suits as ♠♥♦♣ in every language (:func:`faces`).
 
 >>> v = Violation(Code.QUEEN_OF_SPADES_DISCARD, (("card", "QS"),))
 >>> render(v)
-'The queen of spades (QS) cannot be discarded, not even as the last card: it must be melded.'
+'The queen of spades (Q♠) cannot be discarded, not even as the last card: it must be melded.'
 """
 
 from __future__ import annotations
@@ -318,18 +318,48 @@ def _plain_name(rank: Rank, suit: Suit, translate: Callable[[str], str]) -> str:
     return translate(SUIT_PHRASES[suit]).format(rank=translate(RANK_NAMES[rank]))
 
 
+SUIT_SYMBOLS: Final[Mapping[str, str]] = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+"""The suits as every language's players see them on the cards (and the app shows them)."""
+
+CARD_LISTS: Final = ("meld", "cards", "top")
+"""The parameters holding cards in notation, which a sentence shows as faces ("4♥ 5♥ 7♥")."""
+
+
+def faces(text: str) -> str:
+    """Cards in notation as the cards show them, the rank then the suit's symbol; anything
+    that is not a card (a meld's number) is left as it is.
+
+    >>> faces("JS 2D=QS KS"), faces("10H"), faces("3")
+    ('J♠ 2♦=Q♠ K♠', '10♥', '3')
+    """
+
+    def face(token: str) -> str:
+        card, _, represents = token.partition("=")
+        if len(card) < 2 or card[-1] not in SUIT_SYMBOLS or (represents and len(represents) < 2):
+            return token
+        shown = card[:-1] + SUIT_SYMBOLS[card[-1]]
+        return f"{shown}={face(represents)}" if represents else shown
+
+    return " ".join(face(token) for token in text.split(" "))
+
+
 def render(item: Violation, translate: Callable[[str], str] = _identity) -> str:
     """The human sentence for a violation, through ``translate`` (Django's gettext in the API).
 
     >>> render(violation(Code.CARD_COUNT_EXCEEDED, card="AH", count=3))
-    'The ace of hearts (AH) appears 3 times in this deal; two packs hold only two.'
+    'The ace of hearts (A♥) appears 3 times in this deal; two packs hold only two.'
     >>> render(violation(Code.PLAYERS_MISMATCH, problem="missing", player="bob"))
     'Every seated player must appear exactly once: bob is missing.'
     """
     catalogue = CATALOGUES[type(item.code)]
     values = dict(item.params)
+    for key in CARD_LISTS:
+        if key in values:
+            values[key] = faces(values[key])
+    if "suits" in values:
+        values["suits"] = ", ".join(SUIT_SYMBOLS.get(s, s) for s in values["suits"].split(", "))
     if "card" in values:
-        values["card"] = f"{card_name(values['card'], translate)} ({values['card']})"
+        values["card"] = f"{card_name(values['card'], translate)} ({faces(values['card'])})"
     if "problem" in values:
         values["problem"] = translate(catalogue.problems[values["problem"]]).format_map(values)
     template = translate(catalogue.messages[item.code])

@@ -18,14 +18,11 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
 
 
 @pytest.fixture(scope="session")
-def openapi_schema(tmp_path_factory):
-    """The OpenAPI description as `manage.py spectacular` writes it: validated, no warning."""
-    import yaml
-    from django.core.management import call_command
+def openapi_schema():
+    """The OpenAPI document, built once per run (tests/api/openapi.py): valid, with no warning."""
+    from tests.api import openapi
 
-    target = tmp_path_factory.mktemp("schema") / "schema.yml"
-    call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(target))
-    return yaml.safe_load(target.read_text())
+    return openapi.checked_document()
 
 
 @pytest.fixture
@@ -43,3 +40,23 @@ def plain_http(settings):
     """The test client speaks plain HTTP; production settings would redirect it to HTTPS."""
     settings.SECURE_SSL_REDIRECT = False
     return settings
+
+
+# Tests that take seconds each on an idle machine, and why; `make test-fast` leaves them out
+# (-m "not slow"), `make test` runs them. The browser tests are marked in tests/web/conftest.py.
+SLOW = {
+    "tests/api/test_generated_client.py": "generates a client package, then plays a match",
+    "tests/api/test_hostile_input.py": "Hypothesis examples against every operation",
+    "tests/api/test_schemathesis.py": "every operation of the document, many examples each",
+    "tests/matches/test_concurrency.py": "parallel requests in threads, committed databases",
+    "tests/matches/test_embedded_database.py": "a process of its own on make run's SQLite",
+    "tests/matches/test_stateful.py": "a Hypothesis state machine over the services",
+    "tests/matches/test_workers.py": "gunicorn and uvicorn workers in processes of their own",
+    "tests/scoring/test_live_stateful.py": "a Hypothesis state machine over the live table",
+}
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if item.nodeid.split("::", 1)[0] in SLOW:
+            item.add_marker(pytest.mark.slow)

@@ -88,6 +88,18 @@ ENTRY_SENTENCES: dict[str, Any] = {
     "added": _("Added to %(group)s: %(card)s"),
     "back_to_match": _("Back to the match"),
     "entry_viewer": _("Your role in this club lets you follow its matches, not record hands."),
+    "offers": _("Whole melds"),
+    "offer": _("Whole meld: %(cards)s"),
+    "offer_gap": _("A two for %(card)s: %(cards)s"),
+    "gap_two": _("Which two stands for %(card)s?"),
+    "the_rest": _("The rest of the cards"),
+    "top_discard": _("Which card was left on the discard pile?"),
+    "no_top_discard": _("None: all %(count)s cards are on the table"),
+    "review_title": _("Check the hand before recording it"),
+    "review_fix": _("Fix %(name)s"),
+    "review_fix_short": _("Fix"),
+    "review_melds": _("Melds of %(name)s"),
+    "review_back": _("Back to the cards"),
     "entry_finished": _(
         "This match is finished: no hand can be added. A recorded hand can still be corrected."
     ),

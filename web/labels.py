@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy
 
 from scoring.cards import Rank, Suit
 from scoring.violations import ENDING_LABELS, KIND_LABELS, RANK_NAMES, SUIT_PHRASES, WILD_PHRASE
+from web import clubnight_labels
 from web.entry_labels import entry_vocabulary
 
 # Sentences the scripts show, by key; i18n.js fills in their "%(name)s" placeholders.
@@ -46,10 +47,17 @@ SENTENCES: dict[str, Any] = {
     "deals_next": gettext_lazy("deals next"),
     "winner": gettext_lazy("winner"),
     "total": gettext_lazy("Total"),
-    "chart_title": gettext_lazy("Totals after %(count)s hands, racing to 1,000: %(totals)s"),
+    "chart_title": gettext_lazy("Totals after %(count)s hands, racing to %(target)s: %(totals)s"),
+    "race_to": gettext_lazy("Race to %(target)s"),
     "hand_title": gettext_lazy("Hand %(number)s"),
     "went_out": gettext_lazy("%(name)s went out"),
     "dealt_by": gettext_lazy("dealt by %(name)s"),
+    "hand_corrected": gettext_lazy("Corrected"),
+    "hand_corrected_reason": gettext_lazy("Corrected: %(reason)s"),
+    "earlier_versions": gettext_lazy("Earlier versions (%(count)s)"),
+    "revision_recorded": gettext_lazy("Version %(n)s, recorded by %(by)s, %(when)s"),
+    "revision_corrected": gettext_lazy("Version %(n)s, corrected by %(by)s, %(when)s"),
+    "revision_reason": gettext_lazy("Reason: %(reason)s"),
     "no_hands": gettext_lazy("No hand recorded yet."),
     "result_no_melds": gettext_lazy("Melded nothing"),
     "held": gettext_lazy("Left in hand:"),
@@ -61,6 +69,11 @@ SENTENCES: dict[str, Any] = {
     "sum_net": gettext_lazy("Net"),
     "wake_failed": gettext_lazy("This browser would not keep the screen on."),
     "move_up": gettext_lazy("Move %(name)s up"),
+    "players_range": gettext_lazy("Choose %(min)s to %(max)s players."),
+    "option_target": gettext_lazy("Target score"),
+    "option_ace": gettext_lazy("Aces"),
+    "option_ace_low": gettext_lazy("Low only (A 2 3)"),
+    "option_ace_high_or_low": gettext_lazy("High or low (Q K A or A 2 3)"),
     "move_down": gettext_lazy("Move %(name)s down"),
     "deal_order": gettext_lazy("%(name)s deals first. Dealing order: %(order)s"),
     "name_required": gettext_lazy("Enter the new player's name."),
@@ -90,6 +103,7 @@ def vocabulary() -> dict[str, Any]:
         "sentences": {
             **{key: str(text) for key, text in SENTENCES.items()},
             **entry_vocabulary(),  # hand entry, corrections and the outbox
+            **{key: str(text) for key, text in clubnight_labels.SENTENCES.items()},
         },
         "ranks": {rank.value: _(RANK_NAMES[rank]) for rank in Rank},
         "suits": {suit.value: _(SUIT_PHRASES[suit]) for suit in Suit},

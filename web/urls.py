@@ -4,7 +4,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path, re_path
 from django.views.i18n import set_language
 
-from web import entry_views, views
+from web import clubnight_views, entry_views, views
 from web.labels import vocabulary
 
 app_name = "web"
@@ -32,6 +32,9 @@ urlpatterns = [
     path("clubs/<int:club_id>/matches/new/", views.match_new, name="match-new"),
     path("clubs/<int:club_id>/standings/", views.standings, name="standings"),
     path("players/<int:player_id>/", views.player, name="player"),
+    path("clubs/<int:club_id>/tournaments/", clubnight_views.tournaments, name="tournaments"),
+    path("tournaments/<int:tournament_id>/", clubnight_views.board, name="board"),
+    path("tournaments/<int:tournament_id>/room/", clubnight_views.room, name="room"),
     path("matches/<int:match_id>/", views.match, name="match"),
     path("matches/<int:match_id>/scoreboard/", views.scoreboard, name="scoreboard"),
     # The API's invitation links point here (`url` of an invitation: /join/<code>).

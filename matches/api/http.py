@@ -96,13 +96,13 @@ def version_from_if_match(request: Request, current: int, stale: errors.MatchErr
     return current if found is IfMatch.CURRENT else None
 
 
-def named_version(request: Request, current: str, version: int) -> int | None:
-    """The version If-Match names: None without the header, ``version`` if it names the
-    ``current`` ETag (or is ``*``), -1 if it names only others; a malformed header is 400."""
-    found = if_match(request, current)
-    if found is IfMatch.ABSENT:
+def if_match_value(request: Request) -> tuple[str, ...] | None:
+    """If-Match as a value a service compares under its lock: the tags as sent, ``("*",)`` for
+    any version, None without the header; a malformed header is a 400."""
+    if "If-Match" not in request.headers:
         return None
-    return -1 if found is IfMatch.STALE else version
+    tags = if_match_tags(request)
+    return ("*",) if tags is None else tuple(tags)
 
 
 def not_modified(request: Request, current: str) -> bool:

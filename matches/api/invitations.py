@@ -20,7 +20,6 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from accounts.api import IssuedTokenSerializer, device_name, issue
@@ -181,8 +180,7 @@ class ByCode(APIView):
     """Finds the invitation a code names: 404 for an unknown code, or for a personal invitation
     addressed to someone else. Throttled, so that codes cannot be guessed by trying."""
 
-    throttle_classes = [ScopedRateThrottle]
-    throttle_scope = "invitations"
+    throttle_scope = "invitations"  # only this limit: DEFAULT_THROTTLE_CLASSES reads the scope
 
     def invitation(self, code: str) -> Invitation:
         found = Invitation.objects.select_related("club").filter(code=code).first()

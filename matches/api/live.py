@@ -19,7 +19,7 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
 from matches import live, selectors
-from matches.api import http, presenters
+from matches.api import http
 from matches.api.permissions import SCOREKEEPING, ClubRole, requester
 from matches.api.serializers import HandWithMatchSerializer
 from matches.errors import error_response
@@ -202,11 +202,6 @@ UNDO_CONFLICT = error_response("UndoConflict", ["nothing_to_undo"])
 # --- views --------------------------------------------------------------------------------
 
 
-def expected(request: Request, current: LiveHand) -> int | None:
-    """The live version If-Match names (``http.named_version``) against the live hand's ETag."""
-    return http.named_version(request, live.etag(current), current.version)
-
-
 class LiveSchema(api_settings.DEFAULT_SCHEMA_CLASS):  # type: ignore[name-defined]
     """Every live operation reads a header that may be malformed (If-Match, If-None-Match):
     each documents the 400 validation envelope. It extends the project's schema class, as the
@@ -274,9 +269,7 @@ class LiveView(LiveMixin):
 
     @extend_schema(responses={204: None, 412: http.STALE}, parameters=[http.IF_MATCH_LIVE_OPTIONAL])
     def delete(self, request: Request, match_pk: int) -> Response:
-        live.live_abandon(
-            match_id=self.admit(), expected_version=lambda current: expected(request, current)
-        )
+        live.live_abandon(match_id=self.admit(), if_match=http.if_match_value(request))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -302,8 +295,7 @@ class LiveEventsView(LiveMixin):
             match_id=match_id,
             data=data,
             user=requester(request),
-            expected_version=lambda current: expected(request, current),
-            render_hand=presenters.hand_with_match,
+            if_match=http.if_match_value(request),
             idempotency_key=http.idempotency_key(request),
         )
         response = Response(answer.body, status=answer.status)
@@ -327,9 +319,7 @@ class LiveLastEventView(LiveMixin):
         parameters=[http.IF_MATCH_LIVE],
     )
     def delete(self, request: Request, match_pk: int) -> Response:
-        current = live.live_undo(
-            match_id=self.admit(), expected_version=lambda c: expected(request, c)
-        )
+        current = live.live_undo(match_id=self.admit(), if_match=http.if_match_value(request))
         return Response(current.state, headers={"ETag": live.etag(current)})
 
 

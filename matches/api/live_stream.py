@@ -1,68 +1,145 @@
 """``GET matches/{id}/live/stream/``: Server-Sent Events of a match's live states.
 
 An async view: under an ASGI server (uvicorn workers) a watcher costs a coroutine and a
-Redis subscription, not a worker. Every app server subscribes to the match's Redis channel,
-where the services publish each new state once its write commits, so a watcher connected to
-any server sees every event, whichever server took it.
+Redis subscription, not a worker, and no database connection while it waits: the few queries
+it needs (who is asking, may they see the match, its current state) run before the stream
+starts, and their connection goes back to the pool at once. Every app server subscribes to the
+match's Redis channel, where the services publish each new state once its write commits, so a
+watcher connected to any server sees every event, whichever server took it.
 
-Limits: at most ``LIVE_STREAM_MAX_PER_MATCH`` watchers per match across all servers (a
-shared Redis counter; 429 beyond), a comment line every ``LIVE_STREAM_HEARTBEAT_SECONDS``
-so that proxies and load balancers keep the connection open, and a stream closed after
-``LIVE_STREAM_MAX_SECONDS``; browsers' EventSource reconnects by itself (``retry``), and the
-first message of every connection is the current state.
+The requester is authenticated exactly as by the rest of the API (the same authentication
+classes, in the same order: device tokens, legacy tokens, the session).
+
+Limits: at most ``LIVE_STREAM_MAX_PER_MATCH`` watchers per match and
+``LIVE_STREAM_MAX_PER_USER`` per user across all servers (429 beyond). Each watcher is a
+member of two Redis sorted sets, scored by when its lease ends; its stream renews the lease
+with every heartbeat (``LIVE_STREAM_HEARTBEAT_SECONDS``), so the slot of a stream whose worker
+died comes back when the lease runs out, and a Redis that restarts empty starts counting from
+nothing, never below it. A stream is closed after ``LIVE_STREAM_MAX_SECONDS``; browsers'
+EventSource reconnects by itself (``retry``), and the first message of every connection is the
+current state. When Redis cannot be reached the stream answers 503 (``live_stream_unavailable``,
+with Retry-After); a stream whose Redis goes away mid-way ends, and its client reconnects.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import time
+import uuid
 from collections.abc import AsyncIterator
 from typing import Any
 
 import redis.asyncio as aioredis
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.contrib.auth.models import AnonymousUser
+from django.db import DatabaseError, connections
 from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
 from django.utils.translation import gettext as _
-from rest_framework.authtoken.models import Token
+from redis.exceptions import RedisError
+from rest_framework import exceptions
+from rest_framework.request import Request
+from rest_framework.settings import api_settings
 
 from matches import live, selectors
 from matches.models import LiveHand, LiveStatus
 
-HEARTBEAT_SECONDS = 15
-MAX_PER_MATCH = 50
-MAX_SECONDS = 3600
 RETRY_MILLISECONDS = 3000
+RETRY_AFTER_SECONDS = 5
+logger = logging.getLogger(__name__)
+
+# Takes a slot for one stream in the match's and the user's sets, unless either is full.
+# Expired leases are dropped first; the clock is Redis's own, shared by every app server.
+# KEYS: match set, user set. ARGV: stream id, lease (ms), most per match, most per user.
+# Returns 0 (admitted), 1 (match full) or 2 (user full).
+ADMIT = """
+local now = redis.call('TIME')
+local ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+local lease = tonumber(ARGV[2])
+for _, key in ipairs(KEYS) do redis.call('ZREMRANGEBYSCORE', key, '-inf', ms) end
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then return 1 end
+if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[4]) then return 2 end
+for _, key in ipairs(KEYS) do
+  redis.call('ZADD', key, ms + lease, ARGV[1])
+  redis.call('PEXPIRE', key, lease)
+end
+return 0
+"""
+
+# Renews one stream's lease in both sets (only if it still holds a slot there).
+RENEW = """
+local now = redis.call('TIME')
+local ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+local lease = tonumber(ARGV[2])
+for _, key in ipairs(KEYS) do
+  redis.call('ZADD', key, 'XX', ms + lease, ARGV[1])
+  redis.call('PEXPIRE', key, lease)
+end
+return 0
+"""
 
 
-def _setting(name: str, default: int) -> int:
-    return int(getattr(settings, name, default))
+def watcher_keys(match_pk: int, user_pk: int) -> list[str]:
+    """The Redis sorted sets that hold a match's watchers and a user's."""
+    return [f"arlington:live-watchers:{match_pk}", f"arlington:live-watchers:user:{user_pk}"]
+
+
+def lease_milliseconds() -> int:
+    """How long a slot outlives its stream's last heartbeat: two heartbeats and a margin."""
+    return (2 * int(settings.LIVE_STREAM_HEARTBEAT_SECONDS) + 5) * 1000
 
 
 def _error(status: int, code: str, detail: str) -> JsonResponse:
-    return JsonResponse(
+    response = JsonResponse(
         {
             "type": "client_error" if status < 500 else "server_error",
             "errors": [{"code": code, "detail": detail, "attr": None}],
         },
         status=status,
     )
+    if status == 503:
+        response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response
 
 
-def _user(request: HttpRequest) -> Any:
-    """The requester, by token (``Authorization: Token …``) or by session."""
-    header = request.headers.get("Authorization", "")
-    if header.startswith("Token "):
-        token = Token.objects.select_related("user").filter(key=header[6:].strip()).first()
-        return token.user if token is not None and token.user.is_active else AnonymousUser()
-    return request.user
+def _unavailable() -> JsonResponse:
+    return _error(
+        503,
+        "live_stream_unavailable",
+        _("Live streams need the shared Redis, which cannot be reached; read the state instead."),
+    )
 
 
-def _current(match_id: int) -> dict[str, Any] | None:
-    found = LiveHand.objects.filter(match_id=match_id, status=LiveStatus.PLAYING).first()
-    return None if found is None else dict(found.state)
+def _admit(request: HttpRequest, match_pk: int) -> Any:
+    """The requester, if they may watch the match, or else the error that refuses them.
+
+    Runs the API's own authentication classes. Whatever happens, this thread's database
+    connections are given back before the stream starts waiting.
+    """
+    try:
+        classes: list[Any] = list(api_settings.DEFAULT_AUTHENTICATION_CLASSES)
+        drf_request = Request(request, authenticators=[cls() for cls in classes])
+        try:
+            user = drf_request.user
+        except exceptions.AuthenticationFailed as failed:
+            return _error(401, "authentication_failed", str(failed.detail))
+        if not user.is_authenticated:
+            return _error(
+                401, "not_authenticated", _("Authentication credentials were not provided.")
+            )
+        if selectors.match_access(user, match_pk) is None:
+            return _error(404, "not_found", _("Not found."))
+        return user
+    except DatabaseError:
+        return _error(
+            503,
+            "database_unavailable",
+            _("The database cannot be reached; nothing was saved. Try again shortly."),
+        )
+    finally:
+        for connection in connections.all(initialized_only=True):
+            connection.close()
 
 
 def _frame(state: dict[str, Any] | str) -> str:
@@ -76,59 +153,97 @@ def _frame(state: dict[str, Any] | str) -> str:
 
 async def live_stream(request: HttpRequest, match_pk: int) -> HttpResponseBase:
     """Stream the match's live states: the current one, then each new one as it happens."""
-    user = await sync_to_async(_user)(request)
-    if not user.is_authenticated:
-        return _error(401, "not_authenticated", _("Authentication credentials were not provided."))
-    access = await sync_to_async(selectors.match_access)(user, match_pk)
-    if access is None:
-        return _error(404, "not_found", _("Not found."))
+    admitted = await sync_to_async(_admit)(request, match_pk)
+    if isinstance(admitted, JsonResponse):
+        return admitted
+    user = admitted
     if not settings.REDIS_URL:
         return _error(
             503,
             "live_stream_unavailable",
             _("Live streams need the shared Redis (REDIS_URL); read the state instead."),
         )
-    client = aioredis.from_url(settings.REDIS_URL)
-    counter = f"arlington:live-watchers:{match_pk}"
-    watchers = await client.incr(counter)
-    await client.expire(counter, _setting("LIVE_STREAM_MAX_SECONDS", MAX_SECONDS) + 60)
-    if watchers > _setting("LIVE_STREAM_MAX_PER_MATCH", MAX_PER_MATCH):
-        await client.decr(counter)
-        await client.aclose()
-        return _error(
-            429,
-            "too_many_watchers",
-            _("This match has as many live watchers as it can take; try again later."),
+    client = aioredis.from_url(settings.REDIS_URL, socket_connect_timeout=2, socket_timeout=None)
+    keys, stream_id = watcher_keys(match_pk, user.pk), uuid.uuid4().hex
+    try:
+        refused = await client.eval(
+            ADMIT,
+            len(keys),
+            *keys,
+            stream_id,
+            lease_milliseconds(),
+            settings.LIVE_STREAM_MAX_PER_MATCH,
+            settings.LIVE_STREAM_MAX_PER_USER,
         )
-    pubsub = client.pubsub()
-    await pubsub.subscribe(live.CHANNEL.format(match=match_pk))
-    current = await sync_to_async(_current)(match_pk)
+        if refused:
+            await client.aclose()
+            if refused == 1:
+                detail = _("This match has as many live watchers as it can take; try again later.")
+            else:
+                detail = _("You are watching as many live streams as you can; close one first.")
+            return _error(429, "too_many_watchers", detail)
+        pubsub = client.pubsub()
+        await pubsub.subscribe(live.CHANNEL.format(match=match_pk))
+    except RedisError:
+        logger.warning("live stream of match %s refused: Redis unreachable", match_pk)
+        await _release(client, keys, stream_id)
+        return _unavailable()
+    current = await sync_to_async(_current)(match_pk)  # once subscribed: no state is missed
     response = StreamingHttpResponse(
-        _events(client, pubsub, counter, current), content_type="text/event-stream"
+        _events(client, pubsub, keys, stream_id, current), content_type="text/event-stream"
     )
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx and friends: do not buffer the stream
     return response
 
 
+def _current(match_pk: int) -> dict[str, Any] | None:
+    try:
+        found = LiveHand.objects.filter(match_id=match_pk, status=LiveStatus.PLAYING).first()
+        return None if found is None else dict(found.state)
+    except DatabaseError:
+        return None
+    finally:
+        for connection in connections.all(initialized_only=True):
+            connection.close()
+
+
+async def _release(client: Any, keys: list[str], stream_id: str) -> None:
+    try:
+        for key in keys:
+            await client.zrem(key, stream_id)
+    except RedisError:
+        pass  # the lease runs out by itself
+    finally:
+        await client.aclose()
+
+
 async def _events(
-    client: Any, pubsub: Any, counter: str, current: dict[str, Any] | None
+    client: Any, pubsub: Any, keys: list[str], stream_id: str, current: dict[str, Any] | None
 ) -> AsyncIterator[str]:
-    heartbeat = _setting("LIVE_STREAM_HEARTBEAT_SECONDS", HEARTBEAT_SECONDS)
-    deadline = _setting("LIVE_STREAM_MAX_SECONDS", MAX_SECONDS)
+    heartbeat = int(settings.LIVE_STREAM_HEARTBEAT_SECONDS)
+    lease = lease_milliseconds()
     try:
         yield f"retry: {RETRY_MILLISECONDS}\n\n"
         if current is not None:
             yield _frame(current)
-        ends = time.monotonic() + deadline
+        ends = time.monotonic() + int(settings.LIVE_STREAM_MAX_SECONDS)
+        renew_at = time.monotonic() + heartbeat
         while time.monotonic() < ends:
             message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=heartbeat)
+            if time.monotonic() >= renew_at:
+                await client.eval(RENEW, len(keys), *keys, stream_id, lease)
+                renew_at = time.monotonic() + heartbeat
             if message is None:
                 yield ": heartbeat\n\n"
                 continue
             data = message["data"]
             yield _frame(data.decode() if isinstance(data, bytes) else data)
+    except RedisError:
+        logger.warning("live stream %s ended: Redis unreachable", stream_id)
     finally:
-        await pubsub.aclose()
-        await client.decr(counter)
-        await client.aclose()
+        try:
+            await pubsub.aclose()
+        except RedisError:
+            pass
+        await _release(client, keys, stream_id)

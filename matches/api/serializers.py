@@ -510,6 +510,11 @@ class StandingSerializer(serializers.Serializer):
     went_out = serializers.IntegerField(help_text="Hands in which the player went out.")
     points = serializers.IntegerField(help_text="The sum of the player's final totals.")
     average_net = _ratio(2, "Net points per hand.")
+    rating = serializers.IntegerField(
+        allow_null=True,
+        help_text="The player's current rating in the table's ruleset over all the club's "
+        "matches (docs/standings.md), whatever the season or dates; null before any.",
+    )
 
 
 class BestHandSerializer(serializers.Serializer):

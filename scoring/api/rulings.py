@@ -24,7 +24,6 @@ from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from scoring import HandInput, PlayerInput
@@ -43,8 +42,7 @@ class RulingView(APIView):
     """
 
     permission_classes = [AllowAny]
-    throttle_classes = [ScopedRateThrottle]
-    throttle_scope = "rulings"
+    throttle_scope = "rulings"  # only this limit: DEFAULT_THROTTLE_CLASSES reads the scope
     ruling: str
     ruleset_name: str | None = None
     request_serializer: type[serializers.Serializer] | None = None

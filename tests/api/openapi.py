@@ -1,7 +1,8 @@
 """The project's own OpenAPI document, generated in-process, and the worlds the schema tests call.
 
 The document is what `/api/schema/` serves: drf-spectacular's generator over the URL conf,
-rendered to JSON so that lazy translations and enums become plain values.
+rendered to JSON so that lazy translations and enums become plain values. It is built once per
+test run (``generated``): the ``openapi_schema`` fixture and every module here read that one.
 """
 
 from __future__ import annotations
@@ -12,8 +13,10 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from drf_spectacular.generators import SchemaGenerator
+from drf_spectacular.drainage import GENERATOR_STATS
 from drf_spectacular.renderers import OpenApiJsonRenderer
+from drf_spectacular.settings import spectacular_settings
+from drf_spectacular.validation import validate_schema
 from rest_framework.authtoken.models import Token
 
 from matches.models import Hand, Membership, Player, Role, Season
@@ -24,10 +27,26 @@ METHODS = ("get", "put", "patch", "post", "delete")
 
 
 @functools.cache
+def generated() -> tuple[dict[str, Any], list[str]]:
+    """The document, built once per run, and what drf-spectacular warned of while building it."""
+    GENERATOR_STATS.reset()
+    generator = spectacular_settings.DEFAULT_GENERATOR_CLASS()
+    schema = generator.get_schema(request=None, public=True)
+    warnings = [*GENERATOR_STATS._warn_cache, *GENERATOR_STATS._error_cache]
+    loaded: dict[str, Any] = json.loads(OpenApiJsonRenderer().render(schema))
+    return loaded, warnings
+
+
 def document() -> dict[str, Any]:
     """The OpenAPI document of the API, as a client downloads it."""
-    schema = SchemaGenerator().get_schema(request=None, public=True)
-    loaded: dict[str, Any] = json.loads(OpenApiJsonRenderer().render(schema))
+    return generated()[0]
+
+
+def checked_document() -> dict[str, Any]:
+    """The document, as `manage.py spectacular --validate --fail-on-warn` would accept it."""
+    loaded, warnings = generated()
+    assert warnings == []
+    validate_schema(loaded)
     return loaded
 
 
@@ -82,6 +101,33 @@ def _invitation(world: World) -> Any:
     )
 
 
+def tournament_of(world: World) -> int:
+    """The id of a club night of the world's club, every player entered, no round drawn."""
+    from clubnight.models import Tournament
+    from clubnight.tournaments import tournament_create
+
+    found = Tournament.objects.filter(club=world.club).first()
+    return int(
+        (
+            found
+            or tournament_create(
+                club=world.club,
+                name="Club night",
+                players=[p.pk for p in world.players],
+                user=world.club.created_by,
+            )
+        ).pk
+    )
+
+
+def public_link_of(world: World) -> int:
+    """The id of a public link to the world's club's standings, made now if it has none."""
+    from clubnight.models import PublicLink
+
+    found = PublicLink.objects.filter(club=world.club).first()
+    return int((found or PublicLink.objects.create(club=world.club, scope="standings")).pk)
+
+
 def build_world(
     owner: str, *, scorekeeper: str | None = None, viewer: str | None = None, club_name: str = ""
 ) -> World:
@@ -115,8 +161,7 @@ def build_world(
             match_id=match["id"],
             data=event,
             user=users["owner"],
-            expected_version=lambda current: current.version,
-            render_hand=lambda hand: {},
+            if_match=("*",),
         )
     assert Hand.objects.filter(match_id=match["id"], number=1, live=played).exists()
     live.live_start(match_id=match["id"], turned_up=Card.parse("KD"), user=users["owner"])
@@ -124,8 +169,7 @@ def build_world(
         match_id=match["id"],
         data={"type": "draw", "player": cleo},
         user=users["owner"],
-        expected_version=lambda current: current.version,
-        render_hand=lambda hand: {},
+        if_match=("*",),
     )
     return World(club=club, players=roster, season=season, match=match["id"], seated=seated)
 
@@ -141,6 +185,8 @@ def path_values(path: str, world: World, member: str) -> dict[str, Any]:
     }
     if collection == "auth":  # the owner's own device token
         objects["auth"] = device_token_of(world.club.created_by)
+    if collection == "tournaments":
+        objects["tournaments"] = tournament_of(world)
     values: dict[str, Any] = {
         "match_pk": world.match,
         "number": 1,
@@ -150,6 +196,8 @@ def path_values(path: str, world: World, member: str) -> dict[str, Any]:
         "name": "rummy",  # a game of GET rulesets/; rulings/{ruleset}/ by a game that has it
         "ruleset": "rummy" if path.endswith("/lay-off/") else "arlington",
     }
+    if "{link_pk}" in path:
+        values["link_pk"] = public_link_of(world)
     if "{id}" in path:
         values["id"] = objects[collection]
     return {name: value for name, value in values.items() if "{" + name + "}" in path}

@@ -110,6 +110,18 @@ RULES = {
     "DELETE /api/v1/matches/{match_pk}/live/": SCORE,
     "POST /api/v1/matches/{match_pk}/live/events/": SCORE,
     "DELETE /api/v1/matches/{match_pk}/live/events/last/": SCORE,
+    "GET /api/v1/clubs/{id}/ratings/": READ,
+    "GET /api/v1/players/{id}/ratings/": READ,
+    "GET /api/v1/tournaments/": LIST,
+    "POST /api/v1/tournaments/": SCORE,
+    "GET /api/v1/tournaments/{id}/": READ,
+    "GET /api/v1/tournaments/{id}/rounds/": READ,
+    "POST /api/v1/tournaments/{id}/rounds/": SCORE,
+    "GET /api/v1/tournaments/{id}/leaderboard/": READ,
+    "GET /api/v1/tournaments/{id}/board/": READ,
+    "GET /api/v1/clubs/{id}/public-links/": MANAGE,
+    "POST /api/v1/clubs/{id}/public-links/": MANAGE,
+    "DELETE /api/v1/clubs/{id}/public-links/{link_pk}/": MANAGE,
 }
 
 CALLERS = ["anonymous", "outsider", "viewer", "scorekeeper", "owner"]
@@ -217,6 +229,13 @@ def body_for(label: str, operation: dict[str, Any], url: str, club: World, owner
         "POST /api/v1/clubs/": {"name": "A new club"},
         "POST /api/v1/clubs/{id}/members/": {"user": "newcomer", "role": "scorekeeper"},
         "POST /api/v1/clubs/{id}/invitations/": {"role": "scorekeeper", "max_uses": 2},
+        "POST /api/v1/tournaments/": {
+            "club": club.club.pk,
+            "name": "Tuesday night",
+            "players": [p.pk for p in club.players],
+        },
+        "POST /api/v1/tournaments/{id}/rounds/": {"seating": "random"},
+        "POST /api/v1/clubs/{id}/public-links/": {"scope": "standings"},
     }
     if label in own:
         return own[label]
@@ -250,6 +269,9 @@ def ids_of_club(path: str, club: World) -> set[int]:
     matches = apps.get_app_config("matches")
     if collection == "clubs":
         return {club.club.pk}
+    if collection == "tournaments":
+        tournaments = apps.get_model("clubnight", "Tournament").objects.filter(club=club.club)
+        return set(tournaments.values_list("pk", flat=True))
     model = {"players": "Player", "seasons": "Season", "matches": "Match"}[collection]
     return set(matches.get_model(model).objects.filter(club=club.club).values_list("pk", flat=True))
 

@@ -204,3 +204,22 @@ def test_a_token_that_is_not_ascii_is_a_401_never_a_500(db, key):
     response = with_token(key).get("/api/v1/clubs/")
     assert response.status_code == 401
     assert codes(response) == [("authentication_failed", None)]
+
+
+def test_a_token_revoked_while_it_is_being_renewed_is_a_401_never_a_500(alice, monkeypatch):
+    import knox.auth
+
+    issued = sign_in("alice")
+    DeviceToken.objects.update(expiry=timezone.now() + dt.timedelta(days=1))  # due for renewal
+    real_hash = knox.auth.hash_token
+
+    def revoked_meanwhile(token: str) -> str:
+        DeviceToken.objects.all().delete()  # another device revokes it after the lookup
+        return real_hash(token)
+
+    monkeypatch.setattr(knox.auth, "hash_token", revoked_meanwhile)
+    client = with_token(issued["token"])
+    client.raise_request_exception = False
+    response = client.get("/api/v1/clubs/")
+    assert response.status_code == 401, response.content
+    assert codes(response) == [("authentication_failed", None)]

@@ -168,3 +168,17 @@ def test_the_renderer_writes_a_lone_surrogate_as_its_escape():
     from arlington_site.renderers import JSONRenderer
 
     assert json.loads(JSONRenderer().render({"card": "\ud800"})) == {"card": "\ud800"}
+
+
+@pytest.mark.parametrize("charset", ["punycode", "base64", "zlib", "utf-32"])
+def test_a_charset_the_server_cannot_decode_is_a_400_never_a_500(charset, db):
+    client = APIClient()
+    client.raise_request_exception = False
+    response = client.post(
+        "/api/v1/rulings/meld/",
+        b'{"cards": ["5H", "6H", "7H"]}',
+        content_type=f"application/json; charset={charset}",
+    )
+    assert response.status_code == 400, response.content
+    assert response.json()["type"] == "client_error"
+    assert response.json()["errors"][0]["code"] == "parse_error"

@@ -58,7 +58,7 @@ def test_every_violation_of_the_hand_is_listed_with_its_path(api_client):
         ("run_not_consecutive", "results.1.melds.0"),
         ("went_out_with_cards", "results.0.hand"),
     ]
-    assert "QS" in next(
+    assert "Q♠" in next(
         v["detail"] for v in body["violations"] if v["code"] == "card_count_exceeded"
     )
 

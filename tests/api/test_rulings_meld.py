@@ -42,7 +42,7 @@ def test_a_bare_two_that_cannot_stand_for_itself_gets_a_suggestion(api_client):
 def test_set_of_twos_refuses_declarations(api_client):
     body = api_client.post(URL, {"cards": ["2H", "2C=2D", "2S"]}, format="json").json()
     assert [v["code"] for v in body["violations"]] == ["twos_set_declares_other_card"]
-    assert "2C=2D" in body["violations"][0]["detail"]
+    assert "2♣=2♦" in body["violations"][0]["detail"]
 
 
 @pytest.mark.parametrize(

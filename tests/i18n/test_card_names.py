@@ -34,22 +34,30 @@ def test_a_card_is_named_with_its_article_and_suit(language, code, name):
 def test_a_sentence_names_the_card_and_keeps_its_code():
     item = violation(Code.QUEEN_OF_SPADES_DISCARD, card="QS")
     with override("pt"):
-        assert "a dama de espadas (QS)" in render(item, gettext)
+        assert "a dama de espadas (Q♠)" in render(item, gettext)
     with override("fr"):
-        assert "la dame de pique (QS)" in render(item, gettext)
-    assert render(item, gettext).startswith("The queen of spades (QS) ")
+        assert "la dame de pique (Q♠)" in render(item, gettext)
+    assert render(item, gettext).startswith("The queen of spades (Q♠) ")
 
 
 def test_a_sentence_that_opens_with_a_card_opens_with_a_capital():
     item = violation(Code.CARD_COUNT_EXCEEDED, card="AH", count=3)
     with override("fr"):
-        assert render(item, gettext).startswith("L'as de cœur (AH) ")
+        assert render(item, gettext).startswith("L'as de cœur (A♥) ")
 
 
-def test_melds_stay_in_notation():
-    item = violation(Code.RUN_NOT_CONSECUTIVE, meld="5H 2C 7H")
-    with override("pt"):
-        assert "5H 2C 7H" in render(item, gettext)
+@pytest.mark.parametrize("language", ["en", "pt", "fr"])
+def test_melds_and_suits_are_shown_with_the_suits_symbols_in_every_language(language):
+    """The screen shows ♠♥♦♣ in every language; so do the sentences, never S, H, D, C."""
+    run = violation(Code.RUN_NOT_CONSECUTIVE, meld="5H 2C=6H 8H")
+    mixed = violation(Code.RUN_MIXED_SUITS, meld="4S 5D 6S", suits="S, D")
+    held = violation(Code.WENT_OUT_WITH_CARDS, player="ann", problem="holds_cards", cards="4H QS")
+    with override(language):
+        assert "5♥ 2♣=6♥ 8♥" in render(run, gettext)
+        sentence = render(mixed, gettext)
+        assert "4♠ 5♦ 6♠" in sentence and "♠, ♦" in sentence
+        assert "S, D" not in sentence
+        assert "4♥ Q♠" in render(held, gettext)
 
 
 def test_the_clauses_of_a_problem_are_translated_too():

@@ -33,7 +33,7 @@ def test_the_same_unreadable_card_keeps_its_code_and_changes_its_detail(api_clie
 def test_english_is_the_default(api_client):
     response = post(api_client, DISCARD, {"card": "QS"})
     assert response["Content-Language"] == "en"
-    assert response.json()["violations"][0]["detail"].startswith("The queen of spades (QS)")
+    assert response.json()["violations"][0]["detail"].startswith("The queen of spades (Q♠)")
 
 
 def test_a_violation_in_portuguese_names_the_queen_of_spades(api_client):
@@ -41,7 +41,7 @@ def test_a_violation_in_portuguese_names_the_queen_of_spades(api_client):
     assert response.status_code == 200
     violation = response.json()["violations"][0]
     assert violation["code"] == "queen_of_spades_discard"
-    assert "a dama de espadas (QS)" in violation["detail"]
+    assert "a dama de espadas (Q♠)" in violation["detail"]
     assert response["Content-Language"] == "pt"
 
 
@@ -109,7 +109,7 @@ def test_an_illegal_meld_has_no_kind_and_no_label(api_client):
     assert body["kind"] is None
     assert body["kind_label"] is None
     assert {v["code"] for v in body["violations"]} == {"run_mixed_suits", "run_not_consecutive"}
-    assert all("5H 2C 7H" in v["detail"] for v in body["violations"])
+    assert all("5♥ 2♣ 7♥" in v["detail"] for v in body["violations"])
 
 
 def test_hand_violations_are_translated_with_their_clauses(api_client):
@@ -127,7 +127,7 @@ def test_hand_violations_are_translated_with_their_clauses(api_client):
         details.setdefault(v["code"], []).append(v["detail"])
     assert all(d.startswith("Chaque joueur assis") for d in details["players_mismatch"])
     assert any(d.endswith(" : ann figure 2 fois.") for d in details["players_mismatch"])
-    assert any(d.endswith(" ; il garde 4H.") for d in details["went_out_with_cards"])
+    assert any(d.endswith(" ; il garde 4♥.") for d in details["went_out_with_cards"])
     assert any(d.endswith(" ; il n'a rien posé.") for d in details["went_out_with_cards"])
 
 

@@ -1,7 +1,7 @@
 """Hands are answered as plain dicts, byte for byte what their documenting serializers give.
 
 The hand endpoints build their answers without the output serializers, for speed
-(matches/api/presenters.py); the serializers describe them in the OpenAPI schema.
+(``RecordedHand.body``, matches/hands.py); the serializers describe them in the OpenAPI schema.
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ import json
 from rest_framework.renderers import JSONRenderer
 
 from matches import hands, selectors
-from matches.api import presenters
 from matches.api.serializers import HandSerializer, HandWithMatchSerializer
 from matches.models import Hand, Season
 from tests.factories import full_packs, record, start_match, went_out, whole_pack_out
@@ -29,7 +28,7 @@ def serialized(match_id: int, number: int) -> object:
 
 def presented(match_id: int, number: int) -> object:
     hand = selectors.hands_of(match_id).get(number=number)
-    return as_json(presenters.hand_with_match(hands.from_hand(hand)))
+    return as_json(hands.from_hand(hand).body())
 
 
 def same_in_order(a: object, b: object) -> bool:

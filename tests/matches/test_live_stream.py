@@ -199,3 +199,21 @@ def test_a_match_takes_a_limited_number_of_watchers(servers, settings, carol, cl
     finally:
         first.close()
         second.close()
+
+
+def test_a_device_token_opens_the_stream_like_any_other_request(servers, carol, club, roster):
+    match = start_match(client_for(carol), club, roster[:2])
+    signed_in = client_for(carol).post(
+        "/api/v1/auth/tokens/", {"username": "carol", "password": "carol-pw-1234"}, format="json"
+    )
+    assert signed_in.status_code == 201, signed_in.content
+    device_key = signed_in.json()["token"]
+    stream = f"/api/v1/matches/{match['id']}/live/stream/"
+    watcher = Watcher(servers[0], stream, device_key)
+    wrong = Watcher(servers[0], stream, device_key[:-1] + ("a" if device_key[-1] != "a" else "b"))
+    try:
+        assert watcher.response.status == 200
+        assert wrong.response.status == 401
+    finally:
+        watcher.close()
+        wrong.close()

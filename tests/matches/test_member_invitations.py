@@ -19,8 +19,12 @@ def roles(club: Club) -> dict[str, str]:
 
 
 def answer(response) -> tuple[int, bytes, dict[str, str]]:
-    """Status, body and headers, but the date."""
-    headers = {name: value for name, value in response.headers.items() if name != "Date"}
+    """Status, body and headers, but the date and the rate-limit count (one more request)."""
+    headers = {
+        name: value
+        for name, value in response.headers.items()
+        if name not in {"Date", "RateLimit-Remaining", "RateLimit-Reset"}
+    }
     return response.status_code, response.content, headers
 
 

@@ -179,3 +179,27 @@ def test_viewers_read_records_and_outsiders_get_404(as_bob, as_victor, finished,
 def test_the_roster_list_stays_without_records(as_victor, club, roster):
     body = as_victor.get("/api/v1/players/", {"club": club.pk}).json()
     assert "record" not in body["results"][0]
+
+
+def test_a_database_without_postgresqls_json_functions_gives_the_same_card_figures(
+    as_carol, club, roster, monkeypatch
+):
+    """``make run``'s SQLite reads the stored JSON row by row: the same wild twos and queens."""
+    from django.db import connection
+
+    from matches.models import Player
+    from matches.standings import player_record
+
+    ann, ben = roster[:2]
+    for winner, other in ((ann, ben), (ben, ann)):
+        match = start_match(as_carol, club, [ann, ben])
+        record(as_carol, match["id"], wild_two_hand(winner.pk, other.pk))
+        record(as_carol, match["id"], full_packs(winner.pk, other.pk, second_holds="QS"))
+        record(as_carol, match["id"], full_packs(winner.pk, other.pk))
+    player = Player.objects.get(pk=ann.pk)
+    on_postgresql = player_record(player=player)
+    monkeypatch.setattr(connection, "vendor", "sqlite")
+    read = player_record(player=player)
+
+    assert on_postgresql["wild_twos_melded"] == 1 and on_postgresql["queen_of_spades_held"] == 2
+    assert read == on_postgresql

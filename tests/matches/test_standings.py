@@ -69,6 +69,7 @@ def league(as_carol, club, roster):
 def test_the_club_table_counts_outright_and_shared_wins(as_victor, league, roster):
     ann, ben, cleo, dev, _ = roster
     rows = table(as_victor, f"/api/v1/clubs/{league.pk}/standings/")
+    assert all(isinstance(row.pop("rating"), int) for row in rows)  # docs/standings.md, Ratings
     assert rows == [
         {
             "rank": 1,
@@ -324,11 +325,13 @@ def test_the_table_as_csv_opens_as_a_spreadsheet(as_victor, league):
         "went_out",
         "points",
         "average_net",
+        "rating",
     ]
     assert [row[0] for row in rows[1:]] == ["1", "2", "3", "4"]
-    assert rows[1][2:] == ["Ann", "2", "1", "1", "1.5000", "5", "3", "2080", "416.00"]
+    assert rows[1][2:-1] == ["Ann", "2", "1", "1", "1.5000", "5", "3", "2080", "416.00"]
     assert rows[2][2] == "Cléo"
-    assert rows[4][2:] == ["Dev", "1", "0", "0", "0.0000", "3", "0", "-195", "-65.00"]
+    assert rows[4][2:-1] == ["Dev", "1", "0", "0", "0.0000", "3", "0", "-195", "-65.00"]
+    assert all(row[-1].isdigit() for row in rows[1:])
 
 
 def test_csv_is_also_chosen_by_the_accept_header(as_victor, league):

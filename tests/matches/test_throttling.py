@@ -79,8 +79,9 @@ def test_with_redis_url_a_second_app_server_sees_the_same_counts(alice, club, sh
     env.setdefault("SECRET_KEY", "throttling-test-key")
     script = (
         "import django; django.setup();"
-        "from django.core.cache import cache; from django.conf import settings;"
-        f"print(settings.CACHES['default']['BACKEND'], len(cache.get('throttle_user_{alice.pk}')))"
+        "from accounts import ratelimit; from django.conf import settings;"
+        f"window = ratelimit.hit('throttle_user_{alice.pk}', 1000, 60, count=False);"
+        "print(settings.CACHES['default']['BACKEND'], 1000 - window.remaining)"
     )
     seen = subprocess.run(
         [sys.executable, "-c", script],

@@ -61,8 +61,8 @@ def server_env(**overrides: str) -> dict[str, str]:
         AUTH_ACCOUNT_THROTTLE_RATE=f"{ACCOUNT_LIMIT}/min",
         LOG_LEVEL="WARNING",
         DJANGO_LOG_LEVEL="ERROR",
-        **overrides,
     )
+    env.update(overrides)
     return env
 
 
@@ -149,6 +149,7 @@ def served(settings, tmp_path) -> Iterator[tuple[int, Path]]:
 def forget_counts() -> None:
     with connection.cursor() as cursor:
         cursor.execute("DELETE FROM arlington_cache")
+        cursor.execute("DELETE FROM accounts_ratecounter")  # the limits' counts (accounts/)
 
 
 def token_attempt(port: int, username: str) -> int:

@@ -65,6 +65,16 @@ def _plain_http_live_server() -> Iterator[None]:
         yield
 
 
+WEB = Path(__file__).resolve().parent
+
+
+def pytest_collection_modifyitems(items):
+    """Every test of this folder drives a browser: marked ``browser`` (make test-fast skips it)."""
+    for item in items:
+        if WEB in Path(item.path).resolve().parents:
+            item.add_marker(pytest.mark.browser)
+
+
 ASYNC_UNSAFE = "DJANGO_ALLOW_ASYNC_UNSAFE"
 
 

@@ -55,3 +55,12 @@ def choose_ending(page: Page, value: str) -> None:
 def wait_for_preview(page: Page, state: str) -> None:
     """Wait until the live preview has answered ("valid" or "invalid")."""
     expect(page.locator(f"#preview-status.{state}")).to_be_visible()
+
+
+def record_reviewed(page: Page) -> None:
+    """Tap Record hand on a hand the preview finds valid: the review shows every player, and
+    its own Record hand records."""
+    page.locator("#record").click()
+    review = page.locator("#review")
+    expect(review).to_be_visible()
+    review.locator("#review-record").click()

@@ -8,7 +8,14 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.factories import create_match
-from tests.web.entry import choose_ending, enter_player, open_entry, tap, wait_for_preview
+from tests.web.entry import (
+    choose_ending,
+    enter_player,
+    open_entry,
+    record_reviewed,
+    tap,
+    wait_for_preview,
+)
 
 BEN_HELD = ["3C", "4C", "8H", "9H", "10H", "JH", "3D", "4D", "8C", "9C"]
 CLEO_HELD = ["3H", "4H", "8S", "9S", "10S", "JS", "3S", "4S", "8D", "9D"]
@@ -63,7 +70,7 @@ def test_a_broken_meld_is_shown_on_that_meld_and_the_hand_is_refused_until_fixed
     tap(page, "7D")
     wait_for_preview(page, "valid")
     expect(page.locator(".player-panel .invalid")).to_have_count(0)
-    page.locator("#record").click()
+    record_reviewed(page)
 
     expect(page).to_have_url(f"{page.url.split('/matches/')[0]}/matches/{match.pk}/")
     assert match.hands.count() == 1

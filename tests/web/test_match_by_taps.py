@@ -9,7 +9,13 @@ from playwright.sync_api import expect
 from matches.models import Match, MatchStatus
 from tests.factories import RANKS, SUITS, record_hand, went_out
 from tests.web.browsing import sign_in
-from tests.web.entry import choose_ending, declare_two, enter_player, wait_for_preview
+from tests.web.entry import (
+    choose_ending,
+    declare_two,
+    enter_player,
+    record_reviewed,
+    wait_for_preview,
+)
 
 BEN_HELD = ["3C", "4C", "8H", "9H", "10H", "JH", "3D", "4D", "8C", "9C"]
 CLEO_HELD = ["3H", "4H", "8S", "9S", "10S", "JS", "3S", "4S", "8D", "9D"]
@@ -31,7 +37,7 @@ def record_by_taps(page, ending: str, players: list[tuple[list[list[str]], list[
 
 def record(page, match_id: int, number: int) -> None:
     wait_for_preview(page, "valid")
-    page.locator("#record").click()
+    record_reviewed(page)
     expect(page).to_have_url(re.compile(rf"/matches/{match_id}/$"))
     expect(page.locator(f'#hands > li[data-hand="{number}"]')).to_be_visible()
 

@@ -9,7 +9,7 @@ from rest_framework.test import APIClient
 
 from tests.factories import create_match
 from tests.web.browsing import sign_in_cookie
-from tests.web.entry import choose_ending, enter_player, open_entry
+from tests.web.entry import choose_ending, enter_player, open_entry, record_reviewed
 
 ANN_MELDS = [["AS", "AH", "AD", "AC"], ["AS", "AH", "AD"], ["KS", "KH", "KD"], ["QS", "QH", "QD"]]
 BEN_HELD = ["3C", "4C", "8H", "9H", "10H", "JH", "3D", "4D", "8C", "9C"]
@@ -128,7 +128,7 @@ def test_a_waiting_hand_refused_on_replay_is_kept_with_its_sentences_for_editing
     page.locator("#tab-1").click()
     expect(page.locator(".player-panel .group.hand .chip")).to_have_count(len(BEN_HELD))
     expect(page.locator("#preview-status.valid")).to_be_visible()
-    page.locator("#record").click()
+    record_reviewed(page)
 
     expect(page).to_have_url(f"{page.url.split('/matches/')[0]}/matches/{match.pk}/")
     expect(page.locator("#outbox")).to_have_count(0)
@@ -165,6 +165,7 @@ def test_an_answer_lost_on_the_way_back_is_replayed_with_its_key_into_one_hand(
         "response",
         lambda r: (
             r.request.method == "POST"
+            and r.url.endswith(f"/matches/{match.pk}/hands/")
             and answers.append(
                 (
                     r.status,
@@ -180,7 +181,7 @@ def test_an_answer_lost_on_the_way_back_is_replayed_with_its_key_into_one_hand(
     enter_player(page, 0, ANN_MELDS, [])
     enter_player(page, 1, [["5D", "6D", "7D"]], BEN_HELD)
     enter_player(page, 2, [["5C", "6C", "7C"]], CLEO_HELD)
-    page.locator("#record").click()
+    record_reviewed(page)
 
     expect(page).to_have_url(f"{page.url.split('/matches/')[0]}/matches/{match.pk}/")
     expect(page.locator("#messages .notice")).to_contain_text("recorded as hand 1")
@@ -220,7 +221,7 @@ def test_a_hand_the_server_could_not_record_waits_and_is_sent_again(
     choose_ending(page, str(ann.pk))
     enter_player(page, 0, ANN_MELDS, [])
     enter_player(page, 1, [["5D", "6D", "7D"]], BEN_HELD)
-    page.locator("#record").click()
+    record_reviewed(page)
 
     expect(page).to_have_url(f"{page.url.split('/matches/')[0]}/matches/{match.pk}/")
     expect(page.locator("#messages .notice")).to_contain_text("recorded as hand 1")

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.utils import extend_schema
-from rest_framework import exceptions
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.renderers import JSONRenderer
@@ -14,7 +13,7 @@ from rest_framework.response import Response
 from rest_framework.serializers import CharField, Serializer
 from rest_framework.settings import api_settings
 
-from accounts.throttles import AccountSignInThrottle, AddressSignInThrottle
+from accounts.throttles import AccountSignInThrottle, AddressSignInThrottle, forgive
 
 
 class TokenSerializer(Serializer):
@@ -47,10 +46,6 @@ class ObtainTokenView(ObtainAuthToken):
         "Use `POST auth/tokens/` for a device token (docs/api.md).",
     )
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        try:
-            return super().post(request, *args, **kwargs)
-        except exceptions.ValidationError:
-            for throttle in self.get_throttles():
-                if isinstance(throttle, AccountSignInThrottle):
-                    throttle.record_failure()
-            raise
+        answer = super().post(request, *args, **kwargs)
+        forgive(self.get_throttles())
+        return answer

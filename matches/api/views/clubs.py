@@ -80,7 +80,7 @@ class ClubViewSet(
                 club=club,
                 user=member.user,
                 role=role,
-                admit=lambda: self.require(club, MANAGING),
+                by=requester(request),
             )
             return Response(s.MembershipSerializer(membership).data)
         invitation_invite_user(club=club, username=username, role=role, by=requester(request))
@@ -95,9 +95,7 @@ class ClubViewSet(
         club = self.get_object_for_read()
         self.require(club, MANAGING)
         membership = get_object_or_404(Membership, club=club, user__username=username)
-        services.membership_remove(
-            membership=membership, admit=lambda: self.require(club, MANAGING)
-        )
+        services.membership_remove(membership=membership, by=requester(request))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     def get_object_for_read(self) -> Club:

@@ -10,7 +10,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from matches import errors, hands, selectors, services
-from matches.api import http, presenters
+from matches.api import http
 from matches.api import serializers as s
 from matches.api.permissions import SCOREKEEPING, ClubRole, requester
 from matches.api.views.base import location
@@ -54,7 +54,7 @@ class HandListView(MatchHandsMixin):
         match_id = self.get_match_id()
         page = self.paginate_queryset(selectors.hands_of(match_id))
         return self.get_paginated_response(
-            [presenters.hand_only(hands.from_hand(hand)) for hand in page or []]
+            [hands.from_hand(hand).body(with_match=False) for hand in page or []]
         )
 
     @extend_schema(
@@ -75,7 +75,7 @@ class HandListView(MatchHandsMixin):
             fingerprint="" if key is None else http.fingerprint(request.data),
         )
         response = Response(
-            presenters.hand_with_match(recorded),
+            recorded.body(),
             status=status.HTTP_201_CREATED,
             headers={"ETag": http.etag(recorded.version)},
         )
@@ -118,7 +118,7 @@ class HandDetailView(MatchHandsMixin):
     def get(self, request: Request, match_pk: int, number: int) -> Response:
         hand = self.get_hand(self.get_match_id(), number)
         return Response(
-            presenters.hand_with_match(hands.from_hand(hand)),
+            hands.from_hand(hand).body(),
             headers={"ETag": http.etag(hand.version)},
         )
 
@@ -148,7 +148,7 @@ class HandDetailView(MatchHandsMixin):
             reason=incoming.validated_data["reason"],
             expected_version=expected,
         )
-        body = {**presenters.hand_with_match(corrected), "impact": s.ImpactSerializer(impact).data}
+        body = {**corrected.body(), "impact": s.ImpactSerializer(impact).data}
         return Response(body, headers={"ETag": http.etag(corrected.version)})
 
     @extend_schema(

@@ -1,11 +1,11 @@
-// The race to 1,000: each player's total after every hand, drawn as inline SVG.
+// The race to the match's target (1,000 in Arlington): each player's total after every hand,
+// drawn as inline SVG.
 import { number } from "./dom.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 // Distinct hues, each at least 3:1 against white (WCAG's contrast for graphics).
 export const COLOURS = ["#1f5fbf", "#b3261e", "#1b7a3a", "#6f3fb5", "#8a5a00"];
 export const DASHES = ["", "6 3", "2 3", "8 3 2 3", "1 2"];
-const TARGET = 1000;
 
 function el(tag, attributes = {}, text) {
   const element = document.createElementNS(SVG, tag);
@@ -16,14 +16,14 @@ function el(tag, attributes = {}, text) {
 
 // seats: [{player, name}], hands: [{number, results: [{player, total}]}] in order.
 // Returns an <svg> with a title naming every player's total, for screen readers.
-export function raceChart(seats, hands, { title }) {
+export function raceChart(seats, hands, { title, target }) {
   const width = 360;
   const height = 220;
   const pad = { left: 44, right: 12, top: 12, bottom: 28 };
   const series = seats.map((seat) => [0, ...hands.map((hand) =>
     hand.results.find((row) => row.player === seat.player)?.total ?? 0)]);
   const all = series.flat();
-  const top = Math.max(TARGET, ...all) * 1.05;
+  const top = Math.max(target, ...all) * 1.05;
   const bottom = Math.min(0, ...all);
   const x = (i) => pad.left + (i * (width - pad.left - pad.right)) / Math.max(1, hands.length);
   const y = (v) => pad.top + ((top - v) * (height - pad.top - pad.bottom)) / (top - bottom);
@@ -32,12 +32,12 @@ export function raceChart(seats, hands, { title }) {
   svg.append(el("title", { id: "chart-title" }, title));
 
   const grid = el("g", { class: "grid" });
-  const step = top > 2000 ? 500 : 250;
+  const step = [25, 50, 100, 250, 500, 1000, 2500, 5000, 10000, 25000].find((s) => top / s <= 8) ?? 50000;
   for (let v = Math.ceil(bottom / step) * step || 0; v <= top; v += step) {
     grid.append(el("line", { x1: pad.left, x2: width - pad.right, y1: y(v), y2: y(v), stroke: v === 0 ? "#4f5a55" : "#d7dcd7", "stroke-width": 1 }));
     grid.append(el("text", { x: pad.left - 6, y: y(v) + 4, "text-anchor": "end", "font-size": 11, fill: "#4f5a55" }, number(v)));
   }
-  grid.append(el("line", { x1: pad.left, x2: width - pad.right, y1: y(TARGET), y2: y(TARGET), stroke: "#b3261e", "stroke-width": 2, "stroke-dasharray": "6 4", class: "target" }));
+  grid.append(el("line", { x1: pad.left, x2: width - pad.right, y1: y(target), y2: y(target), stroke: "#b3261e", "stroke-width": 2, "stroke-dasharray": "6 4", class: "target" }));
   const every = Math.max(1, Math.ceil(hands.length / 10));
   hands.forEach((hand, i) => {
     if ((i + 1) % every === 0 || i === hands.length - 1) {

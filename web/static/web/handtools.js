@@ -5,8 +5,8 @@ import { request, showError } from "./api.js";
 import { h } from "./dom.js";
 import { sentences, t } from "./i18n.js";
 import * as outbox from "./outbox.js";
+import { canWrite as mayWrite } from "./roles.js";
 
-const WRITERS = new Set(["owner", "scorekeeper"]);
 const page = document.querySelector('[data-page="match"]');
 const matchId = Number(page?.dataset.match);
 const urls = document.getElementById("hand-urls")?.dataset ?? {};
@@ -32,7 +32,7 @@ function flash() {
 // --- corrections and void -------------------------------------------------------------------
 
 function mountActions() {
-  const canWrite = WRITERS.has(state.role);
+  const canWrite = mayWrite(state.role);
   const last = Math.max(0, ...state.hands.map((hand) => hand.number));
   for (const item of document.querySelectorAll("li[data-hand]")) {
     const slot = item.querySelector(".hand-actions");

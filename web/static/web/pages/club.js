@@ -3,10 +3,10 @@ import { get, getAll, post, showError } from "../api.js";
 import { h, pageData } from "../dom.js";
 import { sentences, t } from "../i18n.js";
 import { matchItem } from "../matchlist.js";
+import { canWrite } from "../roles.js";
 
 const root = document.getElementById("club");
 const clubId = pageData().club;
-export const WRITERS = new Set(["owner", "scorekeeper"]);
 
 async function show() {
   try {
@@ -19,7 +19,7 @@ async function show() {
     document.title = `${club.name} · ${document.title.split(" · ").pop()}`;
     document.getElementById("club-role").textContent = t("your_role", { role: t(`role_${club.role}`) });
     document.getElementById("club-actions").hidden = false;
-    if (WRITERS.has(club.role)) {
+    if (canWrite(club.role)) {
       for (const element of root.querySelectorAll("[data-requires=write]")) element.hidden = false;
     }
     const live = matches.filter((match) => match.status !== "finished");

@@ -1,20 +1,25 @@
-// A match: the finish banner, seats with running totals and who deals next, the race to 1,000,
+// A match: the finish banner, seats with running totals and who deals next, the race to its
+// target (the match's option, or its game's: GET rulesets/),
 // and every hand itemised. Viewers get the same page with no write control at all; hand entry,
 // corrections and voiding (web/templates/web/_hand_entry.html) mount on the `arl:match` event.
 import { get, getAll, showError } from "../api.js";
 import { raceChart, legend } from "../chart.js";
 import { h, number, pageData } from "../dom.js";
-import { cardElement, endingLabel, kindLabel, sentences, t } from "../i18n.js";
+import { cardElement } from "../cards.js";
+import { endingLabel, kindLabel, sentences, t } from "../i18n.js";
+import { canWrite } from "../roles.js";
 import { setupWakeLock } from "../wakelock.js";
 
 const root = document.getElementById("match");
 const matchId = pageData().match;
-export const WRITE_ROLES = new Set(["owner", "scorekeeper"]);
 const signed = (value) => new Intl.NumberFormat(document.documentElement.lang, { signDisplay: "exceptZero" }).format(value);
 
 export function matchTitle(match) {
   return match.table || t("match", { id: match.id });
 }
+
+// A line's first letter as a capital ("the stock ran out · …" → "The stock ran out · …").
+const capital = (text) => text.charAt(0).toLocaleUpperCase(document.documentElement.lang) + text.slice(1);
 
 function nameOf(match, player) {
   return match.seats.find((seat) => seat.player === player)?.name ?? "";
@@ -48,14 +53,17 @@ function renderSeats(match) {
       h("span", { class: "seat-total" + (seat.total === leader && match.hands_played ? " leader" : "") },
         h("span", { class: "visually-hidden" }, `${t("total")}: `), number(seat.total)),
       h("span", { class: "progress", "aria-hidden": "true" },
-        h("progress", { max: 1000, value: Math.max(0, Math.min(1000, seat.total)) })))));
+        h("progress", { max: match.target, value: Math.max(0, Math.min(match.target, seat.total)) })))));
 }
 
 function renderChart(match, hands) {
   const figure = document.getElementById("chart");
   const totals = match.seats.map((seat) => `${seat.name} ${number(seat.total)}`).join(", ");
+  document.getElementById("chart-heading").textContent = t("race_to", { target: number(match.target) });
   figure.replaceChildren(
-    raceChart(match.seats, hands, { title: t("chart_title", { count: hands.length, totals }) }),
+    raceChart(match.seats, hands, {
+      title: t("chart_title", { count: hands.length, totals, target: number(match.target) }), target: match.target,
+    }),
     legend(match.seats));
 }
 
@@ -87,17 +95,53 @@ function resultBlock(match, hand, row) {
       h("div", {}, h("dt", {}, t("sum_net")), h("dd", {}, signed(row.net)))));
 }
 
-function handItem(match, hand) {
+const when = (stamp) => new Intl.DateTimeFormat(document.documentElement.lang, { dateStyle: "short", timeStyle: "short" }).format(new Date(stamp));
+
+// A corrected hand's earlier versions (GET hands/{n}/revisions/, oldest first), each player's
+// melds and held cards as they were; the last revision is the hand as shown above them.
+function earlierVersions(match, revisions) {
+  const earlier = revisions.slice(0, -1).filter((r) => r.action !== "voided");
+  if (!earlier.length) return null;
+  return h("details", { class: "revisions" },
+    h("summary", {}, t("earlier_versions", { count: earlier.length })),
+    h("ol", { class: "revision-list" }, earlier.map((revision) => {
+      const hand = revision.hand;
+      const ending = hand.ending === "went_out" ? t("went_out", { name: nameOf(match, hand.went_out) }) : endingLabel(hand.ending);
+      return h("li", { dataset: { revision: revision.revision } },
+        h("p", { class: "revision-title" }, t(`revision_${revision.action}`, { n: revision.revision, by: revision.by, when: when(revision.at) })),
+        revision.reason ? h("p", { class: "muted" }, t("revision_reason", { reason: revision.reason })) : null,
+        h("p", { class: "muted" }, capital(ending)),
+        h("ul", { class: "revision-players" }, hand.results.map((row) => h("li", {},
+          h("strong", {}, nameOf(match, row.player)), " ",
+          ...row.melds.flatMap((meld) => [cards(meld), " · "]),
+          row.hand.length ? [h("span", { class: "label" }, t("held")), " ", cards(row.hand)] : t("held_nothing")))));
+    })));
+}
+
+function handItem(match, hand, revisions) {
   const ending = hand.ending === "went_out" ? t("went_out", { name: nameOf(match, hand.went_out) }) : endingLabel(hand.ending);
   const nets = hand.results.map((row) => `${row.name} ${signed(row.net)}`).join(" · ");
+  const last = revisions?.at(-1);
+  const corrected = hand.version > 1
+    ? h("span", { class: "badge corrected", dataset: { corrected: "" } },
+      last?.reason ? t("hand_corrected_reason", { reason: last.reason }) : t("hand_corrected"))
+    : null;
   return h("li", { dataset: { hand: hand.number }, class: "hand" },
     h("details", {},
       h("summary", {},
-        h("span", { class: "hand-title" }, t("hand_title", { number: hand.number })),
-        h("span", { class: "sub" }, `${ending} · ${t("dealt_by", { name: nameOf(match, hand.dealer) })}`),
+        h("span", { class: "hand-title" }, t("hand_title", { number: hand.number })), corrected ? " " : null, corrected,
+        h("span", { class: "sub" }, capital(`${ending} · ${t("dealt_by", { name: nameOf(match, hand.dealer) })}`)),
         h("span", { class: "sub nets" }, nets)),
-      h("div", { class: "hand-body" }, ...hand.results.map((row) => resultBlock(match, hand, row)))),
+      h("div", { class: "hand-body" }, ...hand.results.map((row) => resultBlock(match, hand, row)),
+        revisions ? earlierVersions(match, revisions) : null)),
     h("div", { class: "hand-actions" }));
+}
+
+// The revisions of every corrected hand, by number (most hands have one version and none).
+async function revisionsOf(hands) {
+  const corrected = hands.filter((hand) => hand.version > 1);
+  const lists = await Promise.all(corrected.map((hand) => getAll(`matches/${matchId}/hands/${hand.number}/revisions/`)));
+  return Object.fromEntries(corrected.map((hand, i) => [hand.number, lists[i].sort((a, b) => a.revision - b.revision)]));
 }
 
 let state = null;
@@ -105,9 +149,13 @@ let state = null;
 async function load() {
   try {
     const match = await get(`matches/${matchId}/`);
-    const [club, hands] = await Promise.all([get(`clubs/${match.club}/`), getAll(`matches/${matchId}/hands/`)]);
+    const [club, hands, rules] = await Promise.all([
+      get(`clubs/${match.club}/`), getAll(`matches/${matchId}/hands/`), get(`rulesets/${match.ruleset}/`),
+    ]);
+    match.target = match.options?.target ?? rules.target;
+    const revisions = await revisionsOf(hands);
     hands.sort((a, b) => a.number - b.number);
-    state = { match, hands, club, role: club.role, canWrite: WRITE_ROLES.has(club.role) && match.status !== "finished" };
+    state = { match, hands, club, revisions, role: club.role, canWrite: canWrite(club.role) && match.status !== "finished" };
     render(state);
     document.dispatchEvent(new CustomEvent("arl:match", { detail: state }));
   } catch (error) {
@@ -117,7 +165,7 @@ async function load() {
   }
 }
 
-function render({ match, hands, club }) {
+function render({ match, hands, club, revisions }) {
   const title = matchTitle(match);
   document.getElementById("match-title").textContent = title;
   document.title = `${title} · ${club.name}`;
@@ -129,7 +177,7 @@ function render({ match, hands, club }) {
   renderChart(match, hands);
   const list = document.getElementById("hands");
   const open = new Set([...list.querySelectorAll("li[data-hand] details[open]")].map((d) => d.closest("li").dataset.hand));
-  list.replaceChildren(...(hands.length ? [...hands].reverse().map((hand) => handItem(match, hand))
+  list.replaceChildren(...(hands.length ? [...hands].reverse().map((hand) => handItem(match, hand, revisions[hand.number]))
     : [h("li", { class: "muted" }, t("no_hands"))]));
   for (const number of open) list.querySelector(`li[data-hand="${number}"] details`)?.setAttribute("open", "");
   for (const id of ["seats-section", "match-actions", "chart-section", "hands-section"]) document.getElementById(id).hidden = false;

@@ -4,6 +4,7 @@
 import { ApiError, get, getAll, post, showError, clearMessages } from "../api.js";
 import { h, pageData } from "../dom.js";
 import { sentences, t } from "../i18n.js";
+import { currentSeason } from "../seasons.js";
 
 const clubId = Number(pageData().club);
 const form = document.getElementById("match-form");
@@ -13,6 +14,8 @@ const dealers = document.getElementById("dealer-choices");
 const summary = document.getElementById("deal-summary");
 const seasonSelect = document.getElementById("season");
 
+let games = [];        // the games the API describes (GET rulesets/)
+let game = null;       // the chosen one
 let players = [];      // the club's roster
 let seated = [];       // chosen player ids, clockwise
 let firstDealer = null;
@@ -121,12 +124,54 @@ function showFieldErrors(error, controls = {}) {
   }
 }
 
+// The game: one choice a ruleset, its description, and its options with their defaults and
+// limits, all from GET rulesets/ (nothing here knows a game).
+function renderGames() {
+  const field = document.getElementById("game-field");
+  field.hidden = games.length < 2;
+  document.getElementById("game-choices").replaceChildren(...games.map((item) => {
+    const id = `game-${item.name}`;
+    return h("div", { class: "choice" },
+      h("input", { type: "radio", name: "ruleset", id, value: item.name, checked: item === game,
+        onchange: () => { game = item; renderGames(); } }),
+      h("label", { for: id }, item.label));
+  }));
+  document.getElementById("game-description").textContent = game?.description ?? "";
+  document.getElementById("players-hint").textContent = game
+    ? t("players_range", { min: game.players.min, max: game.players.max })
+    : document.getElementById("players-hint").textContent;
+  document.getElementById("game-options").replaceChildren(...(game?.options ?? []).map((option) => {
+    const id = `option-${option.name}`;
+    const control = option.choices
+      ? h("select", { id, name: id, dataset: { option: option.name } },
+        option.choices.map((choice) => h("option", { value: choice, selected: choice === option.default },
+          t(`option_${option.name}_${choice}`))))
+      : h("input", { type: "number", id, name: id, inputmode: "numeric", value: option.default,
+        min: option.min, max: option.max, dataset: { option: option.name } });
+    return h("div", { class: "field" }, h("label", { for: id }, t(`option_${option.name}`)), control);
+  }));
+}
+
+// The chosen game's options as the API reads them ({} when it has none).
+function chosenOptions() {
+  const options = {};
+  for (const control of document.querySelectorAll("#game-options [data-option]")) {
+    options[control.dataset.option] = control.type === "number" ? Number(control.value) : control.value;
+  }
+  return options;
+}
+
 async function start(event) {
   event.preventDefault();
   clearFieldErrors();
   const button = document.getElementById("start");
   button.setAttribute("aria-disabled", "true");
   const body = { club: clubId, players: seated, table: form.table.value.trim() };
+  if (game) {
+    body.ruleset = game.name;
+    const options = chosenOptions();
+    if (Object.keys(options).length) body.options = options;
+  }
   if (firstDealer !== null) body.first_dealer = firstDealer;
   if (seasonSelect.value) body.season = Number(seasonSelect.value);
   try {
@@ -142,16 +187,19 @@ async function start(event) {
 async function load() {
   try {
     const club = await get(`clubs/${clubId}/`); // first: an outsider's 404 says it all
-    const [roster, seasons] = await Promise.all([
+    const [roster, seasons, rulesets] = await Promise.all([
       getAll(`players/?club=${clubId}&ordering=name`),
       getAll(`seasons/?club=${clubId}`),
+      get("rulesets/"),
     ]);
+    games = rulesets;
+    game = games[0] ?? null;
+    renderGames();
     document.getElementById("club-link").textContent = club.name;
     players = roster;
-    const today = new Date().toISOString().slice(0, 10);
+    const current = currentSeason(seasons);
     for (const season of seasons) {
-      const current = season.starts_on <= today && (!season.ends_on || today <= season.ends_on);
-      seasonSelect.append(h("option", { value: season.id, selected: current }, season.name));
+      seasonSelect.append(h("option", { value: season.id, selected: season === current }, season.name));
     }
     renderChoices();
     renderOrder();

@@ -2,6 +2,7 @@
 import { get, getAll, showError } from "../api.js";
 import { h, number, pageData } from "../dom.js";
 import { sentences, t } from "../i18n.js";
+import { ratingChart } from "../ratingchart.js";
 
 const root = document.getElementById("player");
 const playerId = pageData().player;
@@ -48,11 +49,28 @@ async function show() {
           item.status !== "finished" ? t("in_progress") : item.won ? (item.shared_victory ? t("shared_win") : t("won")) : t("finished")))))
       : [h("li", { class: "muted" }, t("no_matches"))]));
     for (const id of ["record-section", "matches-section"]) document.getElementById(id).hidden = false;
+    await showRatings();
   } catch (error) {
     showError(error, { sentences });
   } finally {
     root.removeAttribute("aria-busy");
   }
+}
+
+// One chart per ruleset the player has rated matches in.
+async function showRatings() {
+  const charts = [];
+  for (const ruleset of ["arlington", "rummy"]) {
+    const steps = await get(`players/${playerId}/ratings/?ruleset=${ruleset}`);
+    if (!steps.length) continue;
+    const rating = number(steps[steps.length - 1].rating);
+    const title = t("rating_chart_title", { ruleset: t(`ruleset_${ruleset}`), count: steps.length, rating });
+    charts.push(h("figure", { class: "rating-chart", dataset: { ruleset } },
+      h("figcaption", {}, `${t(`ruleset_${ruleset}`)}: ${t("rating_now", { rating, count: steps.length })}`),
+      ratingChart(steps, { title, id: `rating-title-${ruleset}` })));
+  }
+  document.getElementById("rating-charts").replaceChildren(...(charts.length ? charts : [h("p", { class: "muted" }, t("no_rating"))]));
+  document.getElementById("rating-section").hidden = false;
 }
 
 show();

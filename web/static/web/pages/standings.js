@@ -20,6 +20,8 @@ async function show() {
     document.getElementById("club-link").textContent = club.name;
     const select = document.getElementById("season");
     for (const item of seasons) select.append(h("option", { value: item.id, selected: String(item.id) === season }, item.name));
+    // a season picked shows its standings at once (the Show button stays for keyboards)
+    select.addEventListener("change", () => document.getElementById("season-form").requestSubmit());
     const chosen = seasons.find((item) => String(item.id) === season);
     document.title = `${chosen ? chosen.name : t("all_time")} · ${club.name}`;
     const csv = document.getElementById("csv-link");
@@ -36,8 +38,9 @@ async function show() {
         h("td", { class: "num" }, row.hands_played),
         h("td", { class: "num" }, row.went_out),
         h("td", { class: "num" }, number(row.points)),
-        h("td", { class: "num" }, decimal(row.average_net, 1))))
-      : [h("tr", {}, h("td", { colspan: 10, class: "muted" }, t("no_standings")))]));
+        h("td", { class: "num" }, decimal(row.average_net, 1)),
+        h("td", { class: "num", dataset: { field: "rating" } }, number(row.rating))))
+      : [h("tr", {}, h("td", { colspan: 11, class: "muted" }, t("no_standings")))]));
   } catch (error) {
     showError(error, { sentences });
   } finally {

@@ -1,0 +1,370 @@
+"""Benchmark: how many taps a scorekeeper needs to enter a hand on the app, on a phone.
+
+Serves the app (``manage.py runserver`` on 127.0.0.1, a throwaway SQLite database, as
+``make run`` does), signs in through the form, and drives Debian's Chromium at 390×844 as a
+person would: every control is found by its visible label or role, never by a CSS class. For
+each hand of bench/taps_hands.py (three and five players, wild twos including 2♦=Q♠ in
+J♠–2–K♠ and a two standing for an ace, a set of twos, a hand whose stock ran out) it opens a
+fresh match, taps "Enter the next hand", enters every player's melds and held cards with the
+quickest way the screen offers, records the hand, and checks that what the API recorded is
+exactly the hand on the table (same melds, same held cards, same declarations).
+
+The person uses a shortcut only when the screen shows it (a run from its two end cards, a set
+from its rank, the gap a two fills, the held-cards keypad, "the rest", the review screen); on a
+screen without them they tap every card. So the same script measures any version of the app:
+``--root`` serves another checkout (for example ``git archive <commit> | tar -x -C /tmp/old``).
+
+Counts: a tap is one click or check; key presses are characters typed (none by default: the
+person taps). Prints one line per hand and ends with
+``3 players: median N taps (min–max); 5 players: median N taps; stock run out: N taps``.
+
+Run: ``.venv/bin/python bench/taps.py [--root PATH] [--port 18710] [--only N] [--show]``.
+Needs /usr/bin/chromium (``make browser``). Exit status 1 when a hand is recorded wrong.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+from bench.taps_hands import HANDS, TOP_DISCARD, resolve  # noqa: E402
+
+USERNAME = "keeper"
+PASSWORD = "keeper-pw-1234"
+NAMES = ("Ann", "Ben", "Cleo", "Dev", "Eve")
+RANKS = {
+    "A": "ace", "2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven",
+    "8": "eight", "9": "nine", "10": "ten", "J": "jack", "Q": "queen", "K": "king",
+}  # fmt: skip
+SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def card_name(code: str) -> str:
+    """A card as the English screen names it: "the queen of spades"."""
+    card, _, represents = code.partition("=")
+    name = f"the {RANKS[card[:-1]]} of {SUITS[card[-1]]}"
+    return f"{name} standing for {card_name(represents)}" if represents else name
+
+
+def face(code: str) -> str:
+    """A card as the screen shows it: "Q♠"."""
+    return code[:-1] + SYMBOLS[code[-1]]
+
+
+# --- the server ------------------------------------------------------------------------------
+
+
+def environment(root: Path, database: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(
+        DATABASE_URL=f"sqlite:///{database}",
+        SECRET_KEY="arlington-taps-bench",
+        DEBUG="true",
+        DJANGO_SETTINGS_MODULE="arlington_site.settings",
+        PYTHONPATH=str(root),
+    )
+    env.pop("DATABASE_REPLICA_URLS", None)
+    return env
+
+
+SEED = """
+import json
+from django.contrib.auth import get_user_model
+from matches import services
+from matches.models import Player
+user = get_user_model().objects.create_user(username={username!r}, password={password!r})
+club = services.club_create(name="Taps Card Club", user=user)
+players = [Player.objects.create(club=club, name=name) for name in {names!r}]
+matches = []
+for count in {counts!r}:
+    match = services.match_create(club=club, players=[p.pk for p in players[:count]], user=user)
+    matches.append(match.pk)
+print(json.dumps(matches))
+"""
+
+
+def seed(root: Path, env: dict[str, str]) -> list[int]:
+    python = sys.executable
+    subprocess.run([python, "manage.py", "migrate", "-v", "0"], cwd=root, env=env, check=True)
+    code = SEED.format(
+        username=USERNAME,
+        password=PASSWORD,
+        names=NAMES,
+        counts=[len(players) for _, _, players in HANDS],
+    )
+    out = subprocess.run(
+        [python, "manage.py", "shell", "-c", code],
+        cwd=root, env=env, check=True, capture_output=True, text=True,
+    )  # fmt: skip
+    return [int(x) for x in re.findall(r"\d+", out.stdout.strip().splitlines()[-1])]
+
+
+@contextlib.contextmanager
+def serving(root: Path, env: dict[str, str], port: int) -> Iterator[str]:
+    url = f"http://127.0.0.1:{port}"
+    server = subprocess.Popen(
+        [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
+        cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        for _ in range(600):  # up to two minutes on a busy machine
+            with contextlib.suppress(OSError):
+                urllib.request.urlopen(f"{url}/sign-in/", timeout=2)
+                break
+            time.sleep(0.2)
+        else:
+            raise SystemExit(f"the server on {url} did not start")
+        yield url
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+# --- the person ------------------------------------------------------------------------------
+
+
+class Person:
+    """Taps the screen; counts what it does."""
+
+    def __init__(self, page) -> None:
+        self.page = page
+        self.taps = 0
+        self.keys = 0
+
+    def tap(self, locator) -> None:
+        if os.environ.get("TAPS_TRACE"):
+            print("   tap", locator, file=sys.stderr)
+        locator.click()
+        self.taps += 1
+
+    def shown(self, locator) -> bool:
+        return locator.count() > 0 and locator.first.is_visible()
+
+    # controls by their labels and roles
+
+    def button(self, name, scope=None):
+        return (scope or self.page).get_by_role("button", name=name, exact=True)
+
+    def picker(self):
+        return self.page.get_by_role("region", name=re.compile(r"^Tap cards to add"))
+
+    def pick(self, code: str):
+        name = re.compile(rf"^{re.escape(card_name(code))}(, 1 left)?$")
+        return self.picker().get_by_role("button", name=name)
+
+    def target_text(self) -> str:
+        return self.page.get_by_text(re.compile(r"^Tap cards to add them to:")).inner_text()
+
+    # entering
+
+    def choose_player(self, index: int, name: str) -> None:
+        tab = self.page.get_by_role("tab", name=re.compile(rf"^{name}\b"))
+        if tab.get_attribute("aria-selected") != "true":
+            nxt = self.button(re.compile(r"^Next player"), self.picker())
+            self.tap(nxt if self.shown(nxt) else tab)
+        assert tab.get_attribute("aria-selected") == "true"
+
+    def to_new_meld(self) -> None:
+        """Make an empty meld the target (tap "+ New meld" unless the target is one already)."""
+        target = self.target_text()
+        melds = self.page.get_by_role("tabpanel").locator("li.group:not(.hand)")
+        match = re.search(r"Meld (\d+)", target)
+        if match:
+            index = int(match.group(1)) - 1
+            empty = melds.nth(index).get_by_text("—", exact=True)
+            if empty.count():
+                return
+        self.tap(self.button("+ New meld", self.picker()))
+
+    def offer(self, meld: list[str]):
+        """The screen's offer of exactly this meld (as a whole, in any order), or None."""
+        strip = self.page.get_by_role("group", name="Whole melds")
+        if not strip.count():
+            return None
+        wanted = sorted(card_name(code) for code in meld)
+        for button in strip.get_by_role("button").all():
+            label = button.get_attribute("aria-label") or ""
+            if sorted(label.split(": ", 1)[-1].split(", ")) == wanted:
+                return button
+        return None
+
+    def enter_meld(self, meld: list[str]) -> None:
+        self.to_new_meld()
+        wild = any("=" in code for code in meld)
+        order = list(meld)
+        if not wild and len({code[-1] for code in meld}) == 1 and len(meld) > 2:
+            order = [meld[0], meld[-1], *meld[1:-1]]  # a run: its two ends first
+        for tapped, code in enumerate(order, 1):
+            self.tap(self.pick(code.split("=")[0]))
+            offer = None if wild or tapped > 2 else self.offer(meld)
+            if offer is not None:
+                self.tap(offer)
+                return
+        for code in meld:
+            if "=" in code:
+                self.declare(code)
+
+    def declare(self, code: str) -> None:
+        two, represents = code.split("=")
+        panel = self.page.get_by_role("tabpanel")
+        meaning = self.button(f"Did you mean {card_name(code)}?", panel)
+        with contextlib.suppress(Exception):
+            meaning.first.wait_for(state="visible", timeout=3000)
+        if self.shown(meaning):
+            self.tap(meaning.first)
+            return
+        self.tap(self.button(f"What does {card_name(two)} stand for?", panel).first)
+        dialog = self.page.get_by_role("dialog")
+        choice = self.button(card_name(code), dialog)
+        choice.wait_for(state="visible")
+        self.tap(choice)
+
+    def enter_held(self, held: list[str], rest: bool = False) -> None:
+        if not held:
+            return
+        self.tap(self.button("Left in hand", self.picker()))
+        the_rest = self.button("The rest of the cards", self.page.get_by_role("tabpanel"))
+        if rest and self.shown(the_rest):
+            self.tap(the_rest)
+            dialog = self.page.get_by_role("dialog")
+            self.tap(self.button(card_name(TOP_DISCARD), dialog))
+            return
+        for code in held:
+            self.tap(self.pick(code))
+
+    def choose_ending(self, ending, names) -> None:
+        label = "The stock ran out" if ending == "stock_exhausted" else f"{names[ending]} went out"
+        self.tap(self.page.get_by_label(label, exact=True))
+
+    def record(self) -> None:
+        expect_valid(self.page)
+        self.tap(self.button("Record hand"))
+        review = self.page.get_by_role("region", name="Check the hand before recording it")
+        with contextlib.suppress(Exception):
+            review.wait_for(state="visible", timeout=3000)
+        if self.shown(review):
+            self.tap(self.button("Record hand", review))
+
+
+def expect_valid(page) -> None:
+    page.get_by_text("This hand can be recorded.").wait_for(state="visible", timeout=15000)
+
+
+def enter_hand(person: Person, hand) -> None:
+    rests = [held == ["REST"] for _, held in hand[2]]
+    title, ending, players = resolve(hand)
+    names = NAMES[: len(players)]
+    page = person.page
+    person.tap(page.get_by_role("link", name="Enter the next hand"))
+    person.picker().wait_for(state="visible")
+    person.choose_ending(ending, names)
+    for index, (melds, held) in enumerate(players):
+        person.choose_player(index, names[index])
+        for meld in melds:
+            person.enter_meld(meld)
+        person.enter_held(held, rests[index])
+    person.record()
+
+
+def recorded_rightly(page, base: str, match_id: int, hand) -> list[str]:
+    """Differences between the hand the API recorded and the hand on the table."""
+    _, ending, players = resolve(hand)
+    answer = page.request.get(f"{base}/api/v1/matches/{match_id}/hands/1/").json()
+    wrong = []
+    if answer.get("ending") != ("stock_exhausted" if ending == "stock_exhausted" else "went_out"):
+        wrong.append(f"ending {answer.get('ending')}")
+    for index, ((melds, held), result) in enumerate(zip(players, answer["results"], strict=True)):
+        got_melds = Counter(tuple(sorted(m["cards"])) for m in result["melds"])
+        if got_melds != Counter(tuple(sorted(m)) for m in melds):
+            wrong.append(f"player {index} melds {sorted(got_melds)}")
+        if Counter(c["card"] for c in result["held"]) != Counter(held):
+            wrong.append(f"player {index} held")
+    return wrong
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--root", type=Path, default=HERE.parent, help="the checkout to serve")
+    parser.add_argument("--port", type=int, default=18710)
+    parser.add_argument("--only", type=int, action="append", help="enter only hand N (1-based)")
+    parser.add_argument("--show", action="store_true", help="save a screenshot after each hand")
+    args = parser.parse_args()
+
+    from playwright.sync_api import sync_playwright
+
+    root = args.root.resolve()
+    failed = False
+    results: list[tuple[str, int, int, int]] = []
+    with tempfile.TemporaryDirectory(prefix="arl-taps-") as tmp:
+        env = environment(root, Path(tmp) / "db.sqlite3")
+        match_ids = seed(root, env)
+        with serving(root, env, args.port) as base, sync_playwright() as playwright:
+            browser = playwright.chromium.launch(
+                executable_path="/usr/bin/chromium", args=["--no-sandbox"]
+            )
+            context = browser.new_context(
+                base_url=base,
+                viewport={"width": 390, "height": 844},
+                device_scale_factor=2,
+                is_mobile=True,
+                has_touch=True,
+            )
+            page = context.new_page()
+            page.set_default_timeout(15000)
+            page.goto("/sign-in/")
+            page.get_by_label("Username").fill(USERNAME)
+            page.get_by_label("Password").fill(PASSWORD)
+            page.get_by_role("button", name="Sign in").click()
+            page.wait_for_load_state()
+            for number, (hand, match_id) in enumerate(zip(HANDS, match_ids, strict=True), 1):
+                if args.only and number not in args.only:
+                    continue
+                page.goto(f"/matches/{match_id}/")
+                person = Person(page)
+                enter_hand(person, hand)
+                page.wait_for_url(re.compile(rf"/matches/{match_id}/$"))
+                wrong = recorded_rightly(page, base, match_id, hand)
+                if args.show:
+                    page.screenshot(path=f"{tmp}/../taps-{number}.png", full_page=True)
+                title, _, players = hand
+                cards = sum(len(h) + sum(map(len, m)) for m, h in resolve(hand)[2])
+                print(
+                    f"{number:2}. {title}: {person.taps} taps, {person.keys} key presses"
+                    f" ({cards} cards){'  RECORDED WRONG: ' + '; '.join(wrong) if wrong else ''}",
+                    flush=True,
+                )
+                failed |= bool(wrong)
+                results.append((title, len(players), person.taps, cards))
+            browser.close()
+    three = [taps for title, n, taps, _ in results if n == 3 and "stock" not in title]
+    five = [taps for title, n, taps, _ in results if n == 5]
+    stock = [taps for title, _, taps, _ in results if "stock" in title]
+
+    def med(values: list[int]) -> str:
+        return f"{statistics.median(values):g}" if values else "–"
+
+    span = f" ({min(three)}–{max(three)})" if three else ""
+    print(
+        f"3 players: median {med(three)} taps{span}; 5 players: median {med(five)} taps;"
+        f" stock run out: {med(stock)} taps"
+    )
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,321 @@
+"""API views of ratings, tournaments and public links; each delegates to a service or selector.
+
+Who may do what: any member of the club reads; owners and scorekeepers direct tournaments
+(create them, draw rounds); owners manage public links. Objects of other clubs are 404.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Prefetch, QuerySet
+from django.urls import reverse
+from django_filters.rest_framework import DjangoFilterBackend
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import exceptions, status
+from rest_framework.generics import GenericAPIView
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.serializers import Serializer
+
+from clubnight import public, ratings, tournaments
+from clubnight.api import serializers as s
+from clubnight.api.filters import TournamentFilter
+from clubnight.models import PublicLink, Round, Tournament
+from matches import selectors
+from matches.api.permissions import MANAGING, SCOREKEEPING, requester
+from matches.errors import InvalidSetup, error_response
+from matches.models import Club, Player, Season
+
+ROUND_CONFLICT = error_response("RoundConflict", ["round_in_progress"])
+
+
+def _query(serializer: type[Serializer], request: Request) -> dict[str, Any]:
+    incoming = serializer(data=request.query_params)
+    incoming.is_valid(raise_exception=True)
+    return dict(incoming.validated_data)
+
+
+def _club(request: Request, club_id: int, roles: frozenset[str] | None = None) -> Club:
+    """The club if the requester is a member (404 otherwise); 403 without one of ``roles``."""
+    club = selectors.club_visible_to(request.user, club_id)
+    if club is None:
+        raise exceptions.NotFound()
+    if roles is not None and selectors.role_in(request.user, club.pk) not in roles:
+        raise exceptions.PermissionDenied()
+    return club
+
+
+class ClubRatingsView(GenericAPIView):
+    """A club's ratings in one ruleset, best first (not paginated)."""
+
+    permission_classes = [IsAuthenticated]
+    serializer_class = s.RatingSerializer
+    queryset = Club.objects.none()
+    pagination_class = None
+
+    @extend_schema(
+        parameters=[s.RulesetQuerySerializer], responses={200: s.RatingSerializer(many=True)}
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        club = _club(request, pk)
+        query = _query(s.RulesetQuerySerializer, request)
+        rows = ratings.ratings_for_club(club=club, ruleset=query["ruleset"])
+        return Response(s.RatingSerializer(rows, many=True).data)
+
+
+class PlayerRatingsView(GenericAPIView):
+    """A player's rating history in one ruleset: one step per finished match, oldest first."""
+
+    permission_classes = [IsAuthenticated]
+    serializer_class = s.RatingStepSerializer
+    queryset = Player.objects.none()
+    pagination_class = None
+
+    @extend_schema(
+        parameters=[s.RulesetQuerySerializer], responses={200: s.RatingStepSerializer(many=True)}
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        player = selectors.players_visible_to(request.user).filter(pk=pk).first()
+        if player is None:
+            raise exceptions.NotFound()
+        query = _query(s.RulesetQuerySerializer, request)
+        steps = [
+            {
+                "match_id": entry.match_id,
+                "match": entry.match,
+                "finished_at": entry.finished_at,
+                "place": entry.place,
+                "rating_before": ratings.display(entry.mu_before, entry.sigma_before),
+                "rating": ratings.display(entry.mu, entry.sigma),
+                "mu": round(entry.mu, 4),
+                "sigma": round(entry.sigma, 4),
+            }
+            for entry in ratings.history(player=player, ruleset=query["ruleset"])
+        ]
+        return Response(s.RatingStepSerializer(steps, many=True).data)
+
+
+def tournaments_visible_to(request: Request) -> QuerySet[Tournament]:
+    return Tournament.objects.filter(club__in=selectors.clubs_visible_to(request.user))
+
+
+def _with_rounds(queryset: QuerySet[Tournament]) -> QuerySet[Tournament]:
+    return queryset.prefetch_related(
+        Prefetch("entrants__player"),
+        Prefetch("rounds", queryset=Round.objects.prefetch_related("tables")),
+    )
+
+
+class TournamentListView(GenericAPIView):
+    """Tournaments of your clubs (``?club=`` for one club's); owners and scorekeepers start one."""
+
+    permission_classes = [IsAuthenticated]
+    serializer_class = s.TournamentSerializer
+    filter_backends = [DjangoFilterBackend]
+    filterset_class = TournamentFilter
+
+    def get_queryset(self) -> QuerySet[Tournament]:
+        return _with_rounds(tournaments_visible_to(self.request))
+
+    @extend_schema(responses={200: s.TournamentSerializer(many=True)})
+    def get(self, request: Request) -> Response:
+        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
+        return self.get_paginated_response(s.TournamentSerializer(page, many=True).data)
+
+    @extend_schema(request=s.TournamentCreateSerializer, responses={201: s.TournamentSerializer})
+    def post(self, request: Request) -> Response:
+        incoming = s.TournamentCreateSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        data = incoming.validated_data
+        club = selectors.club_visible_to(request.user, data["club"])
+        if club is None:
+            raise InvalidSetup("unknown_club", attr="club", club=data["club"])
+        if selectors.role_in(request.user, club.pk) not in SCOREKEEPING:
+            raise exceptions.PermissionDenied()
+        season = None
+        if data.get("season") is not None:
+            season = Season.objects.filter(club=club, pk=data["season"]).first()
+            if season is None:
+                raise InvalidSetup("season_not_in_club", attr="season", season=data["season"])
+        created = tournaments.tournament_create(
+            club=club,
+            name=data["name"],
+            players=data["players"],
+            user=requester(request),
+            ruleset=data["ruleset"],
+            season=season,
+        )
+        tournament = _with_rounds(Tournament.objects.filter(pk=created.pk)).get()
+        return Response(
+            s.TournamentSerializer(tournament).data,
+            status=status.HTTP_201_CREATED,
+            headers={
+                "Location": request.build_absolute_uri(
+                    reverse("tournament-detail", kwargs={"pk": tournament.pk})
+                )
+            },
+        )
+
+
+class TournamentMixin(GenericAPIView):
+    permission_classes = [IsAuthenticated]
+    queryset = Tournament.objects.none()
+
+    def get_tournament(self, roles: frozenset[str] | None = None) -> Tournament:
+        tournament = (
+            tournaments_visible_to(self.request)
+            .select_related("club")
+            .filter(pk=self.kwargs["pk"])
+            .first()
+        )
+        if tournament is None:
+            raise exceptions.NotFound()
+        if (
+            roles is not None
+            and selectors.role_in(self.request.user, tournament.club_id) not in roles
+        ):
+            raise exceptions.PermissionDenied()
+        return tournament
+
+
+class TournamentDetailView(TournamentMixin):
+    """One tournament: its entrants and rounds."""
+
+    serializer_class = s.TournamentSerializer
+
+    def get(self, request: Request, pk: int) -> Response:
+        tournament = _with_rounds(Tournament.objects.filter(pk=self.get_tournament().pk)).get()
+        return Response(s.TournamentSerializer(tournament).data)
+
+
+def _round_data(round_: Round) -> dict[str, Any]:
+    tables = tournaments.tables_of(round_)
+    return {
+        "number": round_.number,
+        "seating": round_.seating,
+        "seed": round_.seed,
+        "matches": [table["match"] for table in tables],
+        "tables": tables,
+    }
+
+
+class RoundListView(TournamentMixin):
+    """A tournament's rounds with their tables (GET); draw the next round (POST, directors)."""
+
+    serializer_class = s.RoundSerializer
+    pagination_class = None
+
+    @extend_schema(responses={200: s.RoundSerializer(many=True)})
+    def get(self, request: Request, pk: int) -> Response:
+        tournament = self.get_tournament()
+        rounds = tournament.rounds.order_by("number")
+        return Response(s.RoundSerializer([_round_data(r) for r in rounds], many=True).data)
+
+    @extend_schema(
+        request=s.RoundCreateSerializer,
+        responses={201: s.RoundSerializer, 409: ROUND_CONFLICT},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        tournament = self.get_tournament(SCOREKEEPING)
+        incoming = s.RoundCreateSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        data = incoming.validated_data
+        drawn = tournaments.round_draw(
+            tournament=tournament,
+            user=requester(request),
+            seating=data["seating"],
+            seed=data.get("seed"),
+            tables=data.get("tables"),
+            names=data.get("names"),
+        )
+        return Response(s.RoundSerializer(_round_data(drawn)).data, status=status.HTTP_201_CREATED)
+
+
+class LeaderboardView(TournamentMixin):
+    """The tournament's leaderboard: victory points, then points (not paginated)."""
+
+    serializer_class = s.LeaderboardRowSerializer
+    pagination_class = None
+
+    @extend_schema(responses={200: s.LeaderboardRowSerializer(many=True)})
+    def get(self, request: Request, pk: int) -> Response:
+        rows = tournaments.leaderboard(tournament=self.get_tournament())
+        return Response(s.LeaderboardRowSerializer(rows, many=True).data)
+
+
+class BoardView(TournamentMixin):
+    """Everything the director's board and the room display show, in one answer to poll."""
+
+    serializer_class = s.BoardSerializer
+
+    def get(self, request: Request, pk: int) -> Response:
+        tournament = self.get_tournament()
+        last = tournament.rounds.order_by("-number").first()
+        body = {
+            "tournament": tournament.pk,
+            "name": tournament.name,
+            "round": None if last is None else _round_data(last),
+            "leaderboard": tournaments.leaderboard(tournament=tournament),
+        }
+        return Response(s.BoardSerializer(body).data)
+
+
+class PublicLinkListView(GenericAPIView):
+    """A club's public links (owners): list them, or make one."""
+
+    permission_classes = [IsAuthenticated]
+    serializer_class = s.PublicLinkSerializer
+    queryset = PublicLink.objects.none()
+
+    @extend_schema(responses={200: s.PublicLinkSerializer(many=True)})
+    def get(self, request: Request, pk: int) -> Response:
+        club = _club(request, pk, MANAGING)
+        page = self.paginate_queryset(club.public_links.all())
+        return self.get_paginated_response(
+            s.PublicLinkSerializer(page, many=True, context={"request": request}).data
+        )
+
+    @extend_schema(
+        request=s.PublicLinkCreateSerializer,
+        responses={201: OpenApiResponse(s.PublicLinkSerializer, description="The new link.")},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        club = _club(request, pk, MANAGING)
+        incoming = s.PublicLinkCreateSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        data = incoming.validated_data
+        season = None
+        if data.get("season") is not None:
+            season = Season.objects.filter(club=club, pk=data["season"]).first()
+            if season is None:
+                raise InvalidSetup("season_not_in_club", attr="season", season=data["season"])
+        link = public.link_create(
+            club=club,
+            scope=data["scope"],
+            user=requester(request),
+            ruleset=data["ruleset"],
+            season=season,
+            match=data.get("match"),
+            tournament=data.get("tournament"),
+        )
+        return Response(
+            s.PublicLinkSerializer(link, context={"request": request}).data,
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class PublicLinkDetailView(GenericAPIView):
+    """Revoke a public link (owners): its page answers 404 from then on."""
+
+    permission_classes = [IsAuthenticated]
+    queryset = PublicLink.objects.none()
+
+    @extend_schema(responses={204: None})
+    def delete(self, request: Request, pk: int, link_pk: int) -> Response:
+        club = _club(request, pk, MANAGING)
+        deleted, _ = PublicLink.objects.filter(club=club, pk=link_pk).delete()
+        if not deleted:
+            raise exceptions.NotFound()
+        return Response(status=status.HTTP_204_NO_CONTENT)

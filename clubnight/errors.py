@@ -1,0 +1,43 @@
+"""What can go wrong with tournaments and public links, each with a stable code.
+
+They are the matches app's errors (``MatchError``), so the API presents them the same way.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+
+from matches.errors import MatchError
+
+MESSAGES = {
+    "too_few_entrants": _(
+        "A tournament of {ruleset} needs at least {least} players; {count} given."
+    ),
+    "cannot_seat": _("{count} players cannot be seated at tables of {least} to {most}."),
+    "player_not_entered": _("Player {player} is not entered in this tournament."),
+    "entrant_seated_twice": _("{player} is seated at more than one table."),
+    "entrant_not_seated": _("{player} is entered but seated at no table."),
+    "table_size": _(
+        "A table of {ruleset} seats {least} to {most} players; table {table} has {count}."
+    ),
+    "match_not_in_club": _("Match {match} does not belong to this club."),
+    "tournament_not_in_club": _("Tournament {tournament} does not belong to this club."),
+}
+
+
+class ClubnightError(MatchError):
+    """A request about a tournament or a public link that cannot be carried out (400)."""
+
+    def __init__(self, code: str, attr: str | None = None, **params: object) -> None:
+        self.code = code
+        super().__init__(attr, **params)
+
+    @property
+    def detail(self) -> str:
+        return str(MESSAGES[self.code]).format(**self.params)
+
+
+class RoundInProgress(MatchError):
+    status = 409
+    code = "round_in_progress"
+    message = _("Round {number} still has a match in progress; finish it before the next draw.")

@@ -1,0 +1,254 @@
+"""Ratings per player and ruleset, from every finished match, with openskill's Plackett-Luce.
+
+A finished match is a free-for-all: its winners share first place, the other players follow
+by final total, highest first, and equal totals share a place (1, 1, 3, ...). Matches are
+rated in the order they finished (``finished_at``, then the match's id). When a finished
+match changes (a correction of its totals, winners or finish, a void that un-finishes it),
+``match_changed`` deletes every rating entry from that match on and replays the club's
+matches of that ruleset from there, so the ratings are exactly what they would be had the
+match always been so.
+
+>>> places([(1, 1020, True), (2, -195, False), (3, 40, False), (4, 40, False)])
+{1: 1, 2: 4, 3: 2, 4: 2}
+>>> display(MU, SIGMA)
+1000
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from collections import defaultdict
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import connection
+from django.db.models import Q, QuerySet
+from openskill.models import PlackettLuce
+
+from clubnight.models import Rating, RatingEntry
+from matches.models import Club, Match, MatchStatus, Player, Seat
+
+MODEL = PlackettLuce()
+MU: float = MODEL.mu
+SIGMA: float = MODEL.sigma
+DISPLAY_BASE = 1000
+DISPLAY_SCALE = 40
+
+
+def display(mu: float, sigma: float) -> int:
+    """The rating shown: 1000 + 40 × (μ − 3σ), rounded; a newcomer (μ 25, σ 25/3) shows 1000.
+
+    >>> display(30.0, 5.0)
+    1600
+    """
+    return round(DISPLAY_BASE + DISPLAY_SCALE * (mu - 3 * sigma))
+
+
+def places(seats: Iterable[tuple[Hashable, int, bool]]) -> dict[Hashable, int]:
+    """Each player's place from ``(player, final total, winner)``: winners first, then totals.
+
+    A player's place is one more than the number of players ahead of them, so players tied
+    share a place and the next place skips.
+
+    >>> places([("ann", 1060, True), ("ben", 1060, True), ("cat", 300, False)])
+    {'ann': 1, 'ben': 1, 'cat': 3}
+    """
+    seated = list(seats)
+    order = {player: (not winner, -total) for player, total, winner in seated}
+    return {
+        player: 1 + sum(1 for other in seated if order[other[0]] < order[player])
+        for player, _, _ in seated
+    }
+
+
+@dataclass(frozen=True)
+class Skill:
+    mu: float
+    sigma: float
+    matches: int
+
+
+NEWCOMER = Skill(MU, SIGMA, 0)
+
+
+def rate(before: Sequence[Skill], ranks: Sequence[int]) -> list[Skill]:
+    """The players' skills after a match in which they took these places (1 is best)."""
+    teams = [[MODEL.rating(mu=skill.mu, sigma=skill.sigma)] for skill in before]
+    after = MODEL.rate(teams, ranks=list(ranks))
+    return [
+        Skill(team[0].mu, team[0].sigma, skill.matches + 1)
+        for team, skill in zip(after, before, strict=True)
+    ]
+
+
+def _lock(club_id: int, ruleset: str) -> None:
+    """Serialise replays of one club's ratings of one ruleset (PostgreSQL; SQLite serialises)."""
+    if connection.vendor != "postgresql":
+        return
+    digest = hashlib.sha256(f"ratings:{club_id}:{ruleset}".encode()).digest()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_advisory_xact_lock(%s)", [int.from_bytes(digest[:8], "big", signed=True)]
+        )
+
+
+def _entries_from(at: dt.datetime, match_id: int) -> Q:
+    return Q(finished_at__gt=at) | Q(finished_at=at, match_id__gte=match_id)
+
+
+def _matches_from(at: dt.datetime, match_id: int) -> Q:
+    return Q(finished_at__gt=at) | Q(finished_at=at, id__gte=match_id)
+
+
+def match_changed(*, match_id: int) -> None:
+    """Replay the ratings from this match on, after it finished, changed or un-finished.
+
+    Call it inside the transaction that changed the match, after the change is written.
+    """
+    match = Match.objects.filter(pk=match_id).values("club_id", "ruleset", "status", "finished_at")
+    row = match.first()
+    if row is None:
+        return
+    club_id, ruleset = row["club_id"], row["ruleset"]
+    _lock(club_id, ruleset)
+    starts = [
+        (at, match_id)
+        for at in RatingEntry.objects.filter(match_id=match_id)
+        .values_list("finished_at", flat=True)
+        .distinct()
+    ]
+    finished_at = row["finished_at"]
+    if row["status"] == MatchStatus.FINISHED and finished_at is not None:
+        starts.append((finished_at, match_id))
+    if starts:
+        replay(club_id=club_id, ruleset=ruleset, start=min(starts))
+
+
+def replay(*, club_id: int, ruleset: str, start: tuple[dt.datetime, int] | None = None) -> None:
+    """Rate the club's finished matches of ``ruleset`` from ``start`` (finish, match id) on.
+
+    Without ``start``, every match from the first. Entries from there on are replaced; each
+    player's rating before it is their last entry before it (or a newcomer's).
+    """
+    entries = RatingEntry.objects.filter(club_id=club_id, ruleset=ruleset)
+    finished = Match.objects.filter(club_id=club_id, ruleset=ruleset, status=MatchStatus.FINISHED)
+    if start is not None:
+        later = entries.filter(_entries_from(*start))
+        finished = finished.filter(_matches_from(*start))
+    else:
+        later = entries
+    touched = set(later.values_list("player_id", flat=True))
+    removed = later.delete()[0] > 0
+    # Plain rows, not model instances: a replay from a club's first match reads every seat.
+    to_rate = list(finished.order_by("finished_at", "id").values_list("id", "finished_at"))
+    seated: dict[int, list[tuple[int, int, bool]]] = defaultdict(list)
+    for match_id, player, total, winner in (
+        Seat.objects.filter(match_id__in=finished.values("id"))
+        .order_by("match_id", "position")
+        .values_list("match_id", "player_id", "total", "winner")
+    ):
+        seated[match_id].append((player, total, winner))
+        touched.add(player)
+    state = _state_before(club_id, ruleset, touched, removed)
+    new: list[RatingEntry] = []
+    for match_id, finished_at in to_rate:
+        assert finished_at is not None  # a finished match has its finish time (a constraint)
+        seats = seated[match_id]
+        place = places(seats)
+        before = [state.get(player, NEWCOMER) for player, _, _ in seats]
+        after = rate(before, [place[player] for player, _, _ in seats])
+        for (player, _, _), old, skill in zip(seats, before, after, strict=True):
+            state[player] = skill
+            new.append(
+                RatingEntry(
+                    club_id=club_id,
+                    ruleset=ruleset,
+                    match_id=match_id,
+                    player_id=player,
+                    finished_at=finished_at,
+                    place=place[player],
+                    mu_before=old.mu,
+                    sigma_before=old.sigma,
+                    mu=skill.mu,
+                    sigma=skill.sigma,
+                )
+            )
+    RatingEntry.objects.bulk_create(new, batch_size=2000)
+    Rating.objects.filter(ruleset=ruleset, player_id__in=touched).delete()
+    Rating.objects.bulk_create(
+        Rating(
+            club_id=club_id,
+            ruleset=ruleset,
+            player_id=player,
+            mu=skill.mu,
+            sigma=skill.sigma,
+            matches=skill.matches,
+        )
+        for player, skill in state.items()
+        if skill.matches
+    )
+
+
+def _state_before(club_id: int, ruleset: str, players: set[int], removed: bool) -> dict[int, Skill]:
+    """The players' skills as their entries left them (the later ones already deleted).
+
+    When nothing was deleted the kept ratings are the last entries: one small query.
+    """
+    if not removed:
+        return {
+            row.player_id: Skill(row.mu, row.sigma, row.matches)
+            for row in Rating.objects.filter(ruleset=ruleset, player_id__in=players)
+        }
+    state: dict[int, Skill] = {}
+    kept = RatingEntry.objects.filter(club_id=club_id, ruleset=ruleset, player_id__in=players)
+    for player, mu, sigma in kept.order_by("finished_at", "match_id").values_list(
+        "player_id", "mu", "sigma"
+    ):
+        state[player] = Skill(mu, sigma, state.get(player, NEWCOMER).matches + 1)
+    return state
+
+
+# --- read side -----------------------------------------------------------------------------
+
+
+def ratings_for_club(*, club: Club, ruleset: str) -> list[dict[str, Any]]:
+    """The club's rating table of a ruleset: best display rating first, ties share a rank."""
+    rows: list[dict[str, Any]] = [
+        {
+            "player": rating.player_id,
+            "name": rating.player.name,
+            "rating": display(rating.mu, rating.sigma),
+            "mu": round(rating.mu, 4),
+            "sigma": round(rating.sigma, 4),
+            "matches": rating.matches,
+        }
+        for rating in Rating.objects.filter(club=club, ruleset=ruleset).select_related("player")
+    ]
+    rows.sort(key=lambda row: (-row["rating"], row["name"], row["player"]))
+    rank = 0
+    for position, row in enumerate(rows, start=1):
+        if position == 1 or row["rating"] != rows[position - 2]["rating"]:
+            rank = position
+        row["rank"] = rank
+    return rows
+
+
+def displayed(*, ruleset: str, player_ids: Iterable[int]) -> dict[int, int]:
+    """The display rating of each of these players who has one in ``ruleset``."""
+    return {
+        player: display(mu, sigma)
+        for player, mu, sigma in Rating.objects.filter(
+            ruleset=ruleset, player_id__in=list(player_ids)
+        ).values_list("player_id", "mu", "sigma")
+    }
+
+
+def history(*, player: Player, ruleset: str) -> QuerySet[RatingEntry]:
+    """The player's rating entries in ``ruleset``, oldest first, each with its match."""
+    return (
+        RatingEntry.objects.filter(player=player, ruleset=ruleset)
+        .select_related("match")
+        .order_by("finished_at", "match_id")
+    )

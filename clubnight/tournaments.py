@@ -1,0 +1,257 @@
+"""Club nights and tournaments: entrants, rounds drawn at tables, and the leaderboard.
+
+A round seats every entrant exactly once. Its tables are as even as possible within the
+ruleset's limits (``scoring.rulesets``); seating is random from a seed kept with the round,
+balanced by rating, or the director's own tables. Each table gets one match, created by the
+matches app's own service.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.db.models import Count, OuterRef, Q, Subquery, Sum
+
+from clubnight import draw, errors, ratings
+from clubnight.models import Entrant, Round, RoundTable, Seating, Tournament
+from matches import services
+from matches.errors import InvalidSetup
+from matches.models import Club, Hand, Match, MatchStatus, Player, Season, Seat
+from scoring import rulesets
+
+MAX_SEED = 2**53  # a seed a JavaScript client can hold exactly
+
+
+@transaction.atomic
+def tournament_create(
+    *,
+    club: Club,
+    name: str,
+    players: Sequence[int],
+    user: User,
+    ruleset: str = rulesets.DEFAULT,
+    season: Season | None = None,
+) -> Tournament:
+    """Enter distinct players of the club's roster, at least a table's worth of them."""
+    rules = rulesets.ruleset(ruleset)
+    roster = Player.objects.filter(club=club).in_bulk(list(players))
+    seen: set[int] = set()
+    for i, player_id in enumerate(players):
+        player = roster.get(player_id)
+        if player is None:
+            raise InvalidSetup("player_not_in_club", attr=f"players.{i}", player=player_id)
+        if player_id in seen:
+            raise InvalidSetup("duplicate_player", attr=f"players.{i}", player=player.name)
+        seen.add(player_id)
+    if len(players) < rules.min_players:
+        raise errors.ClubnightError(
+            "too_few_entrants",
+            attr="players",
+            ruleset=ruleset,
+            least=rules.min_players,
+            count=len(players),
+        )
+    tournament = Tournament.objects.create(
+        club=club, name=name, ruleset=ruleset, season=season, created_by=user
+    )
+    Entrant.objects.bulk_create(
+        Entrant(tournament=tournament, player_id=player, position=i)
+        for i, player in enumerate(players)
+    )
+    return tournament
+
+
+def _check_tables(
+    tables: Sequence[Sequence[int]], entrants: dict[int, Player], rules: rulesets.Ruleset
+) -> None:
+    seated: set[int] = set()
+    for t, table in enumerate(tables):
+        if not rules.min_players <= len(table) <= rules.max_players:
+            raise errors.ClubnightError(
+                "table_size",
+                attr=f"tables.{t}",
+                ruleset=rules.name,
+                least=rules.min_players,
+                most=rules.max_players,
+                table=t + 1,
+                count=len(table),
+            )
+        for s, player in enumerate(table):
+            if player not in entrants:
+                raise errors.ClubnightError(
+                    "player_not_entered", attr=f"tables.{t}.{s}", player=player
+                )
+            if player in seated:
+                raise errors.ClubnightError(
+                    "entrant_seated_twice", attr=f"tables.{t}.{s}", player=entrants[player].name
+                )
+            seated.add(player)
+    for entrant_id, entrant in entrants.items():
+        if entrant_id not in seated:
+            raise errors.ClubnightError("entrant_not_seated", attr="tables", player=entrant.name)
+
+
+def _draw(
+    tournament: Tournament, entrants: dict[int, Player], seating: str, seed: int
+) -> list[list[int]]:
+    rules = rulesets.ruleset(tournament.ruleset)
+    try:
+        sizes = draw.table_sizes(len(entrants), rules.min_players, rules.max_players)
+    except ValueError:
+        raise errors.ClubnightError(
+            "cannot_seat",
+            attr="players",
+            count=len(entrants),
+            least=rules.min_players,
+            most=rules.max_players,
+        ) from None
+    listed = list(entrants)  # the order the director entered them
+    if seating == Seating.RATING:
+        shown = ratings.displayed(ruleset=tournament.ruleset, player_ids=listed)
+        best_first = sorted(listed, key=lambda p: -shown.get(p, ratings.DISPLAY_BASE))
+        return draw.balanced_tables(best_first, sizes, seed=seed)
+    return draw.random_tables(listed, sizes, seed=seed)
+
+
+@transaction.atomic
+def round_draw(
+    *,
+    tournament: Tournament,
+    user: User,
+    seating: str = Seating.RANDOM,
+    seed: int | None = None,
+    tables: Sequence[Sequence[int]] | None = None,
+    names: Sequence[str] | None = None,
+) -> Round:
+    """Draw the next round's tables and start one match at each.
+
+    ``tables`` (lists of player ids, in clockwise seating order) is a director's own draw:
+    it must seat every entrant exactly once at legal tables. Otherwise ``seating`` is
+    ``random`` (shuffled from ``seed``, a fresh random one when none is given) or ``rating``
+    (tables of even strength, seats shuffled from ``seed``). The seed is kept with the round,
+    so a draw can be reproduced. Refused while the last round has a match in progress.
+    """
+    locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    last = locked.rounds.order_by("-number").first()
+    if (
+        last is not None
+        and Match.objects.filter(round_table__round=last, status=MatchStatus.IN_PROGRESS).exists()
+    ):
+        raise errors.RoundInProgress(number=last.number)
+    entrants = {
+        entry.player_id: entry.player
+        for entry in locked.entrants.select_related("player").order_by("position")
+    }
+    rules = rulesets.ruleset(locked.ruleset)
+    if tables is not None:
+        _check_tables(tables, entrants, rules)
+        drawn = [list(table) for table in tables]
+        seating, seed = Seating.DIRECTOR, None
+    else:
+        seed = secrets.randbelow(MAX_SEED) if seed is None else seed
+        drawn = _draw(locked, entrants, seating, seed)
+    number = 1 if last is None else last.number + 1
+    new = Round.objects.create(
+        tournament=locked, number=number, seating=seating, seed=seed, created_by=user
+    )
+    for t, seated in enumerate(drawn, start=1):
+        name = names[t - 1] if names and t <= len(names) else f"Table {t}"
+        match = services.match_create(
+            club=locked.club,
+            players=seated,
+            user=user,
+            season=locked.season_id,
+            table=name,
+            ruleset=locked.ruleset,
+        )
+        RoundTable.objects.create(round=new, number=t, match=match)
+    return new
+
+
+# --- read side -----------------------------------------------------------------------------
+
+
+def leaderboard(*, tournament: Tournament) -> list[dict[str, Any]]:
+    """Every entrant's sums over the tournament's matches: victory points, then points.
+
+    Victory points count finished matches (a match in progress has no winner yet); points add
+    up every match's current total, so the board moves as hands are recorded. Ties share a rank.
+    """
+    seats = (
+        Seat.objects.filter(match__round_table__round__tournament=tournament)
+        .order_by()
+        .values("player_id")
+        .annotate(
+            vp=Sum("victory_points"),
+            points=Sum("total"),
+            played=Count("pk"),
+            finished=Count("pk", filter=Q(match__status=MatchStatus.FINISHED)),
+            wins=Count("pk", filter=Q(winner=True)),
+        )
+    )
+    figures = {row["player_id"]: row for row in seats}
+    rows = []
+    for entry in tournament.entrants.select_related("player"):
+        row = figures.get(entry.player_id, {})
+        rows.append(
+            {
+                "player": entry.player_id,
+                "name": entry.player.name,
+                "victory_points": Decimal(row.get("vp") or 0).quantize(Decimal("0.0001")),
+                "points": row.get("points") or 0,
+                "matches": row.get("played", 0),
+                "finished": row.get("finished", 0),
+                "wins": row.get("wins", 0),
+            }
+        )
+    rows.sort(key=lambda r: (-r["victory_points"], -r["points"], r["name"], r["player"]))
+    rank = 0
+    for position, row in enumerate(rows, start=1):
+        before = rows[position - 2] if position > 1 else None
+        if before is None or (before["victory_points"], before["points"]) != (
+            row["victory_points"],
+            row["points"],
+        ):
+            rank = position
+        row["rank"] = rank
+    return rows
+
+
+def tables_of(round_: Round) -> list[dict[str, Any]]:
+    """A round's tables as the director's board shows them: each match live, who went out last."""
+    last_out = Subquery(
+        Hand.objects.filter(match=OuterRef("match_id"))
+        .order_by("-number")
+        .values("went_out_id")[:1]
+    )
+    tables = (
+        round_.tables.select_related("match")
+        .prefetch_related("match__seats__player")
+        .annotate(last_out=last_out)
+        .order_by("number")
+    )
+    return [
+        {
+            "table": table.number,
+            "name": table.match.table,
+            "match": table.match_id,
+            "status": table.match.status,
+            "hands_played": table.match.hands_played,
+            "went_out_last": table.last_out,
+            "seats": [
+                {
+                    "player": seat.player_id,
+                    "name": seat.player.name,
+                    "total": seat.total,
+                    "winner": seat.winner,
+                }
+                for seat in sorted(table.match.seats.all(), key=lambda seat: seat.position)
+            ],
+        }
+        for table in tables
+    ]

@@ -1,0 +1,14 @@
+"""The examples in the draw's and the ratings' docstrings run as written."""
+
+import doctest
+
+import pytest
+
+from clubnight import draw, ratings
+
+
+@pytest.mark.parametrize("module", [draw, ratings], ids=lambda m: m.__name__)
+def test_the_examples_hold(module):
+    failures, tried = doctest.testmod(module)
+    assert tried > 0
+    assert failures == 0

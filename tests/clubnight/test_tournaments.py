@@ -1,0 +1,209 @@
+"""Club nights: POST tournaments/, POST tournaments/{id}/rounds/, the leaderboard and the board."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from clubnight import draw
+from matches.models import Match, Player
+from scoring.rulesets import RULESETS
+from tests.clubnight.games import outright
+from tests.factories import record, went_out
+
+
+def create(client, club, players, **extra):
+    body = {"club": club.pk, "name": "Tuesday night", "players": [p.pk for p in players], **extra}
+    return client.post("/api/v1/tournaments/", body, format="json")
+
+
+def draw_round(client, tournament_id, **body):
+    return client.post(f"/api/v1/tournaments/{tournament_id}/rounds/", body, format="json")
+
+
+@pytest.mark.parametrize("ruleset", ["arlington", "rummy"])
+@pytest.mark.parametrize("count", [9, 11, 13])
+def test_a_round_seats_every_entrant_exactly_once_at_legal_tables(
+    as_carol, club, crowd, count, ruleset
+):
+    entrants = crowd[:count]
+    created = create(as_carol, club, entrants, ruleset=ruleset)
+    assert created.status_code == 201, created.json()
+    response = draw_round(as_carol, created.json()["id"])
+    assert response.status_code == 201, response.json()
+    body = response.json()
+    rules = RULESETS[ruleset]
+    seated = Counter(seat["player"] for table in body["tables"] for seat in table["seats"])
+    assert seated == Counter(p.pk for p in entrants)
+    sizes = [len(table["seats"]) for table in body["tables"]]
+    assert all(rules.min_players <= size <= rules.max_players for size in sizes)
+    assert max(sizes) - min(sizes) <= 1
+    assert len(sizes) == -(-count // rules.max_players)  # the fewest tables that hold everyone
+    assert body["matches"] == [table["match"] for table in body["tables"]]
+    matches = Match.objects.filter(pk__in=body["matches"])
+    assert {m.table for m in matches} == {f"Table {i}" for i in range(1, len(sizes) + 1)}
+    assert {m.ruleset for m in matches} == {ruleset}
+    assert body["seating"] == "random" and isinstance(body["seed"], int)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    count=st.integers(min_value=2, max_value=80),
+    seed=st.integers(min_value=0, max_value=2**53),
+    name=st.sampled_from(sorted(RULESETS)),
+    balanced=st.booleans(),
+)
+def test_every_draw_seats_everyone_once_at_tables_within_the_limits(count, seed, name, balanced):
+    rules = RULESETS[name]
+    sizes = draw.table_sizes(count, rules.min_players, rules.max_players)
+    players = list(range(count))
+    deal = draw.balanced_tables if balanced else draw.random_tables
+    tables = deal(players, sizes, seed=seed)
+    assert sorted(p for table in tables for p in table) == players
+    assert [len(table) for table in tables] == sizes
+    assert all(rules.min_players <= len(table) <= rules.max_players for table in tables)
+    assert max(sizes) - min(sizes) <= 1
+    assert tables == deal(players, sizes, seed=seed)
+
+
+def test_one_player_cannot_be_seated():
+    with pytest.raises(ValueError):
+        draw.table_sizes(1, 2, 5)
+
+
+def test_the_same_seed_draws_the_same_tables(as_carol, club, crowd):
+    first = create(as_carol, club, crowd[:11]).json()["id"]
+    second = create(as_carol, club, crowd[:11]).json()["id"]
+    a = draw_round(as_carol, first, seed=424242).json()
+    b = draw_round(as_carol, second, seed=424242).json()
+    seats = lambda body: [[s["player"] for s in t["seats"]] for t in body["tables"]]  # noqa: E731
+    assert seats(a) == seats(b)
+    assert a["seed"] == b["seed"] == 424242
+
+
+def test_seating_by_rating_spreads_the_best_players(as_carol, club, crowd):
+    best, second, *rest = crowd[:6]
+    outright(as_carol, club, best, rest[0])
+    outright(as_carol, club, second, rest[1])
+    tournament = create(as_carol, club, crowd[:6]).json()["id"]
+    body = draw_round(as_carol, tournament, seating="rating").json()
+    assert body["seating"] == "rating"
+    tables = [{s["player"] for s in t["seats"]} for t in body["tables"]]
+    assert [len(t) for t in tables] == [3, 3]
+    assert not any({best.pk, second.pk} <= table for table in tables)
+
+
+def test_a_director_sets_the_tables(as_carol, club, crowd):
+    players = crowd[:5]
+    tournament = create(as_carol, club, players).json()["id"]
+    tables = [[players[0].pk, players[1].pk], [players[2].pk, players[3].pk, players[4].pk]]
+    response = draw_round(as_carol, tournament, tables=tables, names=["Window", "Bar"])
+    assert response.status_code == 201, response.json()
+    body = response.json()
+    assert body["seating"] == "director" and body["seed"] is None
+    assert [[s["player"] for s in t["seats"]] for t in body["tables"]] == tables
+    assert [t["name"] for t in body["tables"]] == ["Window", "Bar"]
+
+
+@pytest.mark.parametrize(
+    ("tables", "code"),
+    [
+        (lambda p: [[p[0], p[1]], [p[2], p[3]]], "entrant_not_seated"),
+        (lambda p: [[p[0], p[1], p[2]], [p[2], p[3], p[4]]], "entrant_seated_twice"),
+        (lambda p: [[p[0]], [p[1], p[2], p[3], p[4]]], "table_size"),
+        (lambda p: [[p[0], p[1], p[2]], [p[3], p[4], 999999]], "player_not_entered"),
+    ],
+)
+def test_a_directors_tables_must_seat_every_entrant_once_at_legal_tables(
+    as_carol, club, crowd, tables, code
+):
+    players = crowd[:5]
+    tournament = create(as_carol, club, players).json()["id"]
+    response = draw_round(as_carol, tournament, tables=tables([p.pk for p in players]))
+    assert response.status_code == 400, response.json()
+    assert [e["code"] for e in response.json()["errors"]] == [code]
+    assert Match.objects.count() == 0
+
+
+def test_the_next_round_waits_for_the_last_to_finish(as_carol, club, crowd):
+    players = crowd[:2]
+    tournament = create(as_carol, club, players).json()["id"]
+    first = draw_round(as_carol, tournament).json()
+    response = draw_round(as_carol, tournament)
+    assert response.status_code == 409
+    assert response.json()["errors"][0]["code"] == "round_in_progress"
+    match = first["matches"][0]
+    ids = [s["player"] for s in first["tables"][0]["seats"]]
+    for _ in range(3):
+        assert record(as_carol, match, went_out(ids[0], ids)).status_code == 201
+    second = draw_round(as_carol, tournament)
+    assert second.status_code == 201
+    assert second.json()["number"] == 2
+
+
+def test_the_leaderboard_sums_victory_points_then_points(as_carol, as_victor, club, crowd):
+    players = crowd[:4]
+    tournament = create(as_carol, club, players).json()["id"]
+    tables = [[players[0].pk, players[1].pk], [players[2].pk, players[3].pk]]
+    body = draw_round(as_carol, tournament, tables=tables).json()
+    first, second = body["matches"]
+    for _ in range(3):  # players[0] wins table 1 outright: 1,020 to -195
+        record(as_carol, first, went_out(players[0].pk, tables[0]))
+    record(as_carol, second, went_out(players[3].pk, tables[1]))  # 340 to -65, in progress
+    board = as_victor.get(f"/api/v1/tournaments/{tournament}/leaderboard/").json()
+    assert [(r["rank"], r["name"], r["victory_points"], r["points"]) for r in board] == [
+        (1, players[0].name, 1.0, 1020),
+        (2, players[3].name, 0.0, 340),
+        (3, players[2].name, 0.0, -65),
+        (4, players[1].name, 0.0, -195),
+    ]
+    live = as_victor.get(f"/api/v1/tournaments/{tournament}/board/").json()
+    assert live["round"]["number"] == 1
+    by_match = {t["match"]: t for t in live["round"]["tables"]}
+    assert by_match[second]["hands_played"] == 1
+    assert by_match[second]["went_out_last"] == players[3].pk
+    assert by_match[first]["status"] == "finished"
+    assert live["leaderboard"] == board
+
+
+def test_entrants_come_from_the_clubs_roster(as_carol, club, crowd, bobs_club):
+    stranger = Player.objects.create(club=bobs_club, name="Stranger")
+    response = create(as_carol, club, [crowd[0], stranger])
+    assert response.status_code == 400
+    assert response.json()["errors"][0] == {
+        "code": "player_not_in_club",
+        "detail": response.json()["errors"][0]["detail"],
+        "attr": "players.1",
+    }
+    twice = create(as_carol, club, [crowd[0], crowd[0]])
+    assert twice.json()["errors"][0]["code"] == "duplicate_player"
+    alone = create(as_carol, club, [crowd[0]])
+    assert alone.json()["errors"][0]["code"] == "too_few_entrants"
+
+
+def test_only_owners_and_scorekeepers_direct(as_alice, as_victor, club, crowd):
+    assert create(as_victor, club, crowd[:3]).status_code == 403
+    created = create(as_alice, club, crowd[:3])
+    assert created.status_code == 201
+    assert draw_round(as_victor, created.json()["id"]).status_code == 403
+    assert as_victor.get(f"/api/v1/tournaments/{created.json()['id']}/").status_code == 200
+
+
+def test_outsiders_see_no_tournament(as_bob, as_carol, club, crowd, client):
+    tournament = create(as_carol, club, crowd[:3]).json()["id"]
+    for url in (
+        f"/api/v1/tournaments/{tournament}/",
+        f"/api/v1/tournaments/{tournament}/rounds/",
+        f"/api/v1/tournaments/{tournament}/leaderboard/",
+        f"/api/v1/tournaments/{tournament}/board/",
+    ):
+        assert as_bob.get(url).status_code == 404, url
+        assert client.get(url).status_code in (401, 403), url
+    assert draw_round(as_bob, tournament).status_code == 404
+    assert as_bob.get("/api/v1/tournaments/").json()["count"] == 0
+    response = create(as_bob, club, crowd[:3])
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["code"] == "unknown_club"

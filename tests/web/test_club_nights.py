@@ -1,0 +1,141 @@
+"""Club nights in the app: the tournaments page, the director's board, the room display, the
+ratings on the player and standings pages, and a public results page, at phone size."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from clubnight import tournaments
+from clubnight.models import PublicLink
+from matches.models import Player
+from tests.factories import record_hand, went_out
+from tests.web.worlds import finished_and_live
+
+
+@pytest.fixture
+def night(club, roster, alice):
+    """Nine players entered in Alice's club night, no round drawn yet."""
+    more = [Player.objects.create(club=club, name=n) for n in ("Fay", "Gus", "Hal", "Ida")]
+    return tournaments.tournament_create(
+        club=club, name="Tuesday night", players=[p.pk for p in roster + more], user=alice
+    )
+
+
+def test_a_director_draws_a_round_and_follows_every_table(
+    page_as, alice, night, screenshot, assert_accessible
+):
+    page = page_as(alice)
+    page.goto(f"/tournaments/{night.pk}/")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Tuesday night")
+    expect(page.locator("#round-heading")).to_have_text("No round drawn yet.")
+    page.get_by_label("Balanced by rating").check()
+    page.get_by_role("button", name="Draw the next round").click()
+    expect(page.locator("#draw-status")).to_have_text("Round 1 is drawn: 2 tables.")
+    cards = page.locator("#board-tables .night-table")
+    expect(cards).to_have_count(2)
+    expect(cards.locator(".night-seats li")).to_have_count(9)
+    expect(page.locator("#leaderboard-rows tr")).to_have_count(9)
+
+    first = night.rounds.get().tables.order_by("number").first().match
+    seated = list(first.seats.order_by("position").values_list("player_id", flat=True))
+    record_hand(first, went_out(seated[0], seated), user=alice)
+    page.reload()
+    card = page.locator(f'.night-table[data-match="{first.pk}"]')
+    expect(card.locator(".sub")).to_have_text("Hands played: 1")
+    expect(card.locator(f'[data-player="{seated[0]}"] .total')).to_have_text("340")
+    expect(card.locator(f'[data-player="{seated[0]}"]')).to_contain_text("went out last hand")
+    expect(page.locator("#leaderboard-rows tr").first).to_contain_text("340")
+
+    page.get_by_role("button", name="Draw the next round").click()  # a match is in progress
+    expect(page.locator("#messages")).to_contain_text("Round 1 still has a match in progress")
+    screenshot(page, "director-board")
+    assert_accessible(page)
+
+
+def test_a_viewer_follows_the_board_but_cannot_draw(page_as, victor, night, alice):
+    tournaments.round_draw(tournament=night, user=alice)
+    page = page_as(victor)
+    page.goto(f"/tournaments/{night.pk}/")
+    expect(page.locator("#board-tables .night-table")).to_have_count(2)
+    expect(page.locator("#draw-form")).to_be_hidden()
+
+
+def test_the_room_display_shows_the_night_in_large_type(
+    page_as, victor, night, alice, screenshot, assert_accessible
+):
+    tournaments.round_draw(tournament=night, user=alice, seed=5)
+    page = page_as(victor)
+    page.goto(f"/tournaments/{night.pk}/room/")
+    expect(page.locator("#room-title")).to_have_text("Tuesday night")
+    expect(page.locator("#room-round")).to_have_text("Round 1")
+    expect(page.locator("#room-leaderboard li")).to_have_count(9)
+    expect(page.locator("#room-tables .night-table")).to_have_count(2)
+    size = page.locator("#room-leaderboard li").first.evaluate(
+        "e => parseFloat(getComputedStyle(e).fontSize)"
+    )
+    assert size >= 17
+    screenshot(page, "room-display")
+    assert_accessible(page)
+
+
+def test_a_scorekeeper_starts_a_club_night_from_the_club(
+    page_as, bob, club, roster, screenshot, assert_accessible
+):
+    page = page_as(bob)
+    page.goto(f"/clubs/{club.pk}/")
+    page.get_by_role("link", name="Club nights").click()
+    expect(page.locator("#tournament-list")).to_contain_text("No club night yet.")
+    page.get_by_label("Name").fill("Friday cup")
+    for player in roster[:4]:
+        page.get_by_label(player.name, exact=True).check()
+    screenshot(page, "club-nights")
+    assert_accessible(page)
+    page.get_by_role("button", name="Start the club night").click()
+    expect(page).to_have_url(re.compile(r"/tournaments/\d+/$"))
+    expect(page.get_by_role("heading", level=1)).to_have_text("Friday cup")
+
+
+def test_the_player_page_charts_the_rating_and_standings_show_it(
+    page_as, victor, club, roster, season, alice, screenshot, assert_accessible
+):
+    finished_and_live(club, roster, season, alice)
+    page = page_as(victor)
+    page.goto(f"/players/{roster[0].pk}/")
+    chart = page.locator('.rating-chart[data-ruleset="arlington"]')
+    expect(chart.locator("svg title")).to_contain_text("Arlington rating after each of 1 matches")
+    expect(chart.locator("circle")).to_have_count(2)
+    screenshot(page, "player-rating")
+    assert_accessible(page)
+
+    page.goto(f"/clubs/{club.pk}/standings/")
+    ann = page.locator(f'#standings-rows tr[data-player="{roster[0].pk}"] [data-field="rating"]')
+    expect(ann).to_have_text(re.compile(r"^\d[\d,. ]*$"))
+
+
+def test_a_public_results_page_opens_signed_out_without_scripts(
+    new_context, club, roster, season, alice, screenshot, assert_accessible
+):
+    finished_and_live(club, roster, season, alice)
+    link = PublicLink.objects.create(club=club, scope="standings", created_by=alice)
+    context = new_context()
+    page = context.new_page()
+    scripts = []
+    page.on(
+        "request", lambda request: request.resource_type == "script" and scripts.append(request)
+    )
+    response = page.goto(f"/r/{link.token}/")
+    assert response.status == 200
+    assert response.headers["x-robots-tag"] == "noindex, nofollow"
+    expect(page.locator("h1")).to_have_text("Standings")
+    expect(page.locator("tbody tr")).to_have_count(3)
+    expect(page.locator("tbody tr").first).to_contain_text("Ann")
+    assert scripts == []
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390
+    screenshot(page, "public-standings")
+    assert_accessible(page)
+    link.delete()
+    assert page.goto(f"/r/{link.token}/").status == 404

@@ -1,0 +1,27 @@
+"""The words of the ratings, club night and room display scripts, translated per page."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy
+
+SENTENCES = {
+    "rating_chart_title": gettext_lazy(
+        "%(ruleset)s rating after each of %(count)s matches: now %(rating)s"
+    ),
+    "rating_now": gettext_lazy("Rating %(rating)s after %(count)s matches"),
+    "no_rating": gettext_lazy("No rated match yet."),
+    "ruleset_arlington": gettext_lazy("Arlington"),
+    "ruleset_rummy": gettext_lazy("Rummy"),
+    "round_title": gettext_lazy("Round %(number)s"),
+    "no_round": gettext_lazy("No round drawn yet."),
+    "no_tournaments": gettext_lazy("No club night yet."),
+    "hands_played": gettext_lazy("Hands played: %(count)s"),
+    "went_out_last": gettext_lazy("went out last hand"),
+    "table_finished": gettext_lazy("Finished"),
+    "table_playing": gettext_lazy("Playing"),
+    "entrants": gettext_lazy("%(count)s players"),
+    "round_drawn": gettext_lazy("Round %(number)s is drawn: %(count)s tables."),
+    "updated_at": gettext_lazy("Updated %(time)s"),
+    "pick_players": gettext_lazy("Choose at least two players."),
+    "vp_points": gettext_lazy("%(vp)s VP · %(points)s points"),
+}

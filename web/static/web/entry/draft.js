@@ -1,0 +1,370 @@
+// The draft of a hand being entered: what has been tapped so far, as plain data that survives
+// a reload (JSON in localStorage). Everything here is free of the page: no DOM, no storage, no
+// network. Each function reads or changes only the draft it is given, so the screen, the
+// dialogs and the record all work through these and nothing else edits a draft by hand.
+import { physical } from "../cards.js";
+
+// What the game allows, from its description (GET rulesets/{name}/): how many copies of a card
+// the deal holds (its packs), the longest meld (null: no limit), its endings and its flags.
+// Kept on the draft (`draft.limits`), so that every function below reads the game's own.
+export function limitsOf(rules) {
+  return {
+    ruleset: rules.name,
+    copies: rules.packs,
+    maxMeld: rules.meld_sizes?.max ?? null,
+    wild: rules.wild_rank ?? null,
+    endings: [...rules.endings],
+    flags: rules.flags.map((flag) => ({ name: flag.name, label: flag.label, default: flag.default })),
+  };
+}
+
+// Whether a card is of the game's wild rank (Arlington's twos; Rummy has none).
+export const isWild = (draft, code) => Boolean(draft.limits.wild) && physical(code).slice(0, -1) === draft.limits.wild;
+
+// How many copies of each card the deal holds (the picker never offers one more).
+export const copies = (draft) => draft.limits.copies;
+
+export const newKey = () =>
+  crypto.randomUUID?.() ??
+  Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+
+// A new entry for a match's seats: every player with one empty meld, the first one's tapped into.
+export function freshDraft(seats, limits) {
+  return {
+    limits,
+    flags: Object.fromEntries(limits.flags.map((flag) => [flag.name, flag.default])),
+    key: newKey(),
+    started: Date.now(),
+    ending: null,
+    wentOut: null,
+    reason: "",
+    etag: null,
+    players: seats.map((seat) => ({ id: seat.player, name: seat.name, melds: [[]], hand: [] })),
+    active: { player: 0, group: 0 },
+  };
+}
+
+// A recorded hand (GET hands/{n}/) as a draft to correct, with the ETag it was read with.
+export function draftFromHand(hand, etag, seats, limits) {
+  const byPlayer = Object.fromEntries(hand.results.map((r) => [r.player, r]));
+  const fresh = freshDraft(seats, limits);
+  for (const flag of limits.flags) {
+    if (typeof hand[flag.name] === "boolean") fresh.flags[flag.name] = hand[flag.name];
+  }
+  for (const player of fresh.players) {
+    const result = byPlayer[player.id];
+    if (!result) continue;
+    player.melds = [...result.melds.map((m) => [...m.cards]), []];
+    player.hand = result.held.map((c) => c.card);
+  }
+  fresh.ending = hand.ending;
+  fresh.wentOut = hand.went_out;
+  fresh.etag = etag;
+  fresh.version = hand.version;
+  fresh.dealer = hand.dealer;
+  fresh.active = { player: 0, group: fresh.players[0].melds.length - 1 };
+  return fresh;
+}
+
+// How many of each physical card the draft holds already: {"QS": 2, …}.
+export function counts(draft) {
+  const seen = {};
+  for (const player of draft.players) {
+    for (const code of [...player.melds.flat(), ...player.hand]) {
+      seen[physical(code)] = (seen[physical(code)] ?? 0) + 1;
+    }
+  }
+  return seen;
+}
+
+// The first card of `codes` that would be a third copy in the draft, or null.
+export function overCopies(draft, codes) {
+  const seen = counts(draft);
+  for (const code of codes) {
+    seen[physical(code)] = (seen[physical(code)] ?? 0) + 1;
+    if (seen[physical(code)] > copies(draft)) return physical(code);
+  }
+  return null;
+}
+
+export const activePlayer = (draft) => draft.players[draft.active.player];
+export const lastMeld = (player) => player.melds.length - 1;
+export const cardTotal = (player) => player.melds.flat().length + player.hand.length;
+export const isEmpty = (draft) => !draft.players.some((p) => p.hand.length || p.melds.some((m) => m.length));
+
+// Make player `index` the one being entered, into their last meld.
+export function selectPlayer(draft, index) {
+  draft.active = { player: index, group: lastMeld(draft.players[index]) };
+}
+
+// The next player after the one being entered (after the last comes the first).
+export const nextPlayerIndex = (draft) => (draft.active.player + 1) % draft.players.length;
+
+// Where the next taps go: a meld index or "hand".
+export function target(draft, group) {
+  draft.active.group = group;
+}
+
+// Start a new meld (or reuse the empty one at the end) and make it the target of taps.
+export function openMeld(draft, player = activePlayer(draft)) {
+  const last = player.melds.length - 1;
+  if (last < 0 || player.melds[last].length) player.melds.push([]);
+  draft.active.group = player.melds.length - 1;
+}
+
+// Cards tapped or typed, to where the taps go now.
+export function addCards(draft, codes) {
+  const player = activePlayer(draft);
+  if (draft.active.group === "hand") {
+    player.hand.push(...codes);
+  } else {
+    // typed cards all go to the meld they were typed for (the preview judges its length);
+    // a meld filled to the game's longest starts the next one, ready for the next tap
+    const meld = player.melds[draft.active.group];
+    meld.push(...codes);
+    if (draft.limits.maxMeld && meld.length >= draft.limits.maxMeld) openMeld(draft, player);
+  }
+}
+
+export function removeCard(draft, playerIndex, group, index) {
+  const player = draft.players[playerIndex];
+  if (group === "hand") player.hand.splice(index, 1);
+  else player.melds[group].splice(index, 1);
+}
+
+export function removeMeld(draft, playerIndex, group) {
+  const player = draft.players[playerIndex];
+  player.melds.splice(group, 1);
+  if (!player.melds.length) player.melds.push([]);
+  if (draft.active.player === playerIndex && typeof draft.active.group === "number") {
+    draft.active.group = Math.min(draft.active.group, player.melds.length - 1);
+  }
+}
+
+// Replace a meld's cards (a suggestion taken).
+export function setMeld(draft, playerIndex, group, codes) {
+  draft.players[playerIndex].melds[group] = [...codes];
+}
+
+// Say what a two in a meld stands for (null or the two itself: the two as a two).
+export function declare(draft, playerIndex, group, index, represents) {
+  const meld = draft.players[playerIndex].melds[group];
+  const card = physical(meld[index]);
+  meld[index] = represents && represents !== card ? `${card}=${represents}` : card;
+}
+
+export function setFlag(draft, name, value) {
+  draft.flags = { ...draft.flags, [name]: value };
+}
+
+export function setEnding(draft, ending, wentOut) {
+  draft.ending = ending;
+  draft.wentOut = wentOut;
+}
+
+// The body the API reads; `labels` picks what names the players (ids to record, names to preview).
+export function body(draft, labels) {
+  const melds = (player) => player.melds.filter((meld) => meld.length);
+  const label = (player) => (labels === "ids" ? player.id : player.name);
+  const out = {
+    ending: draft.ending ?? "went_out",
+    results: draft.players.map((player) => ({ player: label(player), melds: melds(player), hand: [...player.hand] })),
+  };
+  const wentOut = draft.players.find((p) => p.id === draft.wentOut);
+  out.went_out = draft.ending === "went_out" && wentOut ? label(wentOut) : null;
+  for (const flag of draft.limits.flags) out[flag.name] = Boolean(draft.flags?.[flag.name]);
+  return out;
+}
+
+// The index of a draft meld among the non-empty melds the API sees (-1 for an empty one).
+export function meldBodyIndex(player, group) {
+  if (!player.melds[group].length) return -1;
+  return player.melds.slice(0, group).filter((m) => m.length).length;
+}
+
+// Where an error's `attr` points in the draft: {player, group} (group a meld index, "hand",
+// or null for the player as a whole), or null for the hand as a whole.
+export function place(draft, attr) {
+  const parts = (attr ?? "").split(".");
+  if (parts[0] !== "results" || parts.length < 2 || !/^\d+$/.test(parts[1])) return null;
+  const playerIndex = Number(parts[1]);
+  const player = draft.players[playerIndex];
+  if (!player) return null;
+  if (parts[2] === "hand") return { player: playerIndex, group: "hand" };
+  if (parts[2] === "melds" && /^\d+$/.test(parts[3] ?? "")) {
+    // the body leaves out empty melds: count the non-empty ones to find the draft's meld
+    let seen = -1;
+    const target = Number(parts[3]);
+    for (let index = 0; index < player.melds.length; index += 1) {
+      if (player.melds[index].length) seen += 1;
+      if (seen === target) return { player: playerIndex, group: index };
+    }
+  }
+  return { player: playerIndex, group: null };
+}
+
+// The violations about one meld (or "hand", or null: the player as a whole) of one player.
+export function violationsAt(draft, violations, playerIndex, group) {
+  return violations.filter((v) => {
+    const where = place(draft, v.attr);
+    return where && where.player === playerIndex && where.group === group;
+  });
+}
+
+export const generalViolations = (draft, violations) => violations.filter((v) => !place(draft, v.attr));
+export const playerViolations = (draft, violations, i) => violations.filter((v) => place(draft, v.attr)?.player === i);
+
+// The players' melds and held cards as the API reads them, keyed by player id (a 412's
+// side-by-side view compares two of these).
+export const rows = (draft) =>
+  draft.players.map((p) => ({ player: p.id, melds: p.melds.filter((m) => m.length), hand: p.hand }));
+
+// --- shortcuts: whole melds offered from the first cards tapped ----------------------------
+// An offer only fills in cards the scorekeeper would tap anyway, and only cards with a copy
+// left in the deal (never a third copy); whether the meld is legal stays the API's ruling.
+
+const ORDER = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+
+// Copies of `card` still free in a deal of `copies` copies, `seen` being taken.
+export const left = (seen, card, copies) => copies - (seen[card] ?? 0);
+
+// Copies still free for the offer, counting the cards the offer itself takes.
+function available(seen, cards, copies) {
+  const taken = {};
+  return cards.every((card) => {
+    taken[card] = (taken[card] ?? 0) + 1;
+    return taken[card] <= left(seen, card, copies);
+  });
+}
+
+// A run from its two end cards (tapped in either order), with the cards between when each has
+// a copy left; null otherwise. The ace is low below a three (A 2 3) or high above a queen
+// (Q K A). `maxLength` null: no upper limit.
+export function runFromEnds(first, second, seen, copies, maxLength) {
+  if (first.includes("=") || second.includes("=")) return null;
+  const [a, b] = [first, second].map((code) => ({ rank: code.slice(0, -1), suit: code.slice(-1) }));
+  if (a.suit !== b.suit || a.rank === b.rank) return null;
+  for (const order of [ORDER, [...ORDER.slice(1), "A"]]) {
+    const [from, to] = [order.indexOf(a.rank), order.indexOf(b.rank)].sort((x, y) => x - y);
+    const length = to - from + 1;
+    if (length < 3 || (maxLength && length > maxLength)) continue;
+    const cards = order.slice(from, to + 1).map((rank) => `${rank}${a.suit}`);
+    // the two ends are in the draft already: only the cards between must be free
+    if (available(seen, cards.slice(1, -1), copies)) return cards;
+  }
+  return null;
+}
+
+// Sets completing the cards tapped so far (one card, or two of one rank): all four suits, and
+// each set of three, with every card still free. Sets repeating a suit are tapped as cards.
+export function setsFrom(codes, seen, copies, suits = ["S", "H", "D", "C"]) {
+  if (!codes.length || codes.length > 2 || codes.some((code) => code.includes("="))) return [];
+  const rank = codes[0].slice(0, -1);
+  if (codes.some((code) => code.slice(0, -1) !== rank)) return [];
+  const have = codes.map((code) => code.slice(-1));
+  if (new Set(have).size !== have.length) return [];
+  const others = suits.filter((suit) => !have.includes(suit));
+  const offers = [];
+  const add = (extra) => {
+    const cards = extra.map((suit) => `${rank}${suit}`);
+    if (available(seen, cards, copies)) offers.push([...codes, ...cards]);
+  };
+  if (have.length + others.length === 4) add(others);
+  if (have.length === 1) {
+    for (let i = 0; i < others.length; i += 1) {
+      for (let j = i + 1; j < others.length; j += 1) add([others[i], others[j]]);
+    }
+  } else {
+    for (const suit of others) add([suit]);
+  }
+  return offers;
+}
+
+// The offers for the meld being entered: sets after its first card (or two of a rank), a run
+// after its two end cards. Nothing while the cards are entered into the hand.
+export function offers(draft) {
+  const group = draft.active.group;
+  if (group === "hand") return [];
+  const meld = activePlayer(draft).melds[group] ?? [];
+  const seen = counts(draft);
+  const found = [];
+  if (meld.length === 2) {
+    const run = runFromEnds(meld[0], meld[1], seen, copies(draft), draft.limits.maxMeld);
+    if (run && run.length > 2) found.push({ kind: "run", cards: run });
+  }
+  for (const cards of setsFrom(meld, seen, copies(draft))) found.push({ kind: "set", cards });
+  for (const gap of gapsFrom(draft, meld, seen)) found.push({ kind: "gap", ...gap });
+  return found;
+}
+
+// Runs from two end cards where one card between is left to a wild card (Arlington's two):
+// [{cards, gap, stands}] with `cards[gap]` the card the two would stand for. Offered only when
+// a wild card has a copy left and every other card between is free.
+export function gapsFrom(draft, meld, seen) {
+  const wild = draft.limits.wild;
+  if (!wild || meld.length !== 2 || meld.some((code) => code.includes("="))) return [];
+  if (!freeWilds(draft).length) return [];
+  // the run the ends make, whatever is left of the card the two will stand for
+  const run = runFromEnds(meld[0], meld[1], {}, copies(draft), draft.limits.maxMeld);
+  if (!run) return [];
+  const found = [];
+  for (let gap = 1; gap < run.length - 1; gap += 1) {
+    const others = run.slice(1, -1).filter((_, i) => i + 1 !== gap);
+    if (!available(seen, others, copies(draft))) continue;
+    if (run[gap].slice(0, -1) === wild) continue; // a two as itself is tapped as a card
+    found.push({ cards: run, gap, stands: run[gap] });
+  }
+  return found;
+}
+
+// The wild cards (twos) with a copy left, for a gap.
+export function freeWilds(draft) {
+  const seen = counts(draft);
+  return ["S", "H", "D", "C"].map((suit) => `${draft.limits.wild}${suit}`).filter((two) => left(seen, two, copies(draft)) > 0);
+}
+
+// A gap filled: the meld's cards with `two` in place of the card at `gap` (left bare: what it
+// stands for is the API's suggestion, declared by the caller).
+export function fillGap(draft, cards, gap, two) {
+  const meld = cards.map((card, i) => (i === gap ? two : card));
+  activePlayer(draft).melds[draft.active.group] = meld;
+  return meld;
+}
+
+// An offer taken: the meld becomes its cards and the next taps go to a new meld.
+export function takeOffer(draft, cards) {
+  const player = activePlayer(draft);
+  player.melds[draft.active.group] = [...cards];
+  openMeld(draft, player);
+}
+
+// --- the rest: the last player's held cards when the stock ran out --------------------------
+
+// Every card of the deal not yet entered (nor `topDiscard`, the card left on the pile), in
+// suit then rank order: what the last player still holds.
+export function theRest(draft, topDiscard, suits = ["S", "H", "D", "C"]) {
+  const seen = counts(draft);
+  if (topDiscard) seen[topDiscard] = (seen[topDiscard] ?? 0) + 1;
+  const rest = [];
+  for (const suit of suits) {
+    for (const rank of ORDER) {
+      const card = `${rank}${suit}`;
+      for (let n = left(seen, card, copies(draft)); n > 0; n -= 1) rest.push(card);
+    }
+  }
+  return rest;
+}
+
+// "The rest" is offered to one player only: when the stock ran out and every other player has
+// cards entered, the one player who has none yet.
+export function restOffered(draft) {
+  if (draft.ending !== "stock_exhausted" || !draft.limits.endings.includes("stock_exhausted")) return false;
+  const player = activePlayer(draft);
+  if (player.hand.length) return false;
+  return draft.players.every((p) => p === player || cardTotal(p) > 0);
+}
+
+export function addRest(draft, topDiscard) {
+  activePlayer(draft).hand.push(...theRest(draft, topDiscard));
+  draft.topDiscard = topDiscard ?? null;
+}

@@ -1,0 +1,53 @@
+// A club's nights and tournaments, and the form that starts one.
+import { get, getAll, request, showError } from "../api.js";
+import { h, pageData } from "../dom.js";
+import { sentences, t } from "../i18n.js";
+
+const root = document.getElementById("tournaments");
+const clubId = pageData().club;
+
+async function show() {
+  try {
+    const club = await get(`clubs/${clubId}/`);
+    const [nights, players] = await Promise.all([getAll(`tournaments/?club=${clubId}`), getAll(`players/?club=${clubId}`)]);
+    const crumb = document.getElementById("club-link");
+    crumb.textContent = club.name;
+    document.title = `${document.querySelector("h1").textContent} · ${club.name}`;
+    document.getElementById("tournament-list").replaceChildren(...(nights.length ? nights.map((night) =>
+      h("li", {}, h("a", { href: `/tournaments/${night.id}/` },
+        h("span", {}, h("span", { class: "title" }, night.name),
+          h("span", { class: "sub" }, `${t(`ruleset_${night.ruleset}`)} · ${t("entrants", { count: night.entrants.length })}`)),
+        h("span", { class: "badge" }, night.rounds.length ? t("round_title", { number: night.rounds.length }) : t("no_round")))))
+      : [h("li", { class: "muted" }, t("no_tournaments"))]));
+    if (!["owner", "scorekeeper"].includes(club.role)) return;
+    document.getElementById("new-tournament").hidden = false;
+    document.getElementById("tournament-players").replaceChildren(...players.map((player) =>
+      h("label", { class: "check" }, h("input", { type: "checkbox", name: "players", value: player.id }), ` ${player.name}`)));
+  } catch (error) {
+    showError(error, { sentences });
+  } finally {
+    root.removeAttribute("aria-busy");
+  }
+}
+
+document.getElementById("tournament-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const form = event.currentTarget;
+  const data = new FormData(form);
+  const players = data.getAll("players").map(Number);
+  const problem = document.getElementById("tournament-error");
+  problem.textContent = players.length < 2 ? t("pick_players") : "";
+  if (players.length < 2) return;
+  try {
+    const { data: night } = await request("tournaments/", {
+      method: "POST",
+      body: { club: Number(clubId), name: data.get("name"), ruleset: data.get("ruleset"), players },
+    });
+    location.assign(`/tournaments/${night.id}/`);
+  } catch (error) {
+    problem.textContent = error.errors?.map((e) => e.detail).join(" ") ?? "";
+    if (!problem.textContent) showError(error, { sentences });
+  }
+});
+
+show();
