@@ -12,7 +12,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from matches.models import DEFAULT_RULESET, Club, Match, Player, Season, ruleset_choices
+from matches.models import Club, Match, Player, Season, ruleset_choices
+from scoring.rulesets import DEFAULT as DEFAULT_RULESET
 
 
 class RatingEntry(models.Model):
