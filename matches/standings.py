@@ -32,7 +32,8 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 from redis.exceptions import RedisError
 
-from matches.models import Club, HandResult, MatchStatus, Player, Ruleset, Season, Seat, Tally
+from matches.models import Club, HandResult, MatchStatus, Player, Season, Seat, Tally
+from scoring import rulesets
 
 logger = logging.getLogger(__name__)
 
@@ -68,7 +69,7 @@ class Scope:
     season_id: int | None = None
     date_from: dt.date | None = None
     date_to: dt.date | None = None
-    ruleset: str = Ruleset.ARLINGTON
+    ruleset: str = rulesets.DEFAULT
 
     def matches(self, prefix: str) -> Q:
         """The condition on the match reached through ``prefix`` (such as ``match__``)."""
@@ -303,7 +304,7 @@ def standings_for_club(
     date_from: dt.date | None = None,
     date_to: dt.date | None = None,
     ordering: Sequence[str] = DEFAULT_ORDERING,
-    ruleset: str = Ruleset.ARLINGTON,
+    ruleset: str = rulesets.DEFAULT,
 ) -> Table:
     """A club's table of one ruleset, all-time or for one season, optionally between two dates
     (inclusive)."""
@@ -317,7 +318,7 @@ def standings_for_season(
     date_from: dt.date | None = None,
     date_to: dt.date | None = None,
     ordering: Sequence[str] = DEFAULT_ORDERING,
-    ruleset: str = Ruleset.ARLINGTON,
+    ruleset: str = rulesets.DEFAULT,
 ) -> Table:
     """A season's table of one ruleset, optionally between two dates (inclusive).
 
