@@ -12,7 +12,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from matches.models import Club, Match, Player, Ruleset, Season
+from matches.models import Club, Match, Player, Season, ruleset_choices
+from scoring.rulesets import DEFAULT as DEFAULT_RULESET
 
 
 class RatingEntry(models.Model):
@@ -23,7 +24,7 @@ class RatingEntry(models.Model):
     """
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
-    ruleset = models.CharField(max_length=20, choices=Ruleset.choices)
+    ruleset = models.CharField(max_length=20, choices=ruleset_choices)
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_entries")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_entries")
     finished_at = models.DateTimeField()
@@ -46,7 +47,7 @@ class Rating(models.Model):
     """A player's current rating in one ruleset: the last entry of their history, kept."""
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
-    ruleset = models.CharField(max_length=20, choices=Ruleset.choices)
+    ruleset = models.CharField(max_length=20, choices=ruleset_choices)
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
     mu = models.FloatField()
     sigma = models.FloatField()
@@ -63,7 +64,7 @@ class Tournament(models.Model):
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="tournaments")
     name = models.CharField(max_length=100)
-    ruleset = models.CharField(max_length=20, choices=Ruleset.choices, default=Ruleset.ARLINGTON)
+    ruleset = models.CharField(max_length=20, choices=ruleset_choices, default=DEFAULT_RULESET)
     season = models.ForeignKey(
         Season, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -155,7 +156,7 @@ class PublicLink(models.Model):
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="public_links")
     token = models.CharField(max_length=64, unique=True, default=public_token, editable=False)
     scope = models.CharField(max_length=20, choices=Scope.choices)
-    ruleset = models.CharField(max_length=20, choices=Ruleset.choices, default=Ruleset.ARLINGTON)
+    ruleset = models.CharField(max_length=20, choices=ruleset_choices, default=DEFAULT_RULESET)
     season = models.ForeignKey(
         Season, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
     )

@@ -209,7 +209,6 @@ class InvalidSetup(MatchError):
 
 SETUP_MESSAGES = {
     "unknown_club": _("Club {club} does not exist or you are not a member."),
-    "seat_count": _("A match seats 2 to 5 players; {count} given."),
     "seat_count_for_ruleset": _(
         "A match of {ruleset} seats {least} to {most} players; {count} given."
     ),
@@ -246,8 +245,8 @@ class LiveRulesetUnsupported(MatchError):
     status = 409
     code = "live_ruleset_unsupported"
     message = _(
-        "This match is played by the rules of {ruleset}; the live table referees Arlington only. "
-        "Enter its hands whole."
+        "This match is played by the rules of {ruleset}, which has no live play: enter its hands "
+        "whole."
     )
 
 

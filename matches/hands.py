@@ -230,6 +230,7 @@ class RecordedHand:
             "ending": self.ending,
             "went_out": self.went_out,
             "rummy": self.flags.get("rummy"),
+            "flags": self.flags,
             "version": self.version,
             "results": [
                 {

@@ -29,10 +29,10 @@ from matches.models import (
     LiveStatus,
     Match,
     MatchStatus,
-    Ruleset,
     Seat,
 )
 from scoring import live as engine
+from scoring import rulesets
 
 logger = logging.getLogger(__name__)
 
@@ -110,7 +110,8 @@ def live_start(*, match_id: int, turned_up: scoring.Card, user: User) -> LiveHan
     match = _lock(match_id)
     if match.status == MatchStatus.FINISHED:
         raise errors.MatchFinished(match=match.pk)
-    if match.ruleset != Ruleset.ARLINGTON:
+    rules = rulesets.ruleset(match.ruleset)
+    if rules.take is None:
         raise errors.LiveRulesetUnsupported(ruleset=match.get_ruleset_display())
     playing = LiveHand.objects.filter(match=match, status=LiveStatus.PLAYING).first()
     if playing is not None:
@@ -126,7 +127,12 @@ def live_start(*, match_id: int, turned_up: scoring.Card, user: User) -> LiveHan
         ruleset=match.ruleset,
     )
     state = engine.deal(
-        list(players.values()), dealer=players[dealer], turned_up=turned_up, number=number
+        list(players.values()),
+        dealer=players[dealer],
+        turned_up=turned_up,
+        number=number,
+        rules=rules,
+        options=match.options,
     )
     live = LiveHand.objects.create(
         match=match,
@@ -141,12 +147,14 @@ def live_start(*, match_id: int, turned_up: scoring.Card, user: User) -> LiveHan
     return live
 
 
-def _replay(live: LiveHand, players: Mapping[int, Seated]) -> engine.LiveHand:
+def _replay(live: LiveHand, players: Mapping[int, Seated], match: Match) -> engine.LiveHand:
     dealt = engine.deal(
         list(players.values()),
         dealer=players[live.dealer_id],
         turned_up=scoring.Card.parse(live.turned_up),
         number=live.number,
+        rules=rulesets.ruleset(match.ruleset),
+        options=match.options,
     )
     events = [
         _event(event.data, players)
@@ -210,7 +218,7 @@ def live_append(
     _check_if_match(live, if_match)
     seats = _seats(match)
     players = _players(seats)
-    state = _replay(live, players)
+    state = _replay(live, players, match)
     sequence = (
         live.events.order_by("-sequence").values_list("sequence", flat=True).first() or 0
     ) + 1
@@ -263,6 +271,7 @@ def _finish(
             services.PlayerEntry(player=entry.player.id, melds=entry.melds, held=entry.held)  # type: ignore[attr-defined]
             for entry in done.hand.results
         ),
+        flags=done.flags,
     )
     recorded = services.hand_record(
         match_id=live.match_id, entry=entry, user=user, number=live.number, device=device, live=True
@@ -300,7 +309,7 @@ def live_undo(*, match_id: int, if_match: IfMatchTags) -> LiveHand:
     last.undone = True
     last.save(update_fields=["undone"])
     live.version += 1
-    live.state = _public(_replay(live, _players(_seats(match))), live.version)
+    live.state = _public(_replay(live, _players(_seats(match)), match), live.version)
     live.save(update_fields=["version", "state"])
     publish(match_id, live.state)
     return live

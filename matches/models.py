@@ -7,10 +7,8 @@ services, asking the match's ruleset; the rules of the game live in the engine (
 from __future__ import annotations
 
 import datetime as dt
-import operator
 import secrets
 from decimal import Decimal
-from functools import reduce
 from typing import Any
 
 from django.conf import settings
@@ -18,6 +16,7 @@ from django.db import models, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from scoring.rulesets import DEFAULT as DEFAULT_RULESET
 from scoring.rulesets import RULESETS
 
 
@@ -170,26 +169,18 @@ class MatchStatus(models.TextChoices):
 
 
 MIN_SEATS = 2
-MAX_SEATS = max(rules.max_players for rules in RULESETS.values())
+MAX_SEATS = 6
+"""The most seats a row holds; every ruleset seats within MIN_SEATS..MAX_SEATS (a test checks)."""
 TARGET_TOTAL = 1000
 
 
-class Ruleset(models.TextChoices):
-    """The games a match may be played by (``scoring.rulesets``), fixed when it is created."""
+def ruleset_choices() -> list[tuple[str, str]]:
+    """The games a match may be played by: every ruleset registered (``scoring.rulesets``).
 
-    ARLINGTON = "arlington", "Arlington"
-    RUMMY = "rummy", "Rummy"
-
-
-def _seats_for_each_ruleset() -> Q:
-    """Each ruleset's table sizes: Arlington seats 2 to 5, Rummy 2 to 6."""
-    return reduce(
-        operator.or_,
-        (
-            Q(ruleset=name, seat_count__gte=rules.min_players, seat_count__lte=rules.max_players)
-            for name, rules in RULESETS.items()
-        ),
-    )
+    Read when asked, so that the choices are the registry's and never a copy of it; the table
+    size of each game is checked by the service that creates a match.
+    """
+    return [(name, rules.label) for name, rules in RULESETS.items()]
 
 
 class Match(models.Model):
@@ -205,9 +196,9 @@ class Match(models.Model):
     # Database defaults as well: rows written by hand-written SQL get Arlington's, like old rows.
     ruleset = models.CharField(
         max_length=20,
-        choices=Ruleset.choices,
-        default=Ruleset.ARLINGTON,
-        db_default=Ruleset.ARLINGTON,
+        choices=ruleset_choices,
+        default=DEFAULT_RULESET,
+        db_default=DEFAULT_RULESET,
     )
     options = models.JSONField(
         default=dict,
@@ -228,7 +219,8 @@ class Match(models.Model):
         verbose_name_plural = "matches"
         constraints = [
             models.CheckConstraint(
-                condition=_seats_for_each_ruleset(), name="match_seat_count_for_ruleset"
+                condition=Q(seat_count__gte=MIN_SEATS, seat_count__lte=MAX_SEATS),
+                name="match_seat_count_range",
             ),
             models.CheckConstraint(
                 condition=Q(status__in=MatchStatus.values), name="match_status_known"
@@ -292,9 +284,9 @@ class Tally(models.Model):
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="tallies")
     ruleset = models.CharField(
         max_length=20,
-        choices=Ruleset.choices,
-        default=Ruleset.ARLINGTON,
-        db_default=Ruleset.ARLINGTON,
+        choices=ruleset_choices,
+        default=DEFAULT_RULESET,
+        db_default=DEFAULT_RULESET,
     )
     matches_played = models.PositiveIntegerField()
     wins = models.PositiveIntegerField()

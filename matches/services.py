@@ -16,6 +16,7 @@ from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
+from django.utils.translation import gettext
 
 import scoring
 from matches import confirmations, errors, hands, signals, statements
@@ -162,20 +163,18 @@ def match_create(
     """Seat distinct players of the club clockwise, in the order given, for a game of ``ruleset``.
 
     ``players`` are player ids of the club's roster; ``season``, if given, the id of one of its
-    seasons; ``first_dealer`` the id of a seated player (default: the first seat). Arlington
-    seats 2 to 5, Rummy 2 to 6; ``options`` (already read) are completed with the ruleset's
+    seasons; ``first_dealer`` the id of a seated player (default: the first seat). A match
+    seats as many as its ruleset says; ``options`` (already read) are completed with the ruleset's
     defaults and fixed for the match's life. Raises ``errors.InvalidSetup`` naming the first
     field at fault.
     """
     rules = rulesets.ruleset(ruleset)
     if not rules.min_players <= len(players) <= rules.max_players:
-        if ruleset == rulesets.DEFAULT:
-            raise errors.InvalidSetup("seat_count", attr="players", count=len(players))
         raise errors.InvalidSetup(
             "seat_count",
             attr="players",
             sentence="seat_count_for_ruleset",
-            ruleset=ruleset,
+            ruleset=gettext(rules.label),
             least=rules.min_players,
             most=rules.max_players,
             count=len(players),

@@ -41,12 +41,12 @@ from matches.models import (
     HandResult,
     MatchStatus,
     Player,
-    Ruleset,
     Season,
     Seat,
     SecondEntry,
     Tally,
 )
+from scoring import rulesets
 
 logger = logging.getLogger(__name__)
 
@@ -82,7 +82,7 @@ class Scope:
     season_id: int | None = None
     date_from: dt.date | None = None
     date_to: dt.date | None = None
-    ruleset: str = Ruleset.ARLINGTON
+    ruleset: str = rulesets.DEFAULT
     marks_unconfirmed: bool = False
     """The club asks for a second entry: each row counts the player's matches with a hand
     nobody has confirmed (else that column is null)."""
@@ -335,7 +335,7 @@ def standings_for_club(
     date_from: dt.date | None = None,
     date_to: dt.date | None = None,
     ordering: Sequence[str] = DEFAULT_ORDERING,
-    ruleset: str = Ruleset.ARLINGTON,
+    ruleset: str = rulesets.DEFAULT,
 ) -> Table:
     """A club's table of one ruleset, all-time or for one season, optionally between two dates
     (inclusive)."""
@@ -353,7 +353,7 @@ def standings_for_season(
     date_from: dt.date | None = None,
     date_to: dt.date | None = None,
     ordering: Sequence[str] = DEFAULT_ORDERING,
-    ruleset: str = Ruleset.ARLINGTON,
+    ruleset: str = rulesets.DEFAULT,
 ) -> Table:
     """A season's table of one ruleset, optionally between two dates (inclusive).
 

@@ -148,7 +148,14 @@ def _check_players(hand: HandInput, seated: Sequence[Hashable] | None) -> list[V
         count = len(set(listed))
         if not MIN_PLAYERS <= count <= MAX_PLAYERS:
             found.append(
-                violation(Code.PLAYERS_MISMATCH, "results", problem="player_count", count=count)
+                violation(
+                    Code.PLAYERS_MISMATCH,
+                    "results",
+                    problem="player_count",
+                    count=count,
+                    min=MIN_PLAYERS,
+                    max=MAX_PLAYERS,
+                )
             )
         return found
     for player in seated:

@@ -1,10 +1,12 @@
-"""A hand refereed as it is played: the live table, from what the table can see (rulings 14-17).
+"""A hand refereed as it is played: the live table, from what the table can see.
 
-The state is a value. :func:`deal` starts a hand, :func:`play` rules on one event and answers
-the next state or every violation (the state it was given is left as it was), and
-:func:`finish` scores the ended hand with the same ruling as a hand entered whole. No hidden
-card is ever assumed: a card drawn from the dealt stock stays private, and only cards the table
-has seen (the turned-up card, the discard pile, melds, a turned-over stock) are tracked.
+The state is a value. :func:`deal` starts a hand of any ruleset (:mod:`scoring.rulesets`),
+:func:`play` rules on one event and answers the next state or every violation (the state it was
+given is left as it was), and :func:`finish` scores the ended hand with the same ruling as a
+hand entered whole. Every rule of a move is the ruleset's: the deal's sizes, what may be taken
+from the discard pile, melds, adding to melds, discards and the score. No hidden card is ever
+assumed: a card drawn from the dealt stock stays private, and only cards the table has seen
+(the turned-up card, the discard pile, melds, a turned-over stock) are tracked.
 
 >>> table = deal(["ann", "bob"], dealer="ann", turned_up=Card.parse("7H"))
 >>> table.turn_player, table.phase.value, table.stock
@@ -22,98 +24,28 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Final, Protocol, TypeVar
+from typing import TypeVar
 
 from scoring.cards import ALL_CARDS, Card, MeldCard, parse_cards, parse_meld
-from scoring.hands import (
-    MAX_PLAYERS,
-    MIN_CARDS_PER_PLAYER,
-    MIN_PLAYERS,
-    Ending,
-    HandInput,
-    HandRuling,
-    PlayerInput,
-    rule_hand,
-)
-from scoring.melds import COPIES_PER_CARD, MeldRuling, rule_meld
-from scoring.turns import TurnRuling, rule_discard, rule_extend, rule_take_discards
+from scoring.hands import Ending, HandInput, HandRuling, PlayerInput
+from scoring.rulesets import ARLINGTON, Options, Ruleset, Take
 from scoring.violations import Code, Violation, violation
 
 T_ = TypeVar("T_")
 
-DECK_SIZE = 104
-"""Two 52-card packs, no jokers."""
+PACK_SIZE = 52
+"""One pack, no jokers."""
 
 
 class Phase(enum.StrEnum):
     """Where the player whose turn it is stands in the turn."""
 
     DRAW = "draw"
-    """The turn starts: draw from the stock or take the whole discard pile."""
+    """The turn starts: draw from the stock or take from the discard pile, as the game allows."""
     PLAY = "play"
-    """Drawn: meld, extend your own melds, then discard (or go out)."""
+    """Drawn: meld, add to melds, then discard (or go out, or pass when nothing else is legal)."""
     ENDED = "ended"
     """A player went out, or nothing was left to turn over: only the held cards remain."""
-
-
-class ExtendRule(Protocol):
-    """How a game rules on adding cards to a meld on the table."""
-
-    def __call__(
-        self,
-        meld: Sequence[MeldCard],
-        add: Sequence[MeldCard],
-        *,
-        player: Hashable | None = None,
-        owner: Hashable | None = None,
-    ) -> TurnRuling: ...
-
-
-class HandRule(Protocol):
-    """How a game scores a finished hand and checks it as a whole."""
-
-    def __call__(
-        self,
-        hand: HandInput,
-        *,
-        seated: Sequence[Hashable] | None = None,
-        check_card_counts: bool = True,
-    ) -> HandRuling: ...
-
-
-@dataclass(frozen=True, slots=True)
-class TableRules:
-    """What a live table needs of a game: the deal's sizes and the ruling on each kind of move.
-
-    Every check of a move goes through these, so another game plugs its own rules in here.
-
-    >>> ARLINGTON.deal_size, ARLINGTON.deck_size, ARLINGTON.copies
-    (13, 104, 2)
-    """
-
-    deck_size: int
-    deal_size: int
-    copies: int
-    rule_meld: Callable[[Sequence[MeldCard]], MeldRuling]
-    rule_take: Callable[[MeldCard, Sequence[MeldCard]], TurnRuling]
-    rule_extend: ExtendRule
-    rule_discard: Callable[[Card], TurnRuling]
-    rule_hand: HandRule
-    min_players: int = MIN_PLAYERS
-    max_players: int = MAX_PLAYERS
-
-
-ARLINGTON: Final = TableRules(
-    deck_size=DECK_SIZE,
-    deal_size=MIN_CARDS_PER_PLAYER,
-    copies=COPIES_PER_CARD,
-    rule_meld=rule_meld,
-    rule_take=rule_take_discards,
-    rule_extend=rule_extend,
-    rule_discard=rule_discard,
-    rule_hand=rule_hand,
-)
-"""The rules of Arlington: 13 cards each from two packs, and rulings 1-17."""
 
 
 # --- events --------------------------------------------------------------------------------
@@ -155,6 +87,36 @@ class TakePile:
 
 
 @dataclass(frozen=True, slots=True)
+class TakeDiscard:
+    """Take the top card of the discard pile into the hand (games whose ``take`` is ``discard``)."""
+
+    player: Hashable
+
+    def as_dict(self) -> dict[str, object]:
+        """The event as JSON data.
+
+        >>> TakeDiscard(17).as_dict()
+        {'type': 'take_discard', 'player': 17}
+        """
+        return {"type": "take_discard", "player": self.player}
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """End the turn without discarding, holding only cards that can never be played (ruling 20)."""
+
+    player: Hashable
+
+    def as_dict(self) -> dict[str, object]:
+        """The event as JSON data.
+
+        >>> Pass(17).as_dict()
+        {'type': 'pass', 'player': 17}
+        """
+        return {"type": "pass", "player": self.player}
+
+
+@dataclass(frozen=True, slots=True)
 class Meld:
     """Lay a new meld from hand."""
 
@@ -172,7 +134,7 @@ class Meld:
 
 @dataclass(frozen=True, slots=True)
 class Extend:
-    """Add cards from hand to one of your own melds, by its index on the table."""
+    """Add cards from hand to a meld on the table, by its index (the game says whose melds)."""
 
     player: Hashable
     meld: int
@@ -208,7 +170,7 @@ class Discard:
         return {"type": "discard", "player": self.player, "card": self.card.code}
 
 
-Event = Draw | TakePile | Meld | Extend | Discard
+Event = Draw | TakePile | TakeDiscard | Meld | Extend | Discard | Pass
 
 
 def event_from_dict(data: Mapping[str, object]) -> Event:
@@ -224,6 +186,10 @@ def event_from_dict(data: Mapping[str, object]) -> Event:
         return Draw(player, None if card is None else parse_cards([card])[0])
     if kind == "take_pile":
         return TakePile(player, parse_meld(data["meld"]))
+    if kind == "take_discard":
+        return TakeDiscard(player)
+    if kind == "pass":
+        return Pass(player)
     if kind == "meld":
         return Meld(player, parse_meld(data["cards"]))
     if kind == "extend":
@@ -274,7 +240,14 @@ class LiveHand:
     went_out: Hashable | None = None
     events: int = 0
     """How many events the hand has accepted."""
-    rules: TableRules = field(default=ARLINGTON, repr=False, compare=False)
+    taken: Card | None = None
+    """The card taken from the discard pile this turn, if one was (it may not be discarded)."""
+    discarded: tuple[bool, ...] = ()
+    """Whether each seat has ended a turn with a discard: going out before that is going out all
+    at once (its last card may be a discard)."""
+    rules: Ruleset = field(default=ARLINGTON, repr=False, compare=False)
+    options: Options = field(default_factory=dict, repr=False, compare=False)
+    """The match's options, every one of them."""
 
     @property
     def turn_player(self) -> Hashable | None:
@@ -302,6 +275,8 @@ class Finished:
     hand: HandInput | None
     ruling: HandRuling | None
     violations: tuple[Violation, ...]
+    flags: Mapping[str, bool] = field(default_factory=dict)
+    """The hand's flags as the play decided them (Rummy: ``rummy``, out all at once)."""
 
     @property
     def valid(self) -> bool:
@@ -315,16 +290,21 @@ def deal(
     dealer: Hashable,
     turned_up: Card,
     number: int = 1,
-    rules: TableRules = ARLINGTON,
+    rules: Ruleset = ARLINGTON,
+    options: Options | None = None,
 ) -> LiveHand:
-    """Deal a hand: 13 cards each, one card turned up to start the discard pile.
+    """Deal a hand by the ruleset's sizes, one card turned up to start the discard pile.
 
-    Play starts left of the dealer (the next seat clockwise). Raises ``ValueError`` for a
-    table that cannot be dealt (the match guarantees a legal one).
+    Play starts left of the dealer (the next seat clockwise). ``options`` are the match's
+    (the ruleset's defaults fill the rest). Raises ``ValueError`` for a table that cannot be
+    dealt (the match guarantees a legal one).
 
     >>> table = deal([17, 21, 33], dealer=33, turned_up=Card.parse("QS"))
     >>> table.turn_player, table.stock, table.hand_sizes
     (17, 64, (13, 13, 13))
+    >>> from scoring.rulesets import RUMMY
+    >>> deal([17, 21, 33], dealer=33, turned_up=Card.parse("QS"), rules=RUMMY).stock
+    30
     """
     seated = tuple(players)
     if not rules.min_players <= len(set(seated)) == len(seated) <= rules.max_players:
@@ -333,20 +313,23 @@ def deal(
         raise ValueError(f"the dealer {dealer!r} is not seated")
     seen = [0] * len(ALL_CARDS)
     seen[turned_up.index] = 1
+    size = rules.deal_size(len(seated))
     return LiveHand(
         number=number,
         players=seated,
         dealer=dealer,
         turn=(seated.index(dealer) + 1) % len(seated),
         phase=Phase.DRAW,
-        stock=rules.deck_size - rules.deal_size * len(seated) - 1,
+        stock=PACK_SIZE * rules.packs - size * len(seated) - 1,
         stock_known=(),
         discards=(turned_up,),
         melds=(),
-        hand_sizes=(rules.deal_size,) * len(seated),
+        hand_sizes=(size,) * len(seated),
         known=((),) * len(seated),
         seen=tuple(seen),
+        discarded=(False,) * len(seated),
         rules=rules,
+        options=rules.options_with_defaults(options or {}),
     )
 
 
@@ -373,10 +356,14 @@ def play(state: LiveHand, event: Event) -> LiveRuling:
         return _draw(state, event, seat)
     if isinstance(event, TakePile):
         return _take_pile(state, event, seat)
+    if isinstance(event, TakeDiscard):
+        return _take_discard(state, event, seat)
     if isinstance(event, Meld):
         return _meld(state, event, seat)
     if isinstance(event, Extend):
         return _extend(state, event, seat)
+    if isinstance(event, Pass):
+        return _pass(state, event, seat)
     return _discard(state, event, seat)
 
 
@@ -389,7 +376,7 @@ def _check_turn(state: LiveHand, event: Event) -> list[Violation]:
     turn = state.players[state.turn]
     if player != turn:
         return [violation(Code.NOT_YOUR_TURN, "player", player=player, turn=turn)]
-    starts = isinstance(event, (Draw, TakePile))
+    starts = isinstance(event, (Draw, TakePile, TakeDiscard))
     if starts and state.phase is Phase.PLAY:
         return [violation(Code.ALREADY_DRAWN, "type", player=player)]
     if not starts and state.phase is Phase.DRAW:
@@ -399,8 +386,9 @@ def _check_turn(state: LiveHand, event: Event) -> list[Violation]:
 
 def _draw(state: LiveHand, event: Draw, seat: int) -> LiveRuling:
     stock, stock_known, discards = state.stock, state.stock_known, state.discards
+    kept = 1 if state.rules.turn_over_keeps_top else 0
     if stock == 0:
-        if len(discards) <= 1:  # nothing to turn over: the hand ends, nobody goes out
+        if len(discards) <= kept:  # nothing to turn over: the hand ends, nobody goes out
             if event.card is not None:
                 return _refuse(
                     state, violation(Code.DRAW_CARD_UNKNOWN, "card", card=event.card.code)
@@ -410,8 +398,8 @@ def _draw(state: LiveHand, event: Draw, seat: int) -> LiveRuling:
                     state, phase=Phase.ENDED, ending=Ending.STOCK_EXHAUSTED, events=state.events + 1
                 )
             )
-        # The top discard stays; the rest is turned over unshuffled: the oldest comes first.
-        stock_known, discards = discards[:-1], discards[-1:]
+        # Turned over unshuffled, the oldest first; some games leave the top discard showing.
+        stock_known, discards = discards[: len(discards) - kept], discards[len(discards) - kept :]
         stock = len(stock_known)
     known = state.known
     if stock_known:
@@ -439,6 +427,10 @@ def _draw(state: LiveHand, event: Draw, seat: int) -> LiveRuling:
 
 
 def _take_pile(state: LiveHand, event: TakePile, seat: int) -> LiveRuling:
+    if state.rules.take is not Take.PILE:
+        return _refuse(state, violation(Code.TAKE_PILE_NOT_ALLOWED, "type"))
+    if not state.discards:
+        return _refuse(state, violation(Code.DISCARD_PILE_EMPTY, "type"))
     top = state.discards[-1]
     at = next((i for i, c in enumerate(event.meld) if c.card == top), None)
     if at is None:
@@ -452,7 +444,7 @@ def _take_pile(state: LiveHand, event: TakePile, seat: int) -> LiveRuling:
             ),
         )
     from_hand = (*event.meld[:at], *event.meld[at + 1 :])
-    ruling = state.rules.rule_take(event.meld[at], from_hand)
+    ruling = state.rules.rule_take(event.meld[at], from_hand, state.options)
     found = [Violation(v.code, v.params, "meld") for v in ruling.violations]
     spent = _from_hand(state, seat, [c.card for c in from_hand], "meld")
     found.extend(spent.violations)
@@ -469,12 +461,32 @@ def _take_pile(state: LiveHand, event: TakePile, seat: int) -> LiveRuling:
         hand_sizes=_with(state.hand_sizes, seat, size),
         known=_with(state.known, seat, _sorted((*spent.known, *rest))),
         events=state.events + 1,
+        taken=top,
     )
     return LiveRuling(_out_if_empty(after, seat))
 
 
+def _take_discard(state: LiveHand, event: TakeDiscard, seat: int) -> LiveRuling:
+    if state.rules.take is not Take.DISCARD:
+        return _refuse(state, violation(Code.TAKE_DISCARD_NOT_ALLOWED, "type"))
+    if not state.discards:
+        return _refuse(state, violation(Code.DISCARD_PILE_EMPTY, "type"))
+    top = state.discards[-1]
+    return LiveRuling(
+        replace(
+            state,
+            phase=Phase.PLAY,
+            discards=state.discards[:-1],
+            hand_sizes=_with(state.hand_sizes, seat, state.hand_sizes[seat] + 1),
+            known=_with(state.known, seat, _sorted((*state.known[seat], top))),
+            events=state.events + 1,
+            taken=top,
+        )
+    )
+
+
 def _meld(state: LiveHand, event: Meld, seat: int) -> LiveRuling:
-    found = [v.at("cards") for v in state.rules.rule_meld(event.cards).violations]
+    found = [v.at("cards") for v in state.rules.rule_meld(event.cards, state.options).violations]
     spent = _from_hand(state, seat, [c.card for c in event.cards], "cards")
     found.extend(spent.violations)
     if found:
@@ -496,8 +508,8 @@ def _extend(state: LiveHand, event: Extend, seat: int) -> LiveRuling:
             state, violation(Code.UNKNOWN_MELD, "meld", meld=event.meld, count=len(state.melds))
         )
     target = state.melds[event.meld]
-    ruling = state.rules.rule_extend(
-        target.cards, event.cards, player=event.player, owner=target.owner
+    ruling = state.rules.rule_add(
+        target.cards, event.cards, state.options, player=event.player, owner=target.owner
     )
     found = [
         v.at("cards") if v.code is not Code.NOT_YOUR_MELD else v.at("meld")
@@ -521,7 +533,8 @@ def _extend(state: LiveHand, event: Extend, seat: int) -> LiveRuling:
 
 
 def _discard(state: LiveHand, event: Discard, seat: int) -> LiveRuling:
-    found = [v.at("card") for v in state.rules.rule_discard(event.card).violations]
+    ruling = state.rules.rule_discard(event.card, state.options, taken_from_discards=state.taken)
+    found = [v.at("card") for v in ruling.violations]
     spent = _from_hand(state, seat, [event.card], "card")
     found.extend(spent.violations)
     if found:
@@ -535,9 +548,50 @@ def _discard(state: LiveHand, event: Discard, seat: int) -> LiveRuling:
         hand_sizes=_with(state.hand_sizes, seat, size),
         events=state.events + 1,
     )
-    if size == 0:
+    if size == 0:  # going out with a discard: still all at once if it is the first
         return LiveRuling(_out_if_empty(after, seat))
-    return LiveRuling(replace(after, phase=Phase.DRAW, turn=(seat + 1) % len(state.players)))
+    return LiveRuling(
+        _next_turn(replace(after, discarded=_with(state.discarded, seat, True)), seat)
+    )
+
+
+def _pass(state: LiveHand, event: Pass, seat: int) -> LiveRuling:
+    """Ruling 20: holding only cards never discarded, none of which any meld can take."""
+    stuck = state.rules.never_discarded
+    size, known = state.hand_sizes[seat], state.known[seat]
+
+    def refuse(problem: str, **params: object) -> LiveRuling:
+        found = violation(
+            Code.PASS_NOT_ALLOWED, "type", problem=problem, player=event.player, **params
+        )
+        return _refuse(state, found)
+
+    if stuck is None:
+        return refuse("no_pass")
+    unseen = size - len(known)
+    if any(card != stuck for card in known) or unseen > state.rules.packs - state.seen[stuck.index]:
+        return refuse("holds_other")
+    stuck_meld = (MeldCard.natural(stuck),)
+    for meld in state.melds:
+        ruling = state.rules.rule_add(
+            meld.cards, stuck_meld, state.options, player=event.player, owner=meld.owner
+        )
+        if ruling.allowed:
+            return refuse("meld", meld=meld.index)
+    if state.rules.rule_meld(stuck_meld * size, state.options).valid:
+        return refuse("new_meld")
+    seen, _ = _reveal(state.seen, [stuck] * unseen, state.rules.packs)
+    after = replace(
+        state,
+        seen=seen,
+        known=_with(state.known, seat, (stuck,) * size),
+        events=state.events + 1,
+    )
+    return LiveRuling(_next_turn(after, seat))
+
+
+def _next_turn(state: LiveHand, seat: int) -> LiveHand:
+    return replace(state, phase=Phase.DRAW, turn=(seat + 1) % len(state.players), taken=None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -573,9 +627,9 @@ def _from_hand(state: LiveHand, seat: int, cards: Sequence[Card], path: str) -> 
                 count=len(revealed),
             )
         )
-    seen, excess = _reveal(state.seen, revealed, state.rules.copies)
+    seen, excess = _reveal(state.seen, revealed, state.rules.packs)
     found.extend(
-        violation(Code.CARD_COUNT_EXCEEDED, path, card=card.code, count=count)
+        violation(state.rules.card_count_code, path, card=card.code, count=count)
         for card, count in excess
     )
     return _Spent(tuple(known), seen, tuple(found))
@@ -659,16 +713,18 @@ def finish(state: LiveHand, held: Mapping[Hashable, Sequence[Card]]) -> Finished
                     violation(Code.HELD_KNOWN_CARD_MISSING, path, player=player, card=card.code)
                 )
         revealed.extend(cards)
-    _, excess = _reveal(state.seen, revealed, state.rules.copies)
+    _, excess = _reveal(state.seen, revealed, state.rules.packs)
     found.extend(
-        violation(Code.CARD_COUNT_EXCEEDED, "held", card=card.code, count=count)
+        violation(state.rules.card_count_code, "held", card=card.code, count=count)
         for card, count in excess
     )
     if found:
         return Finished(None, None, tuple(found))
     hand = final_table(state, held)
-    ruling = state.rules.rule_hand(hand, seated=state.players)
-    return Finished(hand, ruling, ruling.violations)
+    out = None if state.went_out is None else state.players.index(state.went_out)
+    flags = state.rules.live_flags(all_at_once=out is not None and not state.discarded[out])
+    ruling = state.rules.rule_hand(hand, state.options, flags=flags, seated=state.players)
+    return Finished(hand, ruling, ruling.violations, flags)
 
 
 def final_table(state: LiveHand, held: Mapping[Hashable, Sequence[Card]]) -> HandInput:

@@ -29,8 +29,9 @@ from scoring.cards import QUEEN_OF_SPADES, Card, MeldCard, Rank
 from scoring.hands import Ending, HandInput, HandRuling
 from scoring.match import Finish
 from scoring.melds import MeldRuling
+from scoring.rummy import RummyCode
 from scoring.turns import TurnRuling
-from scoring.violations import gettext_noop
+from scoring.violations import Code, RuleCode, gettext_noop
 
 Options = Mapping[str, object]
 """A match's options, as stored: each of the ruleset's :class:`Option` names with its value."""
@@ -74,6 +75,15 @@ class MeldSizes:
 
     min: int
     max: int | None
+
+
+class Extends(enum.StrEnum):
+    """Whose melds a player may add cards to."""
+
+    OWN = "own"
+    """Only the player's own melds (the ruling is called ``extend``)."""
+    ANY = "any"
+    """Any meld on the table, whoever put it down (the ruling is called ``lay-off``)."""
 
 
 class Take(enum.StrEnum):
@@ -131,6 +141,18 @@ class Ruleset(Protocol):
     @property
     def take(self) -> Take | None:
         """What a player may take from the discard pile live; None: no live play."""
+
+    @property
+    def extends(self) -> Extends:
+        """Whose melds a player may add cards to."""
+
+    @property
+    def turn_over_keeps_top(self) -> bool:
+        """Whether the discard pile turned over as a new stock leaves its top card showing."""
+
+    @property
+    def card_count_code(self) -> RuleCode:
+        """The code of a card seen more often than the packs hold it (its sentence says so)."""
 
     @property
     def never_discarded(self) -> Card | None:
@@ -191,6 +213,11 @@ class Ruleset(Protocol):
     def live_flags(self, *, all_at_once: bool) -> dict[str, bool]:
         """The hand's flags as the live table saw them: did the winner go out all at once?"""
 
+    def suggest(
+        self, cards: Sequence[MeldCard], options: Options
+    ) -> tuple[tuple[MeldCard, ...], ...]:
+        """Legal melds made by declaring what a bare wild card stands for (never assumed)."""
+
     def decide_finish(self, totals: Mapping[Hashable, int], options: Options) -> Finish:
         """After a completed hand: is the match over, and who won?"""
 
@@ -220,6 +247,12 @@ class BaseRuleset:
         """Each flag's default."""
         return {flag.name: flag.default for flag in self.flags}
 
+    def suggest(
+        self, cards: Sequence[MeldCard], options: Options
+    ) -> tuple[tuple[MeldCard, ...], ...]:
+        """None: a game without wild cards has nothing to declare."""
+        return ()
+
     def rule_take(
         self, top_card: MeldCard, from_hand: Sequence[MeldCard], options: Options
     ) -> TurnRuling:
@@ -243,6 +276,9 @@ class Arlington(BaseRuleset):
     target = match.TARGET_TOTAL
     endings = (Ending.WENT_OUT, Ending.STOCK_EXHAUSTED)
     take = Take.PILE
+    extends = Extends.OWN
+    turn_over_keeps_top = True
+    card_count_code = Code.CARD_COUNT_EXCEEDED
     never_discarded = QUEEN_OF_SPADES
 
     def deal_size(self, players: int) -> int:
@@ -263,6 +299,11 @@ class Arlington(BaseRuleset):
         seated: Sequence[Hashable] | None = None,
     ) -> HandRuling:
         return hands.rule_hand(hand, seated=seated)
+
+    def suggest(
+        self, cards: Sequence[MeldCard], options: Options
+    ) -> tuple[tuple[MeldCard, ...], ...]:
+        return tuple(melds.suggest_declarations(cards))
 
     def rule_add(
         self,
@@ -312,6 +353,9 @@ class Rummy(BaseRuleset):
     endings = (Ending.WENT_OUT,)
     flags = (Flag("rummy", gettext_noop("Went out all at once (rummy)")),)
     take = Take.DISCARD
+    extends = Extends.ANY
+    turn_over_keeps_top = False
+    card_count_code = RummyCode.CARD_COUNT_EXCEEDED
     options = (
         Option("target", rummy.DEFAULT_TARGET, minimum=1, maximum=rummy.MAX_TARGET),
         Option("ace", rummy.Ace.LOW.value, choices=tuple(a.value for a in rummy.Ace)),
@@ -418,6 +462,18 @@ def registered(rules: Ruleset) -> Iterator[Ruleset]:
         yield rules
     finally:
         unregister(rules.name)
+
+
+def turn_rulings(rules: Ruleset) -> tuple[str, ...]:
+    """The stateless turn rulings a game has, by their names in ``rulings/<ruleset>/``.
+
+    >>> turn_rulings(ruleset("arlington")), turn_rulings(ruleset("rummy"))
+    (('discard', 'take-discards', 'extend'), ('lay-off', 'discard'))
+    """
+    add = "extend" if rules.extends is Extends.OWN else "lay-off"
+    if rules.take is Take.PILE:
+        return ("discard", "take-discards", add)
+    return (add, "discard")
 
 
 def describe(rules: Ruleset, translate: Callable[[str], str] = str) -> dict[str, object]:

@@ -128,7 +128,7 @@ MESSAGES_RUMMY: Final[Mapping[RummyCode, str]] = {
 
 PROBLEMS_RUMMY: Final[Mapping[str, str]] = {
     **{key: PROBLEMS[key] for key in ("duplicate", "missing", "not_seated", "holds_cards")},
-    "player_count": gettext_noop("2 to 6 play Rummy, not {count}"),
+    "player_count": gettext_noop("{min} to {max} play Rummy, not {count}"),
 }
 
 CATALOGUES[RummyCode] = Catalogue(MESSAGES_RUMMY, PROBLEMS_RUMMY)
@@ -308,7 +308,12 @@ def _check_players(hand: HandInput, seated: Sequence[Hashable] | None) -> list[V
         if not MIN_PLAYERS <= count <= MAX_PLAYERS:
             found.append(
                 violation(
-                    RummyCode.PLAYERS_MISMATCH, "results", problem="player_count", count=count
+                    RummyCode.PLAYERS_MISMATCH,
+                    "results",
+                    problem="player_count",
+                    count=count,
+                    min=MIN_PLAYERS,
+                    max=MAX_PLAYERS,
                 )
             )
         return found

@@ -58,6 +58,10 @@ class Code(enum.StrEnum):
     HAND_NOT_ENDED = "hand_not_ended"
     HELD_COUNT_MISMATCH = "held_count_mismatch"
     HELD_KNOWN_CARD_MISSING = "held_known_card_missing"
+    TAKE_PILE_NOT_ALLOWED = "take_pile_not_allowed"
+    TAKE_DISCARD_NOT_ALLOWED = "take_discard_not_allowed"
+    DISCARD_PILE_EMPTY = "discard_pile_empty"
+    PASS_NOT_ALLOWED = "pass_not_allowed"
 
 
 Params = tuple[tuple[str, str], ...]
@@ -153,10 +157,10 @@ MESSAGES: Final[Mapping[Code, str]] = {
     ),
     Code.NOT_YOUR_TURN: gettext_noop("It is {turn}'s turn, not {player}'s."),
     Code.DRAW_FIRST: gettext_noop(
-        "{player} must start the turn by drawing from the stock or taking the whole discard pile."
+        "{player} must start the turn by drawing from the stock or taking from the discard pile."
     ),
     Code.ALREADY_DRAWN: gettext_noop(
-        "{player} has already drawn this turn: now meld, add to your own melds, or discard."
+        "{player} has already drawn this turn: now meld, add to a meld, or discard."
     ),
     Code.DRAW_CARD_UNKNOWN: gettext_noop(
         "{card} cannot be named: a card drawn from the stock is known only once the stock has "
@@ -193,15 +197,33 @@ MESSAGES: Final[Mapping[Code, str]] = {
         "{player} is known to hold {card}, taken with the discard pile or drawn from the "
         "turned-over stock, but it is not among the cards entered."
     ),
+    Code.TAKE_PILE_NOT_ALLOWED: gettext_noop(
+        "In this game only the top discard is taken (take_discard), never the whole pile."
+    ),
+    Code.TAKE_DISCARD_NOT_ALLOWED: gettext_noop(
+        "In this game the discard pile is taken whole, with a new meld of its top card "
+        "(take_pile), never its top card alone."
+    ),
+    Code.DISCARD_PILE_EMPTY: gettext_noop("The discard pile is empty: draw from the stock."),
+    Code.PASS_NOT_ALLOWED: gettext_noop(
+        "{player} cannot end the turn without discarding: {problem}."
+    ),
 }
 
 PROBLEMS: Final[Mapping[str, str]] = {
     "duplicate": gettext_noop("{player} is listed {count} times"),
-    "player_count": gettext_noop("2 to 5 play, not {count}"),
+    "player_count": gettext_noop("{min} to {max} play, not {count}"),
     "missing": gettext_noop("{player} is missing"),
     "not_seated": gettext_noop("{player} is not seated at this table"),
     "holds_cards": gettext_noop("holds {cards}"),
     "melded_nothing": gettext_noop("melded nothing"),
+    "no_pass": gettext_noop("in this game every turn ends with a discard or by going out"),
+    "holds_other": gettext_noop(
+        "only a player who holds nothing but cards that can never be discarded may pass, and "
+        "{player} holds other cards"
+    ),
+    "meld": gettext_noop("their card can be added to meld number {meld}"),
+    "new_meld": gettext_noop("their cards make a meld"),
 }
 """The clauses a ``problem`` parameter names, for the codes that cover several situations."""
 

@@ -24,8 +24,8 @@ from matches.api.permissions import SCOREKEEPING, ClubRole, requester
 from matches.api.serializers import HandWithMatchSerializer
 from matches.errors import error_response
 from matches.models import LiveHand
-from scoring import Code
 from scoring.api.fields import CardField, CardListField, MeldField
+from scoring.violations import CATALOGUES
 
 # --- input ------------------------------------------------------------------------------
 
@@ -46,6 +46,21 @@ class DrawEventSerializer(_PlayerEvent):
 class TakePileEventSerializer(_PlayerEvent):
     type = serializers.ChoiceField(choices=["take_pile"])
     meld = MeldField(min_length=1, help_text="The new meld: the top discard and 2+ from hand.")
+
+
+class TakeDiscardEventSerializer(_PlayerEvent):
+    type = serializers.ChoiceField(
+        choices=["take_discard"],
+        help_text="Rummy's start of a turn: the top discard alone, into the hand.",
+    )
+
+
+class PassEventSerializer(_PlayerEvent):
+    type = serializers.ChoiceField(
+        choices=["pass"],
+        help_text="End the turn without discarding: only holding nothing but cards that may "
+        "never be discarded (Arlington's queens of spades) that no meld can take.",
+    )
 
 
 class MeldEventSerializer(_PlayerEvent):
@@ -82,9 +97,11 @@ class FinishEventSerializer(serializers.Serializer):
 EVENTS: dict[str, type[serializers.Serializer]] = {
     "draw": DrawEventSerializer,
     "take_pile": TakePileEventSerializer,
+    "take_discard": TakeDiscardEventSerializer,
     "meld": MeldEventSerializer,
     "extend": ExtendEventSerializer,
     "discard": DiscardEventSerializer,
+    "pass": PassEventSerializer,
     "finish": FinishEventSerializer,
 }
 EVENT_SCHEMA = PolymorphicProxySerializer(
@@ -173,7 +190,9 @@ class LiveLogSerializer(serializers.Serializer):
     events = LiveLogEventSerializer(many=True, source="ordered_events")
 
 
-EVENT_REFUSED = error_response("EventRefused", sorted({c.value for c in Code}))
+EVENT_REFUSED = error_response(
+    "EventRefused", sorted({code.value for codes in CATALOGUES for code in codes})
+)
 START_CONFLICT = error_response(
     "LiveStartConflict", ["match_finished", "live_hand_in_progress", "live_ruleset_unsupported"]
 )

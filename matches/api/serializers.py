@@ -28,7 +28,7 @@ from matches.models import (
     SecondEntry,
 )
 from scoring import rulesets
-from scoring.api.fields import CardListField, MeldField
+from scoring.api.fields import CardListField, MeldField, RulesetField
 from scoring.api.serializers import MAX_MELDS_PER_PLAYER, MAX_PLAYERS_IN_REQUEST
 
 # --- clubs and people ----------------------------------------------------------------------
@@ -162,15 +162,16 @@ class MatchCreateSerializer(serializers.Serializer):
         child=serializers.IntegerField(),
         min_length=1,
         max_length=10,
-        help_text="Player ids in clockwise seating order (2 to 5).",
+        help_text="Player ids in clockwise seating order, as many as the game seats "
+        "(GET rulesets/: players).",
     )
     first_dealer = serializers.IntegerField(
         required=False, allow_null=True, help_text="Player id; default the first seat."
     )
-    ruleset = serializers.ChoiceField(
-        choices=list(rulesets.RULESETS),
+    ruleset = RulesetField(
         default=rulesets.DEFAULT,
-        help_text='The game: "arlington" (2 to 5 players) or "rummy" (classic Rummy, 2 to 6).',
+        help_text='The game, a name of GET rulesets/: "arlington" (the default) or "rummy" '
+        "(classic Rummy).",
     )
     options = serializers.DictField(
         required=False,
@@ -325,7 +326,13 @@ class HandInputSerializer(serializers.Serializer):
         required=False,
         help_text="Rummy matches: the winner went out all at once, without having melded, laid "
         "off or discarded before, so every other player pays double (default false). "
-        "Arlington matches do not read it.",
+        'Arlington matches do not read it. The same as "flags": {"rummy": …}.',
+    )
+    flags = serializers.DictField(
+        child=serializers.BooleanField(),
+        required=False,
+        help_text="The yes/no facts the match's game asks of a hand (GET rulesets/: flags), "
+        "by name; those left out take their defaults, those the game does not ask are ignored.",
     )
 
     def to_entry(self) -> services.HandEntry:
@@ -337,7 +344,10 @@ class HandInputSerializer(serializers.Serializer):
                 services.PlayerEntry(r["player"], tuple(r["melds"]), r["hand"])
                 for r in data["results"]
             ),
-            flags={"rummy": data["rummy"]} if "rummy" in data else {},
+            flags={
+                **data.get("flags", {}),
+                **({"rummy": data["rummy"]} if "rummy" in data else {}),
+            },
         )
 
 
@@ -404,6 +414,11 @@ class HandSerializer(serializers.ModelSerializer):
         help_text="Confirmations of the hand as it stands (its current version), oldest first: "
         "an agreeing second entry or `POST .../confirmations/` from another member or device."
     )
+    flags = serializers.DictField(
+        child=serializers.BooleanField(),
+        help_text="The yes/no facts the match's game asks of a hand, each stated "
+        '(Rummy: {"rummy": …}; Arlington: {}).',
+    )
     results = HandResultSerializer(many=True)
     recorded_by = serializers.CharField(source="recorded_by.username")
 
@@ -415,6 +430,7 @@ class HandSerializer(serializers.ModelSerializer):
             "ending",
             "went_out",
             "rummy",
+            "flags",
             "version",
             "results",
             "recorded_by",
@@ -520,8 +536,7 @@ class RevisionSerializer(serializers.ModelSerializer):
 class StandingsQuerySerializer(serializers.Serializer):
     """The query of a standings request; ``from`` and ``to`` are dates of the matches' finish."""
 
-    ruleset = serializers.ChoiceField(
-        choices=list(rulesets.RULESETS),
+    ruleset = RulesetField(
         default=rulesets.DEFAULT,
         help_text="Which game's matches to count: a table never adds Arlington and Rummy "
         "results together.",

@@ -1,4 +1,5 @@
-"""Serializer fields that read card notation through the engine and report its error codes."""
+"""Serializer fields that read card notation through the engine and report its error codes, and
+a game's name."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from scoring import Card, MeldCard, NotationError, render_notation
+from scoring.rulesets import RULESETS
 
 MAX_CARDS_IN_LIST = 104
 T = TypeVar("T")
@@ -76,3 +78,14 @@ class CardListField(serializers.ListField):
 
     def to_internal_value(self, data: Any) -> tuple[Card, ...]:  # type: ignore[override]
         return tuple(super().to_internal_value(data))
+
+
+class RulesetField(serializers.ChoiceField):
+    """A game's name: any ruleset registered when the request is read (``GET rulesets/``)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(choices=list(RULESETS), **kwargs)
+
+    def to_internal_value(self, data: Any) -> Any:
+        self.choices = list(RULESETS)  # each serializer holds its own copy of the field
+        return super().to_internal_value(data)

@@ -12,6 +12,7 @@ from typing import Any
 from django.utils.translation import gettext
 
 from scoring import HandRuling, MeldRuling, Violation, label, render
+from scoring.rulesets import ARLINGTON, Ruleset
 
 
 def violation(item: Violation) -> dict[str, Any]:
@@ -19,8 +20,9 @@ def violation(item: Violation) -> dict[str, Any]:
     return {"code": str(item.code), "detail": render(item, gettext)}
 
 
-def meld_ruling(ruling: MeldRuling) -> dict[str, Any]:
-    """What ``MeldRulingSerializer`` gives."""
+def meld_ruling(ruling: MeldRuling, rules: Ruleset = ARLINGTON) -> dict[str, Any]:
+    """What ``MeldRulingSerializer`` gives; a game without wild cards names no ``represents``."""
+    wild = rules.wild_rank is not None
     return {
         "valid": ruling.valid,
         "kind": str(ruling.kind) if ruling.kind else None,
@@ -29,9 +31,8 @@ def meld_ruling(ruling: MeldRuling) -> dict[str, Any]:
         "cards": [
             {
                 "card": c.card.code,
-                "represents": c.represents.code,
-                "wild": c.wild,
-                "points": c.points,
+                **({"represents": c.represents.code, "wild": c.wild} if wild else {}),
+                "points": rules.card_points(c.represents),
             }
             for c in ruling.cards
         ],
@@ -39,10 +40,16 @@ def meld_ruling(ruling: MeldRuling) -> dict[str, Any]:
     }
 
 
-def hand_answer(ruling: HandRuling) -> dict[str, Any]:
-    """What ``HandAnswerSerializer`` gives: every player's score, then the deal's problems."""
+def hand_answer(
+    ruling: HandRuling, rules: Ruleset = ARLINGTON, flags: dict[str, bool] | None = None
+) -> dict[str, Any]:
+    """What ``HandAnswerSerializer`` gives: every player's score, then the deal's problems.
+
+    Each of the game's flags is repeated at the top, as the request stated it.
+    """
     return {
         "valid": ruling.valid,
+        **(flags or {}),
         "results": [
             {
                 "player": str(result.player),
@@ -50,8 +57,10 @@ def hand_answer(ruling: HandRuling) -> dict[str, Any]:
                 "hand_penalty": result.hand_penalty,
                 "bonus": result.bonus,
                 "net": result.net,
-                "melds": [meld_ruling(meld) for meld in result.melds],
-                "held": [{"card": card.code, "points": card.points} for card in result.held],
+                "melds": [meld_ruling(meld, rules) for meld in result.melds],
+                "held": [
+                    {"card": card.code, "points": rules.card_points(card)} for card in result.held
+                ],
             }
             for result in ruling.results
         ],

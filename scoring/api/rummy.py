@@ -1,20 +1,20 @@
-"""The stateless rulings of classic Rummy under /api/v1/rulings/rummy/, beside Arlington's.
+"""Classic Rummy's stateless rulings at /api/v1/rulings/rummy/, as documented in the schema.
 
-Requests read like Arlington's, with the match option ``ace`` and, on a hand, ``rummy``
-(the winner went out all at once); answers name each card's pip value.
+Each is the generic ruling of ``scoring.api.rulings`` with the game fixed and its body and
+answer described: requests read like Arlington's, with the match option ``ace`` and, on a
+hand, the flag ``rummy`` (the winner went out all at once); answers name each card's pip value.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema_view
 from rest_framework import serializers
 
-from scoring import Ending, HandInput, HandRuling, MeldRuling, PlayerInput, label, rummy
+from scoring import Ending, rummy
+from scoring.api import rulings
 from scoring.api.fields import CardField, MeldField
-from scoring.api.presenters import violation
 from scoring.api.serializers import (
     MAX_PLAYERS_IN_REQUEST,
     DiscardAnswerSerializer,
@@ -23,7 +23,7 @@ from scoring.api.serializers import (
     PathViolationSerializer,
     ViolationSerializer,
 )
-from scoring.api.views import RulingView, ruling_schema
+from scoring.api.views import ruling_schema
 
 ACE_HELP = (
     'Where an ace may stand in a run: "low" (A-2-3 only, the default) or "high_or_low" '
@@ -125,39 +125,6 @@ class RummyHandAnswerSerializer(serializers.Serializer[Any]):
     violations = PathViolationSerializer(many=True)
 
 
-def meld_answer(ruling: MeldRuling) -> dict[str, Any]:
-    """What ``RummyMeldAnswerSerializer`` describes."""
-    return {
-        "valid": ruling.valid,
-        "kind": str(ruling.kind) if ruling.kind else None,
-        "kind_label": label(ruling.kind, gettext) if ruling.kind else None,
-        "points": ruling.points,
-        "cards": [{"card": c.code, "points": rummy.pips(c.card)} for c in ruling.cards],
-        "violations": [violation(v) for v in ruling.violations],
-    }
-
-
-def hand_answer(ruling: HandRuling, *, went_rummy: bool) -> dict[str, Any]:
-    """What ``RummyHandAnswerSerializer`` describes."""
-    return {
-        "valid": ruling.valid,
-        "rummy": went_rummy,
-        "results": [
-            {
-                "player": str(result.player),
-                "melded_points": result.melded_points,
-                "hand_penalty": result.hand_penalty,
-                "bonus": result.bonus,
-                "net": result.net,
-                "melds": [meld_answer(meld) for meld in result.melds],
-                "held": [{"card": c.code, "points": rummy.pips(c)} for c in result.held],
-            }
-            for result in ruling.results
-        ],
-        "violations": [{**violation(v), "attr": v.path} for v in ruling.violations],
-    }
-
-
 # --- views -----------------------------------------------------------------------------------
 
 
@@ -181,11 +148,9 @@ def hand_answer(ruling: HandRuling, *, went_rummy: bool) -> dict[str, Any]:
         },
     )
 )
-class RummyMeldRulingView(RulingView):
+class RummyMeldRulingView(rulings.MeldRuling):
+    ruleset_name = "rummy"
     request_serializer = RummyMeldRequestSerializer
-
-    def answer(self, data: dict[str, Any]) -> Any:
-        return meld_answer(rummy.rule_meld(data["cards"], ace=rummy.Ace(data["ace"])))
 
 
 @extend_schema_view(
@@ -237,20 +202,9 @@ class RummyMeldRulingView(RulingView):
         },
     )
 )
-class RummyHandRulingView(RulingView):
+class RummyHandRulingView(rulings.HandRuling):
+    ruleset_name = "rummy"
     request_serializer = RummyHandRequestSerializer
-
-    def answer(self, data: dict[str, Any]) -> Any:
-        hand = HandInput(
-            ending=Ending(data["ending"]),
-            went_out=data["went_out"],
-            results=tuple(
-                PlayerInput(entry["player"], tuple(entry["melds"]), entry["hand"])
-                for entry in data["results"]
-            ),
-        )
-        ruling = rummy.rule_hand(hand, rummy=data["rummy"], ace=rummy.Ace(data["ace"]))
-        return hand_answer(ruling, went_rummy=data["rummy"])
 
 
 @extend_schema_view(
@@ -262,16 +216,9 @@ class RummyHandRulingView(RulingView):
         answer={"allowed": True, "meld": ["10H", "9H", "8H", "JH", "QH"], "violations": []},
     )
 )
-class RummyLayOffRulingView(RulingView):
+class RummyLayOffRulingView(rulings.LayOffRuling):
+    ruleset_name = "rummy"
     request_serializer = RummyLayOffRequestSerializer
-
-    def answer(self, data: dict[str, Any]) -> Any:
-        ruling = rummy.rule_lay_off(data["meld"], data["add"], ace=rummy.Ace(data["ace"]))
-        return {
-            "allowed": ruling.allowed,
-            "meld": [c.code for c in ruling.meld or ()],
-            "violations": [violation(v) for v in ruling.violations],
-        }
 
 
 @extend_schema_view(
@@ -292,9 +239,6 @@ class RummyLayOffRulingView(RulingView):
         },
     )
 )
-class RummyDiscardRulingView(RulingView):
+class RummyDiscardRulingView(rulings.DiscardRuling):
+    ruleset_name = "rummy"
     request_serializer = RummyDiscardRequestSerializer
-
-    def answer(self, data: dict[str, Any]) -> Any:
-        ruling = rummy.rule_discard(data["card"], taken_from_discards=data["taken_from_discards"])
-        return {"allowed": ruling.allowed, "violations": [violation(v) for v in ruling.violations]}

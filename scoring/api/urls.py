@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from scoring.api import rulesets, rummy, views
+from scoring.api import rulesets, rulings, rummy, views
 
 urlpatterns = [
     path("rulesets/", rulesets.RulesetListView.as_view(), name="ruleset-list"),
@@ -25,5 +25,9 @@ urlpatterns = [
         "rulings/rummy/discard/",
         rummy.RummyDiscardRulingView.as_view(),
         name="ruling-rummy-discard",
+    ),
+    *(
+        path(f"rulings/<str:ruleset>/{name}/", view.as_view(), name=f"ruling-any-{name}")
+        for name, view in rulings.ROUTES.items()
     ),
 ]

@@ -1,45 +1,17 @@
-"""The stateless rulings: read the request, ask the engine, present its answer."""
+"""Arlington's stateless rulings at rulings/…, as documented in the schema.
+
+Each is the generic ruling of ``scoring.api.rulings`` with the game fixed and its body and
+answer described; Rummy's are in ``scoring.api.rummy``.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_view
-from rest_framework import serializers
-from rest_framework.permissions import AllowAny
-from rest_framework.request import Request
-from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from scoring import (
-    Ending,
-    HandInput,
-    PlayerInput,
-    rule_discard,
-    rule_extend,
-    rule_hand,
-    rule_meld,
-    rule_take_discards,
-    suggest_declarations,
-)
-from scoring.api import presenters
+from scoring.api import rulings
 from scoring.api import serializers as s
-
-
-class RulingView(APIView):
-    """A POST that reads a body with ``request_serializer`` and answers 200 with a ruling."""
-
-    permission_classes = [AllowAny]
-    throttle_scope = "rulings"  # only this limit: DEFAULT_THROTTLE_CLASSES reads the scope
-    request_serializer: type[serializers.Serializer]
-
-    def post(self, request: Request) -> Response:
-        incoming = self.request_serializer(data=request.data)
-        incoming.is_valid(raise_exception=True)
-        return Response(self.answer(incoming.validated_data))
-
-    def answer(self, data: dict[str, Any]) -> Any:
-        raise NotImplementedError
 
 
 def ruling_schema(*, summary: str, request: type, response: type, body: Any, answer: Any) -> Any:
@@ -78,13 +50,9 @@ def ruling_schema(*, summary: str, request: type, response: type, body: Any, ans
         },
     )
 )
-class MeldRulingView(RulingView):
+class MeldRulingView(rulings.MeldRuling):
+    ruleset_name = "arlington"
     request_serializer = s.MeldRequestSerializer
-
-    def answer(self, data: dict[str, Any]) -> Any:
-        ruling = rule_meld(data["cards"])
-        suggestions = [[c.code for c in meld] for meld in suggest_declarations(data["cards"])]
-        return {**presenters.meld_ruling(ruling), "suggestions": suggestions}
 
 
 @extend_schema_view(
@@ -133,19 +101,9 @@ class MeldRulingView(RulingView):
         },
     )
 )
-class HandRulingView(RulingView):
+class HandRulingView(rulings.HandRuling):
+    ruleset_name = "arlington"
     request_serializer = s.HandRequestSerializer
-
-    def answer(self, data: dict[str, Any]) -> Any:
-        hand = HandInput(
-            ending=Ending(data["ending"]),
-            went_out=data["went_out"],
-            results=tuple(
-                PlayerInput(entry["player"], tuple(entry["melds"]), entry["hand"])
-                for entry in data["results"]
-            ),
-        )
-        return presenters.hand_answer(rule_hand(hand))
 
 
 @extend_schema_view(
@@ -166,11 +124,9 @@ class HandRulingView(RulingView):
         },
     )
 )
-class DiscardRulingView(RulingView):
+class DiscardRulingView(rulings.DiscardRuling):
+    ruleset_name = "arlington"
     request_serializer = s.DiscardRequestSerializer
-
-    def answer(self, data: dict[str, Any]) -> Any:
-        return s.DiscardAnswerSerializer(rule_discard(data["card"])).data
 
 
 @extend_schema_view(
@@ -182,12 +138,9 @@ class DiscardRulingView(RulingView):
         answer={"allowed": True, "meld": ["7H", "7D", "2C=7S"], "violations": []},
     )
 )
-class TakeDiscardsRulingView(RulingView):
+class TakeDiscardsRulingView(rulings.TakeRuling):
+    ruleset_name = "arlington"
     request_serializer = s.TakeDiscardsRequestSerializer
-
-    def answer(self, data: dict[str, Any]) -> Any:
-        ruling = rule_take_discards(data["top_card"], data["from_hand"])
-        return s.MeldMoveAnswerSerializer(ruling).data
 
 
 @extend_schema_view(
@@ -199,11 +152,6 @@ class TakeDiscardsRulingView(RulingView):
         answer={"allowed": True, "meld": ["JS", "QS", "KS", "2C=AS"], "violations": []},
     )
 )
-class ExtendRulingView(RulingView):
+class ExtendRulingView(rulings.AddRuling):
+    ruleset_name = "arlington"
     request_serializer = s.ExtendRequestSerializer
-
-    def answer(self, data: dict[str, Any]) -> Any:
-        ruling = rule_extend(
-            data["meld"], data["add"], player=data.get("player"), owner=data.get("owner")
-        )
-        return s.MeldMoveAnswerSerializer(ruling).data

@@ -193,6 +193,8 @@ def path_values(path: str, world: World, member: str) -> dict[str, Any]:
         "username": member,
         "invitation": invitation_of(world),
         "code": code_of(world),
+        "name": "rummy",  # a game of GET rulesets/; rulings/{ruleset}/ by a game that has it
+        "ruleset": "rummy" if path.endswith("/lay-off/") else "arlington",
     }
     if "{link_pk}" in path:
         values["link_pk"] = public_link_of(world)

@@ -68,6 +68,12 @@ RULES = {
     "POST /api/v1/rulings/rummy/hand/": PUBLIC,
     "POST /api/v1/rulings/rummy/lay-off/": PUBLIC,
     "POST /api/v1/rulings/rummy/discard/": PUBLIC,
+    "GET /api/v1/rulesets/": PUBLIC,
+    "GET /api/v1/rulesets/{name}/": PUBLIC,
+    **{
+        f"POST /api/v1/rulings/{{ruleset}}/{name}/": PUBLIC
+        for name in ("meld", "hand", "discard", "take-discards", "extend", "lay-off")
+    },
     "GET /api/v1/clubs/": LIST,
     "POST /api/v1/clubs/": ANY_USER,
     "GET /api/v1/clubs/{id}/": READ,

@@ -83,9 +83,16 @@ def test_meld_kinds_and_endings_have_labels(value, pt, fr):
 
 
 def test_domain_errors_are_translated_when_they_are_presented():
-    error = InvalidSetup("seat_count", count=7)
+    error = InvalidSetup(
+        "seat_count",
+        sentence="seat_count_for_ruleset",
+        ruleset="Arlington",
+        least=2,
+        most=5,
+        count=7,
+    )
     with override("fr"):
-        assert error.detail == "Une partie réunit 2 à 5 joueurs ; 7 indiqués."
+        assert error.detail == "Une partie de Arlington réunit 2 à 5 joueurs ; 7 indiqués."
     with override("pt"):
         assert MatchFinished(match=3).detail == (
             "A partida 3 terminou: não se pode acrescentar nenhuma mão."

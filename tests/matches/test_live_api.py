@@ -286,14 +286,6 @@ def test_a_finished_match_cannot_start_a_live_hand(as_carol, club, roster):
     assert response.json()["errors"][0]["code"] == "match_finished"
 
 
-def test_a_rummy_match_is_not_played_live(as_carol, club, roster):
-    match = start_match(as_carol, club, roster[:3], ruleset="rummy")
-    response = Table(as_carol, match).start()
-    assert response.status_code == 409
-    assert response.json()["errors"][0]["code"] == "live_ruleset_unsupported"
-    assert not LiveHand.objects.filter(match=match["id"]).exists()
-
-
 @pytest.mark.django_db(transaction=True)
 def test_two_devices_appending_at_once_one_wins_one_is_told(carol, club, roster):
     match = start_match(client_for(carol), club, roster[:3])

@@ -30,11 +30,10 @@ from scoring import (
     rule_take_discards,
     suggest_declarations,
 )
-from scoring.live import LiveHand, deal, event_from_dict, finish, play, public_state, replay_events
-from tests.scoring.conformance import assert_hand_ruling, hand_input
+from tests.scoring.conformance import assert_hand_ruling, assert_live_case, hand_input
 
 CONFORMANCE = Path(__file__).resolve().parents[2] / "docs" / "conformance"
-FILES = ("cards", "melds", "hands", "turns", "live")
+FILES = ("cards", "melds", "hands", "turns", "live", "live-pass")
 CARD_COUNT_CODES = {"too_few_cards", "card_count_exceeded", "stock_exhausted_card_count"}
 
 
@@ -45,7 +44,9 @@ def load(name: str) -> list[dict[str, Any]]:
     return cases
 
 
-TABLES = {name: load(name) for name in FILES}
+TABLES = {name: load(name) for name in (*FILES, "rummy-live")}
+"""Arlington's tables, and Rummy's live table: the live codes belong to the live table of every
+game, and one of them (``take_pile_not_allowed``) only a game without ``take_pile`` can break."""
 
 
 def cases_of(name: str) -> list[Any]:
@@ -151,39 +152,9 @@ def test_turn_ruling(case: dict[str, Any]) -> None:
         assert [c.code for c in ruling.meld] == expect["meld"]
 
 
-def live_table(case: dict[str, Any]) -> LiveHand:
-    """The table a live case starts from: the deal, then its events, every one accepted."""
-    dealt = deal(case["players"], dealer=case["dealer"], turned_up=Card.parse(case["turned_up"]))
-    return replay_events(dealt, [event_from_dict(event) for event in case["events"]])
-
-
-@pytest.mark.parametrize("case", cases_of("live"))
+@pytest.mark.parametrize("case", cases_of("live") + cases_of("live-pass"))
 def test_live_ruling(case: dict[str, Any]) -> None:
-    state, expect = live_table(case), case["expect"]
-    if "finish" in case:
-        done = finish(state, {p: parse_cards(cards) for p, cards in case["finish"].items()})
-        assert done.valid is expect["allowed"]
-        assert sorted({v.code.value for v in done.violations}) == expect["violations"]
-        if "results" in expect:
-            assert done.ruling is not None
-            got = [
-                {
-                    "player": r.player,
-                    "melded_points": r.melded_points,
-                    "hand_penalty": r.hand_penalty,
-                    "bonus": r.bonus,
-                    "net": r.net,
-                }
-                for r in done.ruling.results
-            ]
-            assert got == expect["results"]
-        return
-    step = play(state, event_from_dict(case["then"]))
-    assert step.accepted is expect["allowed"]
-    assert sorted({v.code.value for v in step.violations}) == expect["violations"]
-    public = public_state(step.state)
-    for key, value in expect.get("state", {}).items():
-        assert public[key] == value, key
+    assert_live_case(case)
 
 
 # --- checking the tables themselves ------------------------------------------------------
@@ -193,7 +164,7 @@ def test_live_ruling(case: dict[str, Any]) -> None:
 def test_every_rule_code_has_an_illegal_case_and_a_legal_neighbour(code: str) -> None:
     illegal = [
         (name, case)
-        for name in ("melds", "hands", "turns", "live")
+        for name in ("melds", "hands", "turns", "live", "live-pass", "rummy-live")
         for case in TABLES[name]
         if code in expected_codes(name, case)
     ]

@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 
-from scoring import Card, parse_meld, rummy
-from tests.scoring.conformance import assert_hand_ruling, hand_input
+from scoring import Card, Code, parse_meld, rummy
+from tests.scoring.conformance import assert_hand_ruling, assert_live_case, hand_input
 
 CONFORMANCE = Path(__file__).resolve().parents[2] / "docs" / "conformance"
-FILES = ("melds", "hands", "turns")
+FILES = ("melds", "hands", "turns", "live")
 
 
 def load(name: str) -> list[dict[str, Any]]:
@@ -74,6 +74,12 @@ def test_hand_ruling(case: dict[str, Any]) -> None:
     assert_hand_ruling(ruling, case["expect"])
 
 
+@pytest.mark.parametrize("case", cases_of("live"))
+def test_live_ruling(case: dict[str, Any]) -> None:
+    assert case["ruleset"] == "rummy"
+    assert_live_case(case)
+
+
 @pytest.mark.parametrize("case", cases_of("turns"))
 def test_turn_ruling(case: dict[str, Any]) -> None:
     data = case["input"]
@@ -95,6 +101,16 @@ def test_turn_ruling(case: dict[str, Any]) -> None:
 
 
 # --- checking the tables themselves ------------------------------------------------------
+
+
+LIVE_CODES = {
+    "take_pile_not_allowed",
+    "pass_not_allowed",
+    "draw_not_top_card",
+    "not_your_turn",
+    "draw_first",
+    "already_drawn",
+}
 
 
 def by_id(name: str) -> dict[str, dict[str, Any]]:
@@ -132,6 +148,8 @@ def test_every_illegal_case_names_a_legal_neighbour_and_only_those(name: str) ->
 @pytest.mark.parametrize("name", FILES)
 def test_only_rummy_codes_are_expected(name: str) -> None:
     known = {c.value for c in rummy.RummyCode}
+    if name == "live":  # and the live table's own codes, the same in every game
+        known |= {c.value for c in Code if c.value in LIVE_CODES}
     for case in TABLES[name]:
         assert expected_codes(name, case) <= known, case["id"]
 

@@ -15,7 +15,6 @@ from scoring import (
 )
 from scoring.cards import parse_cards, parse_meld
 from scoring.live import (
-    ARLINGTON,
     Discard,
     Draw,
     Event,
@@ -31,6 +30,7 @@ from scoring.live import (
     public_state,
     replay_events,
 )
+from scoring.rulesets import ARLINGTON
 
 PLAYERS = ("ann", "bob", "cat")
 FOUR_SETS = [parse_meld([f"{rank}C", f"{rank}D", f"{rank}H"]) for rank in "3456"]
@@ -348,4 +348,5 @@ def test_a_stored_log_replays_to_the_same_state(table: LiveHand) -> None:
 
 
 def test_arlington_deals_thirteen_from_two_packs() -> None:
-    assert (ARLINGTON.deal_size, ARLINGTON.deck_size, ARLINGTON.copies) == (13, 104, 2)
+    assert (ARLINGTON.deal_size(5), ARLINGTON.packs) == (13, 2)
+    assert deal(["a", "b", "c", "d", "e"], dealer="a", turned_up=c("7H")).stock == 104 - 65 - 1

@@ -20,14 +20,27 @@ from hypothesis.stateful import (
     rule,
 )
 
-from scoring import ALL_CARDS, QUEEN_OF_SPADES, Card, Code, Ending, MeldCard, Rank, Suit, rule_hand
+from scoring import (
+    ALL_CARDS,
+    QUEEN_OF_SPADES,
+    Card,
+    Code,
+    Ending,
+    MeldCard,
+    Rank,
+    Suit,
+    rule_extend,
+    rule_hand,
+)
 from scoring.live import (
     Discard,
     Draw,
     Event,
     Extend,
     Meld,
+    Pass,
     Phase,
+    TakeDiscard,
     TakePile,
     deal,
     finish,
@@ -70,6 +83,7 @@ class LiveHands(RuleBasedStateMachine):
         self.log: list[Event] = []
         self.finished = False
         self.turned_over = 0
+        self.passes = 0
         self.dealer = (self.dealer + 1) % len(self.players)
 
     @property
@@ -92,8 +106,10 @@ class LiveHands(RuleBasedStateMachine):
     def next_move(self, choice: int) -> None:
         """One legal move of the player whose turn it is; then the hand's end and the next deal."""
         state, seat = self.state, self.state.turn
-        if self.finished or (state.phase is Phase.PLAY and self.real.stuck(seat)):
+        if self.finished:
             self.deal_next()
+        elif state.phase is Phase.PLAY and self.real.stuck(seat):
+            self.add_a_queen_or_pass()
         elif state.phase is Phase.ENDED:
             self.finish_the_hand(leave_out_winner=choice % 2 == 0)
         elif state.phase is Phase.DRAW:
@@ -145,6 +161,18 @@ class LiveHands(RuleBasedStateMachine):
             self.accept(Discard(self.player, card))
         return bool(cards)
 
+    def add_a_queen_or_pass(self) -> None:
+        """Holding only queens of spades: add one to an own meld, or pass (ruling 20)."""
+        queen = (MeldCard.natural(QUEEN_OF_SPADES),)
+        for index, (owner, meld) in enumerate(self.real.melds):
+            if owner == self.seat and rule_extend(meld, queen).allowed:
+                self.real.extend(self.seat, index, queen)
+                self.accept(Extend(self.player, index, queen))
+                return
+        self.accept(Pass(self.player))
+        self.passes += 1
+        note("a player passed")
+
     def finish_the_hand(self, *, leave_out_winner: bool) -> None:
         held = {p: tuple(self.real.hands[s]) for s, p in enumerate(self.players)}
         if leave_out_winner and self.state.went_out is not None:
@@ -160,6 +188,8 @@ class LiveHands(RuleBasedStateMachine):
         note(f"a hand of {len(self.players)} ended: {self.state.ending}")
         if self.turned_over:
             note("the stock was turned over")
+        if self.passes:
+            note("a hand with a pass ended")
 
     # --- what must hold at every step ---------------------------------------------------
 
@@ -224,6 +254,8 @@ class LiveHands(RuleBasedStateMachine):
                 Code.TAKE_DISCARDS_NEEDS_TWO,
             ),
             (TakePile(player, _set_of(rank)), Code.TAKE_PILE_TOP_CARD),
+            (TakeDiscard(player), Code.TAKE_DISCARD_NOT_ALLOWED),
+            (Pass(player), Code.DRAW_FIRST),
         ]
         turned_over = state.stock == 0 and len(state.discards) > 1
         if state.stock_known or turned_over:
@@ -255,6 +287,8 @@ class LiveHands(RuleBasedStateMachine):
             )
         if state.hand_sizes[seat] < 3:
             found.append((Meld(player, _set_of(Rank.FIVE)), Code.MORE_CARDS_THAN_HELD))
+        if any(card != QUEEN_OF_SPADES for card in state.known[seat]):
+            found.append((Pass(player), Code.PASS_NOT_ALLOWED))
         return found
 
     def illegal_finishes(self) -> list[tuple[dict[object, tuple[Card, ...]], Code]]:

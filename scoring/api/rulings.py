@@ -1,0 +1,240 @@
+"""The stateless rulings of every game, one set of views keyed by ruleset.
+
+``rulings/<ruleset>/meld/``, ``…/hand/`` and the turn rulings the game has
+(:func:`scoring.rulesets.turn_rulings`) read the body, ask the ruleset and present its answer.
+A game's request bodies take its options and, on a hand, its flags; a game documented in the
+schema names its serializers (``request_serializer``), any other game gets them built from its
+description.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from django.http import Http404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_view,
+)
+from rest_framework import serializers
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from scoring import HandInput, PlayerInput
+from scoring.api import presenters
+from scoring.api import serializers as s
+from scoring.api.fields import CardField, MeldCardField, MeldField
+from scoring.hands import Ending
+from scoring.rulesets import RULESETS, Option, Ruleset, Take, turn_rulings
+from scoring.turns import TurnRuling
+
+
+class RulingView(APIView):
+    """A POST that reads a body for one game's ruling and answers 200 with that ruling.
+
+    ``ruleset_name`` fixes the game (the documented routes); otherwise the URL names it.
+    """
+
+    permission_classes = [AllowAny]
+    throttle_scope = "rulings"  # only this limit: DEFAULT_THROTTLE_CLASSES reads the scope
+    ruling: str
+    ruleset_name: str | None = None
+    request_serializer: type[serializers.Serializer] | None = None
+
+    def post(self, request: Request, ruleset: str | None = None) -> Response:
+        rules = RULESETS.get(self.ruleset_name or ruleset or "")
+        if rules is None or not offers(rules, self.ruling):
+            raise Http404
+        serializer = self.request_serializer or built_request(rules.name, self.ruling)
+        incoming = serializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        data = dict(incoming.validated_data)
+        given = {o.name: data[o.name] for o in rules.options if o.name in data}
+        return Response(self.answer(rules, rules.options_with_defaults(given), data))
+
+    def answer(self, rules: Ruleset, options: dict[str, object], data: dict[str, Any]) -> Any:
+        raise NotImplementedError
+
+
+def offers(rules: Ruleset, ruling: str) -> bool:
+    """Whether the game has this ruling: a meld, a hand, or one of its turn rulings."""
+    return ruling in ("meld", "hand", *turn_rulings(rules))
+
+
+def _move(ruling: TurnRuling) -> dict[str, Any]:
+    return {
+        "allowed": ruling.allowed,
+        "meld": None if ruling.meld is None else [c.code for c in ruling.meld],
+        "violations": [presenters.violation(v) for v in ruling.violations],
+    }
+
+
+class MeldRuling(RulingView):
+    ruling = "meld"
+
+    def answer(self, rules: Ruleset, options: dict[str, object], data: dict[str, Any]) -> Any:
+        ruling = rules.rule_meld(data["cards"], options)
+        body = presenters.meld_ruling(ruling, rules)
+        if rules.wild_rank is not None:
+            found = rules.suggest(data["cards"], options)
+            body["suggestions"] = [[c.code for c in meld] for meld in found]
+        return body
+
+
+class HandRuling(RulingView):
+    ruling = "hand"
+
+    def answer(self, rules: Ruleset, options: dict[str, object], data: dict[str, Any]) -> Any:
+        hand = HandInput(
+            ending=Ending(data["ending"]),
+            went_out=data["went_out"],
+            results=tuple(
+                PlayerInput(entry["player"], tuple(entry["melds"]), entry["hand"])
+                for entry in data["results"]
+            ),
+        )
+        flags = {f.name: bool(data.get(f.name, f.default)) for f in rules.flags}
+        ruling = rules.rule_hand(hand, options, flags=flags)
+        return presenters.hand_answer(ruling, rules, flags)
+
+
+class DiscardRuling(RulingView):
+    ruling = "discard"
+
+    def answer(self, rules: Ruleset, options: dict[str, object], data: dict[str, Any]) -> Any:
+        taken = data.get("taken_from_discards")
+        ruling = rules.rule_discard(data["card"], options, taken_from_discards=taken)
+        return {
+            "allowed": ruling.allowed,
+            "violations": [presenters.violation(v) for v in ruling.violations],
+        }
+
+
+class TakeRuling(RulingView):
+    ruling = "take-discards"
+
+    def answer(self, rules: Ruleset, options: dict[str, object], data: dict[str, Any]) -> Any:
+        return _move(rules.rule_take(data["top_card"], data["from_hand"], options))
+
+
+class AddRuling(RulingView):
+    ruling = "extend"
+
+    def answer(self, rules: Ruleset, options: dict[str, object], data: dict[str, Any]) -> Any:
+        ruling = rules.rule_add(
+            data["meld"], data["add"], options, player=data.get("player"), owner=data.get("owner")
+        )
+        return _move(ruling)
+
+
+class LayOffRuling(AddRuling):
+    ruling = "lay-off"
+
+
+VIEWS: dict[str, type[RulingView]] = {
+    view.ruling: view for view in (MeldRuling, HandRuling, DiscardRuling, TakeRuling, AddRuling)
+}
+VIEWS["lay-off"] = LayOffRuling
+
+
+# --- request bodies built from a game's description ----------------------------------------
+
+
+def option_field(option: Option) -> serializers.Field:
+    """A match option as a body field, with its default."""
+    if option.choices:
+        return serializers.ChoiceField(choices=list(option.choices), default=option.default)
+    field = serializers.IntegerField(default=int(option.default))
+    if option.minimum is not None:
+        field = serializers.IntegerField(default=int(option.default), min_value=option.minimum)
+    if option.minimum is not None and option.maximum is not None:
+        field = serializers.IntegerField(
+            default=int(option.default), min_value=option.minimum, max_value=option.maximum
+        )
+    return field
+
+
+@lru_cache(maxsize=64)
+def built_request(name: str, ruling: str) -> type[serializers.Serializer]:
+    """The body of one ruling of a game that documents none: its cards, options and flags."""
+    rules = RULESETS[name]
+    fields: dict[str, Any] = {option.name: option_field(option) for option in rules.options}
+    if ruling == "meld":
+        fields["cards"] = MeldField()
+    elif ruling == "hand":
+        fields["ending"] = serializers.ChoiceField(choices=[e.value for e in rules.endings])
+        fields["went_out"] = serializers.CharField(
+            required=False, allow_null=True, default=None, max_length=100
+        )
+        # many=True makes a ListSerializer, which takes max_length; the stubs do not follow that.
+        fields["results"] = s.LabelledPlayerHandSerializer(  # type: ignore[call-arg]
+            many=True, max_length=s.MAX_PLAYERS_IN_REQUEST
+        )
+        fields.update({f.name: serializers.BooleanField(default=f.default) for f in rules.flags})
+    elif ruling == "discard":
+        fields["card"] = CardField()
+        if rules.take is Take.DISCARD:
+            fields["taken_from_discards"] = CardField(required=False, allow_null=True, default=None)
+    elif ruling == "take-discards":
+        fields["top_card"] = MeldCardField()
+        fields["from_hand"] = MeldField()
+    else:
+        fields["meld"] = MeldField()
+        fields["add"] = MeldField(min_length=1)
+        fields["player"] = serializers.CharField(required=False, max_length=100)
+        fields["owner"] = serializers.CharField(required=False, max_length=100)
+    title = f"{name.title()}{ruling.title().replace('-', '')}Request"
+    return type(title, (serializers.Serializer,), fields)
+
+
+# --- the routes of any game ----------------------------------------------------------------
+
+
+EXAMPLES: dict[str, object] = {
+    "meld": {"cards": ["7H", "7D", "7C"]},
+    "hand": {
+        "ending": "went_out",
+        "went_out": "ann",
+        "results": [
+            {"player": "ann", "melds": [["7H", "7D", "7C"]], "hand": []},
+            {"player": "bob", "melds": [], "hand": ["KD"]},
+        ],
+    },
+    "discard": {"card": "9C"},
+    "take-discards": {"top_card": "7H", "from_hand": ["7D", "7C"]},
+    "extend": {"meld": ["10H", "9H", "8H"], "add": ["JH"]},
+    "lay-off": {"meld": ["10H", "9H", "8H"], "add": ["JH"]},
+}
+"""A body each game that has the ruling reads (its answer may refuse it, as a ruling)."""
+
+
+def generic_schema(view: type[RulingView]) -> type[RulingView]:
+    """Document a ruling served for any game that has it, the game named in the path."""
+    names = [name for name, rules in RULESETS.items() if offers(rules, view.ruling)]
+    parameter = OpenApiParameter(
+        "ruleset", str, OpenApiParameter.PATH, enum=names, description="A game of GET rulesets/."
+    )
+    summary = f"Any game's {view.ruling} ruling: the body is the game's (see GET rulesets/)."
+    decorated = extend_schema_view(
+        post=extend_schema(
+            summary=summary,
+            operation_id=f"rulings_by_ruleset_{view.ruling.replace('-', '_')}_create",
+            request=OpenApiTypes.OBJECT,
+            responses={200: OpenApiTypes.OBJECT},
+            examples=[OpenApiExample("Request", value=EXAMPLES[view.ruling], request_only=True)],
+            parameters=[parameter],
+            tags=["rulings"],
+            auth=[],
+        )
+    )
+    return decorated(type(f"Any{view.__name__}", (view,), {}))
+
+
+ROUTES: dict[str, type[RulingView]] = {name: generic_schema(view) for name, view in VIEWS.items()}
+"""Each ruling kind's view for ``rulings/<ruleset>/<kind>/``."""
