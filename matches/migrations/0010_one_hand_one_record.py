@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('matches', '0008_live_hands'),
+        ('matches', '0009_ruleset_choices_from_the_registry'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
