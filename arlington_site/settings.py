@@ -337,7 +337,6 @@ SPECTACULAR_SETTINGS = {
         "EndingEnum": "matches.models.Ending",
         "MatchStatusEnum": "matches.models.MatchStatus",
         "RulesetEnum": "scoring.rulesets.RULESETS",  # by name, as requests and tables give it
-        "MatchRulesetEnum": "matches.models.Ruleset",  # a match's, and a hand's match's
         **{
             name: f"{_ERROR_ENUMS}.{name}.choices"
             for name in [
