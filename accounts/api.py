@@ -12,7 +12,8 @@ from django.contrib.auth import logout
 from django.contrib.auth.signals import user_logged_in
 from django.db.models import QuerySet
 from django.urls import reverse
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from knox.settings import knox_settings
 from rest_framework import generics, serializers, status
 from rest_framework.authtoken.models import Token
@@ -22,6 +23,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.idempotency import answer_once
 from accounts.models import DeviceToken
 from accounts.throttles import AccountSignInThrottle, AddressSignInThrottle, forgive
 
@@ -112,13 +114,32 @@ class TokensView(generics.ListAPIView):
             self._throttles = [throttle() for throttle in self.sign_in_throttles]
         return self._throttles
 
-    @extend_schema(request=SignInSerializer, responses={201: IssuedTokenSerializer}, auth=[])
+    @extend_schema(
+        request=SignInSerializer,
+        responses={201: IssuedTokenSerializer},
+        auth=[],
+        parameters=[
+            OpenApiParameter(
+                "Idempotency-Key",
+                OpenApiTypes.STR,
+                OpenApiParameter.HEADER,
+                required=False,
+                description="A retry with the same key and body (credentials checked again) "
+                "gets the first answer, the same token, and creates none; the same key with "
+                "another body is refused (422).",
+            )
+        ],
+    )
     def post(self, request: Request) -> Response:
         incoming = SignInSerializer(data=request.data, context={"request": request})
         incoming.is_valid(raise_exception=True)
         forgive(self.get_throttles())
         data = incoming.validated_data
-        return issue(request, data["user"], device_name(request, data.get("name")))
+        return answer_once(
+            request=request,
+            user=data["user"],
+            create=lambda: issue(request, data["user"], device_name(request, data.get("name"))),
+        )
 
 
 class TokenDetailView(generics.RetrieveDestroyAPIView):

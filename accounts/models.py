@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 from knox.models import AbstractAuthToken
 from knox.settings import CONSTANTS
@@ -24,6 +25,30 @@ class DeviceToken(AbstractAuthToken):
 
     def __str__(self) -> str:
         return f"{self.user} · {self.name or self.pk}"
+
+
+class IdempotentAnswer(models.Model):
+    """The first answer to a creating POST sent with an Idempotency-Key, replayed to a retry.
+
+    Keyed by the requester, the route and a digest of the key: the key itself is not kept,
+    and the answer is kept encrypted under it (accounts/idempotency.py), so that the table
+    alone never gives away what it holds (a new device token, for one).
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    route = models.CharField(max_length=200)
+    key_digest = models.CharField(max_length=64)
+    fingerprint = models.CharField(max_length=64, help_text="SHA-256 of the request body.")
+    status_code = models.PositiveSmallIntegerField()
+    answer = models.TextField(help_text="The answer's body and headers, encrypted.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "route", "key_digest"], name="one_answer_per_route_and_key"
+            ),
+        ]
 
 
 class RateCounter(models.Model):

@@ -30,7 +30,7 @@ from drf_standardized_errors.types import (
 from redis.exceptions import RedisError
 from rest_framework import exceptions, serializers
 
-from scoring import Violation, render
+from scoring import Card, HandDifferences, MeldCard, Violation, render
 
 
 class MatchError(Exception):
@@ -336,12 +336,21 @@ def envelope(error_type: ErrorType | str, errors: Sequence[Error]) -> dict[str, 
 
 
 class EnvelopeError(exceptions.APIException):
-    """A DRF exception that carries ready-made envelope errors."""
+    """A DRF exception that carries ready-made envelope errors, and what the answer adds to the
+    envelope (``extra``: a 409 ``hand_already_recorded`` gives the recorded hand and the
+    differences)."""
 
-    def __init__(self, status_code: int, errors: list[Error], error_type: ErrorType) -> None:
+    def __init__(
+        self,
+        status_code: int,
+        errors: list[Error],
+        error_type: ErrorType,
+        extra: dict[str, Any] | None = None,
+    ) -> None:
         self.status_code = status_code
         self.errors = errors
         self.error_type = error_type
+        self.extra = extra or {}
         super().__init__(detail=errors[0].detail if errors else "", code=errors[0].code)
 
 
@@ -363,7 +372,43 @@ def to_envelope_error(exc: MatchError) -> EnvelopeError:
         grouped = sorted(exc.violations, key=lambda v: paths.index(v.path))
         return EnvelopeError(exc.status, violation_errors(grouped), CLIENT_ERROR)
     kind: ErrorType = VALIDATION_ERROR if exc.status == 400 else CLIENT_ERROR
-    return EnvelopeError(exc.status, [Error(exc.code, exc.detail, exc.attr)], kind)
+    extra = already_recorded(exc) if isinstance(exc, HandAlreadyRecorded) else None
+    return EnvelopeError(exc.status, [Error(exc.code, exc.detail, exc.attr)], kind, extra)
+
+
+def already_recorded(exc: HandAlreadyRecorded) -> dict[str, Any]:
+    """What a 409 ``hand_already_recorded`` adds: the hand as recorded, and every difference."""
+    found = exc.differences
+
+    def codes(cards: Sequence[Card | MeldCard]) -> list[str]:
+        return [card.code for card in cards]
+
+    return {
+        "recorded": exc.recorded.body(with_match=False),  # type: ignore[attr-defined]
+        "differences": {
+            "ending": None
+            if found.ending is None
+            else {"recorded": str(found.ending[0]), "submitted": str(found.ending[1])},
+            "flags": [
+                {"name": f.name, "recorded": f.recorded, "submitted": f.submitted}
+                for f in found.flags
+            ],
+            "players": [
+                {
+                    "player": d.player,
+                    "name": exc.names.get(d.player, str(d.player)),  # type: ignore[call-overload]
+                    "melds_only_recorded": [codes(m) for m in d.melds_only_recorded],
+                    "melds_only_submitted": [codes(m) for m in d.melds_only_submitted],
+                    "held_only_recorded": codes(d.held_only_recorded),
+                    "held_only_submitted": codes(d.held_only_submitted),
+                    "went_out": None
+                    if d.went_out is None
+                    else {"recorded": d.went_out[0], "submitted": d.went_out[1]},
+                }
+                for d in found.players
+            ],
+        },
+    }
 
 
 class DatabaseUnavailable(exceptions.APIException):
@@ -411,7 +456,10 @@ class ProjectExceptionFormatter(ExceptionFormatter):
         return errors
 
     def format_error_response(self, error_response: ErrorResponse) -> Any:
-        return envelope(error_response.type, error_response.errors)
+        body = envelope(error_response.type, error_response.errors)
+        if isinstance(self.exc, EnvelopeError):
+            body.update(self.exc.extra)
+        return body
 
 
 # --- their OpenAPI schemas ------------------------------------------------------------------
@@ -424,9 +472,13 @@ class _ErrorItemSerializer(serializers.Serializer):
 
 
 def error_response(
-    name: str, codes: list[str], error_type: str = "client_error"
+    name: str,
+    codes: list[str],
+    error_type: str = "client_error",
+    extra: dict[str, serializers.Field] | None = None,
 ) -> type[serializers.Serializer]:
-    """An OpenAPI schema for an error answer that carries one of ``codes``."""
+    """An OpenAPI schema for an error answer that carries one of ``codes`` (and ``extra``
+    members beside the envelope's)."""
     enum = ClientErrorEnum if error_type == "client_error" else ServerErrorEnum
     item = type(
         f"{name}ErrorItem",
@@ -441,6 +493,7 @@ def error_response(
         {
             "type": serializers.ChoiceField(choices=enum.choices),
             "errors": item(many=True),
+            **(extra or {}),
         },
     )
 
@@ -451,3 +504,93 @@ DatabaseUnavailableResponse = error_response(
     ["database_unavailable", "cache_unavailable", "sign_in_unavailable"],
     error_type="server_error",
 )
+
+
+# --- one played hand, one record -----------------------------------------------------------
+
+
+class HandNumberNotNext(MatchError):
+    status = 409
+    code = "hand_number_not_next"
+    attr = "number"
+    message = _(
+        "Hand {number} cannot be recorded: this match has {played} hands recorded, so the next "
+        "is hand {next}."
+    )
+
+
+class ConfirmationByRecorder(MatchError):
+    status = 409
+    code = "confirmation_by_recorder"
+    message = _(
+        "You entered this version of hand {number}: another member of the club confirms it."
+    )
+
+
+DIFFERENCE_SENTENCES = {
+    "melds_only_recorded": _("{player} melded {cards} in the recorded hand, not in yours"),
+    "melds_only_submitted": _("{player} melded {cards} in yours, not in the recorded hand"),
+    "held_only_recorded": _("{player} held {cards} in the recorded hand, not in yours"),
+    "held_only_submitted": _("{player} held {cards} in yours, not in the recorded hand"),
+    "went_out_recorded": _("{player} went out in the recorded hand, not in yours"),
+    "went_out_submitted": _("{player} went out in yours, not in the recorded hand"),
+    "ending": _("the recorded hand ended {recorded}, yours {submitted}"),
+    "flag": _("the recorded hand and yours disagree on {flag}"),
+}
+
+
+class HandAlreadyRecorded(MatchError):
+    """A hand number already recorded, with a different hand: both, and what differs.
+
+    ``recorded`` is the hand as recorded (``hands.RecordedHand``); ``differences`` the
+    engine's comparison (``scoring.HandDifferences``) with players as ids; ``names`` the
+    seated players' names by id, for the sentence.
+    """
+
+    status = 409
+    code = "hand_already_recorded"
+    attr = "number"
+    message = _("Hand {number} is already recorded, and your entry differs: {differences}.")
+
+    def __init__(
+        self, *, number: int, recorded: object, differences: HandDifferences, names: dict[int, str]
+    ) -> None:
+        self.recorded = recorded
+        self.differences = differences
+        self.names = names
+        super().__init__(number=number, differences="")
+
+    @property
+    def detail(self) -> str:
+        return str(self.message).format(
+            number=self.params["number"], differences="; ".join(self.sentences())
+        )
+
+    def sentences(self) -> list[str]:
+        """Each difference as a sentence, naming the player and the cards."""
+        found = self.differences
+        said: list[str] = []
+        if found.ending is not None:
+            said.append(
+                str(DIFFERENCE_SENTENCES["ending"]).format(
+                    recorded=found.ending[0], submitted=found.ending[1]
+                )
+            )
+        for flag in found.flags:
+            said.append(str(DIFFERENCE_SENTENCES["flag"]).format(flag=flag.name))
+        for player in found.players:
+            name = self.names.get(player.player, str(player.player))  # type: ignore[call-overload]
+            for key in ("melds_only_recorded", "melds_only_submitted"):
+                melds = getattr(player, key)
+                if melds:
+                    cards = " / ".join(" ".join(c.code for c in meld) for meld in melds)
+                    said.append(str(DIFFERENCE_SENTENCES[key]).format(player=name, cards=cards))
+            for key in ("held_only_recorded", "held_only_submitted"):
+                held = getattr(player, key)
+                if held:
+                    cards = " ".join(c.code for c in held)
+                    said.append(str(DIFFERENCE_SENTENCES[key]).format(player=name, cards=cards))
+            if player.went_out is not None:
+                key = "went_out_recorded" if player.went_out[0] else "went_out_submitted"
+                said.append(str(DIFFERENCE_SENTENCES[key]).format(player=name))
+        return said

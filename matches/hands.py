@@ -14,7 +14,7 @@ from typing import Any
 
 from rest_framework.fields import DateTimeField
 
-from matches.models import Hand, HandResult, Match, MatchStatus, Seat
+from matches.models import Hand, HandConfirmation, HandResult, Match, MatchStatus, Seat
 from scoring import after, rulesets
 
 Previous = tuple[int, int | None]
@@ -106,6 +106,26 @@ class MatchState:
         )
 
     @property
+    def dealer_after_next(self) -> dict[str, int] | None:
+        """Who deals the hand after the next, by who goes out of the next (``none``: nobody)."""
+        next_dealer = self.next_dealer
+        if next_dealer is None:
+            return None
+        seated = [line.player for line in self.seats]
+
+        def following(went_out: int | None) -> int:
+            return dealer(
+                self.id,
+                self.first_dealer,
+                seated,
+                self.hands_played + 2,
+                ruleset=self.ruleset,
+                previous=(next_dealer, went_out),
+            )
+
+        return {**{str(player): following(player) for player in seated}, "none": following(None)}
+
+    @property
     def winners(self) -> list[int]:
         return [line.player for line in self.seats if line.winner]
 
@@ -134,6 +154,7 @@ class MatchState:
             "hands_played": self.hands_played,
             "next_hand": None if self.finished else self.hands_played + 1,
             "next_dealer": self.next_dealer,
+            "dealer_after_next": self.dealer_after_next,
             "first_dealer": self.first_dealer,
             "winners": winners,
             "shared_victory": len(winners) > 1,
@@ -159,6 +180,22 @@ class ResultLine:
 
 
 @dataclass(frozen=True, slots=True)
+class Confirmation:
+    """Another member's word that the hand, as it stands, is the hand played."""
+
+    by: str
+    device: str
+    at: datetime.datetime
+
+    def to_json(self) -> dict[str, str]:
+        return {"by": self.by, "device": self.device, "at": self.at.isoformat()}
+
+    @classmethod
+    def from_json(cls, data: dict[str, str]) -> Confirmation:
+        return cls(data["by"], data["device"], datetime.datetime.fromisoformat(data["at"]))
+
+
+@dataclass(frozen=True, slots=True)
 class RecordedHand:
     """A hand with its results in seating order and its match; ``replayed`` for a retry."""
 
@@ -175,6 +212,10 @@ class RecordedHand:
     replayed: bool = False
     flags: dict[str, bool] = field(default_factory=dict)
     """The yes/no facts of the hand its match's ruleset asks for (Rummy: ``rummy``)."""
+    confirmations: tuple[Confirmation, ...] = ()
+    """Of the hand's current version, oldest first."""
+    agreed: bool = False
+    """The hand was already recorded, and the submission agreed with it: nothing new written."""
 
     def body(self, *, with_match: bool = True) -> dict[str, Any]:
         """The hand as the API answers it, with its match unless ``with_match`` is false
@@ -211,6 +252,9 @@ class RecordedHand:
             "recorded_by": self.recorded_by,
             "recorded_at": _when(self.recorded_at),
             "updated_at": _when(self.updated_at),
+            "confirmations": [
+                {"by": c.by, "device": c.device, "at": _when(c.at)} for c in self.confirmations
+            ],
         }
         return {**hand, "match": self.match.body()} if with_match else hand
 
@@ -219,6 +263,8 @@ class RecordedHand:
         return {
             **{name: getattr(self, name) for name in HAND_FIELDS},
             "flags": self.flags,
+            "confirmations": [c.to_json() for c in self.confirmations],
+            "agreed": self.agreed,
             "results": [{name: getattr(r, name) for name in RESULT_FIELDS} for r in self.results],
             "recorded_at": self.recorded_at.isoformat(),
             "updated_at": self.updated_at.isoformat(),
@@ -240,6 +286,8 @@ class RecordedHand:
         return cls(
             **{name: data[name] for name in HAND_FIELDS},
             flags=data.get("flags", {}),
+            confirmations=tuple(map(Confirmation.from_json, data.get("confirmations", []))),
+            agreed=data.get("agreed", False),
             results=tuple(ResultLine(**row) for row in data["results"]),
             recorded_at=datetime.datetime.fromisoformat(data["recorded_at"]),
             updated_at=datetime.datetime.fromisoformat(data["updated_at"]),
@@ -311,8 +359,16 @@ def match_state(match: Match, seats: Iterable[Seat]) -> MatchState:
     )
 
 
-def from_rows(hand: Hand, results: Iterable[HandResult], match: MatchState) -> RecordedHand:
-    """A hand loaded with its recorder, its results with their players, and its match."""
+def from_rows(
+    hand: Hand,
+    results: Iterable[HandResult],
+    match: MatchState,
+    confirmations: Iterable[HandConfirmation] = (),
+) -> RecordedHand:
+    """A hand loaded with its recorder, its results with their players, and its match.
+
+    ``confirmations`` are the hand's, with their members; those of earlier versions are left out.
+    """
     return RecordedHand(
         number=hand.number,
         dealer=hand.dealer_id,
@@ -338,10 +394,16 @@ def from_rows(hand: Hand, results: Iterable[HandResult], match: MatchState) -> R
         recorded_at=hand.recorded_at,
         updated_at=hand.updated_at,
         match=match,
+        confirmations=tuple(
+            Confirmation(c.by.username, c.device, c.at)
+            for c in confirmations
+            if c.version == hand.version
+        ),
     )
 
 
 def from_hand(hand: Hand) -> RecordedHand:
-    """A hand loaded as ``selectors.hands_of`` loads it: results, match and seats prefetched."""
+    """A hand loaded as ``selectors.hands_of`` loads it: results, match, seats and
+    confirmations prefetched."""
     state = match_state(hand.match, hand.match.seats.all())
-    return from_rows(hand, hand.results.all(), state)
+    return from_rows(hand, hand.results.all(), state, hand.confirmations.all())

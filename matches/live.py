@@ -190,12 +190,14 @@ def live_append(
     user: User,
     if_match: IfMatchTags,
     idempotency_key: str | None = None,
+    device: str = "",
 ) -> Answer:
     """Append one event (``finish`` records the hand), or replay the first answer to its key.
 
     ``data`` is an event as the API takes it, with players as ids. ``if_match`` is the ETags
     the client names (If-Match), compared with the live hand's once it is locked. A refused event
-    raises ``errors.EventRefused`` and changes nothing.
+    raises ``errors.EventRefused`` and changes nothing. A ``finish`` whose number was recorded
+    meanwhile is compared with the recorded hand, as a second entry is (``hand_record``).
     """
     match = _lock(match_id)
     live = LiveHand.objects.filter(match=match).order_by("-id").first()
@@ -210,7 +212,8 @@ def live_append(
             return Answer(first.status_code, first.answer, replayed=True, etag=tag)
     if live.status != LiveStatus.PLAYING:
         raise LiveHand.DoesNotExist(f"no live hand in play on match {match_id}")
-    if live.number != match.hands_played + 1:  # a hand was recorded or voided meanwhile
+    finishing_a_recorded_number = data["type"] == "finish" and live.number <= match.hands_played
+    if live.number != match.hands_played + 1 and not finishing_a_recorded_number:
         raise errors.LiveHandOvertaken(number=live.number, recorded=match.hands_played)
     _check_if_match(live, if_match)
     seats = _seats(match)
@@ -225,7 +228,7 @@ def live_append(
                 attr="player" if "player" in data else f"held.{player}", player=player
             )
     if data["type"] == "finish":
-        return _finish(live, state, data, players, user, sequence, idempotency_key)
+        return _finish(live, state, data, players, user, sequence, idempotency_key, device)
     step = engine.play(state, _event(data, players))
     if not step.accepted:
         raise errors.EventRefused(step.violations)
@@ -252,6 +255,7 @@ def _finish(
     user: User,
     sequence: int,
     key: str | None,
+    device: str = "",
 ) -> Answer:
     held: dict[Hashable, Sequence[scoring.Card]] = {
         players.get(int(player), Seated(int(player), str(player))): scoring.parse_cards(cards)
@@ -269,7 +273,9 @@ def _finish(
         ),
         flags=done.flags,
     )
-    recorded = services.hand_record(match_id=live.match_id, entry=entry, user=user)
+    recorded = services.hand_record(
+        match_id=live.match_id, entry=entry, user=user, number=live.number, device=device, live=True
+    )  # the same hand recorded meanwhile: this log is attached to it, as its confirmation
     body = recorded.body()
     live.version += 1
     live.status, live.ended_at = LiveStatus.RECORDED, timezone.now()
@@ -283,12 +289,12 @@ def _finish(
         sequence=sequence,
         data=data,
         answer=body,
-        status_code=201,
+        status_code=200 if recorded.agreed else 201,
         idempotency_key=key or "",
         by=user,
     )
     publish(live.match_id, {**live.state, "recorded": live.number})
-    return Answer(201, body, etag=f'"{recorded.version}"')
+    return Answer(200 if recorded.agreed else 201, body, etag=f'"{recorded.version}"')
 
 
 @transaction.atomic

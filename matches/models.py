@@ -26,8 +26,23 @@ class Role(models.TextChoices):
     VIEWER = "viewer", "viewer"
 
 
+class SecondEntry(models.TextChoices):
+    """Whether a club asks a second phone to confirm every hand (it never blocks play)."""
+
+    OFF = "off", "off"
+    REQUIRED = "required", "required"
+
+
 class Club(models.Model):
     name = models.CharField(max_length=100)
+    second_entry = models.CharField(
+        max_length=20,
+        choices=SecondEntry.choices,
+        default=SecondEntry.OFF,
+        db_default=SecondEntry.OFF,
+        help_text="required: every hand is to be confirmed from another phone; unconfirmed "
+        "hands are marked, never refused.",
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
@@ -42,19 +57,33 @@ class Club(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    _second_entry_read: str | None = None  # as loaded: saving a change moves the stamp on
+
+    @classmethod
+    def from_db(cls, db: str | None, field_names: Any, values: Any) -> Club:
+        club: Club = super().from_db(db, field_names, values)
+        club._second_entry_read = club.__dict__.get("second_entry")
+        return club
+
     def save(self, *args: Any, **kwargs: Any) -> None:
         """Save; an existing club's save never writes the standings stamp it read.
 
         Only ``standings_changed`` moves the stamp; a rename that read it before a change
         committed would otherwise put it back, and old cached tables would be served again.
+        A change of ``second_entry`` moves it: the tables mark unconfirmed matches or not.
         """
-        if not self._state.adding and kwargs.get("update_fields") is None:
+        adding = self._state.adding
+        if not adding and kwargs.get("update_fields") is None:
             kwargs["update_fields"] = [
                 f.name
                 for f in self._meta.concrete_fields
                 if not f.primary_key and f.name != "standings_stamp"
             ]
-        super().save(*args, **kwargs)
+        with transaction.atomic(savepoint=False):
+            super().save(*args, **kwargs)
+            if not adding and getattr(self, "_second_entry_read", None) != self.second_entry:
+                Club.standings_changed(self.pk)
+                self._second_entry_read = self.second_entry
 
     @classmethod
     def standings_changed(cls, club_id: int) -> None:
@@ -371,6 +400,9 @@ class HandRevision(models.Model):
     hand = models.JSONField(help_text="The hand as entered, in canonical notation, with results.")
     reason = models.CharField(max_length=500, blank=True)
     by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    device = models.CharField(
+        max_length=80, blank=True, db_default="", help_text="The device it came from."
+    )
     at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -378,6 +410,28 @@ class HandRevision(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["match", "number", "revision"], name="one_revision_number"
+            ),
+        ]
+
+
+class HandConfirmation(models.Model):
+    """Another member's word that a hand, at one version, is the hand played.
+
+    Written by ``matches.confirmations.confirmation_add`` only. A correction makes a new
+    version: the confirmations of the version it replaces no longer count.
+    """
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="confirmations")
+    version = models.PositiveIntegerField(help_text="The hand's version it confirms.")
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    device = models.CharField(max_length=80, blank=True)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["hand", "at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["hand", "version", "by", "device"], name="one_confirmation_per_device"
             ),
         ]
 

@@ -6,9 +6,19 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import connections, router
-from django.db.models import QuerySet
+from django.db.models import Exists, OuterRef, Prefetch, QuerySet
 
-from matches.models import Club, Hand, HandRevision, Match, Membership, Player, Season
+from matches.models import (
+    Club,
+    Hand,
+    HandConfirmation,
+    HandRevision,
+    Match,
+    Membership,
+    Player,
+    Season,
+    SecondEntry,
+)
 
 
 def clubs_visible_to(user: User | AnonymousUser) -> QuerySet[Club]:
@@ -44,10 +54,25 @@ def seasons_visible_to(user: User | AnonymousUser) -> QuerySet[Season]:
 
 
 def matches_visible_to(user: User | AnonymousUser) -> QuerySet[Match]:
+    """Matches of the user's clubs; each with ``unconfirmed``, its hands nobody has confirmed
+    as they stand, when its club asks for a second entry (empty otherwise)."""
     return (
         Match.objects.filter(club__in=clubs_visible_to(user))
-        .select_related("created_by", "first_dealer")
-        .prefetch_related("seats__player")
+        .select_related("created_by", "first_dealer", "club")
+        .prefetch_related(
+            "seats__player",
+            Prefetch("hands", queryset=unconfirmed_hands(), to_attr="unconfirmed"),
+        )
+    )
+
+
+def unconfirmed_hands() -> QuerySet[Hand]:
+    """Hands of clubs that ask for a second entry whose current version nobody confirmed."""
+    confirmed = HandConfirmation.objects.filter(hand_id=OuterRef("pk"), version=OuterRef("version"))
+    return (
+        Hand.objects.filter(match__club__second_entry=SecondEntry.REQUIRED)
+        .exclude(Exists(confirmed))
+        .only("id", "match_id", "number")
     )
 
 
@@ -55,7 +80,7 @@ def hands_of(match_id: int) -> QuerySet[Hand]:
     return (
         Hand.objects.filter(match_id=match_id)
         .select_related("recorded_by", "match__created_by")
-        .prefetch_related("results__player", "match__seats__player")
+        .prefetch_related("results__player", "match__seats__player", "confirmations__by")
         .order_by("number")
     )
 

@@ -19,7 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 import scoring
-from matches import errors, hands, signals, statements
+from matches import confirmations, errors, hands, signals, statements
 from matches.models import (
     Club,
     Hand,
@@ -455,6 +455,7 @@ def _next_hand(
     entry: HandEntry,
     ruling: scoring.HandRuling,
     user: User,
+    device: str = "",
 ) -> statements.NewHand:
     """What recording the next hand writes: the hand, its results, every seat, the match."""
     number = match.hands_played + 1
@@ -495,6 +496,7 @@ def _next_hand(
         finished_at=now if finished else None,
         entry=_entry_json(entry),
         flags=rules.flags(entry),
+        device=device,
     )
 
 
@@ -542,8 +544,11 @@ def hand_record(
     match_id: int,
     user: User,
     entry: HandEntry,
+    number: int | None = None,
+    device: str = "",
     idempotency_key: str | None = None,
     fingerprint: str = "",
+    live: bool = False,
 ) -> hands.RecordedHand:
     """Record the next hand of a match; return it with the match as it now stands.
 
@@ -558,23 +563,55 @@ def hand_record(
     the same key and fingerprint gets that hand back as it was recorded, with ``replayed`` set,
     and records nothing.
 
+    ``number`` is the hand the client means (None from older clients: the next). A number
+    already recorded is a second entry of that hand (``confirmations.second_entry``): the same
+    hand is answered as recorded with ``agreed`` set, and kept as a confirmation when ``user``
+    or ``device`` is not its author's; a different one raises ``errors.HandAlreadyRecorded``.
+    A live hand in play holds its number: a whole entry of it is refused, unless ``live`` (the
+    live hand's own finish) records it.
+
     Raises, writing nothing: ``errors.HandRejected`` (every rule the hand breaks),
-    ``errors.MatchFinished``, ``errors.IdempotencyKeyReused`` (the key with another
+    ``errors.MatchFinished``, ``errors.HandNumberNotNext``, ``errors.LiveHandInProgress``,
+    ``errors.HandAlreadyRecorded``, ``errors.IdempotencyKeyReused`` (the key with another
     fingerprint) and ``errors.IdempotencyKeyInProgress`` (its first submission is still being
     recorded).
     """
     if idempotency_key:
+        # A retry of a committed submission is answered at once, however many arrive together.
+        stored = _stored_hand(match_id, idempotency_key, fingerprint)
+        if stored is not None:
+            return stored
         _claim_key(match_id, idempotency_key)
     match = statements.lock_match(match_id)
     if idempotency_key:
         stored = _stored_hand(match_id, idempotency_key, fingerprint)
         if stored is not None:
             return stored
+    rules = _rules(match.ruleset, match.options)
+    names = {seat.player: seat.name for seat in match.seats}
+    if number is not None and 1 <= number <= match.hands_played:
+        agreed = confirmations.second_entry(
+            match_id=match_id,
+            number=number,
+            submitted=confirmations.as_input(
+                str(entry.ending), entry.went_out, entry.results, stored=False
+            ),
+            flags=rules.flags(entry),
+            names=names,
+            user=user,
+            device=device,
+        )
+        _keep_answer(match_id, idempotency_key, fingerprint, agreed)
+        return agreed
     if match.status == MatchStatus.FINISHED:
         raise errors.MatchFinished(match=match_id)
-    rules = _rules(match.ruleset, match.options)
-    ruling = _rule(rules, entry, {seat.player: seat.name for seat in match.seats})
-    new = _next_hand(match, rules, entry, ruling, user)
+    following = match.hands_played + 1
+    if number is not None and number != following:
+        raise errors.HandNumberNotNext(number=number, played=match.hands_played, next=following)
+    if match.live_number == following and not live:
+        raise errors.LiveHandInProgress(attr="number", number=following)
+    ruling = _rule(rules, entry, names)
+    new = _next_hand(match, rules, entry, ruling, user, device)
     written = statements.write_hand(new)
     if new.status == MatchStatus.FINISHED:
         seated = [seat.player for seat in match.seats]
@@ -583,14 +620,18 @@ def hand_record(
         )
         signals.finished_match_changed.send(sender=Match, match_id=match.id)
     recorded = _recorded(match, new, written, user)
-    if idempotency_key:
-        IdempotencyRecord.objects.create(
-            match_id=match_id,
-            key=idempotency_key,
-            fingerprint=fingerprint,
-            response=recorded.to_json(),
-        )
+    _keep_answer(match_id, idempotency_key, fingerprint, recorded)
     return recorded
+
+
+def _keep_answer(
+    match_id: int, key: str | None, fingerprint: str, recorded: hands.RecordedHand
+) -> None:
+    """Keep the answer under the submission's Idempotency-Key, if it has one."""
+    if key:
+        IdempotencyRecord.objects.create(
+            match_id=match_id, key=key, fingerprint=fingerprint, response=recorded.to_json()
+        )
 
 
 @dataclass(frozen=True)
@@ -645,7 +686,13 @@ def _locked_hand(match_id: int, number: int) -> tuple[Match, list[Seat], Hand]:
 
 
 def _revise(
-    match: Match, hand: Hand, action: str, entry: HandEntry | None, user: User, reason: str
+    match: Match,
+    hand: Hand,
+    action: str,
+    entry: HandEntry | None,
+    user: User,
+    reason: str,
+    device: str = "",
 ) -> int:
     """Keep a revision of the hand; return its number."""
     revision: int = hand.last_revision + 1  # type: ignore[attr-defined]
@@ -657,6 +704,7 @@ def _revise(
         hand=_entry_json(entry) if entry is not None else {},
         reason=reason,
         by=user,
+        device=device,
     )
     return revision
 
@@ -670,11 +718,13 @@ def hand_correct(
     user: User,
     reason: str = "",
     expected_version: int | None = None,
+    device: str = "",
 ) -> tuple[hands.RecordedHand, Impact]:
     """Re-rule hand ``number``, recompute every total after it and re-decide the finish.
 
     ``expected_version`` is the version the corrector last saw (from the hand's ETag); a
-    correction made meanwhile by someone else makes this one stale.
+    correction made meanwhile by someone else makes this one stale. The corrected hand is a
+    new version: the confirmations of the version it replaces no longer count.
     """
     match, seats, hand = _locked_hand(match_id, number)
     _check_version(hand, expected_version)
@@ -704,7 +754,7 @@ def hand_correct(
         out_before=hand.went_out_id,
         out_after=entry.went_out,
     )
-    revision = _revise(match, hand, RevisionAction.CORRECTED, entry, user, reason)
+    revision = _revise(match, hand, RevisionAction.CORRECTED, entry, user, reason, device)
     hand.ending = entry.ending
     hand.went_out_id = entry.went_out
     hand.flags = rules.flags(entry)

@@ -21,8 +21,10 @@ from django.db import connection
 from django.db.models import (
     Avg,
     Count,
+    Exists,
     F,
     IntegerField,
+    OuterRef,
     Q,
     QuerySet,
     Sum,
@@ -32,7 +34,18 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 from redis.exceptions import RedisError
 
-from matches.models import Club, HandResult, MatchStatus, Player, Season, Seat, Tally
+from matches.models import (
+    Club,
+    Hand,
+    HandConfirmation,
+    HandResult,
+    MatchStatus,
+    Player,
+    Season,
+    Seat,
+    SecondEntry,
+    Tally,
+)
 from scoring import rulesets
 
 logger = logging.getLogger(__name__)
@@ -57,7 +70,7 @@ FOUR_PLACES, TWO_PLACES = Decimal("0.0001"), Decimal("0.01")
 CACHE_SECONDS = 60 * 60
 # Part of every key: moved on when what a table's entries hold changes shape, so that a new
 # release never reads the entries of an older one.
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -70,6 +83,9 @@ class Scope:
     date_from: dt.date | None = None
     date_to: dt.date | None = None
     ruleset: str = rulesets.DEFAULT
+    marks_unconfirmed: bool = False
+    """The club asks for a second entry: each row counts the player's matches with a hand
+    nobody has confirmed (else that column is null)."""
 
     def matches(self, prefix: str) -> Q:
         """The condition on the match reached through ``prefix`` (such as ``match__``)."""
@@ -186,6 +202,7 @@ def standings(
     lines = (
         rows.order_by().values("player_id", "player__name").annotate(**figures, **_columns(scope))
     )
+    unconfirmed = _unconfirmed_matches(scope, player, using) if scope.marks_unconfirmed else None
     return rank(
         [
             {
@@ -202,6 +219,9 @@ def standings(
                 "average_net": (Decimal(line["sum_of_totals"]) / line["hands"]).quantize(TWO_PLACES)
                 if line["hands"]
                 else None,
+                "unconfirmed_matches": None
+                if unconfirmed is None
+                else unconfirmed.get(line["player_id"], 0),
                 **_cells(line),
             }
             for line in lines
@@ -209,6 +229,17 @@ def standings(
         ],
         ordering,
     )
+
+
+def _unconfirmed_matches(scope: Scope, player: Player | None, using: str | None) -> dict[int, int]:
+    """Per player, the counted matches with a hand whose current version nobody confirmed."""
+    confirmed = HandConfirmation.objects.filter(hand_id=OuterRef("pk"), version=OuterRef("version"))
+    unconfirmed = Hand.objects.filter(match_id=OuterRef("match_id")).exclude(Exists(confirmed))
+    seats = Seat.objects.using(using).filter(scope.matches("match__"), Exists(unconfirmed))
+    if player is not None:
+        seats = seats.filter(player_id=player.pk)
+    counted = seats.order_by().values("player_id").annotate(matches=Count("pk"))
+    return {row["player_id"]: row["matches"] for row in counted}
 
 
 def rank(rows: list[dict[str, Any]], ordering: Sequence[str]) -> list[dict[str, Any]]:
@@ -308,8 +339,12 @@ def standings_for_club(
 ) -> Table:
     """A club's table of one ruleset, all-time or for one season, optionally between two dates
     (inclusive)."""
-    scope = Scope(club.pk, season.pk if season else None, date_from, date_to, ruleset)
+    scope = Scope(club.pk, season.pk if season else None, date_from, date_to, ruleset, _marks(club))
     return Table(club, scope, tuple(ordering))
+
+
+def _marks(club: Club) -> bool:
+    return club.second_entry == SecondEntry.REQUIRED
 
 
 def standings_for_season(
@@ -324,9 +359,8 @@ def standings_for_season(
 
     The stamp is read from ``season.club``: a season loaded with its club saves a query.
     """
-    return Table(
-        season.club, Scope(season.club_id, season.pk, date_from, date_to, ruleset), tuple(ordering)
-    )
+    scope = Scope(season.club_id, season.pk, date_from, date_to, ruleset, _marks(season.club))
+    return Table(season.club, scope, tuple(ordering))
 
 
 # --- a player's record ---------------------------------------------------------------------

@@ -52,11 +52,14 @@ class LockedMatch:
     ruleset: str
     options: dict[str, Any]
     seats: tuple[SeatRow, ...]
+    live_number: int | None = None
+    """The number of the hand being played live, if one is: it holds that number."""
 
 
 LOCK_MATCH = """
 SELECT m.club_id, m.season_id, m."table", m.status, m.hands_played, m.first_dealer_id,
        m.created_at, u.username, m.ruleset, m.options,
+       (SELECT l.number FROM matches_livehand l WHERE l.match_id = m.id AND l.status = 'playing'),
        s.id, s.player_id, p.name, s.position, s.total, s.went_out
 FROM matches_match m
 JOIN auth_user u ON u.id = m.created_by_id
@@ -79,7 +82,11 @@ def lock_match(match_id: int) -> LockedMatch:
         rows = cursor.fetchall()
     if not rows:
         raise Match.DoesNotExist(f"match {match_id}")
-    club, season, table, status, played, first, created_at, creator, ruleset, options = rows[0][:10]
+    first_row = rows[0]
+    club, season, table, status, played, first, created_at, creator, ruleset, options = first_row[
+        :10
+    ]
+    live = first_row[10]
     return LockedMatch(
         id=match_id,
         club=club,
@@ -92,7 +99,8 @@ def lock_match(match_id: int) -> LockedMatch:
         created_at=_moment(created_at),
         ruleset=ruleset,
         options=options if isinstance(options, dict) else json.loads(options),
-        seats=tuple(SeatRow(*row[10:]) for row in rows),
+        seats=tuple(SeatRow(*row[11:]) for row in rows),
+        live_number=live,
     )
 
 
@@ -150,6 +158,8 @@ class NewHand:
     entry: dict[str, Any]
     flags: dict[str, bool] = field(default_factory=dict)
     """The yes/no facts of the hand its match's ruleset asks for (Rummy: ``rummy``)."""
+    device: str = ""
+    """The device the hand came from, kept on its first revision."""
 
 
 # One statement: PostgreSQL runs its parts on one snapshot, taken once the match is locked. The
@@ -185,9 +195,10 @@ WITH revision AS (
                              finished_at = %(finished_at)s
     WHERE id = %(match)s
 ), kept AS (
-    INSERT INTO matches_handrevision (match_id, number, revision, action, hand, reason, by_id, at)
+    INSERT INTO matches_handrevision (match_id, number, revision, action, hand, reason, by_id,
+                                      device, at)
     SELECT %(match)s, %(number)s, revision.number, 'recorded', %(entry)s::jsonb, '', %(user)s,
-           %(at)s
+           %(device)s, %(at)s
     FROM revision
 )
 SELECT version FROM hand
@@ -224,6 +235,7 @@ def write_hand(new: NewHand) -> Written:
         "finished_at": new.finished_at,
         "entry": json.dumps(new.entry),
         "flags": json.dumps(new.flags),
+        "device": new.device,
     }
     with connection.cursor() as cursor:
         cursor.execute(WRITE_HAND, params)
@@ -282,5 +294,6 @@ def _write_hand_with_the_orm(new: NewHand) -> Written:
         action=RevisionAction.RECORDED,
         hand=new.entry,
         by_id=new.recorded_by,
+        device=new.device,
     )
     return Written(version, hand.recorded_at, hand.updated_at)

@@ -5,6 +5,7 @@
 70
 """
 
+from scoring.agreement import HandDifferences, PlayerDifference, compare_hands
 from scoring.cards import (
     ALL_CARDS,
     QUEEN_OF_SPADES,
@@ -46,6 +47,9 @@ __all__ = [
     "GOING_OUT_BONUS",
     "TARGET_TOTAL",
     "Finish",
+    "HandDifferences",
+    "PlayerDifference",
+    "compare_hands",
     "Replay",
     "dealer_position",
     "decide_finish",

@@ -16,6 +16,7 @@ from scoring.cards import Rank, Suit
 from scoring.violations import ENDING_LABELS, KIND_LABELS, RANK_NAMES, SUIT_PHRASES, WILD_PHRASE
 from web import clubnight_labels
 from web.entry_labels import entry_vocabulary
+from web.record_labels import record_vocabulary
 
 # Sentences the scripts show, by key; i18n.js fills in their "%(name)s" placeholders.
 SENTENCES: dict[str, Any] = {
@@ -103,6 +104,7 @@ def vocabulary() -> dict[str, Any]:
         "sentences": {
             **{key: str(text) for key, text in SENTENCES.items()},
             **entry_vocabulary(),  # hand entry, corrections and the outbox
+            **record_vocabulary(),  # several phones at a table, second entries
             **{key: str(text) for key, text in clubnight_labels.SENTENCES.items()},
         },
         "ranks": {rank.value: _(RANK_NAMES[rank]) for rank in Rank},

@@ -20,6 +20,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework.request import Request
 
+from accounts.models import DeviceToken
 from matches import errors
 
 # entity-tag = [ "W/" ] DQUOTE *etagc DQUOTE; etagc = %x21 / %x23-7E / obs-text
@@ -125,6 +126,21 @@ def idempotency_key(request: Request) -> str | None:
     return key
 
 
+def device(request: Request) -> str:
+    """The device a request comes from: its device token, its browser session, or the legacy
+    token; empty when unknown. Two phones of one user are two devices."""
+    auth = request.auth
+    if isinstance(auth, DeviceToken):
+        return f"token:{auth.pk}"
+    if auth is not None:
+        return "legacy-token"
+    session = getattr(request._request, "session", None)
+    key = getattr(session, "session_key", None)
+    if key:
+        return "session:" + hashlib.sha256(key.encode()).hexdigest()[:12]
+    return ""
+
+
 # --- writing them ---------------------------------------------------------------------------
 
 
@@ -190,6 +206,12 @@ IF_MATCH_LIVE_OPTIONAL = _header(
 IF_NONE_MATCH = _header(
     "If-None-Match",
     "The ETag last read: 304 with no body if the state has not changed.",
+    required=False,
+)
+IF_NONE_MATCH_MATCH = _header(
+    "If-None-Match",
+    "The match's ETag as last read: 304 with no body while no hand has been recorded, "
+    "corrected, voided or confirmed since (poll with it to see another phone's hands).",
     required=False,
 )
 ETAG = _header(

@@ -23,7 +23,9 @@ from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
 from accounts.api import IssuedTokenSerializer, device_name, issue
+from accounts.idempotency import idempotent
 from matches import invitations, selectors
+from matches.api import http
 from matches.api.permissions import MANAGING, can_write, requester
 from matches.errors import error_response
 from matches.models import Club, Invitation, Role
@@ -142,7 +144,12 @@ class ClubInvitationsView(OwnersOfTheClub, generics.ListAPIView):
     def get_queryset(self) -> QuerySet[Invitation]:
         return Invitation.objects.filter(club=self.club(), invitee__isnull=True)
 
-    @extend_schema(request=InvitationCreateSerializer, responses={201: InvitationSerializer})
+    @extend_schema(
+        request=InvitationCreateSerializer,
+        responses={201: InvitationSerializer, 422: http.KEY_REUSED},
+        parameters=[http.IDEMPOTENCY_KEY, http.REPLAYED],
+    )
+    @idempotent
     def post(self, request: Request, pk: int) -> Response:
         club = self.club()
         incoming = InvitationCreateSerializer(data=request.data)

@@ -297,6 +297,7 @@ class LiveEventsView(LiveMixin):
             user=requester(request),
             if_match=http.if_match_value(request),
             idempotency_key=http.idempotency_key(request),
+            device=http.device(request),
         )
         response = Response(answer.body, status=answer.status)
         if answer.replayed:

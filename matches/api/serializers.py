@@ -25,6 +25,7 @@ from matches.models import (
     Role,
     Season,
     Seat,
+    SecondEntry,
 )
 from scoring import rulesets
 from scoring.api.fields import CardListField, MeldField, RulesetField
@@ -38,8 +39,15 @@ class ClubSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Club
-        fields = ["id", "name", "role", "created_at"]
+        fields = ["id", "name", "role", "second_entry", "created_at"]
         read_only_fields = ["id", "role", "created_at"]
+        extra_kwargs = {
+            "second_entry": {
+                "help_text": "`off` (default) or `required`: with `required`, the app asks "
+                "another phone to confirm each hand, and matches with unconfirmed hands are "
+                "marked (match, standings). It never blocks play."
+            }
+        }
 
     def get_role(self, club: Club) -> str | None:
         user = self.context["request"].user
@@ -223,6 +231,15 @@ class MatchSerializer(serializers.ModelSerializer):
     winners = serializers.SerializerMethodField()
     shared_victory = serializers.SerializerMethodField()
     created_by = serializers.CharField(source="created_by.username")
+    dealer_after_next = serializers.SerializerMethodField(
+        help_text="Who deals the hand after the next one, by the id of the player who goes out "
+        'of the next (`"none"`: the stock runs out), so that a client can move on past a hand '
+        "it has not sent yet; null once the match is finished."
+    )
+    unconfirmed_hands = serializers.SerializerMethodField(
+        help_text="When the club asks for a second entry (`second_entry: required`): the "
+        "numbers of the hands nobody has confirmed yet, as they stand; else null."
+    )
 
     class Meta:
         model = Match
@@ -238,13 +255,24 @@ class MatchSerializer(serializers.ModelSerializer):
             "hands_played",
             "next_hand",
             "next_dealer",
+            "dealer_after_next",
             "first_dealer",
             "winners",
             "shared_victory",
+            "unconfirmed_hands",
             "created_by",
             "created_at",
             "finished_at",
         ]
+
+    @extend_schema_field(serializers.DictField(child=serializers.IntegerField(), allow_null=True))
+    def get_dealer_after_next(self, match: Match) -> dict[str, int] | None:
+        return hands.match_state(match, self._seats(match)).dealer_after_next
+
+    def get_unconfirmed_hands(self, match: Match) -> list[int] | None:
+        if match.club.second_entry != SecondEntry.REQUIRED:
+            return None
+        return sorted(hand.number for hand in getattr(match, "unconfirmed", None) or [])
 
     def _seats(self, match: Match) -> list[Seat]:
         return sorted(match.seats.all(), key=lambda seat: seat.position)
@@ -277,6 +305,15 @@ class PlayerEntrySerializer(serializers.Serializer):
 
 
 class HandInputSerializer(serializers.Serializer):
+    number = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        help_text="The hand you mean to record (the app always sends it). The next number "
+        "records it (201); a number already recorded compares your entry with it: the same "
+        "hand answers 200 and counts as a confirmation, a different one is 409 "
+        "`hand_already_recorded`; any other number is 409 `hand_number_not_next`. Without it, "
+        "the next hand is recorded.",
+    )
     ending = serializers.ChoiceField(choices=[e.value for e in scoring.Ending])
     went_out = serializers.IntegerField(
         required=False,
@@ -325,6 +362,7 @@ class VoidQuerySerializer(serializers.Serializer):
 
 
 class HandCorrectionSerializer(HandInputSerializer):
+    number = None  # type: ignore[assignment]  # the URL names the hand
     reason = serializers.CharField(required=False, allow_blank=True, max_length=500, default="")
 
 
@@ -359,9 +397,22 @@ class HandResultSerializer(serializers.ModelSerializer):
         ]
 
 
+class ConfirmationSerializer(serializers.Serializer):
+    by = serializers.CharField(help_text="The member who confirmed the hand.")
+    device = serializers.CharField(
+        help_text="Where from: `token:<id>` for a device token, `session:<12 hex>` for a "
+        "signed-in browser, `legacy-token` for the legacy token; empty when unknown."
+    )
+    at = serializers.DateTimeField()
+
+
 class HandSerializer(serializers.ModelSerializer):
     rummy = serializers.SerializerMethodField(
         help_text="Rummy hands: whether the winner went out all at once; null in Arlington."
+    )
+    confirmations = serializers.SerializerMethodField(
+        help_text="Confirmations of the hand as it stands (its current version), oldest first: "
+        "an agreeing second entry or `POST .../confirmations/` from another member or device."
     )
     flags = serializers.DictField(
         child=serializers.BooleanField(),
@@ -385,11 +436,60 @@ class HandSerializer(serializers.ModelSerializer):
             "recorded_by",
             "recorded_at",
             "updated_at",
+            "confirmations",
         ]
+
+    @extend_schema_field(ConfirmationSerializer(many=True))
+    def get_confirmations(self, hand: Hand) -> Any:
+        mine = [c for c in hand.confirmations.all() if c.version == hand.version]
+        return [{"by": c.by.username, "device": c.device, "at": c.at} for c in mine]
 
     def get_rummy(self, hand: Hand) -> bool | None:
         went_rummy = hand.flags.get("rummy")
         return None if went_rummy is None else bool(went_rummy)
+
+
+class _Both(serializers.Serializer):
+    recorded = serializers.CharField()
+    submitted = serializers.CharField()
+
+
+class _BothTrue(serializers.Serializer):
+    recorded = serializers.BooleanField()
+    submitted = serializers.BooleanField()
+
+
+class FlagDifferenceSerializer(_BothTrue):
+    name = serializers.CharField()
+
+
+class PlayerDifferenceSerializer(serializers.Serializer):
+    player = serializers.IntegerField(help_text="The player's id.")
+    name = serializers.CharField()
+    melds_only_recorded = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField())
+    )
+    melds_only_submitted = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField())
+    )
+    held_only_recorded = serializers.ListField(child=serializers.CharField())
+    held_only_submitted = serializers.ListField(child=serializers.CharField())
+    went_out = _BothTrue(allow_null=True, help_text="When the entries disagree on it; else null.")
+
+
+class DifferencesSerializer(serializers.Serializer):
+    """What differs between the recorded hand and a submission of its number."""
+
+    ending = _Both(allow_null=True, help_text="When the endings differ; else null.")
+    flags = FlagDifferenceSerializer(many=True)
+    players = PlayerDifferenceSerializer(many=True, help_text="Each player whose part differs.")
+
+
+class HandMatchSerializer(MatchSerializer):
+    """The match as a hand's answer gives it: as it now stands (read it for its marks)."""
+
+    class Meta(MatchSerializer.Meta):
+        fields = [name for name in MatchSerializer.Meta.fields if name != "unconfirmed_hands"]
 
 
 class HandWithMatchSerializer(HandSerializer):
@@ -398,9 +498,9 @@ class HandWithMatchSerializer(HandSerializer):
     class Meta(HandSerializer.Meta):
         fields = [*HandSerializer.Meta.fields, "match"]
 
-    @extend_schema_field(MatchSerializer)
+    @extend_schema_field(HandMatchSerializer)
     def get_match(self, hand: Hand) -> Any:
-        return MatchSerializer(hand.match, context=self.context).data
+        return HandMatchSerializer(hand.match, context=self.context).data
 
 
 class RevisionEntrySerializer(serializers.Serializer):
@@ -510,6 +610,11 @@ class StandingSerializer(serializers.Serializer):
     went_out = serializers.IntegerField(help_text="Hands in which the player went out.")
     points = serializers.IntegerField(help_text="The sum of the player's final totals.")
     average_net = _ratio(2, "Net points per hand.")
+    unconfirmed_matches = serializers.IntegerField(
+        allow_null=True,
+        help_text="When the club asks for a second entry: the counted matches with a hand "
+        "nobody has confirmed; else null.",
+    )
     rating = serializers.IntegerField(
         allow_null=True,
         help_text="The player's current rating in the table's ruleset over all the club's "

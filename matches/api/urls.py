@@ -21,6 +21,11 @@ urlpatterns = [
         name="hand-detail",
     ),
     path(
+        "matches/<int:match_pk>/hands/<int:number>/confirmations/",
+        hands.HandConfirmationsView.as_view(),
+        name="hand-confirmations",
+    ),
+    path(
         "matches/<int:match_pk>/hands/<int:number>/revisions/",
         hands.HandRevisionsView.as_view(),
         name="hand-revisions",

@@ -41,6 +41,8 @@ ACCOUNT = "account"
 # Reached by an invitation's code, not by club role: tests/matches/test_invitations_api.py.
 CODE = "code"
 
+CONFIRM = "POST /api/v1/matches/{match_pk}/hands/{number}/confirmations/"
+
 RULES = {
     "POST /api/v1/auth/token/": PUBLIC,
     "POST /api/v1/auth/tokens/": ACCOUNT,
@@ -104,6 +106,8 @@ RULES = {
     "PUT /api/v1/matches/{match_pk}/hands/{number}/": SCORE,
     "DELETE /api/v1/matches/{match_pk}/hands/{number}/": SCORE,
     "GET /api/v1/matches/{match_pk}/hands/{number}/revisions/": READ,
+    # any member confirms a hand (the players at a table are often viewers)
+    CONFIRM: READ,
     "GET /api/v1/matches/{match_pk}/hands/{number}/live/": READ,
     "GET /api/v1/matches/{match_pk}/live/": READ,
     "POST /api/v1/matches/{match_pk}/live/": SCORE,
@@ -141,6 +145,7 @@ CLUB_OF_ROW = {
     "Hand": "match__club",
     "HandResult": "hand__match__club",
     "HandRevision": "match__club",
+    "HandConfirmation": "hand__match__club",
     "IdempotencyRecord": "match__club",
     "Invitation": "club",
     "LiveHand": "match__club",
@@ -312,6 +317,9 @@ def call(label: str, target: str, caller: str, clubs: Clubs) -> list[str]:
         live_url = f"/api/v1/matches/{club.match}/live/"
         if path.endswith("/live/") and method == "POST":  # starting needs no hand in play
             assert client_as(staff["owner"]).delete(live_url).status_code == 204
+    if path.endswith("/hands/") and method == "POST":  # a live hand in play holds its number
+        live_url = f"/api/v1/matches/{club.match}/live/"
+        assert client_as(staff["owner"]).delete(live_url).status_code == 204
         read = client_as(staff["owner"]).get(live_url)
         headers = {"HTTP_IF_MATCH": read["ETag"]} if read.has_header("ETag") else {}
     before = {"club": rows_of(club.club.pk), "other": rows_of(other.club.pk)}
@@ -320,6 +328,8 @@ def call(label: str, target: str, caller: str, clubs: Clubs) -> list[str]:
 
     wrong = []
     expected = expected_statuses(RULES[label], caller, addressed="{" in path)
+    if label == CONFIRM and caller == "owner":  # let in by the role, refused as the hand's author
+        expected = {409}
     if response.status_code not in expected:
         wrong.append(
             f"answered {response.status_code}, not {sorted(expected)}: {response.content[:300]!r}"

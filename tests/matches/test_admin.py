@@ -137,6 +137,7 @@ def club_form(club: Club, role: str) -> dict[str, str]:
     membership = club.memberships.get()
     return {
         "name": club.name,
+        "second_entry": club.second_entry,
         "memberships-TOTAL_FORMS": "1",
         "memberships-INITIAL_FORMS": "1",
         "memberships-MIN_NUM_FORMS": "0",

@@ -313,15 +313,18 @@ def test_two_devices_appending_at_once_one_wins_one_is_told(carol, club, roster)
     assert LiveEvent.objects.filter(live__match_id=match["id"]).count() == 1
 
 
-def test_a_hand_recorded_meanwhile_overtakes_the_live_hand(as_carol, table, trio, players):
+def test_a_hand_voided_meanwhile_overtakes_the_live_hand(as_carol, trio, players):
     from tests.factories import record, went_out
 
     assert record(as_carol, trio["id"], went_out(players[0], players)).status_code == 201
+    table = Table(as_carol, trio)
+    assert table.start().json()["hand"] == 2
+    assert as_carol.delete(f"/api/v1/matches/{trio['id']}/hands/1/").status_code == 204
     response = table.send({"type": "draw", "player": players[1]})
     assert response.status_code == 409
     assert response.json()["errors"][0]["code"] == "live_hand_overtaken"
     assert as_carol.delete(live_url(trio)).status_code == 204
-    assert Table(as_carol, trio).start().json()["hand"] == 2
+    assert Table(as_carol, trio).start().json()["hand"] == 1
 
 
 def test_voiding_a_hand_played_live_detaches_its_log(as_carol, table, trio, players):

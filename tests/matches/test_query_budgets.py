@@ -75,9 +75,9 @@ BUDGETS = {
     "club members": 4,
     "player detail": 5,
     "season detail": 2,
-    "match detail": 4,
-    "hands list": 7,
-    "hand detail": 6,
+    "match detail": 6,  # its unconfirmed hands, and its hands' changes for the ETag
+    "hands list": 8,  # with each hand's confirmations
+    "hand detail": 7,
     "hand revisions": 4,
     # standings computed, not cached (the cache starts empty): a cached table saves the last query
     "club standings": 2,
@@ -97,17 +97,17 @@ BUDGETS = {
     "replace season": 5,
     "record hand": 5,  # access; match and seats locked in one statement, writes in one more
     "correct hand": 15,
-    "void hand": 13,
+    "void hand": 14,  # the hand's confirmations go with it
     # creates
     "create player": 6,
     "create season": 5,
-    "create match": 10,
+    "create match": 11,
     "create club": 5,
     # lists
     "clubs": 3,
     "players": 2,
     "seasons": 2,
-    "matches": 4,
+    "matches": 5,
     # public
     "meld ruling": 0,
     "hand ruling": 0,

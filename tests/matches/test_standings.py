@@ -83,6 +83,7 @@ def test_the_club_table_counts_outright_and_shared_wins(as_victor, league, roste
             "went_out": 3,
             "points": 1020 + 1060,
             "average_net": 416.0,
+            "unconfirmed_matches": None,
         },
         {
             "rank": 2,
@@ -96,6 +97,7 @@ def test_the_club_table_counts_outright_and_shared_wins(as_victor, league, roste
             "went_out": 3,
             "points": 1020,
             "average_net": 340.0,
+            "unconfirmed_matches": None,
         },
         {
             "rank": 3,
@@ -109,6 +111,7 @@ def test_the_club_table_counts_outright_and_shared_wins(as_victor, league, roste
             "went_out": 0,
             "points": -195 + 1060,
             "average_net": 173.0,
+            "unconfirmed_matches": None,
         },
         {
             "rank": 4,
@@ -122,6 +125,7 @@ def test_the_club_table_counts_outright_and_shared_wins(as_victor, league, roste
             "went_out": 0,
             "points": -195,
             "average_net": -65.0,
+            "unconfirmed_matches": None,
         },
     ]
 
@@ -325,12 +329,13 @@ def test_the_table_as_csv_opens_as_a_spreadsheet(as_victor, league):
         "went_out",
         "points",
         "average_net",
+        "unconfirmed_matches",
         "rating",
     ]
     assert [row[0] for row in rows[1:]] == ["1", "2", "3", "4"]
-    assert rows[1][2:-1] == ["Ann", "2", "1", "1", "1.5000", "5", "3", "2080", "416.00"]
+    assert rows[1][2:-1] == ["Ann", "2", "1", "1", "1.5000", "5", "3", "2080", "416.00", ""]
     assert rows[2][2] == "Cléo"
-    assert rows[4][2:-1] == ["Dev", "1", "0", "0", "0.0000", "3", "0", "-195", "-65.00"]
+    assert rows[4][2:-1] == ["Dev", "1", "0", "0", "0.0000", "3", "0", "-195", "-65.00", ""]
     assert all(row[-1].isdigit() for row in rows[1:])
 
 

@@ -17,6 +17,8 @@ from tests.web.entry import (
     wait_for_preview,
 )
 
+ENTER_HAND = re.compile(r"^Enter hand \d+$")  # the next hand, by its number
+
 BEN_HELD = ["3C", "4C", "8H", "9H", "10H", "JH", "3D", "4D", "8C", "9C"]
 CLEO_HELD = ["3H", "4H", "8S", "9S", "10S", "JS", "3S", "4S", "8D", "9D"]
 ANN_OUT = [["AS", "AH", "AD", "AC"], ["AS", "AH", "AD"], ["KS", "KH", "KD"], ["QS", "QH", "QD"]]
@@ -28,7 +30,7 @@ def sets_of(ranks: list[str], *, leaving: str = "") -> list[list[str]]:
 
 
 def record_by_taps(page, ending: str, players: list[tuple[list[list[str]], list[str]]]) -> None:
-    page.get_by_role("link", name="Enter the next hand").click()
+    page.get_by_role("link", name=ENTER_HAND).click()
     expect(page.locator("#entry .picker")).to_be_visible()
     choose_ending(page, ending)
     for index, (melds, hand) in enumerate(players):

@@ -18,6 +18,7 @@ from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.serializers import BaseSerializer
 
+from accounts.idempotency import idempotent
 from matches import errors, selectors
 from matches.api import http
 from matches.api.permissions import ClubRole, can_write
@@ -80,7 +81,14 @@ class LocatedCreateMixin(
     mixins.CreateModelMixin,
     viewsets.GenericViewSet if TYPE_CHECKING else object,  # type: ignore[misc]
 ):
-    """A creation answers the new object's absolute URL in Location."""
+    """A creation answers the new object's absolute URL in Location, and honours
+    Idempotency-Key (accounts/idempotency.py)."""
+
+    @extend_schema(parameters=[http.IDEMPOTENCY_KEY, http.REPLAYED])
+    @idempotent
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        response: Response = super().create(request, *args, **kwargs)
+        return response
 
     def get_success_headers(self, data: Any) -> dict[str, str]:
         return {"Location": location(self.request, f"{self.basename}-detail", pk=data["id"])}

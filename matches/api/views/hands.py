@@ -2,24 +2,40 @@
 
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions, status
 from rest_framework.generics import GenericAPIView, get_object_or_404  # 404 for clubs/abc/
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from matches import errors, hands, selectors, services
+from matches import confirmations, errors, hands, selectors, services
 from matches.api import http
 from matches.api import serializers as s
 from matches.api.permissions import SCOREKEEPING, ClubRole, requester
 from matches.api.views.base import location
 from matches.errors import error_response
-from matches.models import Hand
+from matches.models import Hand, Role
 
 RECORD_CONFLICT = error_response(
-    "RecordConflict", ["match_finished", "idempotency_key_in_progress"]
+    "RecordConflict",
+    [
+        "match_finished",
+        "idempotency_key_in_progress",
+        "hand_already_recorded",
+        "hand_number_not_next",
+        "live_hand_in_progress",
+    ],
+    extra={
+        "recorded": s.HandSerializer(
+            required=False, help_text="`hand_already_recorded`: the hand as recorded."
+        ),
+        "differences": s.DifferencesSerializer(
+            required=False, help_text="`hand_already_recorded`: what your entry changes."
+        ),
+    },
 )
+CONFIRM_CONFLICT = error_response("ConfirmConflict", ["confirmation_by_recorder"])
 CORRECT_CONFLICT = error_response("CorrectionConflict", ["correction_ends_match_early"])
 VOID_CONFLICT = error_response("VoidConflict", ["not_last_hand"])
 
@@ -59,7 +75,17 @@ class HandListView(MatchHandsMixin):
 
     @extend_schema(
         request=s.HandInputSerializer,
-        responses={201: s.HandWithMatchSerializer, 409: RECORD_CONFLICT, 422: http.KEY_REUSED},
+        responses={
+            201: s.HandWithMatchSerializer,
+            200: OpenApiResponse(
+                s.HandWithMatchSerializer,
+                description="`number` was already recorded with the same hand: the hand as "
+                "recorded, nothing new written (a confirmation when from another user or "
+                "device).",
+            ),
+            409: RECORD_CONFLICT,
+            422: http.KEY_REUSED,
+        },
         parameters=[http.IDEMPOTENCY_KEY, http.ETAG, http.REPLAYED],
     )
     def post(self, request: Request, match_pk: int) -> Response:
@@ -71,12 +97,14 @@ class HandListView(MatchHandsMixin):
             match_id=match_id,
             user=requester(request),
             entry=incoming.to_entry(),
+            number=incoming.validated_data.get("number"),
+            device=http.device(request),
             idempotency_key=key,
             fingerprint="" if key is None else http.fingerprint(request.data),
         )
         response = Response(
             recorded.body(),
-            status=status.HTTP_201_CREATED,
+            status=status.HTTP_200_OK if recorded.agreed else status.HTTP_201_CREATED,
             headers={"ETag": http.etag(recorded.version)},
         )
         if recorded.replayed:
@@ -147,6 +175,7 @@ class HandDetailView(MatchHandsMixin):
             user=requester(request),
             reason=incoming.validated_data["reason"],
             expected_version=expected,
+            device=http.device(request),
         )
         body = {**corrected.body(), "impact": s.ImpactSerializer(impact).data}
         return Response(body, headers={"ETag": http.etag(corrected.version)})
@@ -184,3 +213,45 @@ class HandRevisionsView(MatchHandsMixin):
             raise exceptions.NotFound()
         page = self.paginate_queryset(revisions)
         return self.get_paginated_response(s.RevisionSerializer(page, many=True).data)
+
+
+class HandConfirmationsView(MatchHandsMixin):
+    """Confirm a hand as it stands: any member but the author of its current version."""
+
+    serializer_class = s.HandWithMatchSerializer
+    write_roles = frozenset(Role.values)  # the players at a table are often viewers
+
+    @extend_schema(
+        request=None,
+        responses={
+            201: s.HandWithMatchSerializer,
+            200: OpenApiResponse(
+                s.HandWithMatchSerializer, description="You had already confirmed this version."
+            ),
+            409: CONFIRM_CONFLICT,
+            412: http.STALE,
+        },
+        parameters=[http.IF_MATCH_HAND_OPTIONAL, http.ETAG],
+    )
+    def post(self, request: Request, match_pk: int, number: int) -> Response:
+        match_id = self.get_match_id()
+        current = (
+            Hand.objects.filter(match_id=match_id, number=number)
+            .values_list("version", flat=True)
+            .first()
+        )
+        if current is None:
+            raise exceptions.NotFound()
+        stale = errors.PreconditionFailed("hand", number=number, version=current)
+        hand, created = confirmations.hand_confirm(
+            match_id=match_id,
+            number=number,
+            user=requester(request),
+            device=http.device(request),
+            expected_version=http.version_from_if_match(request, current, stale),
+        )
+        return Response(
+            hand.body(),
+            status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
+            headers={"ETag": http.etag(hand.version)},
+        )

@@ -4,25 +4,39 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Count, Max, QuerySet
 from django_filters.rest_framework import DjangoFilterBackend
-from drf_spectacular.utils import extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import exceptions, mixins, status, viewsets
 from rest_framework.filters import OrderingFilter
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts.idempotency import idempotent
 from matches import errors, selectors, services
+from matches.api import http
 from matches.api import serializers as s
 from matches.api.filters import MatchFilter
 from matches.api.permissions import ClubRole, can_write, requester
 from matches.api.views.base import location
+from matches.errors import error_response
 from matches.models import Match
+
+KEY_IN_PROGRESS = error_response("CreateConflict", ["idempotency_key_in_progress"])
+WATCH = http.IF_NONE_MATCH_MATCH
 
 
 @extend_schema_view(
-    create=extend_schema(request=s.MatchCreateSerializer, responses={201: s.MatchSerializer})
+    create=extend_schema(
+        request=s.MatchCreateSerializer,
+        responses={201: s.MatchSerializer, 409: KEY_IN_PROGRESS, 422: http.KEY_REUSED},
+        parameters=[http.IDEMPOTENCY_KEY, http.REPLAYED],
+    ),
+    retrieve=extend_schema(
+        parameters=[WATCH],
+        responses={200: s.MatchSerializer, 304: OpenApiResponse(description="Not modified.")},
+    ),
 )
 class MatchViewSet(
     mixins.CreateModelMixin,
@@ -41,6 +55,18 @@ class MatchViewSet(
     def get_queryset(self) -> QuerySet[Match]:
         return selectors.matches_visible_to(self.request.user)
 
+    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """The match, with an ETag that moves whenever a hand is recorded, corrected, voided or
+        confirmed: polled with If-None-Match, it answers 304 while nothing changed."""
+        match = self.get_object()
+        data = s.MatchSerializer(match, context=self.get_serializer_context()).data
+        hands = match.hands.aggregate(changed=Max("updated_at"), confirmed=Count("confirmations"))
+        tag = http.digest_etag([data, hands["changed"], hands["confirmed"]])
+        if http.not_modified(request, tag):
+            return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": tag})
+        return Response(data, headers={"ETag": tag})
+
+    @idempotent
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         incoming = s.MatchCreateSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)

@@ -13,6 +13,7 @@ export class ApiError extends Error {
     this.status = status;
     this.type = envelope?.type ?? (status >= 500 ? "server_error" : "client_error");
     this.errors = errors;
+    this.envelope = envelope ?? {}; // with what some errors add (409 hand_already_recorded: recorded, differences)
   }
 
   // The codes of every error, e.g. ["match_finished"].

@@ -6,6 +6,7 @@ import { h } from "./dom.js";
 import { sentences, t } from "./i18n.js";
 import * as outbox from "./outbox.js";
 import { canWrite as mayWrite } from "./roles.js";
+import { correctWith, takenPanel } from "./taken.js";
 
 const page = document.querySelector('[data-page="match"]');
 const matchId = Number(page?.dataset.match);
@@ -103,6 +104,8 @@ async function editAgain(entry) {
     wentOut: entry.body.went_out,
     reason: "",
     etag: null,
+    number: entry.body.number,
+    dealer: entry.dealer,
     players: entry.body.results.map((r) => ({ id: r.player, name: names[r.player] ?? String(r.player), melds: [...r.melds, []], hand: r.hand })),
     active: { player: 0, group: entry.body.results[0]?.melds.length ?? 0 },
   };
@@ -117,6 +120,11 @@ async function renderOutbox() {
   const entries = await outbox.entries(matchId);
   if (!entries.length) {
     slot.replaceChildren();
+    return;
+  }
+  const taken = entries.find((entry) => entry.state === "taken");
+  if (taken) {
+    slot.replaceChildren(takenOf(taken));
     return;
   }
   slot.replaceChildren(h("section", { class: "outbox", "aria-labelledby": "outbox-title", id: "outbox" },
@@ -136,6 +144,32 @@ async function renderOutbox() {
         h("button", { type: "button", class: "button small", onclick: () => outbox.replay() }, t("send_now")))))));
 }
 
+// A waiting hand whose number another phone recorded differently: both side by side.
+function takenOf(entry) {
+  const names = entry.names ?? {};
+  const number = entry.conflict.recorded.number;
+  return takenPanel({
+    conflict: entry.conflict, mine: entry.body, names,
+    onKeep: async () => {
+      await outbox.remove(entry.key);
+      notice(t("taken_kept", { n: number }));
+      refresh();
+    },
+    onCorrect: async () => {
+      try {
+        await correctWith(entry.match, number, entry.conflict.recorded, entry.body);
+      } catch (error) {
+        showError(error, { sentences });
+        return;
+      }
+      await outbox.remove(entry.key);
+      notice(t("corrected", { n: number }));
+      refresh();
+    },
+    onEdit: () => editAgain(entry),
+  });
+}
+
 document.addEventListener("arl:match", (event) => {
   state = event.detail;
   const enter = document.getElementById("enter-hand");
@@ -145,7 +179,8 @@ document.addEventListener("arl:match", (event) => {
 window.addEventListener("outbox-change", renderOutbox);
 window.addEventListener("outbox-sent", (event) => {
   if (event.detail.entry.match !== matchId) return;
-  notice(t("outbox_sent", { n: event.detail.hand.number }));
+  notice(event.detail.agreed ? t("already_confirms", { n: event.detail.hand.number })
+    : t("outbox_sent", { n: event.detail.hand.number }));
   refresh();
 });
 

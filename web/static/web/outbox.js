@@ -2,11 +2,20 @@
 // the tab) and sent again, with the Idempotency-Key they were made with, when the connection
 // returns. A replay of a hand the server already has answers the first answer: never two hands.
 // An answer of 4xx is kept with its sentences for the scorekeeper to edit: never dropped.
+// Each hand carries the number it was entered as: a replay that meets that number recorded on
+// another phone agrees (200: a confirmation) or is kept as "taken", with the recorded hand and
+// the differences, for the side-by-side screen (taken.js) — never recorded as a second hand.
+// Entries belong to the user who made them: another user's session neither sends nor shows them.
 import { ApiError, OfflineError, request } from "./api.js";
 
 const DB_NAME = "arlington";
 const STORE = "outbox";
 const RETRY_MS = 15000;
+
+// Who is signed in on this page (the base template's meta tag); entries are theirs alone.
+export const currentUser = () => document.querySelector('meta[name="user"]')?.content ?? "";
+// (A hand kept before entries had owners stays anyone's, as it was: never dropped.)
+const mine = (row) => row.user === undefined || row.user === currentUser();
 
 let database = null;
 
@@ -44,13 +53,20 @@ export async function entries(match = null) {
     return [];
   }
   return rows
-    .filter((row) => match === null || row.match === Number(match))
+    .filter((row) => mine(row) && (match === null || row.match === Number(match)))
     .sort((a, b) => a.created - b.created);
 }
 
-// Keep a hand to send later: {key, match, body, table, names}.
+// The hands of a match still waiting to be sent, in order: they move the match page on.
+export async function waiting(match) {
+  return (await entries(match)).filter((row) => row.state === "waiting");
+}
+
+// Keep a hand to send later: {key, match, body (with its number), table, names, nets}.
 export async function add(entry) {
-  await transaction("readwrite", (store) => store.put({ state: "waiting", errors: [], created: Date.now(), ...entry }));
+  await transaction("readwrite", (store) => store.put({
+    state: "waiting", errors: [], created: Date.now(), user: currentUser(), ...entry,
+  }));
   changed();
 }
 
@@ -63,20 +79,32 @@ async function save(entry) {
   await transaction("readwrite", (store) => store.put(entry));
 }
 
+// Keep an entry as it now is (a taken hand edited or corrected: the caller removes it).
+export async function update(entry) {
+  await save(entry);
+  changed();
+}
+
 // Send one hand with its own key. Returns "sent", "waiting" or "refused".
 async function send(entry) {
   try {
-    const { data } = await request(`matches/${entry.match}/hands/`, {
+    const { data, status } = await request(`matches/${entry.match}/hands/`, {
       method: "POST",
       body: entry.body,
       headers: { "Idempotency-Key": entry.key },
     });
     await transaction("readwrite", (store) => store.delete(entry.key));
-    window.dispatchEvent(new CustomEvent("outbox-sent", { detail: { entry, hand: data } }));
+    window.dispatchEvent(new CustomEvent("outbox-sent", { detail: { entry, hand: data, agreed: status === 200 } }));
     return "sent";
   } catch (error) {
     if (error instanceof OfflineError) return "offline";
     if (!(error instanceof ApiError)) throw error;
+    if (error.codes.includes("hand_already_recorded")) {
+      entry.state = "taken";
+      entry.conflict = { recorded: error.envelope.recorded, differences: error.envelope.differences };
+      await save(entry);
+      return "refused";
+    }
     const busy = error.codes.includes("idempotency_key_in_progress");
     if (busy || error.status >= 500 || error.status === 429 || error.status === 401) {
       entry.signIn = error.status === 401;

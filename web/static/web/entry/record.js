@@ -1,13 +1,23 @@
 // Recording a new hand (POST with the Idempotency-Key made when the entry began; the outbox
 // keeps it when the network or the server fails) and saving a correction (PUT with If-Match;
-// a 412 opens the side-by-side view). The draft is only read here.
+// a 412 opens the side-by-side view). The draft is only read here. A new hand carries the
+// number it was entered as: if another phone recorded that number meanwhile, the same hand
+// confirms it (200) and a different one opens the side-by-side screen (taken.js).
 import { ApiError, OfflineError, request, showError } from "../api.js";
 import { h } from "../dom.js";
 import { sentences, t } from "../i18n.js";
 import * as outbox from "../outbox.js";
+import { correctWith, takenPanel } from "../taken.js";
 import { actions, forget, handNumber, matchId, matchUrl, root, state } from "./context.js";
 import { body } from "./draft.js";
 import { showStale } from "./dialogs.js";
+import { heading } from "./render.js";
+
+// A submission whose key is still being recorded is asked again after 1, 2, 4, 8 and 16 s,
+// then the scorekeeper is told (the entry stays, to send again with its key).
+const RETRY_BASE_MS = 1000;
+const RETRY_LIMIT = 5;
+let retries = 0;
 
 function showRefusal(error) {
   state.reviewing = false; // back to the editor, where the problems are shown on their melds
@@ -17,6 +27,13 @@ function showRefusal(error) {
   }
   const box = showError(error, { sentences });
   if (error instanceof ApiError) box.prepend(h("h2", {}, t("problems")));
+}
+
+// The preview's nets by player id (the preview names players by name), for a waiting hand.
+function netsOf(draft, preview) {
+  if (preview.state !== "valid") return null;
+  const ids = Object.fromEntries(draft.players.map((p) => [p.name, p.id]));
+  return Object.fromEntries(preview.results.map((r) => [ids[r.player], r.net]));
 }
 
 function finished(message) {
@@ -31,12 +48,13 @@ export async function record() {
   root.classList.add("attempted");
   state.sending = true;
   actions.render();
-  const sent = body(draft, "ids");
+  const sent = { ...body(draft, "ids"), ...(draft.number ? { number: draft.number } : {}) };
   try {
-    const { data } = await request(`matches/${matchId}/hands/`, {
+    const { data, status } = await request(`matches/${matchId}/hands/`, {
       method: "POST", body: sent, headers: { "Idempotency-Key": draft.key },
     });
-    finished(t("recorded", { n: data.number }));
+    retries = 0;
+    finished(status === 200 ? t("already_confirms", { n: data.number }) : t("recorded", { n: data.number }));
     return;
   } catch (error) {
     // no connection, or a server that could not record it (5xx: nothing saved): the outbox
@@ -46,6 +64,7 @@ export async function record() {
         await outbox.add({
           key: draft.key, match: matchId, body: sent, table: match.table || "",
           names: Object.fromEntries(draft.players.map((p) => [p.id, p.name])),
+          nets: netsOf(draft, state.preview),
         });
         finished(t("queued"));
         return;
@@ -53,9 +72,16 @@ export async function record() {
         // no outbox in this browser: the entry stays here, to record again with its key
       }
     }
-    if (error instanceof ApiError && error.codes.includes("idempotency_key_in_progress")) {
+    if (error instanceof ApiError && error.codes.includes("idempotency_key_in_progress") && retries < RETRY_LIMIT) {
       state.sending = false;
-      setTimeout(record, 1000);
+      setTimeout(record, RETRY_BASE_MS * 2 ** retries);
+      retries += 1;
+      return;
+    }
+    retries = 0;
+    if (error instanceof ApiError && error.codes.includes("hand_already_recorded")) {
+      state.sending = false;
+      showTaken(error.envelope, sent);
       return;
     }
     showRefusal(error);
@@ -86,4 +112,30 @@ export async function saveCorrection() {
   }
   state.sending = false;
   actions.render();
+}
+
+// Another phone recorded this hand's number with a different hand: both side by side.
+export function showTaken(conflict, sent) {
+  const names = Object.fromEntries(state.draft.players.map((p) => [p.id, p.name]));
+  const number = conflict.recorded.number;
+  state.conflict = true;
+  actions.stopPreview();
+  const panel = takenPanel({
+    conflict, mine: sent, names,
+    onKeep: () => finished(t("taken_kept", { n: number })),
+    onCorrect: async () => {
+      try {
+        await correctWith(matchId, number, conflict.recorded, sent);
+        finished(t("corrected", { n: number }));
+      } catch (error) {
+        showError(error, { sentences });
+      }
+    },
+    onEdit: () => {
+      state.conflict = false;
+      actions.changed();
+    },
+  });
+  root.replaceChildren(heading(), panel);
+  panel.focus();
 }

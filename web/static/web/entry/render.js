@@ -46,8 +46,9 @@ export function render() {
 
 export function heading() {
   const { match, draft } = state;
-  const dealer = match.seats.find((s) => s.player === (handNumber ? draft.dealer : match.next_dealer));
-  const title = handNumber ? t("edit_hand", { n: handNumber }) : t("new_hand", { n: match.next_hand });
+  // a new hand is entered as the number it was started as (hands waiting in the outbox count)
+  const dealer = match.seats.find((s) => s.player === (handNumber ? draft.dealer : draft.dealer ?? match.next_dealer));
+  const title = handNumber ? t("edit_hand", { n: handNumber }) : t("new_hand", { n: draft.number ?? match.next_hand });
   return h("div", { class: "entry-head" },
     h("h1", {}, title),
     h("p", { class: "muted" }, [match.table, dealer ? t("dealer", { name: dealer.name }) : null].filter(Boolean).join(" · ")));

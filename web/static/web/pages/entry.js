@@ -197,6 +197,18 @@ Object.assign(actions, {
   },
 });
 
+// The number a new hand is entered as, and its dealer: the match's next hand, moved on by the
+// hands of this match still waiting in the outbox (the dealer after one waiting hand is the
+// API's `dealer_after_next`; after more, it is not known here).
+async function nextNumber(match) {
+  const waiting = await outbox.waiting(match.id);
+  const number = match.next_hand + waiting.length;
+  if (!waiting.length) return { number, dealer: match.next_dealer };
+  const out = waiting[0].body.went_out;
+  const dealer = waiting.length === 1 ? match.dealer_after_next?.[out ?? "none"] ?? null : null;
+  return { number, dealer };
+}
+
 async function start() {
   try {
     state.match = await get(`matches/${matchId}/`);
@@ -213,6 +225,7 @@ async function start() {
       }
     } else if (!state.draft) {
       state.draft = drafts.freshDraft(state.match.seats, limits);
+      Object.assign(state.draft, await nextNumber(state.match));
     }
     state.draft.limits = limits;
     state.draft.flags ??= Object.fromEntries(limits.flags.map((flag) => [flag.name, flag.default]));

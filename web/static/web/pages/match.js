@@ -2,13 +2,15 @@
 // target (the match's option, or its game's: GET rulesets/),
 // and every hand itemised. Viewers get the same page with no write control at all; hand entry,
 // corrections and voiding (web/templates/web/_hand_entry.html) mount on the `arl:match` event.
-import { get, getAll, showError } from "../api.js";
+import { get, getAll, request, showError } from "../api.js";
 import { raceChart, legend } from "../chart.js";
 import { h, number, pageData } from "../dom.js";
 import { cardElement } from "../cards.js";
 import { endingLabel, kindLabel, sentences, t } from "../i18n.js";
 import { canWrite } from "../roles.js";
 import { setupWakeLock } from "../wakelock.js";
+import * as outbox from "../outbox.js";
+import { confirmationLine, confirmHand, confirmPrompt, waitingItem, watch, withWaiting } from "../matchsync.js";
 
 const root = document.getElementById("match");
 const matchId = pageData().match;
@@ -38,10 +40,12 @@ function renderBanner(match) {
       : t("winner_total", { name: winners[0]?.name ?? "", total })));
 }
 
-function renderSeats(match) {
+function renderSeats(match, waiting = []) {
   const next = document.getElementById("next-dealer");
   next.textContent = match.status === "finished" ? t("finished_after", { count: match.hands_played })
-    : t("next_hand", { number: match.next_hand, name: nameOf(match, match.next_dealer) });
+    : match.next_dealer === null ? t("next_hand_only", { number: match.next_hand })
+      : t("next_hand", { number: match.next_hand, name: nameOf(match, match.next_dealer) });
+  next.dataset.waiting = String(waiting.length);
   const leader = Math.max(...match.seats.map((seat) => seat.total));
   document.getElementById("seats").replaceChildren(...match.seats.map((seat) =>
     h("li", { class: ["seat", seat.winner ? "winner" : "", seat.player === match.next_dealer ? "dealer" : ""].join(" ").trim(),
@@ -134,6 +138,7 @@ function handItem(match, hand, revisions) {
         h("span", { class: "sub nets" }, nets)),
       h("div", { class: "hand-body" }, ...hand.results.map((row) => resultBlock(match, hand, row)),
         revisions ? earlierVersions(match, revisions) : null)),
+    confirmationLine(hand, state.club, confirm),
     h("div", { class: "hand-actions" }));
 }
 
@@ -146,16 +151,26 @@ async function revisionsOf(hands) {
 
 let state = null;
 
+async function confirm(number) {
+  const hand = state.hands.find((item) => item.number === number);
+  if (hand && (await confirmHand(matchId, hand))) await load();
+}
+
 async function load() {
   try {
-    const match = await get(`matches/${matchId}/`);
-    const [club, hands, rules] = await Promise.all([
+    const answer = await request(`matches/${matchId}/`);
+    const match = answer.data;
+    const [club, hands, rules, waiting] = await Promise.all([
       get(`clubs/${match.club}/`), getAll(`matches/${matchId}/hands/`), get(`rulesets/${match.ruleset}/`),
+      outbox.waiting(matchId),
     ]);
     match.target = match.options?.target ?? rules.target;
     const revisions = await revisionsOf(hands);
     hands.sort((a, b) => a.number - b.number);
-    state = { match, hands, club, revisions, role: club.role, canWrite: canWrite(club.role) && match.status !== "finished" };
+    state = {
+      match, hands, club, waiting, revisions, etag: answer.headers.get("ETag"), role: club.role,
+      canWrite: canWrite(club.role) && match.status !== "finished",
+    };
     render(state);
     document.dispatchEvent(new CustomEvent("arl:match", { detail: state }));
   } catch (error) {
@@ -165,7 +180,8 @@ async function load() {
   }
 }
 
-function render({ match, hands, club, revisions }) {
+function render({ match: recorded, hands, club, waiting, revisions }) {
+  const { match } = withWaiting(recorded, waiting);
   const title = matchTitle(match);
   document.getElementById("match-title").textContent = title;
   document.title = `${title} · ${club.name}`;
@@ -173,11 +189,17 @@ function render({ match, hands, club, revisions }) {
   crumb.textContent = club.name;
   crumb.href = `/clubs/${club.id}/`;
   renderBanner(match);
-  renderSeats(match);
-  renderChart(match, hands);
+  renderSeats(match, waiting);
+  renderChart(recorded, hands);
+  renderUnconfirmed(recorded);
+  confirmPrompt(hands, club, confirm);
+  const enter = document.getElementById("enter-hand");
+  if (enter && match.next_hand) enter.textContent = t("enter_hand_n", { n: match.next_hand });
   const list = document.getElementById("hands");
   const open = new Set([...list.querySelectorAll("li[data-hand] details[open]")].map((d) => d.closest("li").dataset.hand));
-  list.replaceChildren(...(hands.length ? [...hands].reverse().map((hand) => handItem(match, hand, revisions[hand.number]))
+  const pending = waiting.map((entry, i) => waitingItem(entry, recorded.hands_played + 1 + i)).reverse();
+  list.replaceChildren(...(hands.length || pending.length
+    ? [...pending, ...[...hands].reverse().map((hand) => handItem(recorded, hand, revisions[hand.number]))]
     : [h("li", { class: "muted" }, t("no_hands"))]));
   for (const number of open) list.querySelector(`li[data-hand="${number}"] details`)?.setAttribute("open", "");
   for (const id of ["seats-section", "match-actions", "chart-section", "hands-section"]) document.getElementById(id).hidden = false;
@@ -187,7 +209,18 @@ function render({ match, hands, club, revisions }) {
 }
 
 setupWakeLock(document.getElementById("wake-lock"), { onError: () => showError(new Error(t("wake_failed")), { sentences: { error: t("wake_failed") } }) });
+function renderUnconfirmed(match) {
+  const banner = document.getElementById("unconfirmed-banner");
+  const count = match.unconfirmed_hands?.length ?? 0;
+  banner.hidden = count === 0;
+  banner.textContent = count ? t("unconfirmed_banner", { count, numbers: match.unconfirmed_hands.join(", ") }) : "";
+}
+
 document.addEventListener("arl:refresh", load);
+window.addEventListener("outbox-change", () => {
+  if (state) load();
+});
+watch(matchId, () => state?.etag, load);
 document.addEventListener("visibilitychange", () => {
   if (document.visibilityState === "visible" && state) load();
 });
