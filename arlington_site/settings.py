@@ -337,6 +337,7 @@ SPECTACULAR_SETTINGS = {
         "EndingEnum": "matches.models.Ending",
         "MatchStatusEnum": "matches.models.MatchStatus",
         "RulesetEnum": "scoring.rulesets.RULESETS",  # by name, as requests and tables give it
+        "MatchRulesetEnum": "matches.models.ruleset_choices",  # a match's, and a hand's match's
         **{
             name: f"{_ERROR_ENUMS}.{name}.choices"
             for name in [
