@@ -230,7 +230,15 @@ class RoundListView(TournamentMixin):
             tables=data.get("tables"),
             names=data.get("names"),
         )
-        return Response(s.RoundSerializer(_round_data(drawn)).data, status=status.HTTP_201_CREATED)
+        return Response(
+            s.RoundSerializer(_round_data(drawn)).data,
+            status=status.HTTP_201_CREATED,
+            headers={  # rounds have no page of their own: they are read as the tournament's
+                "Location": request.build_absolute_uri(
+                    reverse("tournament-rounds", kwargs={"pk": tournament.pk})
+                )
+            },
+        )
 
 
 class LeaderboardView(TournamentMixin):
@@ -303,6 +311,11 @@ class PublicLinkListView(GenericAPIView):
         return Response(
             s.PublicLinkSerializer(link, context={"request": request}).data,
             status=status.HTTP_201_CREATED,
+            headers={
+                "Location": request.build_absolute_uri(
+                    reverse("public-link-detail", kwargs={"pk": club.pk, "link_pk": link.pk})
+                )
+            },
         )
 
 
