@@ -27,14 +27,21 @@ METHODS = ("get", "put", "patch", "post", "delete")
 
 
 @functools.cache
-def generated() -> tuple[dict[str, Any], list[str]]:
-    """The document, built once per run, and what drf-spectacular warned of while building it."""
+def _rendered() -> tuple[bytes, tuple[str, ...]]:
+    """The document as served, built once per run, and what drf-spectacular warned of."""
     GENERATOR_STATS.reset()
     generator = spectacular_settings.DEFAULT_GENERATOR_CLASS()
     schema = generator.get_schema(request=None, public=True)
-    warnings = [*GENERATOR_STATS._warn_cache, *GENERATOR_STATS._error_cache]
-    loaded: dict[str, Any] = json.loads(OpenApiJsonRenderer().render(schema))
-    return loaded, warnings
+    warnings = (*GENERATOR_STATS._warn_cache, *GENERATOR_STATS._error_cache)
+    return OpenApiJsonRenderer().render(schema), warnings
+
+
+def generated() -> tuple[dict[str, Any], list[str]]:
+    """A fresh copy of the document and its warnings: a test that changes its copy (Schemathesis
+    fills in examples) changes no other test's."""
+    rendered, warnings = _rendered()
+    loaded: dict[str, Any] = json.loads(rendered)
+    return loaded, list(warnings)
 
 
 def document() -> dict[str, Any]:
