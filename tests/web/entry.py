@@ -60,6 +60,8 @@ def wait_for_preview(page: Page, state: str) -> None:
 def record_reviewed(page: Page) -> None:
     """Tap Record hand on a hand the preview finds valid: the review shows every player, and
     its own Record hand records."""
+    # Record skips the review while the preview has not answered yet, as for an offline hand.
+    expect(page.locator("#preview-status.valid")).to_be_visible(timeout=15_000)
     page.locator("#record").click()
     review = page.locator("#review")
     expect(review).to_be_visible()

@@ -144,7 +144,7 @@ def test_an_offline_hand_moves_the_page_on_and_meets_the_other_phones_hand_side_
     open_entry(b, match.pk)
     mine = ["KC" if card == "3C" else card for card in BEN_HELD]
     enter_hand(b, ann, ben_held=mine)
-    expect(b.locator("#preview-status.valid")).to_be_visible()  # nets known before the signal goes
+    expect(b.locator("#preview-status.valid")).to_be_visible(timeout=15_000)  # nets known first
     context.set_offline(True)
     record_reviewed(b)
 
