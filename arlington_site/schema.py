@@ -201,9 +201,14 @@ class AutoSchema(ErrorsAutoSchema):
         return headers
 
     def _should_add_validation_error_response(self) -> bool:
-        """Also when a serializer reads the query string (the standings' ``ordering``...)."""
-        reads_query = any(is_serializer(p) for p in self.get_override_parameters())
-        return reads_query or bool(super()._should_add_validation_error_response())
+        """Also when a serializer reads the query string (the standings' ``ordering``...), and
+        when the operation reads a conditional header: a malformed If-None-Match is a 400."""
+        parameters = self.get_override_parameters()
+        reads_query = any(is_serializer(p) for p in parameters)
+        conditional = any(
+            getattr(p, "name", "") in ("If-None-Match", "If-Match") for p in parameters
+        )
+        return reads_query or conditional or bool(super()._should_add_validation_error_response())
 
     def _get_serializer_for_validation_error_response(self) -> Any:
         return ValidationErrorResponseSerializer
