@@ -317,11 +317,11 @@ def call(label: str, target: str, caller: str, clubs: Clubs) -> list[str]:
         live_url = f"/api/v1/matches/{club.match}/live/"
         if path.endswith("/live/") and method == "POST":  # starting needs no hand in play
             assert client_as(staff["owner"]).delete(live_url).status_code == 204
+        read = client_as(staff["owner"]).get(live_url)
+        headers = {"HTTP_IF_MATCH": read["ETag"]} if read.has_header("ETag") else {}
     if path.endswith("/hands/") and method == "POST":  # a live hand in play holds its number
         live_url = f"/api/v1/matches/{club.match}/live/"
         assert client_as(staff["owner"]).delete(live_url).status_code == 204
-        read = client_as(staff["owner"]).get(live_url)
-        headers = {"HTTP_IF_MATCH": read["ETag"]} if read.has_header("ETag") else {}
     before = {"club": rows_of(club.club.pk), "other": rows_of(other.club.pk)}
 
     response = getattr(client, method.lower())(url, body, format="json", **headers)
