@@ -38,13 +38,14 @@ MAX_KEY = 255
 KEPT_HEADERS = ("Location", "ETag")
 
 
-class InvalidIdempotencyKey(exceptions.APIException):
-    status_code = 400
-    default_code = "invalid_idempotency_key"
+class InvalidIdempotencyKey(exceptions.ValidationError):
+    """A malformed header: a 400 in the validation envelope, its ``attr`` the header's name,
+    like every other malformed header the API reads (If-Match, If-None-Match)."""
 
     def __init__(self) -> None:
         message = _("An Idempotency-Key is 1 to {limit} printable ASCII characters.")
-        super().__init__(str(message).format(limit=MAX_KEY))
+        detail = str(message).format(limit=MAX_KEY)
+        super().__init__({"Idempotency-Key": [detail]}, code="invalid_idempotency_key")
 
 
 class IdempotencyKeyInProgress(exceptions.APIException):

@@ -181,11 +181,6 @@ class InvalidIfNoneMatch(MatchError):
     )
 
 
-class InvalidIdempotencyKey(MatchError):
-    code = "invalid_idempotency_key"
-    message = _("An Idempotency-Key is 1 to {limit} printable ASCII characters.")
-
-
 class IdempotencyKeyReused(MatchError):
     status = 422
     code = "idempotency_key_reused"

@@ -20,6 +20,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework.request import Request
 
+from accounts.idempotency import key_of
 from accounts.models import DeviceToken
 from matches import errors
 
@@ -28,8 +29,6 @@ _TAG = r'(?:W/)?"[\x21\x23-\x7e\x80-\xff]*"'
 # A comma-separated list of them; empty elements are allowed (RFC 9110, section 5.6.1).
 _LIST = re.compile(rf"[ \t]*(?:{_TAG}[ \t]*)?(?:,[ \t]*(?:{_TAG}[ \t]*)?)*")
 _TAGS = re.compile(_TAG)
-
-MAX_IDEMPOTENCY_KEY = 255
 
 
 # --- reading the headers --------------------------------------------------------------------
@@ -117,13 +116,9 @@ def not_modified(request: Request, current: str) -> bool:
 
 
 def idempotency_key(request: Request) -> str | None:
-    """The request's Idempotency-Key, if any: 1 to 255 printable ASCII characters."""
-    key = request.headers.get("Idempotency-Key")
-    if key is None:
-        return None
-    if not 0 < len(key) <= MAX_IDEMPOTENCY_KEY or not (key.isascii() and key.isprintable()):
-        raise errors.InvalidIdempotencyKey(attr="Idempotency-Key", limit=MAX_IDEMPOTENCY_KEY)
-    return key
+    """The request's Idempotency-Key, if any: 1 to 255 printable ASCII characters; any other
+    is a 400 ``invalid_idempotency_key`` (checked in one place, accounts.idempotency)."""
+    return key_of(request)
 
 
 def device(request: Request) -> str:

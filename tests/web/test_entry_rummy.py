@@ -29,7 +29,7 @@ def test_a_rummy_match_is_started_entered_and_raced_to_its_own_target(
     match = Match.objects.get()
     assert (match.ruleset, match.options) == ("rummy", {"target": 150, "ace": "high_or_low"})
 
-    page.get_by_role("link", name="Enter the next hand").click()
+    page.get_by_role("link", name="Enter hand 1").click()
     expect(page.locator("#entry .picker")).to_be_visible()
     # Rummy's hand never ends with the stock run out, and has its "rummy" flag
     expect(page.get_by_label("The stock ran out")).to_have_count(0)
