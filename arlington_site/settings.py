@@ -359,6 +359,11 @@ SPECTACULAR_SETTINGS = {
         "drf_standardized_errors.openapi_hooks.postprocess_schema_enums",
         "arlington_site.schema.share_language_parameters",
         "arlington_site.schema.declare_content_language",
+        "arlington_site.schema.require_request_bodies",
+        "arlington_site.schema.require_page_fields",
+        "arlington_site.schema.describe_live_stream",
+        "arlington_site.schema.type_nullable_schemas",
+        "arlington_site.schema.share_error_answers",  # last: the answers as they stand
     ],
 }
 

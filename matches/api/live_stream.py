@@ -98,7 +98,7 @@ def _error(status: int, code: str, detail: str) -> JsonResponse:
         },
         status=status,
     )
-    if status == 503:
+    if status in (429, 503):
         response["Retry-After"] = str(RETRY_AFTER_SECONDS)
     return response
 
