@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "drf_standardized_errors",
+    "corsheaders",
     "accounts",
     "matches",
     "clubnight",
@@ -71,6 +72,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "arlington_site.middleware.RequestIDMiddleware",
+    "corsheaders.middleware.CorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -85,6 +88,35 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "web.csp.ContentSecurityPolicyMiddleware",
+]
+
+# Browser apps on other origins that may call the API (CORS): none unless the operator lists
+# them, e.g. CORS_ALLOWED_ORIGINS=https://scores.example.org,https://app.example.org. Tokens
+# travel in Authorization, so no cookies are allowed across origins.
+CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS", "")
+CORS_URLS_REGEX = r"^/api/"
+CORS_ALLOW_HEADERS = [
+    "accept",
+    "accept-language",
+    "authorization",
+    "content-type",
+    "idempotency-key",
+    "if-match",
+    "if-none-match",
+    "x-request-id",
+]
+CORS_EXPOSE_HEADERS = [
+    "content-language",
+    "deprecation",
+    "etag",
+    "idempotent-replayed",
+    "location",
+    "ratelimit-limit",
+    "ratelimit-remaining",
+    "ratelimit-reset",
+    "retry-after",
+    "sunset",
+    "x-request-id",
 ]
 
 ROOT_URLCONF = "arlington_site.urls"
@@ -377,11 +409,20 @@ SPECTACULAR_SETTINGS = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    # Every line names the request it was written for (X-Request-ID), or "-" outside one.
+    "filters": {"request_id": {"()": "arlington_site.middleware.RequestIDLogFilter"}},
     "formatters": {
-        "plain": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"},
+        "plain": {
+            "format": "{asctime} {levelname} {name} [{request_id}]: {message}",
+            "style": "{",
+        },
     },
     "handlers": {
-        "console": {"class": "logging.StreamHandler", "formatter": "plain"},
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "plain",
+            "filters": ["request_id"],
+        },
     },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {
