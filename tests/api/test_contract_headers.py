@@ -69,17 +69,49 @@ def test_no_cross_origin_access_unless_the_operator_lists_the_origin(anonymous, 
         "Access-Control-Request-Headers": "authorization, idempotency-key",
     }
     assert settings.CORS_ALLOWED_ORIGINS == []
+    assert "corsheaders.middleware.CorsMiddleware" not in settings.MIDDLEWARE
     closed = anonymous.options("/api/v1/matches/", headers=preflight)
     assert "Access-Control-Allow-Origin" not in closed.headers
+    assert "origin" not in closed.headers.get("Vary", "").lower()
+    # as the settings read CORS_ALLOWED_ORIGINS=https://scores.example.org
     settings.CORS_ALLOWED_ORIGINS = ["https://scores.example.org"]
-    opened = anonymous.options("/api/v1/matches/", headers=preflight)
+    settings.MIDDLEWARE = [
+        settings.MIDDLEWARE[0],
+        "corsheaders.middleware.CorsMiddleware",
+        *settings.MIDDLEWARE[1:],
+    ]
+    listed = APIClient()  # a new handler, with the new middleware
+    opened = listed.options("/api/v1/matches/", headers=preflight)
     assert opened.headers["Access-Control-Allow-Origin"] == "https://scores.example.org"
     assert "idempotency-key" in opened.headers["Access-Control-Allow-Headers"]
-    read = anonymous.get("/api/v1/rulesets/", headers={"Origin": "https://scores.example.org"})
+    read = listed.get("/api/v1/rulesets/", headers={"Origin": "https://scores.example.org"})
     exposed = read.headers["Access-Control-Expose-Headers"]
     assert "x-request-id" in exposed and "etag" in exposed and "retry-after" in exposed
-    other = anonymous.get("/api/v1/rulesets/", headers={"Origin": "https://evil.example"})
+    other = listed.get("/api/v1/rulesets/", headers={"Origin": "https://evil.example"})
     assert "Access-Control-Allow-Origin" not in other.headers
+
+
+def test_the_settings_install_cors_only_for_listed_origins():
+    import subprocess
+    import sys
+
+    program = (
+        "import django, os; os.environ['DJANGO_SETTINGS_MODULE'] = 'arlington_site.settings'; "
+        "from django.conf import settings; "
+        "print('corsheaders.middleware.CorsMiddleware' in settings.MIDDLEWARE, "
+        "settings.CORS_ALLOWED_ORIGINS)"
+    )
+    env = {"DEBUG": "true", "CORS_ALLOWED_ORIGINS": "https://a.example, https://b.example"}
+    import os
+
+    shown = subprocess.run(
+        [sys.executable, "-c", program],
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert shown.strip() == "True ['https://a.example', 'https://b.example']"
 
 
 def test_the_legacy_token_endpoint_says_it_is_deprecated_and_when_it_ends(anonymous):
