@@ -18,11 +18,20 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
 
 
 @pytest.fixture(scope="session")
-def openapi_schema():
-    """The OpenAPI document, built once per run (tests/api/openapi.py): valid, with no warning."""
+def _checked_openapi_schema() -> None:
+    """The OpenAPI document is valid, with no warning: checked once per run."""
     from tests.api import openapi
 
-    return openapi.checked_document()
+    openapi.checked_document()
+
+
+@pytest.fixture
+def openapi_schema(_checked_openapi_schema):
+    """A copy of the OpenAPI document, built once per run (tests/api/openapi.py) and checked:
+    a test may change its copy without changing any other test's."""
+    from tests.api import openapi
+
+    return openapi.document()
 
 
 @pytest.fixture

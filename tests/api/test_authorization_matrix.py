@@ -303,7 +303,7 @@ def expected_statuses(rule: str, caller: str, addressed: bool) -> set[int]:
 def call(label: str, target: str, caller: str, clubs: Clubs) -> list[str]:
     """Call ``label`` on the club of ``target`` as ``caller``: what went against the rules."""
     method, path = label.split(" ", 1)
-    operation = openapi.document()["paths"][path][method.lower()]
+    operation = openapi.operation(path, method.lower())
     club, other = clubs.worlds[target], clubs.worlds[clubs.other(target)]
     staff = clubs.staff[target]
     url = path.format(**openapi.path_values(path, club, member=staff["viewer"]))
