@@ -16,16 +16,18 @@ changes no row at all.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
 from django.apps import apps
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import connection, transaction
 from rest_framework.test import APIClient
 
 from tests.api import openapi
+from tests.factories import shared_rows
 from tests.matches import endpoints
 from tests.matches.endpoints import World
 
@@ -163,15 +165,28 @@ def test_every_table_says_where_its_club_is():
     assert models == set(CLUB_OF_ROW)
 
 
-def rows_of(club_id: int) -> dict[str, list[dict[str, Any]]]:
-    """Every row that belongs to a club, table by table."""
+def rows_of(club_id: int) -> dict[str, Any]:
+    """Every row that belongs to a club, table by table: one query for all of them.
+
+    The matrix compares these before and after each of its several hundred requests, so the
+    tables are read in one round trip (on PostgreSQL, each table's rows as a JSON array).
+    """
     matches = apps.get_app_config("matches")
-    return {
-        name: list(
-            matches.get_model(name).objects.filter(**{path: club_id}).order_by("pk").values()
-        )
+    querysets = {
+        name: matches.get_model(name).objects.filter(**{path: club_id}).order_by("pk").values()
         for name, path in CLUB_OF_ROW.items()
     }
+    if connection.vendor != "postgresql":
+        return {name: list(rows) for name, rows in querysets.items()}
+    columns, params = [], []
+    for queryset in querysets.values():
+        sql, values = queryset.query.sql_with_params()
+        pk = connection.ops.quote_name(queryset.model._meta.pk.column)
+        columns.append(f"(SELECT json_agg(t ORDER BY t.{pk})::text FROM ({sql}) t)")
+        params.extend(values)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT " + ", ".join(columns), params)
+        return dict(zip(querysets, cursor.fetchone(), strict=True))
 
 
 @dataclass
@@ -193,22 +208,29 @@ class Clubs:
         return self.staff[name][caller]
 
 
+@pytest.fixture(scope="module")
+def _clubs(django_db_setup, django_db_blocker) -> Iterator[Clubs]:
+    """Both clubs, built once for the module (each test's requests are rolled back)."""
+    with shared_rows(django_db_blocker):
+        with django_db_blocker.unblock():
+            staff = {"alice": ("carol", "victor"), "bob": ("sam", "wendy")}
+            worlds = {
+                owner: openapi.build_world(owner, scorekeeper=keeper, viewer=viewer)
+                for owner, (keeper, viewer) in staff.items()
+            }
+            get_user_model().objects.create_user(username="newcomer", password="newcomer-pw-1234")
+        yield Clubs(
+            worlds=worlds,
+            staff={
+                owner: {"owner": owner, "scorekeeper": keeper, "viewer": viewer}
+                for owner, (keeper, viewer) in staff.items()
+            },
+        )
+
+
 @pytest.fixture
-def clubs(db, settings) -> Clubs:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    staff = {"alice": ("carol", "victor"), "bob": ("sam", "wendy")}
-    worlds = {
-        owner: openapi.build_world(owner, scorekeeper=keeper, viewer=viewer)
-        for owner, (keeper, viewer) in staff.items()
-    }
-    get_user_model().objects.create_user(username="newcomer", password="newcomer-pw-1234")
-    return Clubs(
-        worlds=worlds,
-        staff={
-            owner: {"owner": owner, "scorekeeper": keeper, "viewer": viewer}
-            for owner, (keeper, viewer) in staff.items()
-        },
-    )
+def clubs(_clubs, db) -> Clubs:
+    return _clubs
 
 
 def client_as(username: str | None) -> APIClient:
