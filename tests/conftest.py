@@ -3,6 +3,7 @@
 import itertools
 import os
 
+import hypothesis
 import pytest
 from _pytest.mark.expression import Expression
 
@@ -76,6 +77,11 @@ SLOW = {
     "tests/scoring/test_live_rummy_stateful.py": "a Hypothesis state machine over the rummy table",
     "tests/scoring/test_live_stateful.py": "a Hypothesis state machine over the live table",
 }
+
+# Hypothesis' examples per property test: its default (100) in `make test`; `make test-fast`
+# passes --hypothesis-profile=fast for a fifth of them. Tests that set their own count keep it.
+hypothesis.settings.register_profile("fast", max_examples=20)
+
 
 def is_slow(nodeid: str) -> bool:
     file, _, name = nodeid.partition("::")
