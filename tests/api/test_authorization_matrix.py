@@ -195,6 +195,7 @@ class Clubs:
 
     worlds: dict[str, World]  # "alice" or "bob" -> that club's world
     staff: dict[str, dict[str, str]]  # "alice" or "bob" -> role -> username
+    tokens: dict[str, dict[str, str]]  # username -> the Authorization header of their token
 
     def other(self, name: str) -> str:
         return "bob" if name == "alice" else "alice"
@@ -219,12 +220,16 @@ def _clubs(django_db_setup, django_db_blocker) -> Iterator[Clubs]:
                 for owner, (keeper, viewer) in staff.items()
             }
             get_user_model().objects.create_user(username="newcomer", password="newcomer-pw-1234")
+            tokens = {
+                user.username: openapi.token_for(user) for user in get_user_model().objects.all()
+            }
         yield Clubs(
             worlds=worlds,
             staff={
                 owner: {"owner": owner, "scorekeeper": keeper, "viewer": viewer}
                 for owner, (keeper, viewer) in staff.items()
             },
+            tokens=tokens,
         )
 
 
@@ -233,11 +238,11 @@ def clubs(_clubs, db) -> Clubs:
     return _clubs
 
 
-def client_as(username: str | None) -> APIClient:
+def client_as(clubs: Clubs, username: str | None) -> APIClient:
+    """A client signed in with the user's API token (made with the clubs), or anonymous."""
     client = APIClient()
     if username is not None:
-        user = get_user_model().objects.get(username=username)
-        client.credentials(**{"HTTP_" + k.upper(): v for k, v in openapi.token_for(user).items()})
+        client.credentials(**{"HTTP_" + k.upper(): v for k, v in clubs.tokens[username].items()})
     return client
 
 
@@ -330,20 +335,20 @@ def call(label: str, target: str, caller: str, clubs: Clubs) -> list[str]:
     staff = clubs.staff[target]
     url = path.format(**openapi.path_values(path, club, member=staff["viewer"]))
     body = body_for(label, operation, url, club, staff["owner"])
-    client = client_as(clubs.username(target, caller))
+    client = client_as(clubs, clubs.username(target, caller))
     headers = {}
     if method == "PUT" and "/hands/" in path:  # a correction names the version it corrects
-        read = client_as(staff["owner"]).get(url)
+        read = client_as(clubs, staff["owner"]).get(url)
         headers = {"HTTP_IF_MATCH": read["ETag"]} if read.has_header("ETag") else {}
     if "/live/" in path and method in ("POST", "DELETE"):  # a live write names the state
         live_url = f"/api/v1/matches/{club.match}/live/"
         if path.endswith("/live/") and method == "POST":  # starting needs no hand in play
-            assert client_as(staff["owner"]).delete(live_url).status_code == 204
-        read = client_as(staff["owner"]).get(live_url)
+            assert client_as(clubs, staff["owner"]).delete(live_url).status_code == 204
+        read = client_as(clubs, staff["owner"]).get(live_url)
         headers = {"HTTP_IF_MATCH": read["ETag"]} if read.has_header("ETag") else {}
     if path.endswith("/hands/") and method == "POST":  # a live hand in play holds its number
         live_url = f"/api/v1/matches/{club.match}/live/"
-        assert client_as(staff["owner"]).delete(live_url).status_code == 204
+        assert client_as(clubs, staff["owner"]).delete(live_url).status_code == 204
     before = {"club": rows_of(club.club.pk), "other": rows_of(other.club.pk)}
 
     response = getattr(client, method.lower())(url, body, format="json", **headers)
