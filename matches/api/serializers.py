@@ -281,12 +281,7 @@ class MatchSerializer(serializers.ModelSerializer):
         return None if match.status == "finished" else match.hands_played + 1
 
     def get_next_dealer(self, match: Match) -> int | None:
-        if match.status == "finished":
-            return None
-        seated = [seat.player_id for seat in self._seats(match)]
-        return hands.dealer(
-            match.pk, match.first_dealer_id, seated, match.hands_played + 1, ruleset=match.ruleset
-        )
+        return hands.match_state(match, self._seats(match)).next_dealer
 
     def get_winners(self, match: Match) -> list[int]:
         return [seat.player_id for seat in self._seats(match) if seat.winner]
