@@ -294,8 +294,8 @@ def _result_lines(
         hands.ResultLine(
             row.player,
             names[row.player],
-            row.melds,
-            row.held,
+            hands.meld_lines(row.melds),
+            hands.held_lines(row.held),
             row.melded_points,
             row.hand_penalty,
             row.bonus,
@@ -448,7 +448,9 @@ def _stored_hand(match_id: int, key: str, fingerprint: str) -> hands.RecordedHan
         return None
     if stored.fingerprint != fingerprint:
         raise errors.IdempotencyKeyReused()
-    return hands.RecordedHand.from_json(stored.response, replayed=True)
+    # records kept before the answer's status was kept beside it carry it in the answer
+    agreed = stored.agreed or bool(stored.response.get("agreed"))
+    return hands.RecordedHand.from_json(stored.response, replayed=True, agreed=agreed)
 
 
 def _next_hand(
@@ -632,7 +634,11 @@ def _keep_answer(
     """Keep the answer under the submission's Idempotency-Key, if it has one."""
     if key:
         IdempotencyRecord.objects.create(
-            match_id=match_id, key=key, fingerprint=fingerprint, response=recorded.to_json()
+            match_id=match_id,
+            key=key,
+            fingerprint=fingerprint,
+            response=recorded.to_json(),
+            agreed=recorded.agreed,
         )
 
 
