@@ -442,7 +442,14 @@ class IdempotencyRecord(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
     key = models.CharField(max_length=255)
     fingerprint = models.CharField(max_length=64, help_text="SHA-256 of the request body.")
-    response = models.JSONField(help_text="The recorded hand (matches.hands.RecordedHand).")
+    response = models.JSONField(
+        help_text="The answer's body: the recorded hand (matches.hands.RecordedHand.to_json)."
+    )
+    agreed = models.BooleanField(
+        default=False,
+        db_default=False,
+        help_text="The submission agreed with a hand already recorded (answered 200, not 201).",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -95,7 +95,9 @@ BUDGETS = {
     "replace player": 6,
     "rename season": 5,
     "replace season": 5,
-    "record hand": 5,  # access; match and seats locked in one statement, writes in one more
+    # access; match and seats locked in one statement; the hand, its results, the seats, the
+    # match and the revision written in one statement each (matches/statements.py)
+    "record hand": 9,
     "correct hand": 15,
     "void hand": 14,  # the hand's confirmations go with it
     # creates
