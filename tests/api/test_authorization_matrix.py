@@ -150,6 +150,7 @@ CLUB_OF_ROW = {
     "Invitation": "club",
     "LiveHand": "match__club",
     "LiveEvent": "live__match__club",
+    "Event": "club",
 }
 
 
