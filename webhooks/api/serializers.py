@@ -39,7 +39,9 @@ def _unique(events: list[str]) -> list[str]:
 class EndpointCreateSerializer(serializers.Serializer):
     url = _url()
     events = _event_types()
-    description = serializers.CharField(max_length=200, required=False, default="")
+    description = serializers.CharField(
+        max_length=200, required=False, default="", allow_blank=True
+    )
 
     def validate_events(self, events: list[str]) -> list[str]:
         return _unique(events)
@@ -48,7 +50,7 @@ class EndpointCreateSerializer(serializers.Serializer):
 class EndpointUpdateSerializer(serializers.Serializer):
     url = _url(required=False)
     events = _event_types(required=False)
-    description = serializers.CharField(max_length=200, required=False)
+    description = serializers.CharField(max_length=200, required=False, allow_blank=True)
     enabled = serializers.BooleanField(
         required=False, help_text="true enables a disabled endpoint again (its failures reset)."
     )
