@@ -95,13 +95,14 @@ BUDGETS = {
     "replace player": 6,
     "rename season": 5,
     "replace season": 5,
-    "record hand": 5,  # access; match and seats locked in one statement, writes in one more
-    "correct hand": 15,
-    "void hand": 14,  # the hand's confirmations go with it
+    # Each write below also writes its event (the outbox) and reads the club's webhooks: +2.
+    "record hand": 7,  # access; match and seats locked in one statement, writes in one more
+    "correct hand": 17,
+    "void hand": 16,  # the hand's confirmations go with it
     # creates
     "create player": 6,
     "create season": 5,
-    "create match": 11,
+    "create match": 13,
     "create club": 5,
     # lists
     "clubs": 3,

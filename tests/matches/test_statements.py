@@ -50,8 +50,10 @@ def _first_hand(club, roster, client) -> tuple[dict, list[int], CaptureQueriesCo
 
 
 def test_recording_a_hand_writes_in_one_statement(club, roster, as_carol):
+    """The hand's rows in one statement; its event (the outbox, matches/events.py) in one more."""
     match, seated, captured = _first_hand(club, roster, as_carol)
-    (write,) = _writes(captured)
+    write, event = _writes(captured)
+    assert event.lstrip().startswith('INSERT INTO "matches_event"')
     assert write.lstrip().startswith("WITH ")
     for table in (
         "matches_hand",
