@@ -5,6 +5,7 @@ The engine (`scoring`) decides every rule; these functions lock, ask it, and sav
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -19,7 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 import scoring
-from matches import confirmations, errors, hands, signals, statements
+from matches import confirmations, errors, events, hands, signals, statements
 from matches.models import (
     Club,
     Hand,
@@ -204,10 +205,11 @@ def match_create(
         first_dealer=roster[dealer],
         created_by=user,
     )
-    Seat.objects.bulk_create(
+    seats = Seat.objects.bulk_create(
         Seat(match=match, player=roster[player_id], position=i)
         for i, player_id in enumerate(players)
     )
+    events.match_started(hands.match_state(match, seats))
     return match
 
 
@@ -624,6 +626,7 @@ def hand_record(
         )
         signals.finished_match_changed.send(sender=Match, match_id=match.id)
     recorded = _recorded(match, new, written, user)
+    events.hand_recorded(recorded)
     _keep_answer(match_id, idempotency_key, fingerprint, recorded)
     return recorded
 
@@ -795,6 +798,11 @@ def hand_correct(
         winners_before=before[2],
         winners_after=[seat.player_id for seat in seats if seat.winner],
     )
+    events.hand_corrected(
+        corrected,
+        dataclasses.asdict(impact),
+        finished_now=impact.finish_changed and impact.status_after == MatchStatus.FINISHED,
+    )
     return corrected, impact
 
 
@@ -835,3 +843,4 @@ def hand_void(
     )
     hand.delete()  # with its results and confirmations
     _retally_if_counted(match, seats, was_finished)
+    events.hand_voided(hands.match_state(match, seats), number)

@@ -50,6 +50,7 @@ def _first_hand(club, roster, client) -> tuple[dict, list[int], CaptureQueriesCo
 
 
 def test_recording_a_hand_writes_one_plain_statement_a_table(club, roster, as_carol):
+    """The hand's rows in one plain statement a table; its event (the outbox) in one more."""
     match, seated, captured = _first_hand(club, roster, as_carol)
     writes = _writes(captured)
     assert [write.split()[:3] for write in writes] == [
@@ -58,6 +59,7 @@ def test_recording_a_hand_writes_one_plain_statement_a_table(club, roster, as_ca
         ["UPDATE", "matches_seat", "SET"],
         ["UPDATE", "matches_match", "SET"],
         ["INSERT", "INTO", "matches_handrevision"],
+        ["INSERT", "INTO", '"matches_event"'],
     ]
     assert "RETURNING id, version" in writes[0]
     assert "FROM (VALUES" in writes[2]
