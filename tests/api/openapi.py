@@ -157,6 +157,31 @@ def public_link_of(world: World) -> int:
     return int((found or PublicLink.objects.create(club=world.club, scope="standings")).pk)
 
 
+def webhook_of(world: World) -> int:
+    """The id of a webhook of the world's club, registered now if it has none."""
+    from webhooks.models import Endpoint
+
+    found = Endpoint.objects.filter(club=world.club).first()
+    return int(
+        (
+            found
+            or Endpoint.objects.create(
+                club=world.club, url="http://127.0.0.1:18859/hooks", events=["hand.recorded"]
+            )
+        ).pk
+    )
+
+
+def delivery_of(world: World) -> int:
+    """The id of a delivery to the world's webhook: a test message, queued now if none is."""
+    from webhooks import services
+    from webhooks.models import Delivery, Endpoint
+
+    endpoint = Endpoint.objects.get(pk=webhook_of(world))
+    found = Delivery.objects.filter(endpoint=endpoint).first()
+    return int((found or services.test_send(endpoint=endpoint)).pk)
+
+
 def build_world(
     owner: str, *, scorekeeper: str | None = None, viewer: str | None = None, club_name: str = ""
 ) -> World:
@@ -227,6 +252,10 @@ def path_values(path: str, world: World, member: str) -> dict[str, Any]:
     }
     if "{link_pk}" in path:
         values["link_pk"] = public_link_of(world)
+    if "{webhook_pk}" in path:
+        values["webhook_pk"] = webhook_of(world)
+    if "{delivery_pk}" in path:
+        values["delivery_pk"] = delivery_of(world)
     if "{id}" in path:
         values["id"] = objects[collection]
     return {name: value for name, value in values.items() if "{" + name + "}" in path}

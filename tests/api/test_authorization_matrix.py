@@ -128,6 +128,16 @@ RULES = {
     "GET /api/v1/clubs/{id}/public-links/": MANAGE,
     "POST /api/v1/clubs/{id}/public-links/": MANAGE,
     "DELETE /api/v1/clubs/{id}/public-links/{link_pk}/": MANAGE,
+    "GET /api/v1/clubs/{id}/events/": READ,
+    "GET /api/v1/clubs/{id}/webhooks/": MANAGE,
+    "POST /api/v1/clubs/{id}/webhooks/": MANAGE,
+    "GET /api/v1/clubs/{id}/webhooks/{webhook_pk}/": MANAGE,
+    "PATCH /api/v1/clubs/{id}/webhooks/{webhook_pk}/": MANAGE,
+    "DELETE /api/v1/clubs/{id}/webhooks/{webhook_pk}/": MANAGE,
+    "POST /api/v1/clubs/{id}/webhooks/{webhook_pk}/rotate-secret/": MANAGE,
+    "POST /api/v1/clubs/{id}/webhooks/{webhook_pk}/test/": MANAGE,
+    "GET /api/v1/clubs/{id}/webhooks/{webhook_pk}/deliveries/": MANAGE,
+    "POST /api/v1/clubs/{id}/webhooks/{webhook_pk}/deliveries/{delivery_pk}/redeliver/": MANAGE,
 }
 
 CALLERS = ["anonymous", "outsider", "viewer", "scorekeeper", "owner"]
@@ -152,6 +162,7 @@ CLUB_OF_ROW = {
     "Invitation": "club",
     "LiveHand": "match__club",
     "LiveEvent": "live__match__club",
+    "Event": "club",
 }
 
 
@@ -234,7 +245,8 @@ def _clubs(django_db_setup, django_db_blocker) -> Iterator[Clubs]:
 
 
 @pytest.fixture
-def clubs(_clubs, db) -> Clubs:
+def clubs(_clubs, db, settings) -> Clubs:
+    settings.WEBHOOKS_ALLOW_PRIVATE_TARGETS = True  # a webhook registered on this machine
     return _clubs
 
 
@@ -268,6 +280,10 @@ def body_for(label: str, operation: dict[str, Any], url: str, club: World, owner
         },
         "POST /api/v1/tournaments/{id}/rounds/": {"seating": "random"},
         "POST /api/v1/clubs/{id}/public-links/": {"scope": "standings"},
+        "POST /api/v1/clubs/{id}/webhooks/": {
+            "url": "http://127.0.0.1:18859/hooks",
+            "events": ["hand.recorded"],
+        },
     }
     if label in own:
         return own[label]
