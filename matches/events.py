@@ -28,7 +28,7 @@ def hand_recorded(recorded: hands.RecordedHand) -> None:
     write(
         club_id=state.club,
         type=EventType.HAND_RECORDED,
-        data={"match": state.id, "number": recorded.number, "hand": recorded.body()},
+        data={"match": state.id, "number": recorded.number, "hand": recorded.to_json()},
     )
     if state.finished:
         match_finished(state)
@@ -46,7 +46,7 @@ def hand_corrected(
         data={
             "match": state.id,
             "number": corrected.number,
-            "hand": corrected.body(),
+            "hand": corrected.to_json(),
             "impact": dict(impact),
         },
     )
@@ -59,7 +59,7 @@ def hand_voided(state: hands.MatchState, number: int) -> None:
     write(
         club_id=state.club,
         type=EventType.HAND_VOIDED,
-        data={"match": state.id, "number": number, "state": state.body()},
+        data={"match": state.id, "number": number, "state": state.to_json()},
     )
 
 
@@ -86,7 +86,7 @@ def match_started(state: hands.MatchState) -> None:
     write(
         club_id=state.club,
         type=EventType.MATCH_STARTED,
-        data={"match": state.id, "state": state.body()},
+        data={"match": state.id, "state": state.to_json()},
     )
 
 
@@ -95,5 +95,5 @@ def match_finished(state: hands.MatchState) -> None:
     write(
         club_id=state.club,
         type=EventType.MATCH_FINISHED,
-        data={"match": state.id, "state": state.body()},
+        data={"match": state.id, "state": state.to_json()},
     )

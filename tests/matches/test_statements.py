@@ -98,6 +98,7 @@ def test_a_correction_and_a_void_write_through_the_same_statements(club, roster,
         ["UPDATE", "matches_handresult", "SET"],  # hand 2's totals
         ["UPDATE", "matches_seat", "SET"],
         ["UPDATE", "matches_match", "SET"],
+        ["INSERT", "INTO", '"matches_event"'],  # hand.corrected, in the same transaction
     ]
     seats = [sql for sql in _writes(corrected) + _writes(voided) if "matches_seat" in sql]
     assert len(seats) == 2 and all("FROM (VALUES" in sql for sql in seats)
