@@ -10,6 +10,7 @@ Tests import what they build from here; conftest files only declare fixtures (bu
   7 6 5 4 3 = 5).
 - A hand played live: ``ann_goes_out`` and ``finish`` (Ann deals, Ben and Cleo draw and
   discard, Ann goes out).
+- Webhooks: ``work`` runs the queued tasks that are due, as the worker would.
 - Rows a whole module shares: ``shared_rows`` builds them once, in a transaction that each
   test's own runs inside (as a savepoint), and rolls them back after the module's last test.
 """
@@ -218,3 +219,13 @@ def ann_goes_out(ann: int, ben: int, cleo: int) -> list[dict]:
 
 def finish(ben: int, cleo: int) -> dict:
     return {"type": "finish", "held": {str(ben): BEN_13, str(cleo): CLEO_13}}
+
+
+# --- webhooks ---------------------------------------------------------------------------------
+
+
+def work() -> None:
+    """Run the queued tasks that are due, as `python manage.py worker --batch` does."""
+    from django.core.management import call_command
+
+    call_command("worker", batch=True, startup_delay=False, reload=False, verbosity=0)
