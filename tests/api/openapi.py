@@ -2,11 +2,15 @@
 
 The document is what `/api/schema/` serves: drf-spectacular's generator over the URL conf,
 rendered to JSON so that lazy translations and enums become plain values. It is built once per
-test run (``generated``): the ``openapi_schema`` fixture and every module here read that one.
+test run; whoever asks gets a copy of their own (``document``, ``operation``, ``component``), so
+a test that changes what it was given changes nobody else's. One parsed copy stays here for the
+look-ups (the document is about 2.7 MB of JSON: parsing it takes a tenth of a second or more,
+which the authorization matrix alone would otherwise pay hundreds of times).
 """
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 import functools
 import json
@@ -36,6 +40,13 @@ def _rendered() -> tuple[bytes, tuple[str, ...]]:
     return OpenApiJsonRenderer().render(schema), warnings
 
 
+@functools.cache
+def _parsed() -> dict[str, Any]:
+    """The one parsed document the look-ups below read; never handed out as it is."""
+    parsed: dict[str, Any] = json.loads(_rendered()[0])
+    return parsed
+
+
 def generated() -> tuple[dict[str, Any], list[str]]:
     """A fresh copy of the document and its warnings: a test that changes its copy (Schemathesis
     fills in examples) changes no other test's."""
@@ -58,18 +69,29 @@ def checked_document() -> dict[str, Any]:
 
 
 def operations() -> Iterator[tuple[str, str, dict[str, Any]]]:
-    """Every (path, method, operation) of the document, in its order."""
+    """Every (path, method, operation) of a copy of the document, in its order."""
     for path, item in document()["paths"].items():
         for method in METHODS:
             if method in item:
                 yield path, method, item[method]
 
 
+def operation(path: str, method: str) -> dict[str, Any]:
+    """A copy of one operation of the document: ``operation("/api/v1/clubs/", "post")``."""
+    found: dict[str, Any] = copy.deepcopy(_parsed()["paths"][path][method])
+    return found
+
+
+def component(kind: str, name: str) -> dict[str, Any]:
+    """A copy of one component: ``component("schemas", "Club")``."""
+    found: dict[str, Any] = copy.deepcopy(_parsed()["components"][kind][name])
+    return found
+
+
 def parameters_of(operation: dict[str, Any]) -> list[dict[str, Any]]:
     """An operation's parameters, a shared one (a ``$ref`` to a component) given as it is."""
-    components = document()["components"].get("parameters", {})
     return [
-        components[p["$ref"].rsplit("/", 1)[1]] if "$ref" in p else p
+        component("parameters", p["$ref"].rsplit("/", 1)[1]) if "$ref" in p else p
         for p in operation.get("parameters", [])
     ]
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-from django.core.management import call_command
 
+from tests.factories import work
 from tests.matches.conftest import *  # noqa: F403
 from tests.matches.conftest import _empty_cache, _fast_passwords  # noqa: F401  (autouse)
 
@@ -79,11 +79,6 @@ def receiver(settings) -> Iterator[Receiver]:
     yield found
     server.shutdown()
     server.server_close()
-
-
-def work() -> None:
-    """Run the queued tasks that are due, as `python manage.py worker --batch` does."""
-    call_command("worker", batch=True, startup_delay=False, reload=False, verbosity=0)
 
 
 @pytest.fixture

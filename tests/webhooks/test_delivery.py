@@ -222,8 +222,7 @@ def test_the_worker_queues_again_a_delivery_left_overdue(
 @pytest.mark.django_db(transaction=True)
 def test_the_worker_delivers_what_was_committed(alice, club, roster, receiver):
     """No test transaction here: the hand commits, then the worker, as run, reads the queue."""
-    from tests.factories import client_for
-    from tests.webhooks.conftest import work
+    from tests.factories import client_for, work
 
     hook = Endpoint.objects.create(club=club, url=receiver.url, events=["hand.recorded"])
     play_a_hand(client_for(alice), club, roster)
