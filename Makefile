@@ -27,11 +27,14 @@ $(STAMP): requirements.lock requirements-dev.lock
 	$(PY) -m pip install --quiet --require-hashes -r requirements-dev.lock
 	touch $(RUN_STAMP) $(STAMP)
 
-# The service only: its runtime dependencies, none of the development tools.
+# The service only: its runtime dependencies, none of the development tools. The worker that
+# delivers the webhooks (manage.py worker) runs beside the server and stops with it.
 run: venv-run
 	DEBUG=$${DEBUG:-true} $(PY) manage.py migrate
 	DEBUG=$${DEBUG:-true} HOST=$(HOST) PORT=$(PORT) $(PY) manage.py seed_demo --if-empty
-	DEBUG=$${DEBUG:-true} $(PY) manage.py runserver $(HOST):$(PORT)
+	DEBUG=$${DEBUG:-true} $(PY) manage.py worker --no-reload --verbosity 0 & worker=$$!; \
+		trap 'kill $$worker' EXIT INT TERM; \
+		DEBUG=$${DEBUG:-true} $(PY) manage.py runserver $(HOST):$(PORT)
 
 # The browser tests drive Debian's Chromium; as root on Debian, install it when it is missing.
 browser:
@@ -44,10 +47,11 @@ test: venv browser
 	DATABASE_URL=$(DATABASE_URL) SECRET_KEY=$${SECRET_KEY:-arlington-test-suite-key} \
 		$(PY) -m pytest --create-db
 
-# The quick loop: leaves out the browser tests (tests/web) and those marked slow (pytest -m).
+# The quick loop: leaves out the browser tests (tests/web) and those marked slow (pytest -m),
+# and runs a fifth of Hypothesis' examples per property test (the "fast" profile).
 test-fast: venv
 	DATABASE_URL=$(DATABASE_URL) SECRET_KEY=$${SECRET_KEY:-arlington-test-suite-key} \
-		$(PY) -m pytest --create-db -q -m "not browser and not slow"
+		$(PY) -m pytest --create-db -q -m "not browser and not slow" --hypothesis-profile=fast
 
 lint: venv
 	$(VENV)/bin/ruff check .
@@ -55,7 +59,7 @@ lint: venv
 	$(VENV)/bin/lint-imports
 
 typecheck: venv
-	DEBUG=true $(VENV)/bin/mypy --strict scoring/ matches/ accounts/ clubnight/
+	DEBUG=true $(VENV)/bin/mypy --strict scoring/ matches/ accounts/ clubnight/ webhooks/
 
 # The runtime lock first; the development lock is held to the same versions (-c) and adds the
 # tools. Both carry hashes.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from typing import Any
 
 from django.conf import settings
@@ -26,6 +27,31 @@ PER_PROCESS_CACHE = Error(
     "(docs/deployment.md).",
     id="arlington.E001",
 )
+
+
+# A hand's writes (matches/statements.py) use RETURNING (SQLite 3.35) and UPDATE ... FROM
+# (SQLite 3.33).
+SQLITE_LEAST = (3, 35, 0)
+
+
+@register()
+def sqlite_version(app_configs: Any = None, **kwargs: Any) -> list[Error]:
+    """An embedded SQLite database (make run) is new enough for the statements of a hand."""
+    found = sqlite3.sqlite_version_info
+    if found >= SQLITE_LEAST or all(
+        database["ENGINE"] != "django.db.backends.sqlite3"
+        for database in settings.DATABASES.values()
+    ):
+        return []
+    return [
+        Error(
+            f"SQLite {sqlite3.sqlite_version} is too old to record hands: it needs 3.35 or later "
+            "(INSERT ... RETURNING).",
+            hint="Use a Python built with SQLite 3.35 or later, or set DATABASE_URL to "
+            "PostgreSQL (docs/deployment.md).",
+            id="arlington.E002",
+        )
+    ]
 
 
 @register(deploy=True)

@@ -67,6 +67,9 @@ INSTALLED_APPS = [
     "accounts",
     "matches",
     "clubnight",
+    "django_tasks",
+    "django_tasks_db",
+    "webhooks",
     "web",
     "arlington_site",
 ]
@@ -239,6 +242,14 @@ ADMIN_ENABLED = env_bool("ADMIN_ENABLED", default=True)
 # How long a hand submission's answer is kept for retries with the same Idempotency-Key.
 IDEMPOTENCY_KEY_TTL_SECONDS = int(os.environ.get("IDEMPOTENCY_KEY_TTL_SECONDS", 24 * 60 * 60))
 
+# The club's events (docs/webhooks.md): the feed serves, and the worker keeps, EVENTS_KEPT_DAYS
+# days of them. Webhooks go only to public addresses unless WEBHOOKS_ALLOW_PRIVATE_TARGETS
+# (development: a receiver on this machine). Deliveries are tasks in the database, run by
+# `python manage.py worker`.
+EVENTS_KEPT_DAYS = int(os.environ.get("EVENTS_KEPT_DAYS", 30))
+WEBHOOKS_ALLOW_PRIVATE_TARGETS = env_bool("WEBHOOKS_ALLOW_PRIVATE_TARGETS")
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+
 # The live table's Server-Sent Events (matches/api/live_stream.py, docs/deployment.md): watchers
 # per match and per user across all app servers, the heartbeat comment's interval (a watcher's
 # slot is renewed with each), a stream's longest life.
@@ -378,6 +389,8 @@ SPECTACULAR_SETTINGS = {
         "MatchStatusEnum": "matches.models.MatchStatus",
         "RulesetEnum": "scoring.rulesets.RULESETS",  # by name, as requests and tables give it
         "MatchRulesetEnum": "matches.models.ruleset_choices",  # a match's, and a hand's match's
+        "EventTypeEnum": "matches.models.EventType",
+        "DeliveryStatusEnum": "webhooks.models.DeliveryStatus",
         **{
             name: f"{_ERROR_ENUMS}.{name}.choices"
             for name in [

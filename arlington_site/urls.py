@@ -15,6 +15,7 @@ api_v1 = [
     path("", include("accounts.urls")),
     path("", include("matches.api.invitation_urls")),
     path("", include("clubnight.api.urls")),
+    path("", include("webhooks.api.urls")),
 ]
 
 admin_pages = [

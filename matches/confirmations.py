@@ -16,7 +16,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 import scoring
-from matches import errors, hands, selectors
+from matches import errors, events, hands, selectors
 from matches.models import (
     Club,
     Hand,
@@ -59,7 +59,7 @@ def confirmation_add(*, hand: Hand, user: User, device: str) -> bool:
     caller holds the match's lock. A finished match's standings mark unconfirmed hands when
     its club asks for a second entry, so they move on with it.
     """
-    _, created = HandConfirmation.objects.get_or_create(
+    confirmation, created = HandConfirmation.objects.get_or_create(
         hand=hand, version=hand.version, by=user, device=device
     )
     if created:
@@ -67,6 +67,12 @@ def confirmation_add(*, hand: Hand, user: User, device: str) -> bool:
         status = Match.objects.values_list("status", flat=True).get(pk=hand.match_id)
         if club["second_entry"] == SecondEntry.REQUIRED and status == MatchStatus.FINISHED:
             Club.standings_changed(club["pk"])
+        events.hand_confirmed(
+            club_id=club["pk"],
+            match_id=hand.match_id,
+            number=hand.number,
+            confirmation=confirmation,
+        )
     return created
 
 

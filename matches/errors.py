@@ -379,7 +379,7 @@ def already_recorded(exc: HandAlreadyRecorded) -> dict[str, Any]:
         return [card.code for card in cards]
 
     return {
-        "recorded": exc.recorded.body(with_match=False),  # type: ignore[attr-defined]
+        "recorded": exc.recorded.to_json(with_match=False),  # type: ignore[attr-defined]
         "differences": {
             "ending": None
             if found.ending is None

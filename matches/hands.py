@@ -1,8 +1,10 @@
-"""A recorded hand as a typed value: what the services return, and the API's answer (``body``).
+"""A recorded hand as a typed value: what the services return, and the API's answer.
 
 ``hand_record`` builds it from what it has just written, without reading anything back; the
-reads build it from rows (``from_rows``). A value is also what an idempotency record keeps, so
-that a retry is answered with the hand as it was first recorded (``to_json``, ``from_json``).
+reads build it from rows (``from_rows``). Its JSON (``to_json``) is the answer's body, the one
+an idempotency record keeps, so that a retry is answered with the hand as it was first recorded
+(``from_json``); the OpenAPI schema is made from its names and types (``JSON`` and the
+annotations; matches/api/serializers.py).
 """
 
 from __future__ import annotations
@@ -10,12 +12,21 @@ from __future__ import annotations
 import datetime
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from rest_framework.fields import DateTimeField
 
-from matches.models import Hand, HandConfirmation, HandResult, Match, MatchStatus, Seat
-from scoring import after, rulesets
+from matches.models import (
+    Ending,
+    Hand,
+    HandConfirmation,
+    HandResult,
+    Match,
+    MatchStatus,
+    Seat,
+    ruleset_choices,
+)
+from scoring import MeldKind, after, rulesets
 
 Previous = tuple[int, int | None]
 """The hand before's dealer and the player who went out in it (None if nobody did)."""
@@ -60,36 +71,75 @@ def dealer(
 class SeatLine:
     """A seat of a match: its player and their running total."""
 
+    JSON: ClassVar = ("seat", "player", "name", "total", "winner")
+
     seat: int
     player: int
     name: str
     total: int
     winner: bool
 
+    def to_json(self) -> dict[str, Any]:
+        return _to_json(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> SeatLine:
+        return cls(data["seat"], data["player"], data["name"], data["total"], data["winner"])
+
 
 @dataclass(frozen=True, slots=True)
 class MatchState:
     """A match as it stands after a hand: its seats in order, who deals next, who won."""
 
+    JSON: ClassVar = (
+        "id",
+        "club",
+        "season",
+        "table",
+        "ruleset",
+        "options",
+        "status",
+        "seats",
+        "hands_played",
+        "next_hand",
+        "next_dealer",
+        "dealer_after_next",
+        "first_dealer",
+        "winners",
+        "shared_victory",
+        "created_by",
+        "created_at",
+        "finished_at",
+    )
+
     id: int
     club: int
     season: int | None
     table: str
-    status: str
+    status: str = field(metadata={"choices": MatchStatus.choices})
     seats: tuple[SeatLine, ...]
     hands_played: int
     first_dealer: int
     created_by: str
     created_at: datetime.datetime
     finished_at: datetime.datetime | None
-    ruleset: str = rulesets.DEFAULT
-    options: dict[str, Any] = field(default_factory=dict)
+    ruleset: str = field(default=rulesets.DEFAULT, metadata={"choices": ruleset_choices})
+    options: dict[str, Any] = field(
+        default_factory=dict,
+        metadata={
+            "help": 'The ruleset\'s options, all of them, e.g. {"target": 100, "ace": "low"}.'
+        },
+    )
     previous: Previous | None = None
     """The last hand's dealer and winner, when known; the next dealer may depend on them."""
 
     @property
     def finished(self) -> bool:
         return self.status == MatchStatus.FINISHED
+
+    @property
+    def next_hand(self) -> int | None:
+        return None if self.finished else self.hands_played + 1
 
     @property
     def next_dealer(self) -> int | None:
@@ -107,7 +157,9 @@ class MatchState:
 
     @property
     def dealer_after_next(self) -> dict[str, int] | None:
-        """Who deals the hand after the next, by who goes out of the next (``none``: nobody)."""
+        """Who deals the hand after the next one, by the id of the player who goes out of the
+        next (`"none"`: the stock runs out), so that a client can move on past a hand it has not
+        sent yet; null once the match is finished."""
         next_dealer = self.next_dealer
         if next_dealer is None:
             return None
@@ -129,66 +181,135 @@ class MatchState:
     def winners(self) -> list[int]:
         return [line.player for line in self.seats if line.winner]
 
-    def body(self) -> dict[str, Any]:
-        """The match as the API answers it (``MatchSerializer`` describes it): its seats in
-        order, who deals next, who won."""
-        winners = self.winners
-        return {
-            "id": self.id,
-            "club": self.club,
-            "season": self.season,
-            "table": self.table,
-            "ruleset": self.ruleset,
-            "options": self.options,
-            "status": self.status,
-            "seats": [
-                {
-                    "seat": line.seat,
-                    "player": line.player,
-                    "name": line.name,
-                    "total": line.total,
-                    "winner": line.winner,
-                }
-                for line in self.seats
-            ],
-            "hands_played": self.hands_played,
-            "next_hand": None if self.finished else self.hands_played + 1,
-            "next_dealer": self.next_dealer,
-            "dealer_after_next": self.dealer_after_next,
-            "first_dealer": self.first_dealer,
-            "winners": winners,
-            "shared_victory": len(winners) > 1,
-            "created_by": self.created_by,
-            "created_at": _when(self.created_at),
-            "finished_at": _when(self.finished_at),
-        }
+    @property
+    def shared_victory(self) -> bool:
+        return len(self.winners) > 1
+
+    def to_json(self) -> dict[str, Any]:
+        """The match as the API answers it with a hand: its seats in order, who deals next, who
+        won."""
+        return _to_json(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], *, previous: Previous | None = None) -> MatchState:
+        """The value ``to_json`` gave; ``previous`` as the JSON leaves it out."""
+        return cls(
+            id=data["id"],
+            club=data["club"],
+            season=data["season"],
+            table=data["table"],
+            status=data["status"],
+            seats=tuple(map(SeatLine.from_json, data["seats"])),
+            hands_played=data["hands_played"],
+            first_dealer=data["first_dealer"],
+            created_by=data["created_by"],
+            created_at=_from_iso(data["created_at"]),
+            finished_at=_from_iso(data["finished_at"]),
+            # answers kept before rulesets hold Arlington's hands
+            ruleset=data.get("ruleset", rulesets.DEFAULT),
+            options=data.get("options", {}),
+            previous=previous,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class MeldLine:
+    """A meld of a player's result, as stored: its cards in notation, its kind, its points."""
+
+    JSON: ClassVar = ("cards", "kind", "points")
+
+    cards: list[str]
+    kind: str = field(metadata={"choices": [k.value for k in MeldKind]})
+    points: int
+
+    def to_json(self) -> dict[str, Any]:
+        return _to_json(self)
+
+
+@dataclass(frozen=True, slots=True)
+class HeldLine:
+    """A card left in a player's hand, and what it costs them."""
+
+    JSON: ClassVar = ("card", "points")
+
+    card: str
+    points: int
+
+    def to_json(self) -> dict[str, Any]:
+        return _to_json(self)
+
+
+def meld_lines(melds: Iterable[dict[str, Any]]) -> tuple[MeldLine, ...]:
+    """Melds as a result row stores them."""
+    return tuple(MeldLine(m["cards"], m["kind"], m["points"]) for m in melds)
+
+
+def held_lines(held: Iterable[dict[str, Any]]) -> tuple[HeldLine, ...]:
+    """Held cards as a result row stores them."""
+    return tuple(HeldLine(h["card"], h["points"]) for h in held)
 
 
 @dataclass(frozen=True, slots=True)
 class ResultLine:
-    """One player's part of a hand: melds and held cards as stored, their points and total."""
+    """One player's part of a hand: melds and held cards, their points and total."""
+
+    JSON: ClassVar = (
+        "player",
+        "name",
+        "melds",
+        "held",
+        "melded_points",
+        "hand_penalty",
+        "bonus",
+        "net",
+        "total",
+    )
 
     player: int
     name: str
-    melds: list[dict[str, Any]]
-    held: list[dict[str, Any]]
+    melds: tuple[MeldLine, ...]
+    held: tuple[HeldLine, ...]
     melded_points: int
     hand_penalty: int
     bonus: int
     net: int
-    total: int
+    total: int = field(metadata={"help": "The player's running total after this hand."})
+
+    def to_json(self) -> dict[str, Any]:
+        return _to_json(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ResultLine:
+        return cls(
+            data["player"],
+            data["name"],
+            meld_lines(data["melds"]),
+            held_lines(data["held"]),
+            data["melded_points"],
+            data["hand_penalty"],
+            data["bonus"],
+            data["net"],
+            data["total"],
+        )
 
 
 @dataclass(frozen=True, slots=True)
 class Confirmation:
     """Another member's word that the hand, as it stands, is the hand played."""
 
-    by: str
-    device: str
+    JSON: ClassVar = ("by", "device", "at")
+
+    by: str = field(metadata={"help": "The member who confirmed the hand."})
+    device: str = field(
+        metadata={
+            "help": "Where from: `token:<id>` for a device token, `session:<12 hex>` for a "
+            "signed-in browser, `legacy-token` for the legacy token; empty when unknown."
+        }
+    )
     at: datetime.datetime
 
-    def to_json(self) -> dict[str, str]:
-        return {"by": self.by, "device": self.device, "at": self.at.isoformat()}
+    def to_json(self) -> dict[str, Any]:
+        return _to_json(self)
 
     @classmethod
     def from_json(cls, data: dict[str, str]) -> Confirmation:
@@ -197,129 +318,116 @@ class Confirmation:
 
 @dataclass(frozen=True, slots=True)
 class RecordedHand:
-    """A hand with its results in seating order and its match; ``replayed`` for a retry."""
+    """A hand with its results in seating order and its match; ``replayed`` for a retry.
+
+    ``to_json`` is the API's answer, byte for byte; the OpenAPI schema is made from the same
+    names and types (``matches.api.serializers.HandWithMatchSerializer``), and an idempotency
+    record keeps the answer, which ``from_json`` reads back.
+    """
+
+    JSON: ClassVar = (
+        "number",
+        "dealer",
+        "ending",
+        "went_out",
+        "rummy",
+        "flags",
+        "version",
+        "results",
+        "recorded_by",
+        "recorded_at",
+        "updated_at",
+        "confirmations",
+        "match",
+    )
 
     number: int
     dealer: int
-    ending: str
+    ending: str = field(metadata={"choices": Ending.choices})
     went_out: int | None
-    version: int
+    version: int = field(metadata={"help": "Bumped by every correction."})
     results: tuple[ResultLine, ...]
     recorded_by: str
     recorded_at: datetime.datetime
     updated_at: datetime.datetime
     match: MatchState
     replayed: bool = False
-    flags: dict[str, bool] = field(default_factory=dict)
-    """The yes/no facts of the hand its match's ruleset asks for (Rummy: ``rummy``)."""
-    confirmations: tuple[Confirmation, ...] = ()
-    """Of the hand's current version, oldest first."""
+    flags: dict[str, bool] = field(
+        default_factory=dict,
+        metadata={
+            "help": "The yes/no facts the match's game asks of a hand, each stated "
+            '(Rummy: {"rummy": …}; Arlington: {}).'
+        },
+    )
+    confirmations: tuple[Confirmation, ...] = field(
+        default=(),
+        metadata={
+            "help": "Confirmations of the hand as it stands (its current version), oldest "
+            "first: an agreeing second entry or `POST .../confirmations/` from another member "
+            "or device."
+        },
+    )
     agreed: bool = False
     """The hand was already recorded, and the submission agreed with it: nothing new written."""
 
-    def body(self, *, with_match: bool = True) -> dict[str, Any]:
-        """The hand as the API answers it, with its match unless ``with_match`` is false
-        (``HandWithMatchSerializer`` and ``HandSerializer`` describe them): each player's
-        itemised result and total.
+    @property
+    def rummy(self) -> bool | None:
+        """Rummy hands: whether the winner went out all at once; null in Arlington."""
+        went_rummy = self.flags.get("rummy")
+        return None if went_rummy is None else bool(went_rummy)
+
+    def to_json(self, *, with_match: bool = True) -> dict[str, Any]:
+        """The hand as the API answers it, with its match unless ``with_match`` is false: each
+        player's itemised result and total.
 
         Recording a hand is the API's busiest write, and walking nested output serializers
-        cost more than the rest of presenting it; a test holds both to the same output."""
-        hand = {
-            "number": self.number,
-            "dealer": self.dealer,
-            "ending": self.ending,
-            "went_out": self.went_out,
-            "rummy": self.flags.get("rummy"),
-            "flags": self.flags,
-            "version": self.version,
-            "results": [
-                {
-                    "player": row.player,
-                    "name": row.name,
-                    "melds": [
-                        {"cards": m["cards"], "kind": m["kind"], "points": m["points"]}
-                        for m in row.melds
-                    ],
-                    "held": [{"card": h["card"], "points": h["points"]} for h in row.held],
-                    "melded_points": row.melded_points,
-                    "hand_penalty": row.hand_penalty,
-                    "bonus": row.bonus,
-                    "net": row.net,
-                    "total": row.total,
-                }
-                for row in self.results
-            ],
-            "recorded_by": self.recorded_by,
-            "recorded_at": _when(self.recorded_at),
-            "updated_at": _when(self.updated_at),
-            "confirmations": [
-                {"by": c.by, "device": c.device, "at": _when(c.at)} for c in self.confirmations
-            ],
-        }
-        return {**hand, "match": self.match.body()} if with_match else hand
-
-    def to_json(self) -> dict[str, Any]:
-        """The value as JSON (times in ISO 8601), as an idempotency record keeps it."""
-        return {
-            **{name: getattr(self, name) for name in HAND_FIELDS},
-            "flags": self.flags,
-            "confirmations": [c.to_json() for c in self.confirmations],
-            "agreed": self.agreed,
-            "results": [{name: getattr(r, name) for name in RESULT_FIELDS} for r in self.results],
-            "recorded_at": self.recorded_at.isoformat(),
-            "updated_at": self.updated_at.isoformat(),
-            "match": {
-                **{name: getattr(self.match, name) for name in MATCH_FIELDS},
-                **{name: getattr(self.match, name) for name in RULESET_FIELDS},
-                "seats": [
-                    {name: getattr(s, name) for name in SEAT_FIELDS} for s in self.match.seats
-                ],
-                "created_at": self.match.created_at.isoformat(),
-                "finished_at": _iso(self.match.finished_at),
-            },
-        }
+        cost more than the rest of presenting it, so the value writes its own JSON."""
+        body = _to_json(self)
+        if not with_match:
+            del body["match"]
+        return body
 
     @classmethod
-    def from_json(cls, data: dict[str, Any], *, replayed: bool = False) -> RecordedHand:
-        """The value ``to_json`` gave."""
+    def from_json(
+        cls, data: dict[str, Any], *, replayed: bool = False, agreed: bool = False
+    ) -> RecordedHand:
+        """The value ``to_json`` gave (with its match)."""
         match = data["match"]
+        last = match["hands_played"] == data["number"]
         return cls(
-            **{name: data[name] for name in HAND_FIELDS},
+            number=data["number"],
+            dealer=data["dealer"],
+            ending=data["ending"],
+            went_out=data["went_out"],
+            version=data["version"],
             flags=data.get("flags", {}),
-            confirmations=tuple(map(Confirmation.from_json, data.get("confirmations", []))),
-            agreed=data.get("agreed", False),
-            results=tuple(ResultLine(**row) for row in data["results"]),
+            results=tuple(map(ResultLine.from_json, data["results"])),
+            recorded_by=data["recorded_by"],
             recorded_at=datetime.datetime.fromisoformat(data["recorded_at"]),
             updated_at=datetime.datetime.fromisoformat(data["updated_at"]),
-            match=MatchState(
-                **{name: match[name] for name in MATCH_FIELDS},
-                # records kept before rulesets hold Arlington's hands
-                ruleset=match.get("ruleset", rulesets.DEFAULT),
-                options=match.get("options", {}),
-                previous=tuple(match["previous"]) if match.get("previous") else None,
-                seats=tuple(SeatLine(**seat) for seat in match["seats"]),
-                created_at=datetime.datetime.fromisoformat(match["created_at"]),
-                finished_at=_from_iso(match["finished_at"]),
+            confirmations=tuple(map(Confirmation.from_json, data.get("confirmations", []))),
+            # the hand before the next is this one when it is the last
+            match=MatchState.from_json(
+                match, previous=(data["dealer"], data["went_out"]) if last else None
             ),
             replayed=replayed,
+            agreed=agreed,
         )
 
 
-# The fields to_json copies as they are.
-HAND_FIELDS = ("number", "dealer", "ending", "went_out", "version", "recorded_by")
-RESULT_FIELDS = tuple(ResultLine.__dataclass_fields__)
-MATCH_FIELDS = (
-    "id",
-    "club",
-    "season",
-    "table",
-    "status",
-    "hands_played",
-    "first_dealer",
-    "created_by",
-)
-SEAT_FIELDS = tuple(SeatLine.__dataclass_fields__)
-RULESET_FIELDS = ("ruleset", "options", "previous")
+def _to_json(value: Any) -> dict[str, Any]:
+    """A value's JSON, its names (``JSON``) in order."""
+    return {name: _json(getattr(value, name)) for name in value.JSON}
+
+
+def _json(value: Any) -> Any:
+    if isinstance(value, datetime.datetime):
+        return _when(value)
+    if isinstance(value, tuple):
+        return [item.to_json() for item in value]
+    if hasattr(value, "JSON"):
+        return value.to_json()
+    return value
 
 
 _datetime = DateTimeField()  # DRF's own rendering of a timestamp (ISO 8601, "Z" for UTC)
@@ -329,11 +437,7 @@ def _when(value: datetime.datetime | None) -> str | None:
     return None if value is None else _datetime.to_representation(value)
 
 
-def _iso(moment: datetime.datetime | None) -> str | None:
-    return None if moment is None else moment.isoformat()
-
-
-def _from_iso(text: str | None) -> datetime.datetime | None:
+def _from_iso(text: Any) -> Any:
     return None if text is None else datetime.datetime.fromisoformat(text)
 
 
@@ -380,8 +484,8 @@ def from_rows(
             ResultLine(
                 r.player_id,
                 r.player.name,
-                r.melds,
-                r.held,
+                meld_lines(r.melds),
+                held_lines(r.held),
                 r.melded_points,
                 r.hand_penalty,
                 r.bonus,

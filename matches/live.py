@@ -276,7 +276,7 @@ def _finish(
     recorded = services.hand_record(
         match_id=live.match_id, entry=entry, user=user, number=live.number, device=device, live=True
     )  # the same hand recorded meanwhile: this log is attached to it, as its confirmation
-    body = recorded.body()
+    body = recorded.to_json()
     live.version += 1
     live.status, live.ended_at = LiveStatus.RECORDED, timezone.now()
     live.hand_id = Hand.objects.values_list("pk", flat=True).get(

@@ -442,7 +442,14 @@ class IdempotencyRecord(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
     key = models.CharField(max_length=255)
     fingerprint = models.CharField(max_length=64, help_text="SHA-256 of the request body.")
-    response = models.JSONField(help_text="The recorded hand (matches.hands.RecordedHand).")
+    response = models.JSONField(
+        help_text="The answer's body: the recorded hand (matches.hands.RecordedHand.to_json)."
+    )
+    agreed = models.BooleanField(
+        default=False,
+        db_default=False,
+        help_text="The submission agreed with a hand already recorded (answered 200, not 201).",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -606,3 +613,38 @@ class Invitation(models.Model):
         if self.max_uses is not None and self.uses >= self.max_uses:
             return InvitationState.USED_UP
         return InvitationState.ACTIVE
+
+
+class EventType(models.TextChoices):
+    """What a club's event announces (docs/webhooks.md gives each one's data)."""
+
+    HAND_RECORDED = "hand.recorded"
+    HAND_CORRECTED = "hand.corrected"
+    HAND_VOIDED = "hand.voided"
+    HAND_CONFIRMED = "hand.confirmed"
+    MATCH_STARTED = "match.started"
+    MATCH_FINISHED = "match.finished"
+
+
+class Event(models.Model):
+    """Something that happened in a club, written in the transaction of what it announces.
+
+    The club's feed (``GET clubs/{id}/events/``) reads these oldest first by id; the webhooks
+    app delivers them. Kept EVENTS_KEPT_DAYS days.
+    """
+
+    id = models.BigAutoField(primary_key=True)
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="events")
+    type = models.CharField(max_length=40, choices=EventType.choices)
+    data = models.JSONField()
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["club", "id"], name="event_club_id")]
+        constraints = [
+            models.CheckConstraint(condition=Q(type__in=EventType.values), name="event_type_known")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.type} #{self.pk}"

@@ -5,6 +5,7 @@ The engine (`scoring`) decides every rule; these functions lock, ask it, and sav
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -19,18 +20,16 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 import scoring
-from matches import confirmations, errors, hands, signals, statements
+from matches import confirmations, errors, events, hands, signals, statements
 from matches.models import (
     Club,
     Hand,
-    HandResult,
     HandRevision,
     IdempotencyRecord,
     Match,
     MatchStatus,
     Membership,
     Player,
-    RevisionAction,
     Role,
     Season,
     Seat,
@@ -206,10 +205,11 @@ def match_create(
         first_dealer=roster[dealer],
         created_by=user,
     )
-    Seat.objects.bulk_create(
+    seats = Seat.objects.bulk_create(
         Seat(match=match, player=roster[player_id], position=i)
         for i, player_id in enumerate(players)
     )
+    events.match_started(hands.match_state(match, seats))
     return match
 
 
@@ -296,8 +296,8 @@ def _result_lines(
         hands.ResultLine(
             row.player,
             names[row.player],
-            row.melds,
-            row.held,
+            hands.meld_lines(row.melds),
+            hands.held_lines(row.held),
             row.melded_points,
             row.hand_penalty,
             row.bonus,
@@ -339,7 +339,11 @@ def _apply_after(match: Match, seats: Sequence[Seat], after: AfterHand) -> None:
         match.status, match.finished_at = MatchStatus.IN_PROGRESS, None
 
 
-SEAT_FIGURES = ("total", "winner", "went_out", "victory_points")
+def _seat_figures(seats: Sequence[Seat]) -> list[statements.SeatFigures]:
+    return [
+        statements.SeatFigures(seat.pk, seat.total, seat.winner, seat.went_out, seat.victory_points)
+        for seat in seats
+    ]
 
 
 def _lock_tallies(club_id: int, season_id: int | None) -> None:
@@ -446,7 +450,9 @@ def _stored_hand(match_id: int, key: str, fingerprint: str) -> hands.RecordedHan
         return None
     if stored.fingerprint != fingerprint:
         raise errors.IdempotencyKeyReused()
-    return hands.RecordedHand.from_json(stored.response, replayed=True)
+    # records kept before the answer's status was kept beside it carry it in the answer
+    agreed = stored.agreed or bool(stored.response.get("agreed"))
+    return hands.RecordedHand.from_json(stored.response, replayed=True, agreed=agreed)
 
 
 def _next_hand(
@@ -620,6 +626,7 @@ def hand_record(
         )
         signals.finished_match_changed.send(sender=Match, match_id=match.id)
     recorded = _recorded(match, new, written, user)
+    events.hand_recorded(recorded)
     _keep_answer(match_id, idempotency_key, fingerprint, recorded)
     return recorded
 
@@ -630,7 +637,11 @@ def _keep_answer(
     """Keep the answer under the submission's Idempotency-Key, if it has one."""
     if key:
         IdempotencyRecord.objects.create(
-            match_id=match_id, key=key, fingerprint=fingerprint, response=recorded.to_json()
+            match_id=match_id,
+            key=key,
+            fingerprint=fingerprint,
+            response=recorded.to_json(),
+            agreed=recorded.agreed,
         )
 
 
@@ -685,30 +696,6 @@ def _locked_hand(match_id: int, number: int) -> tuple[Match, list[Seat], Hand]:
     return match, seats, hand
 
 
-def _revise(
-    match: Match,
-    hand: Hand,
-    action: str,
-    entry: HandEntry | None,
-    user: User,
-    reason: str,
-    device: str = "",
-) -> int:
-    """Keep a revision of the hand; return its number."""
-    revision: int = hand.last_revision + 1  # type: ignore[attr-defined]
-    HandRevision.objects.create(
-        match=match,
-        number=hand.number,
-        revision=revision,
-        action=action,
-        hand=_entry_json(entry) if entry is not None else {},
-        reason=reason,
-        by=user,
-        device=device,
-    )
-    return revision
-
-
 @transaction.atomic
 def hand_correct(
     *,
@@ -754,38 +741,41 @@ def hand_correct(
         out_before=hand.went_out_id,
         out_after=entry.went_out,
     )
-    revision = _revise(match, hand, RevisionAction.CORRECTED, entry, user, reason, device)
-    hand.ending = entry.ending
-    hand.went_out_id = entry.went_out
-    hand.flags = rules.flags(entry)
-    hand.version = revision
-    hand.save(update_fields=["ending", "went_out", "flags", "version", "updated_at"])
-    hand.results.all().delete()
+    revision: int = hand.last_revision + 1  # type: ignore[attr-defined]
     positions = {seat.player_id: seat.position for seat in seats}
     rows = _result_rows(rules, ruling, positions, outcome.totals[number - 1])  # type: ignore[arg-type]
-    HandResult.objects.bulk_create(
-        HandResult(
-            hand=hand,
-            player_id=row.player,
-            position=row.position,
-            melds=row.melds,
-            held=row.held,
-            melded_points=row.melded_points,
-            hand_penalty=row.hand_penalty,
-            bonus=row.bonus,
-            net=row.net,
-            total=row.total,
-        )
-        for row in rows
-    )
-    later = [(h.number, r) for h in played if h.number > number for r in h.results.all()]
-    for later_number, row in later:
-        row.total = outcome.totals[later_number - 1][row.player_id]
-    HandResult.objects.bulk_update([row for _, row in later], ["total"])
+    later = {
+        r.pk: outcome.totals[h.number - 1][r.player_id]
+        for h in played
+        if h.number > number
+        for r in h.results.all()
+    }
     was_finished = match.status == MatchStatus.FINISHED
     _apply_after(match, seats, after)
-    Seat.objects.bulk_update(seats, SEAT_FIGURES)
-    match.save(update_fields=["status", "finished_at"])
+    hand.ending, hand.went_out_id, hand.flags = entry.ending, entry.went_out, rules.flags(entry)
+    hand.version, hand.updated_at = revision, timezone.now()
+    statements.correct_hand(
+        statements.Correction(
+            match=match.pk,
+            hand=hand.pk,
+            number=number,
+            version=revision,
+            ending=str(entry.ending),
+            went_out=entry.went_out,
+            flags=hand.flags,
+            results=rows,
+            later=later,
+            seats=_seat_figures(seats),
+            hands_played=match.hands_played,
+            status=str(match.status),
+            finished_at=match.finished_at,
+            entry=_entry_json(entry),
+            by=user.pk,
+            reason=reason,
+            device=device,
+            at=hand.updated_at,
+        )
+    )
     _retally_if_counted(match, seats, was_finished)
     corrected = hands.RecordedHand(
         number=number,
@@ -807,6 +797,11 @@ def hand_correct(
         status_after=str(match.status),
         winners_before=before[2],
         winners_after=[seat.player_id for seat in seats if seat.winner],
+    )
+    events.hand_corrected(
+        corrected,
+        dataclasses.asdict(impact),
+        finished_now=impact.finish_changed and impact.status_after == MatchStatus.FINISHED,
     )
     return corrected, impact
 
@@ -832,11 +827,20 @@ def hand_void(
         decide=_rules(match.ruleset, match.options).finish,
         out_before=hand.went_out_id,
     )
-    _revise(match, hand, RevisionAction.VOIDED, None, user, reason)
-    hand.delete()
     was_finished = match.status == MatchStatus.FINISHED
     _apply_after(match, seats, after)
-    Seat.objects.bulk_update(seats, SEAT_FIGURES)
     match.hands_played = number - 1
-    match.save(update_fields=["hands_played", "status", "finished_at"])
+    statements.void_hand(
+        match=match.pk,
+        number=number,
+        revision=hand.last_revision + 1,  # type: ignore[attr-defined]
+        seats=_seat_figures(seats),
+        status=str(match.status),
+        finished_at=match.finished_at,
+        by=user.pk,
+        reason=reason,
+        at=timezone.now(),
+    )
+    hand.delete()  # with its results and confirmations
     _retally_if_counted(match, seats, was_finished)
+    events.hand_voided(hands.match_state(match, seats), number)

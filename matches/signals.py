@@ -9,3 +9,7 @@ write in that same transaction, so they commit or roll back with the change. Arg
 from django.dispatch import Signal
 
 finished_match_changed = Signal()
+
+event_written = Signal()
+"""Sent by ``matches.events.write`` inside the transaction that writes the event, so that its
+receivers (the webhooks' deliveries) commit or roll back with it. Arguments: ``event``."""

@@ -1,8 +1,11 @@
 """Fixtures shared by the whole suite. Engine tests (tests/scoring) need none of them."""
 
+import itertools
 import os
 
+import hypothesis
 import pytest
+from _pytest.mark.expression import Expression
 
 
 @pytest.fixture(scope="session")
@@ -18,11 +21,20 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
 
 
 @pytest.fixture(scope="session")
-def openapi_schema():
-    """The OpenAPI document, built once per run (tests/api/openapi.py): valid, with no warning."""
+def _checked_openapi_schema() -> None:
+    """The OpenAPI document is valid, with no warning: checked once per run."""
     from tests.api import openapi
 
-    return openapi.checked_document()
+    openapi.checked_document()
+
+
+@pytest.fixture
+def openapi_schema(_checked_openapi_schema):
+    """A copy of the OpenAPI document, built once per run (tests/api/openapi.py) and checked:
+    a test may change its copy without changing any other test's."""
+    from tests.api import openapi
+
+    return openapi.document()
 
 
 @pytest.fixture
@@ -43,20 +55,70 @@ def plain_http(settings):
 
 
 # Tests that take seconds each on an idle machine, and why; `make test-fast` leaves them out
-# (-m "not slow"), `make test` runs them. The browser tests are marked in tests/web/conftest.py.
+# (-m "not slow"), `make test` runs them. A key is a file (all its tests) or one test of a file
+# (all its parameters). The browser tests are marked in tests/web/conftest.py.
 SLOW = {
     "tests/api/test_generated_client.py": "generates a client package, then plays a match",
     "tests/api/test_hostile_input.py": "Hypothesis examples against every operation",
     "tests/api/test_schemathesis.py": "every operation of the document, many examples each",
+    "tests/api/test_settings.py::test_production_settings_pass_the_deployment_checks": (
+        "check --deploy in a process of its own, which builds the whole OpenAPI document"
+    ),
+    "tests/api/test_settings.py::test_the_deployment_checks_refuse_a_cache_kept_by_each_process": (
+        "check --deploy in a process of its own, which builds the whole OpenAPI document"
+    ),
     "tests/matches/test_concurrency.py": "parallel requests in threads, committed databases",
     "tests/matches/test_embedded_database.py": "a process of its own on make run's SQLite",
+    "tests/matches/test_migration_ruleset.py": "migrates the test database back and forth",
+    "tests/matches/test_one_record_concurrency.py": "parallel requests in threads, committed rows",
+    "tests/matches/test_production.py": "gunicorn servers and redis-servers of their own",
     "tests/matches/test_stateful.py": "a Hypothesis state machine over the services",
     "tests/matches/test_workers.py": "gunicorn and uvicorn workers in processes of their own",
+    "tests/scoring/test_live_rummy_stateful.py": "a Hypothesis state machine over the rummy table",
     "tests/scoring/test_live_stateful.py": "a Hypothesis state machine over the live table",
 }
+
+# Hypothesis' examples per property test: its default (100) in `make test`; `make test-fast`
+# passes --hypothesis-profile=fast for a fifth of them. Tests that set their own count keep it.
+hypothesis.settings.register_profile("fast", max_examples=20)
+
+
+def is_slow(nodeid: str) -> bool:
+    file, _, name = nodeid.partition("::")
+    return file in SLOW or f"{file}::{name.split('[', 1)[0]}" in SLOW
 
 
 def pytest_collection_modifyitems(items):
     for item in items:
-        if item.nodeid.split("::", 1)[0] in SLOW:
+        if is_slow(item.nodeid):
             item.add_marker(pytest.mark.slow)
+
+
+def _slow_is_deselected(config) -> bool:
+    """Whether the -m expression leaves out every test marked slow, whatever its other marks:
+    tried with ``slow`` and each set of the other marks this suite's tests carry."""
+    if not config.option.markexpr:
+        return False
+    expression = Expression.compile(config.option.markexpr)
+    others = ("browser", "django_db", "parametrize", "usefixtures", "filterwarnings")
+    for n in range(len(others) + 1):
+        for chosen in itertools.combinations(others, n):
+            marks = {"slow", *chosen}
+            if expression.evaluate(lambda mark, /, marks=marks, **_: mark in marks):
+                return False
+    return True
+
+
+_SLOW_DESELECTED = pytest.StashKey[bool]()
+
+
+def pytest_ignore_collect(collection_path, config):
+    """A file whose every test is slow is not even imported when the run leaves slow tests out:
+    importing some costs seconds (Schemathesis builds its tests from the whole document)."""
+    if collection_path.suffix != ".py" or not collection_path.is_relative_to(config.rootpath):
+        return None
+    if collection_path.relative_to(config.rootpath).as_posix() not in SLOW:
+        return None
+    if _SLOW_DESELECTED not in config.stash:
+        config.stash[_SLOW_DESELECTED] = _slow_is_deselected(config)
+    return True if config.stash[_SLOW_DESELECTED] else None

@@ -10,14 +10,21 @@ Tests import what they build from here; conftest files only declare fixtures (bu
   7 6 5 4 3 = 5).
 - A hand played live: ``ann_goes_out`` and ``finish`` (Ann deals, Ben and Cleo draw and
   discard, Ann goes out).
+- Webhooks: ``work`` runs the queued tasks that are due, as the worker would.
+- Rows a whole module shares: ``shared_rows`` builds them once, in a transaction that each
+  test's own runs inside (as a savepoint), and rolls them back after the module's last test.
 """
 
 from __future__ import annotations
 
+import contextlib
 import copy
+from collections.abc import Iterator
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.test.utils import override_settings
 from rest_framework.test import APIClient
 
 PASSWORD = "{username}-pw-1234"
@@ -30,6 +37,34 @@ def make_user(username: str):
     return get_user_model().objects.create_user(
         username=username, password=PASSWORD.format(username=username)
     )
+
+
+# Hashing test passwords cheaply: the real hasher costs most of a test's setup.
+FAST_PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@contextlib.contextmanager
+def shared_rows(django_db_blocker) -> Iterator[None]:
+    """Rows built once for a module (in the ``with`` block before the fixture's ``yield``).
+
+    They live in a transaction left open until the module is done: each test's own transaction
+    (``db``) is a savepoint inside it, so every test meets the same rows and leaves them as it
+    found them, and the last one's teardown rolls them all back. For as long, passwords are
+    hashed cheaply (MD5), so that the users made here can sign in during the tests, and the
+    test client speaks plain HTTP (production settings would redirect it to HTTPS).
+    """
+    overrides = override_settings(PASSWORD_HASHERS=FAST_PASSWORD_HASHERS, SECURE_SSL_REDIRECT=False)
+    overrides.enable()
+    atomic = transaction.atomic()
+    try:
+        with django_db_blocker.unblock():
+            atomic.__enter__()
+        yield
+    finally:
+        with django_db_blocker.unblock():
+            transaction.set_rollback(True)
+            atomic.__exit__(None, None, None)
+        overrides.disable()
 
 
 def client_for(user) -> APIClient:
@@ -184,3 +219,13 @@ def ann_goes_out(ann: int, ben: int, cleo: int) -> list[dict]:
 
 def finish(ben: int, cleo: int) -> dict:
     return {"type": "finish", "held": {str(ben): BEN_13, str(cleo): CLEO_13}}
+
+
+# --- webhooks ---------------------------------------------------------------------------------
+
+
+def work() -> None:
+    """Run the queued tasks that are due, as `python manage.py worker --batch` does."""
+    from django.core.management import call_command
+
+    call_command("worker", batch=True, startup_delay=False, reload=False, verbosity=0)

@@ -5,6 +5,12 @@ None of them decides a rule: the services and the engine do.
 
 from __future__ import annotations
 
+import copy
+import dataclasses
+import datetime
+import types
+import typing
+from collections.abc import Mapping
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -16,8 +22,6 @@ import scoring
 from matches import errors, hands, services, standings
 from matches.models import (
     Club,
-    Hand,
-    HandResult,
     HandRevision,
     Match,
     Membership,
@@ -281,12 +285,7 @@ class MatchSerializer(serializers.ModelSerializer):
         return None if match.status == "finished" else match.hands_played + 1
 
     def get_next_dealer(self, match: Match) -> int | None:
-        if match.status == "finished":
-            return None
-        seated = [seat.player_id for seat in self._seats(match)]
-        return hands.dealer(
-            match.pk, match.first_dealer_id, seated, match.hands_played + 1, ruleset=match.ruleset
-        )
+        return hands.match_state(match, self._seats(match)).next_dealer
 
     def get_winners(self, match: Match) -> list[int]:
         return [seat.player_id for seat in self._seats(match) if seat.winner]
@@ -366,87 +365,106 @@ class HandCorrectionSerializer(HandInputSerializer):
     reason = serializers.CharField(required=False, allow_blank=True, max_length=500, default="")
 
 
-class MeldOutSerializer(serializers.Serializer):
-    cards = serializers.ListField(child=serializers.CharField())
-    kind = serializers.ChoiceField(choices=[k.value for k in scoring.MeldKind])
-    points = serializers.IntegerField()
+# --- recorded hands: the schema made from their type (matches/hands.py) ---------------------
 
 
-class HeldOutSerializer(serializers.Serializer):
-    card = serializers.CharField()
-    points = serializers.IntegerField()
+def _schema_field(hint: Any, meta: Mapping[str, Any], **kwargs: Any) -> serializers.Field:
+    """The DRF field that describes a value of type ``hint`` in a value's JSON."""
+    if "help" in meta:
+        kwargs["help_text"] = meta["help"]
+    args = typing.get_args(hint)
+    if types.UnionType is typing.get_origin(hint) and type(None) in args:
+        (hint,) = [arg for arg in args if arg is not type(None)]
+        kwargs["allow_null"] = True
+        args = typing.get_args(hint)
+    origin = typing.get_origin(hint) or hint
+    if "choices" in meta:
+        choices = meta["choices"]
+        listed = choices() if callable(choices) else choices
+        return serializers.ChoiceField(choices=listed, **kwargs)
+    if origin in (tuple, list):
+        if dataclasses.is_dataclass(args[0]):
+            return _schema_of(args[0])(many=True, **kwargs)
+        return serializers.ListField(child=_schema_field(args[0], {}), **kwargs)
+    if origin is dict:
+        if args[1] is Any:
+            return serializers.JSONField(**kwargs)
+        return serializers.DictField(child=_schema_field(args[1], {}), **kwargs)
+    if dataclasses.is_dataclass(origin):
+        return _schema_of(origin)(**kwargs)
+    simple: dict[Any, type[serializers.Field]] = {
+        int: serializers.IntegerField,
+        str: serializers.CharField,
+        bool: serializers.BooleanField,
+        datetime.datetime: serializers.DateTimeField,
+    }
+    return simple[origin](**kwargs)
 
 
-class HandResultSerializer(serializers.ModelSerializer):
-    name = serializers.CharField(source="player.name")
-    melds = MeldOutSerializer(many=True)
-    held = HeldOutSerializer(many=True)
-
-    class Meta:
-        model = HandResult
-        fields = [
-            "player",
-            "name",
-            "melds",
-            "held",
-            "melded_points",
-            "hand_penalty",
-            "bonus",
-            "net",
-            "total",
-        ]
+# The component each value's JSON is named by, and what it says.
+SCHEMA_NAMES: dict[Any, tuple[str, str]] = {
+    hands.RecordedHand: ("Hand", ""),
+    hands.MatchState: (
+        "HandMatch",
+        "The match as a hand's answer gives it: as it now stands (read it for its marks).",
+    ),
+    hands.ResultLine: ("HandResult", ""),
+    hands.MeldLine: ("MeldOut", ""),
+    hands.HeldLine: ("HeldOut", ""),
+    hands.Confirmation: ("Confirmation", ""),
+}
+_SCHEMAS: dict[Any, type[serializers.Serializer]] = {}
 
 
-class ConfirmationSerializer(serializers.Serializer):
-    by = serializers.CharField(help_text="The member who confirmed the hand.")
-    device = serializers.CharField(
-        help_text="Where from: `token:<id>` for a device token, `session:<12 hex>` for a "
-        "signed-in browser, `legacy-token` for the legacy token; empty when unknown."
-    )
-    at = serializers.DateTimeField()
+def _schema_fields(value: Any, leave_out: tuple[str, ...]) -> dict[str, serializers.Field]:
+    """The fields of ``value.to_json()``: its ``JSON`` names in order, each typed by its
+    annotation (a property's return) and described by its field's metadata (``help``,
+    ``choices``) or the property's docstring."""
+    hints = typing.get_type_hints(value)
+    fields = {field.name: field for field in dataclasses.fields(value)}
+    made: dict[str, serializers.Field] = {}
+    for key in value.JSON:
+        if key in leave_out:
+            continue
+        if (value, key) == (hands.MatchState, "seats"):  # the seats of every match's answer
+            made[key] = SeatSerializer(many=True)
+        elif key in fields:
+            made[key] = _schema_field(hints[key], fields[key].metadata)
+        else:
+            getter = getattr(value, key).fget
+            doc = " ".join((getter.__doc__ or "").split())
+            made[key] = _schema_field(
+                typing.get_type_hints(getter)["return"], {"help": doc} if doc else {}
+            )
+    return made
 
 
-class HandSerializer(serializers.ModelSerializer):
-    rummy = serializers.SerializerMethodField(
-        help_text="Rummy hands: whether the winner went out all at once; null in Arlington."
-    )
-    confirmations = serializers.SerializerMethodField(
-        help_text="Confirmations of the hand as it stands (its current version), oldest first: "
-        "an agreeing second entry or `POST .../confirmations/` from another member or device."
-    )
-    flags = serializers.DictField(
-        child=serializers.BooleanField(),
-        help_text="The yes/no facts the match's game asks of a hand, each stated "
-        '(Rummy: {"rummy": …}; Arlington: {}).',
-    )
-    results = HandResultSerializer(many=True)
-    recorded_by = serializers.CharField(source="recorded_by.username")
+def _schema_of(
+    value: Any, *, name: str | None = None, leave_out: tuple[str, ...] = ()
+) -> type[serializers.Serializer]:
+    """A serializer describing ``value.to_json()`` (``_schema_fields``), for the schema only.
 
-    class Meta:
-        model = Hand
-        fields = [
-            "number",
-            "dealer",
-            "ending",
-            "went_out",
-            "rummy",
-            "flags",
-            "version",
-            "results",
-            "recorded_by",
-            "recorded_at",
-            "updated_at",
-            "confirmations",
-        ]
+    Its fields are made whenever it is read, as a ModelSerializer's are, so that choices
+    given by a callable (the registry's rulesets) are those of the moment."""
+    if value in _SCHEMAS and name is None:
+        return _SCHEMAS[value]
+    component, doc = SCHEMA_NAMES[value]
 
-    @extend_schema_field(ConfirmationSerializer(many=True))
-    def get_confirmations(self, hand: Hand) -> Any:
-        mine = [c for c in hand.confirmations.all() if c.version == hand.version]
-        return [{"by": c.by.username, "device": c.device, "at": c.at} for c in mine]
+    def get_fields(self: serializers.Serializer) -> dict[str, serializers.Field]:
+        declared = copy.deepcopy(self._declared_fields)  # a subclass's own, after the type's
+        return {**_schema_fields(value, leave_out), **declared}
 
-    def get_rummy(self, hand: Hand) -> bool | None:
-        went_rummy = hand.flags.get("rummy")
-        return None if went_rummy is None else bool(went_rummy)
+    attrs = {"__doc__": doc if name is None else None, "get_fields": get_fields}
+    made = type(f"{name or component}Serializer", (serializers.Serializer,), attrs)
+    if name is None:
+        _SCHEMAS[value] = made
+    return made
+
+
+HandSerializer = _schema_of(hands.RecordedHand, name="Hand", leave_out=("match",))
+"""A hand as the API answers it without its match (``RecordedHand.to_json(with_match=False)``)."""
+HandWithMatchSerializer = _schema_of(hands.RecordedHand, name="HandWithMatch")
+"""A hand as the API answers it with its match as it now stands (``RecordedHand.to_json``)."""
 
 
 class _Both(serializers.Serializer):
@@ -483,24 +501,6 @@ class DifferencesSerializer(serializers.Serializer):
     ending = _Both(allow_null=True, help_text="When the endings differ; else null.")
     flags = FlagDifferenceSerializer(many=True)
     players = PlayerDifferenceSerializer(many=True, help_text="Each player whose part differs.")
-
-
-class HandMatchSerializer(MatchSerializer):
-    """The match as a hand's answer gives it: as it now stands (read it for its marks)."""
-
-    class Meta(MatchSerializer.Meta):
-        fields = [name for name in MatchSerializer.Meta.fields if name != "unconfirmed_hands"]
-
-
-class HandWithMatchSerializer(HandSerializer):
-    match = serializers.SerializerMethodField()
-
-    class Meta(HandSerializer.Meta):
-        fields = [*HandSerializer.Meta.fields, "match"]
-
-    @extend_schema_field(HandMatchSerializer)
-    def get_match(self, hand: Hand) -> Any:
-        return HandMatchSerializer(hand.match, context=self.context).data
 
 
 class RevisionEntrySerializer(serializers.Serializer):
@@ -720,10 +720,7 @@ class ImpactSerializer(serializers.Serializer):
         ]
 
 
-class CorrectedHandSerializer(HandWithMatchSerializer):
+class CorrectedHandSerializer(HandWithMatchSerializer):  # type: ignore[misc,valid-type]
     """A corrected hand, with the impact of the correction."""
 
     impact = ImpactSerializer()
-
-    class Meta(HandWithMatchSerializer.Meta):
-        fields = [*HandWithMatchSerializer.Meta.fields, "impact"]

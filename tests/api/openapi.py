@@ -2,11 +2,15 @@
 
 The document is what `/api/schema/` serves: drf-spectacular's generator over the URL conf,
 rendered to JSON so that lazy translations and enums become plain values. It is built once per
-test run (``generated``): the ``openapi_schema`` fixture and every module here read that one.
+test run; whoever asks gets a copy of their own (``document``, ``operation``, ``component``), so
+a test that changes what it was given changes nobody else's. One parsed copy stays here for the
+look-ups (the document is about 2.7 MB of JSON: parsing it takes a tenth of a second or more,
+which the authorization matrix alone would otherwise pay hundreds of times).
 """
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 import functools
 import json
@@ -36,6 +40,13 @@ def _rendered() -> tuple[bytes, tuple[str, ...]]:
     return OpenApiJsonRenderer().render(schema), warnings
 
 
+@functools.cache
+def _parsed() -> dict[str, Any]:
+    """The one parsed document the look-ups below read; never handed out as it is."""
+    parsed: dict[str, Any] = json.loads(_rendered()[0])
+    return parsed
+
+
 def generated() -> tuple[dict[str, Any], list[str]]:
     """A fresh copy of the document and its warnings: a test that changes its copy (Schemathesis
     fills in examples) changes no other test's."""
@@ -58,18 +69,29 @@ def checked_document() -> dict[str, Any]:
 
 
 def operations() -> Iterator[tuple[str, str, dict[str, Any]]]:
-    """Every (path, method, operation) of the document, in its order."""
+    """Every (path, method, operation) of a copy of the document, in its order."""
     for path, item in document()["paths"].items():
         for method in METHODS:
             if method in item:
                 yield path, method, item[method]
 
 
+def operation(path: str, method: str) -> dict[str, Any]:
+    """A copy of one operation of the document: ``operation("/api/v1/clubs/", "post")``."""
+    found: dict[str, Any] = copy.deepcopy(_parsed()["paths"][path][method])
+    return found
+
+
+def component(kind: str, name: str) -> dict[str, Any]:
+    """A copy of one component: ``component("schemas", "Club")``."""
+    found: dict[str, Any] = copy.deepcopy(_parsed()["components"][kind][name])
+    return found
+
+
 def parameters_of(operation: dict[str, Any]) -> list[dict[str, Any]]:
     """An operation's parameters, a shared one (a ``$ref`` to a component) given as it is."""
-    components = document()["components"].get("parameters", {})
     return [
-        components[p["$ref"].rsplit("/", 1)[1]] if "$ref" in p else p
+        component("parameters", p["$ref"].rsplit("/", 1)[1]) if "$ref" in p else p
         for p in operation.get("parameters", [])
     ]
 
@@ -133,6 +155,31 @@ def public_link_of(world: World) -> int:
 
     found = PublicLink.objects.filter(club=world.club).first()
     return int((found or PublicLink.objects.create(club=world.club, scope="standings")).pk)
+
+
+def webhook_of(world: World) -> int:
+    """The id of a webhook of the world's club, registered now if it has none."""
+    from webhooks.models import Endpoint
+
+    found = Endpoint.objects.filter(club=world.club).first()
+    return int(
+        (
+            found
+            or Endpoint.objects.create(
+                club=world.club, url="http://127.0.0.1:18859/hooks", events=["hand.recorded"]
+            )
+        ).pk
+    )
+
+
+def delivery_of(world: World) -> int:
+    """The id of a delivery to the world's webhook: a test message, queued now if none is."""
+    from webhooks import services
+    from webhooks.models import Delivery, Endpoint
+
+    endpoint = Endpoint.objects.get(pk=webhook_of(world))
+    found = Delivery.objects.filter(endpoint=endpoint).first()
+    return int((found or services.test_send(endpoint=endpoint)).pk)
 
 
 def build_world(
@@ -205,6 +252,10 @@ def path_values(path: str, world: World, member: str) -> dict[str, Any]:
     }
     if "{link_pk}" in path:
         values["link_pk"] = public_link_of(world)
+    if "{webhook_pk}" in path:
+        values["webhook_pk"] = webhook_of(world)
+    if "{delivery_pk}" in path:
+        values["delivery_pk"] = delivery_of(world)
     if "{id}" in path:
         values["id"] = objects[collection]
     return {name: value for name, value in values.items() if "{" + name + "}" in path}

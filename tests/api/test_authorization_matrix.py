@@ -16,16 +16,18 @@ changes no row at all.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
 from django.apps import apps
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import connection, transaction
 from rest_framework.test import APIClient
 
 from tests.api import openapi
+from tests.factories import shared_rows
 from tests.matches import endpoints
 from tests.matches.endpoints import World
 
@@ -130,6 +132,16 @@ RULES = {
     "GET /api/v1/clubs/{id}/public-links/": MANAGE,
     "POST /api/v1/clubs/{id}/public-links/": MANAGE,
     "DELETE /api/v1/clubs/{id}/public-links/{link_pk}/": MANAGE,
+    "GET /api/v1/clubs/{id}/events/": READ,
+    "GET /api/v1/clubs/{id}/webhooks/": MANAGE,
+    "POST /api/v1/clubs/{id}/webhooks/": MANAGE,
+    "GET /api/v1/clubs/{id}/webhooks/{webhook_pk}/": MANAGE,
+    "PATCH /api/v1/clubs/{id}/webhooks/{webhook_pk}/": MANAGE,
+    "DELETE /api/v1/clubs/{id}/webhooks/{webhook_pk}/": MANAGE,
+    "POST /api/v1/clubs/{id}/webhooks/{webhook_pk}/rotate-secret/": MANAGE,
+    "POST /api/v1/clubs/{id}/webhooks/{webhook_pk}/test/": MANAGE,
+    "GET /api/v1/clubs/{id}/webhooks/{webhook_pk}/deliveries/": MANAGE,
+    "POST /api/v1/clubs/{id}/webhooks/{webhook_pk}/deliveries/{delivery_pk}/redeliver/": MANAGE,
 }
 
 CALLERS = ["anonymous", "outsider", "viewer", "scorekeeper", "owner"]
@@ -154,6 +166,7 @@ CLUB_OF_ROW = {
     "Invitation": "club",
     "LiveHand": "match__club",
     "LiveEvent": "live__match__club",
+    "Event": "club",
 }
 
 
@@ -167,15 +180,28 @@ def test_every_table_says_where_its_club_is():
     assert models == set(CLUB_OF_ROW)
 
 
-def rows_of(club_id: int) -> dict[str, list[dict[str, Any]]]:
-    """Every row that belongs to a club, table by table."""
+def rows_of(club_id: int) -> dict[str, Any]:
+    """Every row that belongs to a club, table by table: one query for all of them.
+
+    The matrix compares these before and after each of its several hundred requests, so the
+    tables are read in one round trip (on PostgreSQL, each table's rows as a JSON array).
+    """
     matches = apps.get_app_config("matches")
-    return {
-        name: list(
-            matches.get_model(name).objects.filter(**{path: club_id}).order_by("pk").values()
-        )
+    querysets = {
+        name: matches.get_model(name).objects.filter(**{path: club_id}).order_by("pk").values()
         for name, path in CLUB_OF_ROW.items()
     }
+    if connection.vendor != "postgresql":
+        return {name: list(rows) for name, rows in querysets.items()}
+    columns, params = [], []
+    for queryset in querysets.values():
+        sql, values = queryset.query.sql_with_params()
+        pk = connection.ops.quote_name(queryset.model._meta.pk.column)
+        columns.append(f"(SELECT json_agg(t ORDER BY t.{pk})::text FROM ({sql}) t)")
+        params.extend(values)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT " + ", ".join(columns), params)
+        return dict(zip(querysets, cursor.fetchone(), strict=True))
 
 
 @dataclass
@@ -184,6 +210,7 @@ class Clubs:
 
     worlds: dict[str, World]  # "alice" or "bob" -> that club's world
     staff: dict[str, dict[str, str]]  # "alice" or "bob" -> role -> username
+    tokens: dict[str, dict[str, str]]  # username -> the Authorization header of their token
 
     def other(self, name: str) -> str:
         return "bob" if name == "alice" else "alice"
@@ -197,29 +224,41 @@ class Clubs:
         return self.staff[name][caller]
 
 
+@pytest.fixture(scope="module")
+def _clubs(django_db_setup, django_db_blocker) -> Iterator[Clubs]:
+    """Both clubs, built once for the module (each test's requests are rolled back)."""
+    with shared_rows(django_db_blocker):
+        with django_db_blocker.unblock():
+            staff = {"alice": ("carol", "victor"), "bob": ("sam", "wendy")}
+            worlds = {
+                owner: openapi.build_world(owner, scorekeeper=keeper, viewer=viewer)
+                for owner, (keeper, viewer) in staff.items()
+            }
+            get_user_model().objects.create_user(username="newcomer", password="newcomer-pw-1234")
+            tokens = {
+                user.username: openapi.token_for(user) for user in get_user_model().objects.all()
+            }
+        yield Clubs(
+            worlds=worlds,
+            staff={
+                owner: {"owner": owner, "scorekeeper": keeper, "viewer": viewer}
+                for owner, (keeper, viewer) in staff.items()
+            },
+            tokens=tokens,
+        )
+
+
 @pytest.fixture
-def clubs(db, settings) -> Clubs:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    staff = {"alice": ("carol", "victor"), "bob": ("sam", "wendy")}
-    worlds = {
-        owner: openapi.build_world(owner, scorekeeper=keeper, viewer=viewer)
-        for owner, (keeper, viewer) in staff.items()
-    }
-    get_user_model().objects.create_user(username="newcomer", password="newcomer-pw-1234")
-    return Clubs(
-        worlds=worlds,
-        staff={
-            owner: {"owner": owner, "scorekeeper": keeper, "viewer": viewer}
-            for owner, (keeper, viewer) in staff.items()
-        },
-    )
+def clubs(_clubs, db, settings) -> Clubs:
+    settings.WEBHOOKS_ALLOW_PRIVATE_TARGETS = True  # a webhook registered on this machine
+    return _clubs
 
 
-def client_as(username: str | None) -> APIClient:
+def client_as(clubs: Clubs, username: str | None) -> APIClient:
+    """A client signed in with the user's API token (made with the clubs), or anonymous."""
     client = APIClient()
     if username is not None:
-        user = get_user_model().objects.get(username=username)
-        client.credentials(**{"HTTP_" + k.upper(): v for k, v in openapi.token_for(user).items()})
+        client.credentials(**{"HTTP_" + k.upper(): v for k, v in clubs.tokens[username].items()})
     return client
 
 
@@ -245,6 +284,10 @@ def body_for(label: str, operation: dict[str, Any], url: str, club: World, owner
         },
         "POST /api/v1/tournaments/{id}/rounds/": {"seating": "random"},
         "POST /api/v1/clubs/{id}/public-links/": {"scope": "standings"},
+        "POST /api/v1/clubs/{id}/webhooks/": {
+            "url": "http://127.0.0.1:18859/hooks",
+            "events": ["hand.recorded"],
+        },
     }
     if label in own:
         return own[label]
@@ -307,25 +350,25 @@ def expected_statuses(rule: str, caller: str, addressed: bool) -> set[int]:
 def call(label: str, target: str, caller: str, clubs: Clubs) -> list[str]:
     """Call ``label`` on the club of ``target`` as ``caller``: what went against the rules."""
     method, path = label.split(" ", 1)
-    operation = openapi.document()["paths"][path][method.lower()]
+    operation = openapi.operation(path, method.lower())
     club, other = clubs.worlds[target], clubs.worlds[clubs.other(target)]
     staff = clubs.staff[target]
     url = path.format(**openapi.path_values(path, club, member=staff["viewer"]))
     body = body_for(label, operation, url, club, staff["owner"])
-    client = client_as(clubs.username(target, caller))
+    client = client_as(clubs, clubs.username(target, caller))
     headers = {}
     if method == "PUT" and "/hands/" in path:  # a correction names the version it corrects
-        read = client_as(staff["owner"]).get(url)
+        read = client_as(clubs, staff["owner"]).get(url)
         headers = {"HTTP_IF_MATCH": read["ETag"]} if read.has_header("ETag") else {}
     if "/live/" in path and method in ("POST", "DELETE"):  # a live write names the state
         live_url = f"/api/v1/matches/{club.match}/live/"
         if path.endswith("/live/") and method == "POST":  # starting needs no hand in play
-            assert client_as(staff["owner"]).delete(live_url).status_code == 204
-        read = client_as(staff["owner"]).get(live_url)
+            assert client_as(clubs, staff["owner"]).delete(live_url).status_code == 204
+        read = client_as(clubs, staff["owner"]).get(live_url)
         headers = {"HTTP_IF_MATCH": read["ETag"]} if read.has_header("ETag") else {}
     if path.endswith("/hands/") and method == "POST":  # a live hand in play holds its number
         live_url = f"/api/v1/matches/{club.match}/live/"
-        assert client_as(staff["owner"]).delete(live_url).status_code == 204
+        assert client_as(clubs, staff["owner"]).delete(live_url).status_code == 204
     before = {"club": rows_of(club.club.pk), "other": rows_of(other.club.pk)}
 
     response = getattr(client, method.lower())(url, body, format="json", **headers)

@@ -8,11 +8,14 @@ body: the anonymous rulings and the token endpoint included.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 
 import pytest
 from rest_framework.test import APIClient
 
 from tests.api import openapi
+from tests.factories import shared_rows
+from tests.matches.endpoints import World
 
 pytestmark = pytest.mark.django_db
 
@@ -29,10 +32,18 @@ def body_operations() -> list[tuple[str, str]]:
     ]
 
 
+@pytest.fixture(scope="module")
+def _world(django_db_setup, django_db_blocker) -> Iterator[World]:
+    """Alice's club, built once for the module; each test's writes are rolled back."""
+    with shared_rows(django_db_blocker):
+        with django_db_blocker.unblock():
+            world = openapi.build_world("alice", viewer="victor")
+        yield world
+
+
 @pytest.fixture
-def world(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    return openapi.build_world("alice", viewer="victor")
+def world(_world, db) -> World:
+    return _world
 
 
 @pytest.fixture

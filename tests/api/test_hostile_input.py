@@ -81,7 +81,7 @@ def resolve(schema: dict[str, Any]) -> dict[str, Any]:
     while True:
         if "$ref" in schema:
             name = schema["$ref"].rsplit("/", 1)[-1]
-            schema = openapi.document()["components"]["schemas"][name]
+            schema = openapi.component("schemas", name)
         elif "allOf" in schema or "oneOf" in schema:
             schema = (schema.get("allOf") or schema["oneOf"])[0]
         else:

@@ -1,33 +1,35 @@
-"""The SQL written out for hands (matches/statements.py) also runs on make run's SQLite.
+"""The one SQL path of a hand's writes (matches/statements.py) also runs on make run's SQLite.
 
 Tests run on PostgreSQL; this one alone starts a process of its own on a throwaway SQLite
 database, with make run's settings, and records, corrects and voids hands through the API as a
-scorekeeper would, since that SQL is the one place where the two databases could differ.
+scorekeeper would, since that SQL is the one place where the two databases could differ. An
+SQLite too old for it (before 3.35) is refused at start-up (``arlington.E002``).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
-import pytest
+from django.conf import settings
+
+from arlington_site import checks
 
 ROOT = Path(__file__).resolve().parents[2]
 
 SCRIPT = r"""
 import json
 import os
-from django.db import connection
+import sqlite3
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 from matches.models import Hand, HandRevision, Match, Seat
 from tests.factories import went_out
 
-if os.environ.get("SQLITE_WITHOUT_RETURNING"):  # as SQLite before 3.35
-    connection.features.can_return_columns_from_insert = False
 client = APIClient()
 client.force_authenticate(get_user_model().objects.get(username="demo"))
 match = Match.objects.filter(status="in_progress").order_by("pk").first()
@@ -71,15 +73,13 @@ def manage(*args: str, env: dict[str, str]) -> str:
     return done.stdout
 
 
-@pytest.mark.parametrize("returning", [True, False], ids=["returning", "before-sqlite-3.35"])
-def test_hands_are_recorded_corrected_and_voided_on_the_embedded_database(tmp_path, returning):
+def test_hands_are_recorded_corrected_and_voided_on_the_embedded_database(tmp_path):
     env = {
         **os.environ,
         "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
         "DEBUG": "true",
         "SECRET_KEY": "embedded-database-test",
         "PYTHONPATH": str(ROOT),
-        "SQLITE_WITHOUT_RETURNING": "" if returning else "1",
     }
     manage("migrate", "--verbosity", "0", env=env)
     manage("seed_demo", env=env)  # records the demo's hands through the services
@@ -108,3 +108,20 @@ def test_hands_are_recorded_corrected_and_voided_on_the_embedded_database(tmp_pa
     assert recorded["recorded_at"].endswith("Z")
     assert result["created_at_type"] == "datetime"
     assert result["too_large"] == [404, 404]  # SQLite cannot hold the id: no row, no error
+
+
+def test_an_sqlite_too_old_for_the_hands_statements_is_refused_at_start_up(monkeypatch):
+    embedded = {"ENGINE": "django.db.backends.sqlite3", "NAME": "db.sqlite3"}
+    monkeypatch.setitem(settings.DATABASES, "embedded", embedded)
+    monkeypatch.setattr(sqlite3, "sqlite_version_info", (3, 34, 1))
+    assert [problem.id for problem in checks.sqlite_version()] == ["arlington.E002"]
+    monkeypatch.setattr(sqlite3, "sqlite_version_info", (3, 35, 0))
+    assert checks.sqlite_version() == []
+
+
+def test_postgresql_alone_needs_no_sqlite(monkeypatch):
+    assert {database["ENGINE"] for database in settings.DATABASES.values()} == {
+        "django.db.backends.postgresql"
+    }
+    monkeypatch.setattr(sqlite3, "sqlite_version_info", (3, 7, 0))
+    assert checks.sqlite_version() == []

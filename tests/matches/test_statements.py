@@ -1,9 +1,9 @@
-"""The hand path's SQL on PostgreSQL: one locked read, one write, both prepared.
+"""The hand path's SQL on PostgreSQL: one locked read, one write a table, all prepared.
 
 matches/statements.py locks a match with its seats in one statement and writes a recorded
-hand's rows in one more; the database settings bind values on the server, so that psycopg
-prepares busy statements after ``prepare_threshold`` runs. SQLite takes the ORM's forms for the
-writes (tests/matches/test_embedded_database.py).
+hand's rows with one plain statement a table; the database settings bind values on the server,
+so that psycopg prepares busy statements after ``prepare_threshold`` runs. The same statements
+run on make run's SQLite (tests/matches/test_embedded_database.py).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def _writes(captured: CaptureQueriesContext) -> list[str]:
     return [
         q["sql"]
         for q in captured.captured_queries
-        if q["sql"].lstrip().startswith(("INSERT", "UPDATE", "WITH"))
+        if q["sql"].lstrip().startswith(("INSERT", "UPDATE", "DELETE", "WITH"))
     ]
 
 
@@ -49,18 +49,20 @@ def _first_hand(club, roster, client) -> tuple[dict, list[int], CaptureQueriesCo
     return match, seated, captured
 
 
-def test_recording_a_hand_writes_in_one_statement(club, roster, as_carol):
+def test_recording_a_hand_writes_one_plain_statement_a_table(club, roster, as_carol):
+    """The hand's rows in one plain statement a table; its event (the outbox) in one more."""
     match, seated, captured = _first_hand(club, roster, as_carol)
-    (write,) = _writes(captured)
-    assert write.lstrip().startswith("WITH ")
-    for table in (
-        "matches_hand",
-        "matches_handresult",
-        "matches_seat",
-        "matches_match",
-        "matches_handrevision",
-    ):
-        assert table in write
+    writes = _writes(captured)
+    assert [write.split()[:3] for write in writes] == [
+        ["INSERT", "INTO", "matches_hand"],
+        ["INSERT", "INTO", "matches_handresult"],
+        ["UPDATE", "matches_seat", "SET"],
+        ["UPDATE", "matches_match", "SET"],
+        ["INSERT", "INTO", "matches_handrevision"],
+        ["INSERT", "INTO", '"matches_event"'],
+    ]
+    assert "RETURNING id, version" in writes[0]
+    assert "FROM (VALUES" in writes[2]
 
     hand = Hand.objects.get(match_id=match["id"], number=1)
     results = list(HandResult.objects.filter(hand=hand).order_by("position"))
@@ -74,6 +76,39 @@ def test_recording_a_hand_writes_in_one_statement(club, roster, as_carol):
     assert Match.objects.get(pk=match["id"]).hands_played == 1
     revision = HandRevision.objects.get(match_id=match["id"], number=1)
     assert (revision.revision, revision.action) == (1, "recorded")
+
+
+def test_a_correction_and_a_void_write_through_the_same_statements(club, roster, as_carol):
+    match, seated, _ = _first_hand(club, roster, as_carol)
+    second = record(as_carol, match["id"], went_out(seated[0], seated))
+    assert second.status_code == 201
+    url = f"/api/v1/matches/{match['id']}/hands/1/"
+    with CaptureQueriesContext(connection) as corrected:
+        answer = as_carol.put(url, went_out(seated[2], seated), format="json", HTTP_IF_MATCH='"1"')
+    assert answer.status_code == 200
+    with CaptureQueriesContext(connection) as voided:
+        answer = as_carol.delete(f"/api/v1/matches/{match['id']}/hands/2/", HTTP_IF_MATCH='"1"')
+    assert answer.status_code == 204
+
+    assert [write.split()[:3] for write in _writes(corrected)] == [
+        ["INSERT", "INTO", "matches_handrevision"],
+        ["UPDATE", "matches_hand", "SET"],
+        ["DELETE", "FROM", "matches_handresult"],
+        ["INSERT", "INTO", "matches_handresult"],
+        ["UPDATE", "matches_handresult", "SET"],  # hand 2's totals
+        ["UPDATE", "matches_seat", "SET"],
+        ["UPDATE", "matches_match", "SET"],
+        ["INSERT", "INTO", '"matches_event"'],  # hand.corrected, in the same transaction
+    ]
+    seats = [sql for sql in _writes(corrected) + _writes(voided) if "matches_seat" in sql]
+    assert len(seats) == 2 and all("FROM (VALUES" in sql for sql in seats)
+    assert not any("CASE WHEN" in sql for sql in _writes(corrected) + _writes(voided))
+    totals = [s.total for s in Seat.objects.filter(match_id=match["id"]).order_by("position")]
+    assert totals == [-65, -65, 340]  # hand 1 now won by the third seat, hand 2 voided
+    assert Match.objects.get(pk=match["id"]).hands_played == 1
+    assert list(
+        HandRevision.objects.filter(match_id=match["id"]).values_list("number", "action")
+    ) == [(1, "recorded"), (1, "corrected"), (2, "recorded"), (2, "voided")]
 
 
 def test_the_requester_is_admitted_before_the_match_and_its_seats_are_locked(
@@ -181,9 +216,12 @@ def test_the_hand_path_is_prepared_after_the_threshold(club, roster, as_carol):
         assert answer.status_code == 201
     prepared = _prepared()
     assert any("FOR UPDATE OF m, s" in text for text in prepared)  # the lock
-    assert any(
-        "jsonb_to_recordset" in text and "matches_handresult" in text for text in prepared
-    )  # the writes
+    for write in (
+        "INSERT INTO matches_hand ",
+        "INSERT INTO matches_handresult",
+        "UPDATE matches_seat",
+    ):
+        assert any(write in " ".join(text.split()) for text in prepared), write  # the writes
 
 
 def test_prepared_statements_can_be_turned_off_for_a_pooler():

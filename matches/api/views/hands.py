@@ -72,7 +72,7 @@ class HandListView(MatchHandsMixin):
         match_id = self.get_match_id()
         page = self.paginate_queryset(self.filter_queryset(selectors.hands_of(match_id)))
         return self.get_paginated_response(
-            [hands.from_hand(hand).body(with_match=False) for hand in page or []]
+            [hands.from_hand(hand).to_json(with_match=False) for hand in page or []]
         )
 
     @extend_schema(
@@ -105,7 +105,7 @@ class HandListView(MatchHandsMixin):
             fingerprint="" if key is None else http.fingerprint(request.data),
         )
         response = Response(
-            recorded.body(),
+            recorded.to_json(),
             status=status.HTTP_200_OK if recorded.agreed else status.HTTP_201_CREATED,
             headers={"ETag": http.etag(recorded.version)},
         )
@@ -148,7 +148,7 @@ class HandDetailView(MatchHandsMixin):
     def get(self, request: Request, match_pk: int, number: int) -> Response:
         hand = self.get_hand(self.get_match_id(), number)
         return Response(
-            hands.from_hand(hand).body(),
+            hands.from_hand(hand).to_json(),
             headers={"ETag": http.etag(hand.version)},
         )
 
@@ -179,7 +179,7 @@ class HandDetailView(MatchHandsMixin):
             expected_version=expected,
             device=http.device(request),
         )
-        body = {**corrected.body(), "impact": s.ImpactSerializer(impact).data}
+        body = {**corrected.to_json(), "impact": s.ImpactSerializer(impact).data}
         return Response(body, headers={"ETag": http.etag(corrected.version)})
 
     @extend_schema(
@@ -253,7 +253,7 @@ class HandConfirmationsView(MatchHandsMixin):
             expected_version=http.version_from_if_match(request, current, stale),
         )
         return Response(
-            hand.body(),
+            hand.to_json(),
             status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
             headers={"ETag": http.etag(hand.version)},
         )

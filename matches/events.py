@@ -1,0 +1,99 @@
+"""The club's events: written by the services, in their transaction, for the feed and webhooks.
+
+An event commits or rolls back with what it announces (an outbox): a refused hand writes none.
+``write`` is the one place an event is written; it tells the apps built on this one
+(``signals.event_written``), which the webhooks app turns into deliveries in the same
+transaction. docs/webhooks.md describes each event's data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from matches import hands, signals
+from matches.models import Event, EventType, HandConfirmation
+
+
+def write(*, club_id: int, type: EventType, data: Mapping[str, Any]) -> Event:
+    """Write one event of a club; the caller's transaction holds it."""
+    event = Event.objects.create(club_id=club_id, type=type, data=dict(data))
+    signals.event_written.send(sender=Event, event=event)
+    return event
+
+
+def hand_recorded(recorded: hands.RecordedHand) -> None:
+    """A new hand, as ``GET matches/{id}/hands/{number}/`` answers it; and the finish it made."""
+    state = recorded.match
+    write(
+        club_id=state.club,
+        type=EventType.HAND_RECORDED,
+        data={"match": state.id, "number": recorded.number, "hand": recorded.to_json()},
+    )
+    if state.finished:
+        match_finished(state)
+
+
+def hand_corrected(
+    corrected: hands.RecordedHand, impact: Mapping[str, Any], *, finished_now: bool
+) -> None:
+    """A corrected hand with what the correction changed (totals, status, winners, before
+    and after); and the finish, when the correction finished the match."""
+    state = corrected.match
+    write(
+        club_id=state.club,
+        type=EventType.HAND_CORRECTED,
+        data={
+            "match": state.id,
+            "number": corrected.number,
+            "hand": corrected.to_json(),
+            "impact": dict(impact),
+        },
+    )
+    if finished_now:
+        match_finished(state)
+
+
+def hand_voided(state: hands.MatchState, number: int) -> None:
+    """The last hand voided; the match as it stands after it."""
+    write(
+        club_id=state.club,
+        type=EventType.HAND_VOIDED,
+        data={"match": state.id, "number": number, "state": state.to_json()},
+    )
+
+
+def hand_confirmed(
+    *, club_id: int, match_id: int, number: int, confirmation: HandConfirmation
+) -> None:
+    """A member's confirmation of a hand's version."""
+    write(
+        club_id=club_id,
+        type=EventType.HAND_CONFIRMED,
+        data={
+            "match": match_id,
+            "number": number,
+            "version": confirmation.version,
+            "by": confirmation.by.get_username(),
+            "device": confirmation.device,
+            "at": confirmation.at.isoformat(),
+        },
+    )
+
+
+def match_started(state: hands.MatchState) -> None:
+    """A new match, as ``GET matches/{id}/`` answers it."""
+    write(
+        club_id=state.club,
+        type=EventType.MATCH_STARTED,
+        data={"match": state.id, "state": state.to_json()},
+    )
+
+
+def match_finished(state: hands.MatchState) -> None:
+    """A match that has just finished: its winners and final totals."""
+    write(
+        club_id=state.club,
+        type=EventType.MATCH_FINISHED,
+        data={"match": state.id, "state": state.to_json()},
+    )

@@ -1,0 +1,122 @@
+"""Owners register, read, change, rotate and delete their club's webhooks; nobody else does."""
+
+from __future__ import annotations
+
+import pytest
+from standardwebhooks import Webhook
+
+from tests.factories import client_for
+from webhooks.models import Endpoint
+
+pytestmark = pytest.mark.django_db
+
+HOOK = {"url": "http://127.0.0.1:18859/hooks", "events": ["hand.recorded", "match.finished"]}
+
+
+def codes(response) -> list[str]:
+    return [error["code"] for error in response.json()["errors"]]
+
+
+@pytest.fixture
+def allow_loopback(settings):
+    settings.WEBHOOKS_ALLOW_PRIVATE_TARGETS = True
+
+
+def register(client, club, body=HOOK):
+    return client.post(f"/api/v1/clubs/{club.pk}/webhooks/", body, format="json")
+
+
+def test_registering_answers_the_endpoint_and_its_secret(as_alice, club, allow_loopback):
+    response = register(as_alice, club, {**HOOK, "description": "Our league app"})
+
+    assert response.status_code == 201, response.json()
+    created = response.json()
+    assert created["secret"].startswith("whsec_")
+    Webhook(created["secret"])  # a secret the library reads
+    assert created["events"] == HOOK["events"]
+    assert created["enabled"] is True and created["failure_count"] == 0
+    assert response["Location"].endswith(f"/clubs/{club.pk}/webhooks/{created['id']}/")
+    listed = as_alice.get(f"/api/v1/clubs/{club.pk}/webhooks/").json()["results"]
+    assert [e["id"] for e in listed] == [created["id"]]
+    assert "secret" not in listed[0]
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://127.0.0.1:8000/",
+        "http://localhost/hook",
+        "http://10.1.2.3/",
+        "http://192.168.0.10/",
+        "http://169.254.169.254/latest/meta-data/",
+        "http://[::1]/",
+        "http://[::ffff:127.0.0.1]/",
+    ],
+)
+def test_a_private_target_is_refused(as_alice, club, url):
+    response = register(as_alice, club, {**HOOK, "url": url})
+    assert response.status_code == 400
+    assert codes(response) == ["webhook_target_private"]
+    assert response.json()["errors"][0]["attr"] == "url"
+    assert not Endpoint.objects.exists()
+
+
+def test_a_host_that_resolves_nowhere_is_refused(as_alice, club):
+    response = register(as_alice, club, {**HOOK, "url": "http://nowhere.invalid/"})
+    assert (response.status_code, codes(response)) == (400, ["webhook_target_unresolvable"])
+
+
+def test_an_unknown_event_type_is_refused(as_alice, club, allow_loopback):
+    response = register(as_alice, club, {**HOOK, "events": ["hand.eaten"]})
+    assert (response.status_code, codes(response)) == (400, ["invalid_choice"])
+
+
+def test_changing_rotating_and_deleting(as_alice, club, allow_loopback, settings):
+    created = register(as_alice, club).json()
+    url = f"/api/v1/clubs/{club.pk}/webhooks/{created['id']}/"
+
+    changed = as_alice.patch(url, {"events": ["hand.voided"]}, format="json")
+    assert changed.json()["events"] == ["hand.voided"]
+    settings.WEBHOOKS_ALLOW_PRIVATE_TARGETS = False
+    moved = as_alice.patch(url, {"url": "http://10.0.0.1/"}, format="json")
+    assert (moved.status_code, codes(moved)) == (400, ["webhook_target_private"])
+    rotated = as_alice.post(f"{url}rotate-secret/").json()
+    assert rotated["secret"].startswith("whsec_") and rotated["secret"] != created["secret"]
+    assert Endpoint.objects.get().secret == rotated["secret"]
+    assert as_alice.delete(url).status_code == 204
+    assert as_alice.get(url).status_code == 404
+
+
+def test_a_disabled_endpoint_is_enabled_again(as_alice, club, allow_loopback):
+    created = register(as_alice, club).json()
+    Endpoint.objects.update(disabled_at="2026-01-01T00:00:00Z", failure_count=8)
+    url = f"/api/v1/clubs/{club.pk}/webhooks/{created['id']}/"
+    shown = as_alice.get(url).json()
+    assert (shown["enabled"], shown["failure_count"]) == (False, 8)
+    assert shown["disabled_at"] is not None
+    test = as_alice.post(f"{url}test/")
+    assert (test.status_code, codes(test)) == (409, ["webhook_disabled"])
+
+    enabled = as_alice.patch(url, {"enabled": True}, format="json").json()
+    assert (enabled["enabled"], enabled["failure_count"], enabled["disabled_at"]) == (True, 0, None)
+
+
+def test_only_owners_manage_webhooks(as_alice, club, carol, victor, bob, allow_loopback):
+    created = register(as_alice, club).json()
+    url = f"/api/v1/clubs/{club.pk}/webhooks/{created['id']}/"
+    for member in (carol, victor):
+        assert register(client_for(member), club).status_code == 403
+        assert client_for(member).get(url).status_code == 403
+    outsider = client_for(bob)
+    assert register(outsider, club).status_code == 404
+    assert outsider.get(url).status_code == 404
+    assert outsider.post(f"{url}rotate-secret/").status_code == 404
+    assert outsider.get(f"{url}deliveries/").status_code == 404
+    assert Endpoint.objects.get().secret == created["secret"]
+
+
+def test_another_clubs_webhook_is_not_found_through_ones_own_club(
+    as_alice, as_bob, club, bobs_club, allow_loopback
+):
+    bobs = register(as_bob, bobs_club).json()
+    assert as_alice.get(f"/api/v1/clubs/{club.pk}/webhooks/{bobs['id']}/").status_code == 404

@@ -1,0 +1,148 @@
+"""Shapes of webhook endpoints, deliveries and the event feed; they translate, never decide."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from matches.models import Event, EventType
+from matches.selectors import LARGEST_ID
+from webhooks.models import Delivery, DeliveryStatus, Endpoint
+
+
+def _event_types(**kwargs: Any) -> serializers.ListField:
+    return serializers.ListField(
+        child=serializers.ChoiceField(choices=EventType.choices),
+        min_length=1,
+        max_length=len(EventType.values),
+        help_text="The event types to send to it.",
+        **kwargs,
+    )
+
+
+def _url(**kwargs: Any) -> serializers.URLField:
+    return serializers.URLField(
+        max_length=500,
+        help_text="Where the events are POSTed: an http or https URL on a public address. A "
+        "host that resolves to a private, loopback or link-local address is refused "
+        "(`webhook_target_private`), and so is one that resolves nowhere "
+        "(`webhook_target_unresolvable`).",
+        **kwargs,
+    )
+
+
+def _unique(events: list[str]) -> list[str]:
+    return list(dict.fromkeys(events))
+
+
+class EndpointCreateSerializer(serializers.Serializer):
+    url = _url()
+    events = _event_types()
+    description = serializers.CharField(
+        max_length=200, required=False, default="", allow_blank=True
+    )
+
+    def validate_events(self, events: list[str]) -> list[str]:
+        return _unique(events)
+
+
+class EndpointUpdateSerializer(serializers.Serializer):
+    url = _url(required=False)
+    events = _event_types(required=False)
+    description = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    enabled = serializers.BooleanField(
+        required=False, help_text="true enables a disabled endpoint again (its failures reset)."
+    )
+
+    def validate_events(self, events: list[str]) -> list[str]:
+        return _unique(events)
+
+
+class EndpointSerializer(serializers.ModelSerializer):
+    events = serializers.ListField(child=serializers.ChoiceField(choices=EventType.choices))
+    enabled = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Endpoint
+        fields = [
+            "id",
+            "url",
+            "description",
+            "events",
+            "enabled",
+            "disabled_at",
+            "failure_count",
+            "created_at",
+            "updated_at",
+        ]
+
+    def get_enabled(self, endpoint: Endpoint) -> bool:
+        return endpoint.disabled_at is None
+
+
+class EndpointWithSecretSerializer(EndpointSerializer):
+    secret = serializers.CharField(
+        help_text="The signing secret (whsec_…), shown only here and on rotation."
+    )
+
+    class Meta(EndpointSerializer.Meta):
+        fields = [*EndpointSerializer.Meta.fields, "secret"]
+
+
+class DeliverySerializer(serializers.ModelSerializer):
+    status = serializers.ChoiceField(choices=DeliveryStatus.choices)
+    event = serializers.IntegerField(
+        source="event_id", allow_null=True, help_text="The feed's event (null: a test)."
+    )
+    webhook_id = serializers.CharField(
+        source="message_id", help_text="The webhook-id header, the same on every attempt."
+    )
+    payload = serializers.JSONField(help_text="The body as sent: type, timestamp and data.")
+
+    class Meta:
+        model = Delivery
+        fields = [
+            "id",
+            "webhook_id",
+            "event",
+            "type",
+            "status",
+            "attempts",
+            "next_attempt_at",
+            "last_attempt_at",
+            "response_status",
+            "response_excerpt",
+            "error",
+            "created_at",
+            "payload",
+        ]
+
+
+class EventSerializer(serializers.ModelSerializer):
+    type = serializers.ChoiceField(choices=EventType.choices)
+
+    class Meta:
+        model = Event
+        fields = ["id", "type", "created_at", "data"]
+        extra_kwargs = {"data": {"help_text": "What happened: docs/webhooks.md, by type."}}
+
+
+class FeedQuerySerializer(serializers.Serializer):
+    after = serializers.IntegerField(
+        min_value=0,
+        max_value=LARGEST_ID,
+        required=False,
+        default=0,
+        help_text="The id of the last event you have: the page starts after it (0: the oldest).",
+    )
+    limit = serializers.IntegerField(
+        min_value=1, max_value=500, required=False, default=100, help_text="Events per page."
+    )
+
+
+class FeedSerializer(serializers.Serializer):
+    results = EventSerializer(many=True)
+    next = serializers.URLField(
+        allow_null=True, help_text="The next page, while there may be more; null when caught up."
+    )

@@ -1,0 +1,87 @@
+"""One attempt at a delivery: the request signed per Standard Webhooks, sent with a timeout.
+
+Headers: ``webhook-id`` (the delivery's message id, the same on every attempt),
+``webhook-timestamp`` (seconds, this attempt's) and ``webhook-signature`` (``v1,<base64>``:
+HMAC-SHA256 of ``id.timestamp.body`` with the endpoint's secret), made by the
+``standardwebhooks`` library that receivers verify with.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import socket
+import urllib.parse
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from standardwebhooks import Webhook
+
+from webhooks import targets
+
+TIMEOUT_SECONDS = 10
+"""To connect, and then to answer: a slower receiver is a failed attempt."""
+EXCERPT = 500
+"""How much of a receiver's answer is kept, in characters."""
+USER_AGENT = "Arlington-Webhooks/1"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one attempt came to: the receiver's status and the start of its answer, or why
+    no answer came (``error``: a stable code)."""
+
+    status: int | None
+    excerpt: str = ""
+    error: str = ""
+
+    @property
+    def succeeded(self) -> bool:
+        return self.status is not None and 200 <= self.status < 300
+
+
+def body_of(payload: Any) -> str:
+    return json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
+
+
+def signed_headers(secret: str, message_id: str, at: datetime, body: str) -> dict[str, str]:
+    return {
+        "webhook-id": message_id,
+        "webhook-timestamp": str(int(at.timestamp())),
+        "webhook-signature": Webhook(secret).sign(message_id, at, body),
+    }
+
+
+def send(*, url: str, secret: str, message_id: str, payload: Any, at: datetime) -> Outcome:
+    """POST the payload to the URL once; never raises for what the receiver does."""
+    try:
+        host, port, address = targets.resolve(url)
+    except targets.UnsafeTarget as refused:
+        return Outcome(None, error=refused.code)
+    body = body_of(payload)
+    parts = urllib.parse.urlsplit(url)
+    path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    kind = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
+    connection = kind(host, port, timeout=TIMEOUT_SECONDS)
+
+    def to_checked_address(where: tuple[str, int], *args: Any, **kwargs: Any) -> socket.socket:
+        return socket.create_connection((address, where[1]), *args, **kwargs)
+
+    connection._create_connection = to_checked_address  # type: ignore[attr-defined]
+    headers = {
+        **signed_headers(secret, message_id, at, body),
+        "Content-Type": "application/json",
+        "User-Agent": USER_AGENT,
+    }
+    try:
+        connection.request("POST", path, body=body.encode(), headers=headers)
+        response = connection.getresponse()
+        excerpt = response.read(EXCERPT * 4).decode("utf-8", "replace")[:EXCERPT]
+        return Outcome(response.status, excerpt)
+    except TimeoutError:
+        return Outcome(None, error="timeout")
+    except (OSError, http.client.HTTPException):
+        return Outcome(None, error="connection_failed")
+    finally:
+        connection.close()

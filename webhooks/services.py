@@ -1,0 +1,224 @@
+"""Webhook endpoints and deliveries: each action in one transaction.
+
+Every event the matches app writes reaches ``event_written`` inside that app's transaction: a
+delivery per endpoint that wants it, and its task on the queue (django-tasks' database
+backend: a row in the same database), commit or roll back with the event. The worker
+(``python manage.py worker``) runs ``attempt`` for each; a failed attempt is queued again after
+the next of ``RETRY_DELAYS``.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from matches.models import Club, Event
+from webhooks import errors, sending, targets
+from webhooks.models import TEST_TYPE, Delivery, DeliveryStatus, Endpoint, new_secret
+
+RETRY_DELAYS = (
+    timedelta(seconds=5),
+    timedelta(minutes=5),
+    timedelta(minutes=30),
+    timedelta(hours=2),
+    timedelta(hours=5),
+    timedelta(hours=10),
+    timedelta(hours=10),
+)
+"""After each failed attempt, the wait before the next (Svix's schedule): 8 attempts in all,
+over about 28 hours."""
+DISABLE_AFTER = len(RETRY_DELAYS) + 1
+"""Failed attempts in a row, ending a delivery's last, that disable an endpoint."""
+
+
+def _check_target(url: str) -> None:
+    try:
+        targets.resolve(url)
+    except targets.UnsafeTarget as refused:
+        raise errors.UnsafeTarget(refused.code, refused.host) from refused
+
+
+def _queue(delivery: Delivery, at: Any = None) -> None:
+    """Put the delivery's next attempt on the queue, in the caller's transaction."""
+    from webhooks import tasks
+
+    task = tasks.deliver if at is None else tasks.deliver.using(run_after=at)
+    task.enqueue(delivery.pk, delivery.attempts + 1)
+
+
+def _payload(type: str, at: Any, data: Any) -> dict[str, Any]:
+    """A message's body, as the Standard Webhooks specification shapes one."""
+    return {"type": type, "timestamp": at.isoformat(), "data": data}
+
+
+def event_written(sender: Any, *, event: Event, **kwargs: Any) -> None:
+    """A delivery of the event to each enabled endpoint of its club that wants its type."""
+    for endpoint in Endpoint.objects.filter(club_id=event.club_id, disabled_at__isnull=True):
+        if endpoint.wants(event.type):
+            delivery = Delivery.objects.create(
+                endpoint=endpoint,
+                event=event,
+                message_id=f"evt_{event.pk}",
+                type=event.type,
+                payload=_payload(event.type, event.created_at, event.data),
+            )
+            _queue(delivery)
+
+
+@transaction.atomic
+def endpoint_create(*, club: Club, url: str, events: Sequence[str], description: str) -> Endpoint:
+    """Register an endpoint; its URL must resolve to public addresses only."""
+    _check_target(url)
+    return Endpoint.objects.create(club=club, url=url, events=list(events), description=description)
+
+
+@transaction.atomic
+def endpoint_update(*, endpoint: Endpoint, changes: dict[str, Any]) -> Endpoint:
+    """Change an endpoint's URL, events or description; ``enabled: true`` enables it again."""
+    if "url" in changes:
+        _check_target(changes["url"])
+    for name in ("url", "events", "description"):
+        if name in changes:
+            setattr(endpoint, name, changes[name])
+    if changes.get("enabled") is True:
+        endpoint.disabled_at, endpoint.failure_count = None, 0
+    elif changes.get("enabled") is False and endpoint.disabled_at is None:
+        endpoint.disabled_at = timezone.now()
+    endpoint.save()
+    return endpoint
+
+
+@transaction.atomic
+def secret_rotate(*, endpoint: Endpoint) -> Endpoint:
+    """A new signing secret; from now on every attempt is signed with it."""
+    endpoint.secret = new_secret()
+    endpoint.save(update_fields=["secret", "updated_at"])
+    return endpoint
+
+
+@transaction.atomic
+def test_send(*, endpoint: Endpoint) -> Delivery:
+    """Queue a ``webhook.test`` message to the endpoint, retried as any other."""
+    if endpoint.disabled_at is not None:
+        raise errors.EndpointDisabled(endpoint=endpoint.pk)
+    now = timezone.now()
+    delivery = Delivery.objects.create(
+        endpoint=endpoint,
+        message_id=f"test_{uuid.uuid4().hex}",
+        type=TEST_TYPE,
+        payload=_payload(TEST_TYPE, now, {"club": endpoint.club_id, "webhook": endpoint.pk}),
+    )
+    _queue(delivery)
+    return delivery
+
+
+@transaction.atomic
+def redeliver(*, delivery: Delivery) -> Delivery:
+    """Send a delivery again, with the same ``webhook-id``; its retry schedule starts over."""
+    locked = Delivery.objects.select_for_update().select_related("endpoint").get(pk=delivery.pk)
+    if locked.endpoint.disabled_at is not None:
+        raise errors.EndpointDisabled(endpoint=locked.endpoint_id)
+    locked.status, locked.attempts = DeliveryStatus.PENDING, 0
+    locked.next_attempt_at = timezone.now()
+    locked.save(update_fields=["status", "attempts", "next_attempt_at"])
+    _queue(locked)
+    return locked
+
+
+def attempt(*, delivery_id: int, number: int) -> None:
+    """Make attempt ``number`` of a delivery, if it is still due; queue the next if it fails.
+
+    The request is sent outside any transaction; its outcome is written under the delivery's
+    lock, so a duplicate task (at-least-once) finds the attempt made and does nothing.
+    """
+    delivery = Delivery.objects.select_related("endpoint").filter(pk=delivery_id).first()
+    if delivery is None or delivery.status != DeliveryStatus.PENDING:
+        return
+    if delivery.attempts + 1 != number:
+        return
+    endpoint = delivery.endpoint
+    now = timezone.now()
+    if endpoint.disabled_at is not None:
+        outcome = sending.Outcome(None, error="webhook_disabled")
+    else:
+        outcome = sending.send(
+            url=endpoint.url,
+            secret=endpoint.secret,
+            message_id=delivery.message_id,
+            payload=delivery.payload,
+            at=now,
+        )
+    with transaction.atomic():
+        locked = Delivery.objects.select_for_update().get(pk=delivery_id)
+        if locked.status != DeliveryStatus.PENDING or locked.attempts + 1 != number:
+            return
+        locked.attempts, locked.last_attempt_at = number, now
+        locked.response_status, locked.error = outcome.status, outcome.error
+        locked.response_excerpt = outcome.excerpt
+        endpoints = Endpoint.objects.filter(pk=endpoint.pk)
+        if outcome.succeeded:
+            locked.status, locked.next_attempt_at = DeliveryStatus.SUCCEEDED, None
+            endpoints.update(failure_count=0)
+        elif endpoint.disabled_at is None and number <= len(RETRY_DELAYS):
+            endpoints.update(failure_count=F("failure_count") + 1)
+            locked.next_attempt_at = timezone.now() + RETRY_DELAYS[number - 1]
+            _queue(locked, at=locked.next_attempt_at)
+        else:
+            locked.status, locked.next_attempt_at = DeliveryStatus.FAILED, None
+            if endpoint.disabled_at is None:
+                endpoints.update(failure_count=F("failure_count") + 1)
+                endpoints.filter(failure_count__gte=DISABLE_AFTER).update(disabled_at=now)
+        locked.save()
+
+
+def requeue_overdue(*, late: timedelta = timedelta(minutes=5)) -> int:
+    """Queue again the pending deliveries whose attempt is overdue (a worker stopped while
+    running it); ``attempt`` ignores whichever copy comes second. Returns how many."""
+    overdue = Delivery.objects.filter(
+        status=DeliveryStatus.PENDING, next_attempt_at__lt=timezone.now() - late
+    )
+    count = 0
+    for delivery in overdue:
+        with transaction.atomic():
+            _queue(delivery)
+        count += 1
+    return count
+
+
+def prune() -> None:
+    """Delete what is older than EVENTS_KEPT_DAYS: events, deliveries, finished tasks; and
+    queue the next clean-up a day from now."""
+    from django_tasks_db.models import DBTaskResult
+
+    from webhooks import tasks
+
+    before = timezone.now() - timedelta(days=settings.EVENTS_KEPT_DAYS)
+    with transaction.atomic():
+        Event.objects.filter(created_at__lt=before).delete()
+        Delivery.objects.filter(created_at__lt=before).exclude(
+            status=DeliveryStatus.PENDING
+        ).delete()
+        DBTaskResult.objects.filter(finished_at__lt=before).delete()
+        tasks.prune.using(run_after=timezone.now() + timedelta(days=1)).enqueue()
+
+
+def schedule_prune() -> None:
+    """Queue the clean-up unless one is already waiting."""
+    from django_tasks.base import TaskResultStatus
+    from django_tasks_db.models import DBTaskResult
+
+    from webhooks import tasks
+
+    with transaction.atomic():
+        waiting = DBTaskResult.objects.filter(
+            task_path=tasks.prune.module_path, status=TaskResultStatus.READY
+        ).exists()
+        if not waiting:
+            tasks.prune.enqueue()
