@@ -1,7 +1,12 @@
-"""Language choice for clients that cannot set Accept-Language; the rate-limit headers."""
+"""Request ids; language choice for clients that cannot set Accept-Language; the rate-limit
+headers; the legacy token endpoint's deprecation."""
 
 from __future__ import annotations
 
+import contextvars
+import logging
+import re
+import uuid
 from collections.abc import Callable
 
 from django.conf import settings
@@ -9,6 +14,43 @@ from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 
 from accounts import ratelimit
+
+# A client's own id is kept when it is 1 to 128 letters, digits or ``-_.:``, such as a UUID;
+# anything else (too long, spaces, control characters) is replaced, never echoed.
+WELL_FORMED_REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
+current_request_id: contextvars.ContextVar[str] = contextvars.ContextVar("request_id", default="-")
+
+
+class RequestIDMiddleware:
+    """``X-Request-ID`` on every answer: the request's own if well formed, else a new one.
+
+    The id is on ``request.request_id`` and in every log line written while the request runs
+    (``RequestIDLogFilter``), so that a client quoting it finds the server's side of the story.
+    Place it first, so that even an answer of the other middleware carries it.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        incoming = request.headers.get("X-Request-ID", "")
+        request_id = incoming if WELL_FORMED_REQUEST_ID.fullmatch(incoming) else uuid.uuid4().hex
+        request.request_id = request_id  # type: ignore[attr-defined]
+        token = current_request_id.set(request_id)
+        try:
+            response = self.get_response(request)
+        finally:
+            current_request_id.reset(token)
+        response.headers["X-Request-ID"] = request_id
+        return response
+
+
+class RequestIDLogFilter(logging.Filter):
+    """Gives every log record the id of the request being answered (``-`` outside one)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.request_id = current_request_id.get()
+        return True
 
 
 class LanguageQueryMiddleware:

@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "drf_standardized_errors",
+    "corsheaders",
     "accounts",
     "matches",
     "clubnight",
@@ -74,6 +75,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "arlington_site.middleware.RequestIDMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -88,6 +90,37 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "web.csp.ContentSecurityPolicyMiddleware",
+]
+
+# Browser apps on other origins that may call the API (CORS): none unless the operator lists
+# them, e.g. CORS_ALLOWED_ORIGINS=https://scores.example.org,https://app.example.org. Tokens
+# travel in Authorization, so no cookies are allowed across origins.
+CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS", "")
+CORS_URLS_REGEX = r"^/api/"
+if CORS_ALLOWED_ORIGINS:  # off, it adds nothing to any answer (not even Vary: Origin)
+    MIDDLEWARE.insert(1, "corsheaders.middleware.CorsMiddleware")
+CORS_ALLOW_HEADERS = [
+    "accept",
+    "accept-language",
+    "authorization",
+    "content-type",
+    "idempotency-key",
+    "if-match",
+    "if-none-match",
+    "x-request-id",
+]
+CORS_EXPOSE_HEADERS = [
+    "content-language",
+    "deprecation",
+    "etag",
+    "idempotent-replayed",
+    "location",
+    "ratelimit-limit",
+    "ratelimit-remaining",
+    "ratelimit-reset",
+    "retry-after",
+    "sunset",
+    "x-request-id",
 ]
 
 ROOT_URLCONF = "arlington_site.urls"
@@ -344,6 +377,13 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Swagger UI asks no online validator for a badge, and draws the models section closed.
+    "SWAGGER_UI_SETTINGS": {
+        "deepLinking": True,
+        "validatorUrl": None,
+        "defaultModelsExpandDepth": -1,
+        "docExpansion": "none",
+    },
     "ENUM_NAME_OVERRIDES": {
         "EndingEnum": "matches.models.Ending",
         "MatchStatusEnum": "matches.models.MatchStatus",
@@ -372,17 +412,31 @@ SPECTACULAR_SETTINGS = {
         "drf_standardized_errors.openapi_hooks.postprocess_schema_enums",
         "arlington_site.schema.share_language_parameters",
         "arlington_site.schema.declare_content_language",
+        "arlington_site.schema.require_request_bodies",
+        "arlington_site.schema.require_page_fields",
+        "arlington_site.schema.describe_live_stream",
+        "arlington_site.schema.type_nullable_schemas",
+        "arlington_site.schema.share_error_answers",  # last: the answers as they stand
     ],
 }
 
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    # Every line names the request it was written for (X-Request-ID), or "-" outside one.
+    "filters": {"request_id": {"()": "arlington_site.middleware.RequestIDLogFilter"}},
     "formatters": {
-        "plain": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"},
+        "plain": {
+            "format": "{asctime} {levelname} {name} [{request_id}]: {message}",
+            "style": "{",
+        },
     },
     "handlers": {
-        "console": {"class": "logging.StreamHandler", "formatter": "plain"},
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "plain",
+            "filters": ["request_id"],
+        },
     },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {

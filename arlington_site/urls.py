@@ -3,9 +3,9 @@
 from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from arlington_site import admin_login
+from arlington_site.api_docs import RedocView, SchemaView, SwaggerView
 from arlington_site.api_root import ApiRootView
 from arlington_site.health import healthz
 
@@ -26,9 +26,9 @@ admin_pages = [
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     *(admin_pages if settings.ADMIN_ENABLED else []),
-    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
-    path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
+    path("api/schema/", SchemaView.as_view(), name="schema"),
+    path("api/docs/", SwaggerView.as_view(url_name="schema"), name="swagger-ui"),
+    path("api/redoc/", RedocView.as_view(url_name="schema"), name="redoc"),
     path("api/auth/", include("rest_framework.urls")),  # the browsable API's session login
     path("api/v1/", ApiRootView.as_view(), name="api-root"),
     path("api/v1/", include(api_v1)),

@@ -7,10 +7,19 @@ from typing import Any
 
 import django_filters
 from django.core.exceptions import ValidationError
-from django.db.models import QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django_filters.fields import IsoDateTimeField
 
-from matches.models import Club, Match, MatchStatus, Player, Season
+from matches.models import (
+    Club,
+    Hand,
+    HandConfirmation,
+    HandRevision,
+    Match,
+    MatchStatus,
+    Player,
+    Season,
+)
 from matches.selectors import clubs_visible_to, seasons_visible_to
 
 
@@ -68,7 +77,42 @@ class MatchFilter(django_filters.FilterSet):
     player = django_filters.NumberFilter(field_name="seats__player", distinct=True)
     created_after = InstantFilter(field_name="created_at", lookup_expr="gte")
     created_before = InstantFilter(field_name="created_at", lookup_expr="lt")
+    updated_after = InstantFilter(
+        method="changed_since",
+        label="Only matches changed at or after this instant (ISO 8601): started, finished, or "
+        "a hand recorded, corrected, voided or confirmed.",
+    )
 
     class Meta:
         model = Match
         fields = ["club", "season", "status", "player", "table"]
+
+    def changed_since(self, queryset: QuerySet[Match], name: str, value: dt.datetime) -> Any:
+        """A match changes with its hands: each version of one is a revision, and voiding
+        the last hand writes one too; a confirmation leaves the hand as it was."""
+        revised = HandRevision.objects.filter(match=OuterRef("pk"), at__gte=value)
+        confirmed = HandConfirmation.objects.filter(hand__match=OuterRef("pk"), at__gte=value)
+        changed = Hand.objects.filter(match=OuterRef("pk"), updated_at__gte=value)
+        return queryset.filter(
+            Q(created_at__gte=value)
+            | Q(finished_at__gte=value)
+            | Exists(revised)
+            | Exists(changed)
+            | Exists(confirmed)
+        )
+
+
+class HandFilter(django_filters.FilterSet):
+    updated_after = InstantFilter(
+        method="changed_since",
+        label="Only hands recorded, corrected or confirmed at or after this instant (ISO 8601). "
+        "A voided hand leaves the list: the match's `hands_played` says so.",
+    )
+
+    class Meta:
+        model = Hand
+        fields: list[str] = []
+
+    def changed_since(self, queryset: QuerySet[Hand], name: str, value: dt.datetime) -> Any:
+        confirmed = HandConfirmation.objects.filter(hand=OuterRef("pk"), at__gte=value)
+        return queryset.filter(Q(updated_at__gte=value) | Exists(confirmed))

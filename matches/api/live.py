@@ -105,8 +105,8 @@ EVENTS: dict[str, type[serializers.Serializer]] = {
     "finish": FinishEventSerializer,
 }
 EVENT_SCHEMA = PolymorphicProxySerializer(
-    component_name="LiveEvent", serializers=list(EVENTS.values()), resource_type_field_name="type"
-)
+    component_name="LiveEvent", serializers=dict(EVENTS), resource_type_field_name="type"
+)  # by type: the discriminator maps every event type to its body
 
 
 def read_event(data: Any) -> dict[str, Any]:

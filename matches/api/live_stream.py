@@ -47,6 +47,7 @@ from matches.models import LiveHand, LiveStatus
 
 RETRY_MILLISECONDS = 3000
 RETRY_AFTER_SECONDS = 5
+BIGGEST_ID = 2**63 - 1  # PostgreSQL's bigint
 logger = logging.getLogger(__name__)
 
 # Takes a slot for one stream in the match's and the user's sets, unless either is full.
@@ -98,7 +99,7 @@ def _error(status: int, code: str, detail: str) -> JsonResponse:
         },
         status=status,
     )
-    if status == 503:
+    if status in (429, 503):
         response["Retry-After"] = str(RETRY_AFTER_SECONDS)
     return response
 
@@ -128,7 +129,8 @@ def _admit(request: HttpRequest, match_pk: int) -> Any:
             return _error(
                 401, "not_authenticated", _("Authentication credentials were not provided.")
             )
-        if selectors.match_access(user, match_pk) is None:
+        too_big = not 0 < match_pk <= BIGGEST_ID  # the database would refuse it, as a 503
+        if too_big or selectors.match_access(user, match_pk) is None:
             return _error(404, "not_found", _("Not found."))
         return user
     except DatabaseError:
@@ -138,7 +140,14 @@ def _admit(request: HttpRequest, match_pk: int) -> Any:
             _("The database cannot be reached; nothing was saved. Try again shortly."),
         )
     finally:
-        for connection in connections.all(initialized_only=True):
+        _give_back_connections()
+
+
+def _give_back_connections() -> None:
+    """Close this thread's connections (to the pool), but never one inside a transaction that
+    a caller holds open (a test's): closing it would break that transaction."""
+    for connection in connections.all(initialized_only=True):
+        if not connection.in_atomic_block:
             connection.close()
 
 
@@ -204,8 +213,7 @@ def _current(match_pk: int) -> dict[str, Any] | None:
     except DatabaseError:
         return None
     finally:
-        for connection in connections.all(initialized_only=True):
-            connection.close()
+        _give_back_connections()
 
 
 async def _release(client: Any, keys: list[str], stream_id: str) -> None:

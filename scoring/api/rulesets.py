@@ -79,9 +79,8 @@ class RulesetListView(APIView):
     @extend_schema(
         summary="Which games can be played, and by what rules?",
         responses={200: RulesetSerializer(many=True)},
-        examples=[OpenApiExample("Answer", value=[EXAMPLE], response_only=True)],
+        examples=[OpenApiExample("Answer", value=EXAMPLE, response_only=True)],  # one row
         tags=["rulesets"],
-        auth=[],
     )
     def get(self, request: Request) -> Response:
         return Response([describe(rules, gettext) for rules in RULESETS.values()])
@@ -97,7 +96,6 @@ class RulesetDetailView(APIView):
         responses={200: RulesetSerializer},
         examples=[OpenApiExample("Answer", value=EXAMPLE, response_only=True)],
         tags=["rulesets"],
-        auth=[],
     )
     def get(self, request: Request, name: str) -> Response:
         rules = RULESETS.get(name)

@@ -230,7 +230,6 @@ def generic_schema(view: type[RulingView]) -> type[RulingView]:
             examples=[OpenApiExample("Request", value=EXAMPLES[view.ruling], request_only=True)],
             parameters=[parameter],
             tags=["rulings"],
-            auth=[],
         )
     )
     return decorated(type(f"Any{view.__name__}", (view,), {}))

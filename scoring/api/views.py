@@ -25,7 +25,6 @@ def ruling_schema(*, summary: str, request: type, response: type, body: Any, ans
             OpenApiExample("Answer", value=answer, response_only=True, status_codes=["200"]),
         ],
         tags=["rulings"],
-        auth=[],
     )
 
 

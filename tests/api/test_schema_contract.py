@@ -64,15 +64,26 @@ def test_login_and_creation_bodies_do_not_ask_for_what_the_server_makes(served, 
 
 
 @pytest.mark.parametrize(
-    "path", ["/api/v1/clubs/{id}/standings/", "/api/v1/seasons/{id}/standings/"]
+    "path", ["/api/v1/clubs/{id}/standings/csv/", "/api/v1/seasons/{id}/standings/csv/"]
 )
 def test_the_csv_export_is_described_as_text_with_its_columns(served, path):
-    content = served["paths"][path]["get"]["responses"]["200"]["content"]
-    assert content["text/csv"]["schema"]["type"] == "string"
-    description = served["paths"][path]["get"]["responses"]["200"]["description"]
+    answer = served["paths"][path]["get"]["responses"]["200"]
+    assert list(answer["content"]) == ["text/csv"]
+    assert answer["content"]["text/csv"]["schema"]["type"] == "string"
     for column in ("rank", "player", "name", "victory_points", "average_net"):
-        assert f"`{column}`" in description
-    assert resolve(served, content["application/json"]["schema"])["type"] == "array"
+        assert f"`{column}`" in answer["description"]
+
+
+def test_csv_is_offered_only_by_the_csv_operations(served):
+    for path, method, operation in openapi.operations():
+        names = {p["name"] for p in openapi.parameters_of(operation)}
+        assert "format" not in names, (method, path)
+        for status, answer in operation["responses"].items():
+            if "text/csv" in answer.get("content", {}):
+                assert path.endswith("/csv/") and status == "200", (method, path, status)
+    content = served["paths"]["/api/v1/clubs/{id}/standings/"]["get"]["responses"]["200"]
+    assert list(content["content"]) == ["application/json"]
+    assert resolve(served, content["content"]["application/json"]["schema"])["type"] == "array"
 
 
 @pytest.mark.parametrize(
@@ -174,3 +185,115 @@ def test_one_shared_language_parameter(served):
         assert "lang" not in inline and "Accept-Language" not in inline, (method, path)
         assert {resolve(served, {"$ref": r})["name"] for r in refs} >= {"lang", "Accept-Language"}
     assert {p["name"] for p in shared.values()} >= {"lang", "Accept-Language"}
+
+
+def test_every_operation_has_a_summary_and_every_summary_an_operation(served):
+    from arlington_site.summaries import SUMMARIES
+
+    missing, ids = [], set()
+    for path, method, operation in openapi.operations():
+        ids.add(operation["operationId"])
+        if not operation.get("summary", "").strip():
+            missing.append(f"{method.upper()} {path}")
+    assert missing == []
+    assert set(SUMMARIES) - ids == set()
+
+
+@pytest.mark.parametrize(
+    ("component", "field"),
+    [("Match", "status"), ("Seat", "total"), ("HandWithMatch", "version"), ("Club", "name")],
+)
+def test_fields_every_answer_carries_are_required(served, component, field):
+    assert field in served["components"]["schemas"][component]["required"]
+
+
+def test_answer_models_leave_optional_only_what_an_answer_may_leave_out(served):
+    optional = {
+        name: set(schema["properties"]) - set(schema.get("required", []))
+        for name, schema in served["components"]["schemas"].items()
+        if schema.get("type") == "object"
+        and "properties" in schema
+        and not name.endswith("Request")
+        and not name.startswith("Patched")
+    }
+    assert optional["Option"] == {"min", "max", "choices"}
+    assert optional["RecordConflictErrorResponse"] == {"recorded", "differences"}
+    assert optional["PaginatedMatchList"] == set()
+    assert optional["Match"] == optional["Hand"] == optional["Player"] == set()
+
+
+def test_every_request_body_is_required(served):
+    bodies = [
+        (method, path, operation["requestBody"].get("required"))
+        for path, method, operation in openapi.operations()
+        if "requestBody" in operation
+    ]
+    assert ("patch", "/api/v1/clubs/{id}/", True) in bodies
+    assert ("post", "/api/v1/matches/{match_pk}/live/events/", True) in bodies
+    assert [b for b in bodies if b[2] is not True] == []
+
+
+def test_the_live_event_discriminator_maps_every_event_type(served):
+    from matches.api.live import EVENTS
+
+    event = served["components"]["schemas"]["LiveEventRequest"]
+    mapping = event["discriminator"]["mapping"]
+    assert set(mapping) == set(EVENTS)
+    for kind, ref in mapping.items():
+        field = resolve(served, {"$ref": ref})["properties"]["type"]
+        assert resolve(served, field.get("allOf", [field])[0])["enum"] == [kind]
+    assert {o["$ref"] for o in event["oneOf"]} == set(mapping.values())
+
+
+STREAM = "/api/v1/matches/{match_pk}/live/stream/"
+
+
+def test_the_live_stream_is_described_with_its_events_and_authenticated_like_the_rest(served):
+    operation = served["paths"][STREAM]["get"]
+    state = served["paths"]["/api/v1/matches/{match_pk}/live/"]["get"]
+    assert operation["summary"]
+    assert operation["security"] == state["security"]
+    answer = operation["responses"]["200"]
+    assert answer["content"]["text/event-stream"]["schema"]["type"] == "string"
+    for name in ("`state`", "`recorded`", "`abandoned`", "heartbeat", "`id:`"):
+        assert name in operation["description"]
+    assert {"200", "401", "404", "429", "503"} <= set(operation["responses"])
+    codes = resolve(served, operation["responses"]["429"]["content"]["application/json"]["schema"])
+    assert codes["properties"]["errors"]["items"]["properties"]["code"]["enum"] == [
+        "too_many_watchers"
+    ]
+    for name in ("LiveStreamRecorded", "LiveStreamAbandoned"):
+        assert served["components"]["schemas"][name]["allOf"][0] == {
+            "$ref": "#/components/schemas/LiveState"
+        }
+
+
+@pytest.mark.parametrize(
+    "path", ["/api/v1/rulings/meld/", "/api/v1/rulings/{ruleset}/meld/", "/api/v1/rulesets/"]
+)
+def test_open_operations_document_the_401_of_a_bad_token(served, path):
+    (method,) = [m for m in served["paths"][path] if m in openapi.METHODS]
+    operation = served["paths"][path][method]
+    assert "401" in operation["responses"]
+    assert {} in operation["security"] and {"deviceToken": []} in operation["security"]
+
+
+@pytest.mark.django_db
+def test_an_open_operation_refuses_a_revoked_token_and_serves_no_token(client):
+    from tests.factories import make_user
+
+    token = openapi.token_for(make_user("rita"))
+    body = {"cards": ["3H", "4H", "5H"]}
+    anonymous = client.post("/api/v1/rulings/meld/", body, content_type="application/json")
+    assert anonymous.status_code == 200
+    from rest_framework.authtoken.models import Token
+
+    Token.objects.all().delete()
+    revoked = client.post(
+        "/api/v1/rulings/meld/",
+        body,
+        content_type="application/json",
+        headers={"Authorization": token["Authorization"]},
+    )
+    assert revoked.status_code == 401
+    assert revoked.json()["errors"][0]["code"] == "authentication_failed"

@@ -19,11 +19,12 @@ def roles(club: Club) -> dict[str, str]:
 
 
 def answer(response) -> tuple[int, bytes, dict[str, str]]:
-    """Status, body and headers, but the date and the rate-limit count (one more request)."""
+    """Status, body and headers, but the date, the rate-limit count (one more request) and the
+    request's own id."""
     headers = {
         name: value
         for name, value in response.headers.items()
-        if name not in {"Date", "RateLimit-Remaining", "RateLimit-Reset"}
+        if name not in {"Date", "RateLimit-Remaining", "RateLimit-Reset", "X-Request-ID"}
     }
     return response.status_code, response.content, headers
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
-from drf_spectacular.utils import extend_schema
+from django.utils.http import http_date
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.renderers import JSONRenderer
@@ -20,6 +23,35 @@ class TokenSerializer(Serializer):
     """The token issued for a username and password."""
 
     token = CharField(read_only=True)
+
+
+# Deprecated since device tokens came (RFC 9745: an @-timestamp); answered until the sunset
+# (RFC 8594: an HTTP date), a year's notice.
+DEPRECATED_AT = datetime(2026, 12, 1, tzinfo=UTC)
+SUNSET_AT = datetime(2027, 12, 1, tzinfo=UTC)
+DEPRECATION_HEADERS = {
+    "Deprecation": f"@{int(DEPRECATED_AT.timestamp())}",
+    "Sunset": http_date(SUNSET_AT.timestamp()),
+    "Link": '</api/v1/auth/tokens/>; rel="successor-version"',
+}
+DEPRECATION_PARAMETERS = [
+    OpenApiParameter(
+        name,
+        OpenApiTypes.STR,
+        OpenApiParameter.HEADER,
+        required=True,
+        response=[200, 400],
+        description=description,
+    )
+    for name, description in [
+        (
+            "Deprecation",
+            f"When this operation was deprecated: `{DEPRECATION_HEADERS['Deprecation']}`.",
+        ),
+        ("Sunset", f"When it stops answering: `{DEPRECATION_HEADERS['Sunset']}`."),
+        ("Link", 'Its successor, `POST auth/tokens/` (`rel="successor-version"`).'),
+    ]
+]
 
 
 class ObtainTokenView(ObtainAuthToken):
@@ -42,6 +74,7 @@ class ObtainTokenView(ObtainAuthToken):
         responses={200: TokenSerializer},
         tags=["auth"],
         deprecated=True,
+        parameters=DEPRECATION_PARAMETERS,
         description="Legacy: one token per user, the same on every call, never expiring. "
         "Use `POST auth/tokens/` for a device token (docs/api.md).",
     )
@@ -49,3 +82,12 @@ class ObtainTokenView(ObtainAuthToken):
         answer = super().post(request, *args, **kwargs)
         forgive(self.get_throttles())
         return answer
+
+    def finalize_response(
+        self, request: Request, response: Response, *args: Any, **kwargs: Any
+    ) -> Response:
+        """Every answer says the endpoint is deprecated, its errors included."""
+        for name, value in DEPRECATION_HEADERS.items():
+            response[name] = value
+        result: Response = super().finalize_response(request, response, *args, **kwargs)
+        return result

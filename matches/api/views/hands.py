@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from matches import confirmations, errors, hands, selectors, services
 from matches.api import http
 from matches.api import serializers as s
+from matches.api.filters import HandFilter
 from matches.api.permissions import SCOREKEEPING, ClubRole, requester
 from matches.api.views.base import location
 from matches.errors import error_response
@@ -64,11 +65,12 @@ class HandListView(MatchHandsMixin):
     """The hands of a match (GET) and recording the next one (POST)."""
 
     serializer_class = s.HandSerializer
+    filterset_class = HandFilter  # ?updated_after=
 
     @extend_schema(responses={200: s.HandSerializer(many=True)})
     def get(self, request: Request, match_pk: int) -> Response:
         match_id = self.get_match_id()
-        page = self.paginate_queryset(selectors.hands_of(match_id))
+        page = self.paginate_queryset(self.filter_queryset(selectors.hands_of(match_id)))
         return self.get_paginated_response(
             [hands.from_hand(hand).to_json(with_match=False) for hand in page or []]
         )

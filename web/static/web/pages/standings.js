@@ -25,7 +25,7 @@ async function show() {
     const chosen = seasons.find((item) => String(item.id) === season);
     document.title = `${chosen ? chosen.name : t("all_time")} · ${club.name}`;
     const csv = document.getElementById("csv-link");
-    csv.href = `/api/v1/clubs/${clubId}/standings/?format=csv${season ? `&season=${encodeURIComponent(season)}` : ""}`;
+    csv.href = `/api/v1/clubs/${clubId}/standings/csv/${season ? `?season=${encodeURIComponent(season)}` : ""}`;
     csv.download = `standings-${club.name}${chosen ? `-${chosen.name}` : ""}.csv`.replace(/[^\p{L}\p{N}.-]+/gu, "-");
     document.getElementById("standings-rows").replaceChildren(...(rows.length ? rows.map((row) =>
       h("tr", { dataset: { player: row.player } },
