@@ -3,6 +3,8 @@
 #   1. Spectral with its default OAS rules: no error (warnings are listed, not fatal);
 #   2. openapi-typescript generates the types, and client.ts (a client written against them
 #      with openapi-fetch) type-checks with `tsc --strict`.
+# The tools and their own dependencies are pinned, with integrity hashes, in package-lock.json
+# (`npm ci` installs exactly that).
 # Optional: `make run` and the Python tests never need Node. Without npm, or without the
 # registry, it says so and exits 0 unless CONTRACT_CHECKS_REQUIRED=true.
 # Usage: tests/contract/check.sh   (from the repository root, with the venv made)
@@ -20,8 +22,8 @@ skip() {
 }
 
 command -v npm >/dev/null || skip "npm is not installed"
-cp "$here/package.json" "$here/.spectral.yaml" "$here/client.ts" "$here/tsconfig.json" "$work/"
-(cd "$work" && npm install --no-audit --no-fund --loglevel=error >/dev/null 2>&1) \
+cp "$here/package.json" "$here/package-lock.json" "$here/.spectral.yaml" "$here/client.ts" "$here/tsconfig.json" "$work/"
+(cd "$work" && npm ci --no-audit --no-fund --loglevel=error >/dev/null 2>&1) \
     || skip "npm could not install the tools (no registry?)"
 
 DEBUG=true "$root/.venv/bin/python" "$root/manage.py" spectacular --format openapi-json \
