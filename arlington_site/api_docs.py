@@ -1,11 +1,10 @@
-"""The OpenAPI document and its two pages (Swagger UI, Redoc), served quickly and from here only.
+"""The OpenAPI document and its page (Swagger UI), served quickly and from here only.
 
 Building the document walks every view and serializer (seconds, a megabyte of JSON), and it
 only changes with the code: each process builds it once per format and language, on the first
 request that asks, and answers every later one from memory with an ETag (a digest of the
-bytes), so a client that has it gets a 304. The pages load nothing from another origin: their
-assets come from drf-spectacular-sidecar, and a Content-Security-Policy keeps Redoc from
-fetching its logo from its makers' site.
+bytes), so a client that has it gets a 304. The page loads nothing from another origin: its
+assets come from drf-spectacular-sidecar, and a Content-Security-Policy says so to the browser.
 """
 
 from __future__ import annotations
@@ -18,13 +17,12 @@ from django.http import HttpResponse
 from django.http.response import HttpResponseBase
 from django.utils import translation
 from drf_spectacular.utils import extend_schema
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.request import Request
 
 from matches.api import http
 
-# The pages' own inline start-up scripts and styles, everything else from this origin. Redoc
-# runs its search in a worker made from a blob.
+# The page's own inline start-up script and styles, everything else from this origin.
 DOCS_POLICY = "; ".join(
     [
         "default-src 'self'",
@@ -33,7 +31,6 @@ DOCS_POLICY = "; ".join(
         "img-src 'self' data:",
         "font-src 'self' data:",
         "connect-src 'self'",
-        "worker-src 'self' blob:",
         "object-src 'none'",
         "base-uri 'self'",
         "frame-ancestors 'none'",
@@ -96,7 +93,3 @@ class DocsPolicy:
 
 class SwaggerView(DocsPolicy, SpectacularSwaggerView):
     """Swagger UI over the document."""
-
-
-class RedocView(DocsPolicy, SpectacularRedocView):
-    """Redoc over the document."""

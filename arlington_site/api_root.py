@@ -36,8 +36,8 @@ class ApiRootView(APIView):
 
     Sign in for a device token with `POST auth/tokens/` (`{"username", "password", "name"}`)
     and send it as `Authorization: Token <token>`; in this browsable view, use "Log in".
-    The rulings need no login. The OpenAPI description is at `schema`, its pages at `docs`
-    (Swagger UI) and `redoc`.
+    The rulings need no login. The OpenAPI description is at `schema`, its page at `docs`
+    (Swagger UI).
     """
 
     permission_classes = [AllowAny]
@@ -51,5 +51,5 @@ class ApiRootView(APIView):
         body: dict[str, Any] = {name: url(route) for name, route in RESOURCES.items()}
         body["rulings"] = {name: url(route) for name, route in RULINGS.items()}
         body["auth"] = {**{name: url(route) for name, route in AUTH.items()}, "sign_in": sign_in}
-        body.update(schema=url("schema"), docs=url("swagger-ui"), redoc=url("redoc"))
+        body.update(schema=url("schema"), docs=url("swagger-ui"))
         return Response(body)

@@ -128,7 +128,7 @@ ROOT_URLCONF = "arlington_site.urls"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "arlington_site" / "templates"],  # drf_spectacular/redoc.html
+        "DIRS": [],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -376,7 +376,6 @@ SPECTACULAR_SETTINGS = {
     "SCHEMA_PATH_PREFIX": r"/api/v[0-9]+",
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
-    "REDOC_DIST": "SIDECAR",
     # Swagger UI asks no online validator for a badge, and draws the models section closed.
     "SWAGGER_UI_SETTINGS": {
         "deepLinking": True,

@@ -27,7 +27,7 @@ POLICY = "; ".join(
 class ContentSecurityPolicyMiddleware:
     """Send POLICY with every answer of the ``web`` namespace.
 
-    The API's documentation pages (Swagger UI, Redoc) and the admin keep their own inline
+    The API's documentation page (Swagger UI) and the admin keep their own inline
     scripts, so the policy is scoped to the app's pages rather than set site-wide.
     """
 

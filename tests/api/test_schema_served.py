@@ -48,7 +48,7 @@ def test_the_schema_is_built_once_and_answers_304_to_its_etag(anonymous, counted
     assert french.headers["Content-Language"] == "fr" and len(counted_builds) == 3
 
 
-@pytest.mark.parametrize("page", ["/api/redoc/", "/api/docs/"])
+@pytest.mark.parametrize("page", ["/api/docs/"])
 def test_the_documentation_pages_may_fetch_nothing_from_another_origin(anonymous, page):
     policy = anonymous.get(page).headers["Content-Security-Policy"]
     for directive in ("default-src 'self'", "img-src 'self' data:", "connect-src 'self'"):
@@ -57,3 +57,9 @@ def test_the_documentation_pages_may_fetch_nothing_from_another_origin(anonymous
 
 def test_swagger_ui_asks_no_online_validator(anonymous):
     assert '"validatorUrl": null' in anonymous.get("/api/docs/").content.decode()
+
+
+def test_the_old_redoc_page_leads_to_the_documentation_page(anonymous):
+    response = anonymous.get("/api/redoc/")
+    assert response.status_code == 301
+    assert response.headers["Location"] == "/api/docs/"
