@@ -5,7 +5,7 @@ Serves the app (``manage.py runserver`` on 127.0.0.1, a throwaway SQLite databas
 person would: every control is found by its visible label or role, never by a CSS class. For
 each hand of bench/taps_hands.py (three and five players, wild twos including 2♦=Q♠ in
 J♠–2–K♠ and a two standing for an ace, a set of twos, a hand whose stock ran out) it opens a
-fresh match, taps "Enter the next hand", enters every player's melds and held cards with the
+fresh match, taps "Enter hand 1", enters every player's melds and held cards with the
 quickest way the screen offers, records the hand, and checks that what the API recorded is
 exactly the hand on the table (same melds, same held cards, same declarations).
 
@@ -52,6 +52,7 @@ RANKS = {
 }  # fmt: skip
 SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+ENTER_HAND = re.compile(r"^Enter (the next hand|hand \d+)$")
 
 
 def card_name(code: str) -> str:
@@ -270,7 +271,8 @@ def enter_hand(person: Person, hand) -> None:
     title, ending, players = resolve(hand)
     names = NAMES[: len(players)]
     page = person.page
-    person.tap(page.get_by_role("link", name="Enter the next hand"))
+    # "Enter hand N" names the next hand; older versions of the app said "Enter the next hand".
+    person.tap(page.get_by_role("link", name=ENTER_HAND))
     person.picker().wait_for(state="visible")
     person.choose_ending(ending, names)
     for index, (melds, held) in enumerate(players):
