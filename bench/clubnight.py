@@ -5,14 +5,18 @@ Seeds the same throwaway league as ``bench/standings.py`` (100 players, 2,000 ma
 
 - rating every finished match from the first (``ratings.replay``, what ``manage.py rerate``
   does), per match;
-- a replay from the last match (what the hand that finishes a match costs) and from the first
-  (what a correction of the club's oldest match costs), each against the full rating;
+- a replay from the last match (what the hand that finishes a match costs), and a correction
+  of the club's oldest match that makes its last player the winner (and back again), in one
+  transaction with the replay it sets off (``ratings.match_changed``, what a correction or void
+  request adds): every later entry changes. Each is taken in turns with the baseline below and
+  printed as a ratio to it;
 - the public standings page (``/r/<token>/``, anonymous, rendered on the server) and its
   revalidation with ``If-None-Match`` (304), against an authenticated DRF endpoint answering a
   constant, taking turns. Goal (docs/benchmarks.md): the page at most 3x the baseline.
 
-Run: ``.venv/bin/python bench/clubnight.py [--players N] [--matches N] [--rounds N]``
-(``BENCH_POSTGRES_URL`` as for bench/standings.py).
+Run: ``.venv/bin/python bench/clubnight.py [--players N] [--matches N] [--rounds N]
+[--corrections N] [--name DB]`` (``BENCH_POSTGRES_URL`` as for bench/standings.py; ``--name``
+the throwaway database's name).
 """
 
 from __future__ import annotations
@@ -47,10 +51,12 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=100)
     parser.add_argument("--matches", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=30)
+    parser.add_argument("--corrections", type=int, default=6)
     parser.add_argument("--seed", type=int, default=4)
+    parser.add_argument("--name", default=f"arlington_bench_{os.getpid()}")
     args = parser.parse_args()
 
-    name = f"arlington_bench_{os.getpid()}"
+    name = args.name
     create_database(name)
     try:
         setup_django(name)
@@ -61,7 +67,12 @@ def main() -> None:
 
         from clubnight import ratings
         from clubnight.models import PublicLink, RatingEntry
-        from matches.models import Match, MatchStatus
+        from matches.models import Match, MatchStatus, Seat
+
+        install_baseline_urls()
+        signed_in = Client()
+        signed_in.force_login(get_user_model().objects.get(pk=viewer_id))
+        signed_in.get("/baseline/", secure=True)
 
         finished = Match.objects.filter(club_id=club_id, status=MatchStatus.FINISHED)
         count = finished.count()
@@ -72,35 +83,60 @@ def main() -> None:
         last = finished.order_by("-finished_at", "-id").first()
         assert first is not None and last is not None and first.finished_at and last.finished_at
 
-        def replay_from(match: Match) -> None:
+        def finish_last() -> None:
             with transaction.atomic():
                 ratings.replay(
-                    club_id=club_id, ruleset="arlington", start=(match.finished_at, match.pk)
+                    club_id=club_id, ruleset="arlington", start=(last.finished_at, last.pk)
                 )
 
-        latest = statistics.median(timed(lambda: replay_from(last)) for _ in range(5))
-        oldest = timed(lambda: replay_from(first))
+        def correct_oldest() -> None:
+            """Swap the winner's and the last player's totals and victories, then replay."""
+            with transaction.atomic():
+                seats = list(Seat.objects.filter(match=first).order_by("-winner", "-total"))
+                top, bottom = seats[0], seats[-1]
+                fields = ["total", "winner", "victory_points"]
+                for field in fields:
+                    kept = getattr(top, field)
+                    setattr(top, field, getattr(bottom, field))
+                    setattr(bottom, field, kept)
+                Seat.objects.bulk_update([top, bottom], fields)
+                ratings.match_changed(match_id=first.pk)
+
+        def baseline() -> None:
+            signed_in.get("/baseline/", secure=True)
+
+        replays: dict[str, list[float]] = {"baseline": [], "finish": [], "correction": []}
+        for _ in range(args.corrections):
+            for label, action in (
+                ("baseline", baseline),
+                ("finish", finish_last),
+                ("baseline", baseline),
+                ("correction", correct_oldest),
+            ):
+                replays[label].append(timed(action))
+        unit = statistics.median(replays["baseline"])
+        latest = statistics.median(replays["finish"])
+        oldest = statistics.median(replays["correction"])
         print(
             f"seeded {args.players} players, {args.matches} matches, {hand_count} hands; "
             f"{RatingEntry.objects.count()} rating entries"
         )
         print(
             f"rating all {count} finished matches: {full:.2f} s, "
-            f"{full / count * 1000:.2f} ms a match"
+            f"{full / count * 1000:.2f} ms a match ({full / unit:.0f}x the baseline)"
+        )
+        print(f"baseline (a constant DRF answer): {unit * 1000:.2f} ms median")
+        print(
+            f"replay from the last match (a finish): {latest * 1000:.2f} ms median "
+            f"({latest / unit:.1f}x the baseline)"
         )
         print(
-            f"replay from the last match (a finish): {latest * 1000:.2f} ms "
-            f"({latest / full:.4f}x the full rating)"
-        )
-        print(
-            f"replay from the first match (an old correction): {oldest:.2f} s "
-            f"({oldest / full:.2f}x)"
+            f"correcting the oldest match, with its replay: {oldest * 1000:.0f} ms median of "
+            f"{len(replays['correction'])}, {min(replays['correction']) * 1000:.0f}-"
+            f"{max(replays['correction']) * 1000:.0f} ms ({oldest / unit:.1f}x the baseline)"
         )
 
         link = PublicLink.objects.create(club_id=club_id, scope="standings")
-        install_baseline_urls()
-        signed_in = Client()
-        signed_in.force_login(get_user_model().objects.get(pk=viewer_id))
         anonymous = Client()
         page = f"/r/{link.token}/"
         tag = anonymous.get(page, secure=True)["ETag"]

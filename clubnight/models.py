@@ -20,12 +20,16 @@ class RatingEntry(models.Model):
     """A player's rating before and after one finished match: one step of their history.
 
     Entries are replayed in the order of ``(finished_at, match)``; a change to a finished match
-    deletes the entries from that match on and replays them (clubnight/ratings.py).
+    deletes the entries from that match on and replays them (clubnight/ratings.py). A replay
+    writes thousands of entries, so the table keeps no index another one covers: the club's is
+    the first column of the replay's index, the match's the first of the one-entry-per-seat.
     """
 
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+", db_index=False)
     ruleset = models.CharField(max_length=20, choices=ruleset_choices)
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_entries")
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="rating_entries", db_index=False
+    )
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_entries")
     finished_at = models.DateTimeField()
     place = models.PositiveSmallIntegerField(help_text="1 for the winners; ties share a place.")

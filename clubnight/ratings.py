@@ -126,11 +126,24 @@ def match_changed(*, match_id: int) -> None:
         replay(club_id=club_id, ruleset=ruleset, start=min(starts))
 
 
+# One statement, written out and run once for each new entry: a replay from a club's first
+# match writes an entry for every seat, and building that many model instances for
+# ``bulk_create`` cost more than the rating itself (docs/benchmarks.md). PostgreSQL runs the
+# rows in one pipeline; PostgreSQL and SQLite both run the statement as written.
+INSERT_ENTRIES = """
+INSERT INTO clubnight_ratingentry (club_id, ruleset, match_id, player_id, finished_at, place,
+                                   mu_before, sigma_before, mu, sigma)
+VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)
+"""
+
+
 def replay(*, club_id: int, ruleset: str, start: tuple[dt.datetime, int] | None = None) -> None:
     """Rate the club's finished matches of ``ruleset`` from ``start`` (finish, match id) on.
 
     Without ``start``, every match from the first. Entries from there on are replaced; each
-    player's rating before it is their last entry before it (or a newcomer's).
+    player's rating before it is their last entry before it (or a newcomer's). Two queries read
+    the matches and their seats, openskill rates them in memory, and one statement run for
+    every row writes the entries.
     """
     entries = RatingEntry.objects.filter(club_id=club_id, ruleset=ruleset)
     finished = Match.objects.filter(club_id=club_id, ruleset=ruleset, status=MatchStatus.FINISHED)
@@ -139,9 +152,8 @@ def replay(*, club_id: int, ruleset: str, start: tuple[dt.datetime, int] | None 
         finished = finished.filter(_matches_from(*start))
     else:
         later = entries
-    touched = set(later.values_list("player_id", flat=True))
+    touched = set(later.values_list("player_id", flat=True).distinct())
     removed = later.delete()[0] > 0
-    # Plain rows, not model instances: a replay from a club's first match reads every seat.
     to_rate = list(finished.order_by("finished_at", "id").values_list("id", "finished_at"))
     seated: dict[int, list[tuple[int, int, bool]]] = defaultdict(list)
     for match_id, player, total, winner in (
@@ -152,30 +164,22 @@ def replay(*, club_id: int, ruleset: str, start: tuple[dt.datetime, int] | None 
         seated[match_id].append((player, total, winner))
         touched.add(player)
     state = _state_before(club_id, ruleset, touched, removed)
-    new: list[RatingEntry] = []
+    values: list[tuple[Any, ...]] = []
     for match_id, finished_at in to_rate:
         assert finished_at is not None  # a finished match has its finish time (a constraint)
         seats = seated[match_id]
         place = places(seats)
         before = [state.get(player, NEWCOMER) for player, _, _ in seats]
         after = rate(before, [place[player] for player, _, _ in seats])
+        at = connection.ops.adapt_datetimefield_value(finished_at)  # SQLite: text in UTC
         for (player, _, _), old, skill in zip(seats, before, after, strict=True):
             state[player] = skill
-            new.append(
-                RatingEntry(
-                    club_id=club_id,
-                    ruleset=ruleset,
-                    match_id=match_id,
-                    player_id=player,
-                    finished_at=finished_at,
-                    place=place[player],
-                    mu_before=old.mu,
-                    sigma_before=old.sigma,
-                    mu=skill.mu,
-                    sigma=skill.sigma,
-                )
+            values.append(
+                (club_id, ruleset, match_id, player, at, place[player])
+                + (old.mu, old.sigma, skill.mu, skill.sigma)
             )
-    RatingEntry.objects.bulk_create(new, batch_size=2000)
+    with connection.cursor() as cursor:
+        cursor.executemany(INSERT_ENTRIES, values)
     Rating.objects.filter(ruleset=ruleset, player_id__in=touched).delete()
     Rating.objects.bulk_create(
         Rating(

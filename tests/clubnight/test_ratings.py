@@ -180,3 +180,58 @@ def test_outsiders_and_strangers_cannot_read_ratings(as_bob, client, club, roste
     assert as_bob.get(f"/api/v1/players/{ann.pk}/ratings/").status_code == 404
     assert client.get(f"/api/v1/clubs/{club.pk}/ratings/").status_code in (401, 403)
     assert client.get(f"/api/v1/players/{ann.pk}/ratings/").status_code in (401, 403)
+
+
+def _stored_ratings() -> tuple[list[tuple], list[tuple]]:
+    """Every rating entry and rating, as plain rows in a fixed order (no primary keys)."""
+    from clubnight.models import Rating, RatingEntry
+
+    entries = RatingEntry.objects.order_by("finished_at", "match_id", "player_id").values_list(
+        "club_id",
+        "ruleset",
+        "match_id",
+        "player_id",
+        "finished_at",
+        "place",
+        "mu_before",
+        "sigma_before",
+        "mu",
+        "sigma",
+    )
+    kept = Rating.objects.order_by("player_id", "ruleset").values_list(
+        "club_id", "ruleset", "player_id", "mu", "sigma", "matches"
+    )
+    return list(entries), list(kept)
+
+
+def test_replays_after_corrections_and_voids_equal_rating_from_scratch_row_for_row(
+    as_carol, club, roster
+):
+    from django.core.management import call_command
+
+    from clubnight.models import Rating, RatingEntry
+
+    ann, ben, cleo, dev, eve = roster
+    trio = [ann.pk, cleo.pk, dev.pk]
+    first = play(as_carol, club, [ann, ben], [full_packs(ann.pk, ben.pk, second_holds="KC")] * 2)
+    play(as_carol, club, [ann, cleo, dev], [went_out(dev.pk, trio)] * 3)
+    outright(as_carol, club, ben, cleo)
+    voided = tied(as_carol, club, cleo, eve)
+    outright(as_carol, club, eve, ann)
+    play(as_carol, club, [ann, cleo, dev], [went_out(cleo.pk, trio)] * 3)
+    # The first match corrected (Ben now wins it), a middle one un-finished: both replay.
+    response = as_carol.put(
+        f"/api/v1/matches/{first}/hands/2/",
+        full_packs(ann.pk, ben.pk, first_holds="QS"),
+        format="json",
+        HTTP_IF_MATCH="*",
+    )
+    assert response.status_code == 200, response.json()
+    assert as_carol.delete(f"/api/v1/matches/{voided}/hands/2/").status_code == 204
+    replayed = _stored_ratings()
+    assert len(replayed[0]) == 12 and len(replayed[1]) == 5
+    assert RatingEntry.objects.get(match_id=first, player=ben).place == 1
+    RatingEntry.objects.all().delete()
+    Rating.objects.all().delete()
+    call_command("rerate", stdout=io.StringIO())
+    assert _stored_ratings() == replayed  # exactly equal: the same floats, not approximately
