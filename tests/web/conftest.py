@@ -9,7 +9,10 @@ Fixtures:
 - ``alice`` owns "Arlington Card Club", ``bob`` keeps score there, ``victor`` watches and
   ``oscar`` belongs to another club; each password is ``<username>-pw-1234``.
 - ``roster``: the club's five players (Ann, Ben, Cleo, Dev, Eve); ``season``: its spring season.
-- ``browser``: one Chromium for the whole run; ``context``/``page``: a 390×844 touch phone,
+- ``browser``: one Chromium for this folder's tests, closed after the last of them (while
+  Playwright is open it keeps an event loop running in the main thread, and Django's ORM
+  refuses to run beside one: a database test ordered after the browser tests would fail);
+  ``context``/``page``: a 390×844 touch phone,
   which fails its test on any request to another origin, on an uncaught script error and on
   a Content-Security-Policy violation.
 - ``page_as(user, language=...)``: a page already signed in as ``user`` (the session cookie set
@@ -161,7 +164,7 @@ def season(club):
 # --- the browser side ----------------------------------------------------------------------
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Browser]:
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium (.ci/run does it)")
