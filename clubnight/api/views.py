@@ -24,7 +24,7 @@ from clubnight.api import serializers as s
 from clubnight.api.filters import TournamentFilter
 from clubnight.models import PublicLink, Round, Tournament
 from matches import selectors
-from matches.api.permissions import MANAGING, SCOREKEEPING, requester
+from matches.api.permissions import MANAGING, SCOREKEEPING, member_club, requester
 from matches.errors import InvalidSetup, error_response
 from matches.models import Club, Player, Season
 
@@ -35,16 +35,6 @@ def _query(serializer: type[Serializer], request: Request) -> dict[str, Any]:
     incoming = serializer(data=request.query_params)
     incoming.is_valid(raise_exception=True)
     return dict(incoming.validated_data)
-
-
-def _club(request: Request, club_id: int, roles: frozenset[str] | None = None) -> Club:
-    """The club if the requester is a member (404 otherwise); 403 without one of ``roles``."""
-    club = selectors.club_visible_to(request.user, club_id)
-    if club is None:
-        raise exceptions.NotFound()
-    if roles is not None and selectors.role_in(request.user, club.pk) not in roles:
-        raise exceptions.PermissionDenied()
-    return club
 
 
 class ClubRatingsView(GenericAPIView):
@@ -59,7 +49,7 @@ class ClubRatingsView(GenericAPIView):
         parameters=[s.RulesetQuerySerializer], responses={200: s.RatingSerializer(many=True)}
     )
     def get(self, request: Request, pk: int) -> Response:
-        club = _club(request, pk)
+        club = member_club(request, pk)
         query = _query(s.RulesetQuerySerializer, request)
         rows = ratings.ratings_for_club(club=club, ruleset=query["ruleset"])
         return Response(s.RatingSerializer(rows, many=True).data)
@@ -279,7 +269,7 @@ class PublicLinkListView(GenericAPIView):
 
     @extend_schema(responses={200: s.PublicLinkSerializer(many=True)})
     def get(self, request: Request, pk: int) -> Response:
-        club = _club(request, pk, MANAGING)
+        club = member_club(request, pk, MANAGING)
         page = self.paginate_queryset(club.public_links.all())
         return self.get_paginated_response(
             s.PublicLinkSerializer(page, many=True, context={"request": request}).data
@@ -290,7 +280,7 @@ class PublicLinkListView(GenericAPIView):
         responses={201: OpenApiResponse(s.PublicLinkSerializer, description="The new link.")},
     )
     def post(self, request: Request, pk: int) -> Response:
-        club = _club(request, pk, MANAGING)
+        club = member_club(request, pk, MANAGING)
         incoming = s.PublicLinkCreateSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         data = incoming.validated_data
@@ -327,7 +317,7 @@ class PublicLinkDetailView(GenericAPIView):
 
     @extend_schema(responses={204: None})
     def delete(self, request: Request, pk: int, link_pk: int) -> Response:
-        club = _club(request, pk, MANAGING)
+        club = member_club(request, pk, MANAGING)
         deleted, _ = PublicLink.objects.filter(club=club, pk=link_pk).delete()
         if not deleted:
             raise exceptions.NotFound()

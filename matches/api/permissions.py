@@ -9,12 +9,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import User
-from rest_framework.exceptions import NotAuthenticated
+from rest_framework.exceptions import NotAuthenticated, NotFound, PermissionDenied
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
 
 from matches.models import Club
-from matches.selectors import MatchAccess, role_in
+from matches.selectors import MatchAccess, club_visible_to, role_in
 
 SCOREKEEPING = frozenset({"owner", "scorekeeper"})
 MANAGING = frozenset({"owner"})
@@ -53,3 +53,14 @@ def requester(request: Request) -> User:
 def can_write(request: Request, club_id: int, roles: frozenset[str] = SCOREKEEPING) -> bool:
     """Whether the requester holds one of ``roles`` in the club."""
     return role_in(request.user, club_id) in roles
+
+
+def member_club(request: Request, club_id: int, roles: frozenset[str] | None = None) -> Club:
+    """The club if the requester is a member (404 otherwise, as if it did not exist); 403
+    without one of ``roles``. For the views of the apps built on matches."""
+    club = club_visible_to(request.user, club_id)
+    if club is None:
+        raise NotFound()
+    if roles is not None and role_in(request.user, club.pk) not in roles:
+        raise PermissionDenied()
+    return club

@@ -19,24 +19,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from matches import selectors
-from matches.api.permissions import MANAGING
+from matches.api.permissions import MANAGING, member_club
 from matches.errors import error_response
-from matches.models import Club, Event
+from matches.models import Event
 from webhooks import services
 from webhooks.api import serializers as s
 from webhooks.models import Delivery, Endpoint
 
 DISABLED = error_response("WebhookDisabled", ["webhook_disabled"])
-
-
-def _club(request: Request, club_id: int, roles: frozenset[str] | None = None) -> Club:
-    """The club if the requester is a member (404 otherwise); 403 without one of ``roles``."""
-    club = selectors.club_visible_to(request.user, club_id)
-    if club is None:
-        raise exceptions.NotFound()
-    if roles is not None and selectors.role_in(request.user, club.pk) not in roles:
-        raise exceptions.PermissionDenied()
-    return club
 
 
 class OwnersOnly(BasePermission):
@@ -51,7 +41,7 @@ OWNERS = [IsAuthenticated, OwnersOnly]
 
 
 def _endpoint(request: Request, club_id: int, endpoint_id: int) -> Endpoint:
-    club = _club(request, club_id, MANAGING)
+    club = member_club(request, club_id, MANAGING)
     endpoint = Endpoint.objects.filter(club=club, pk=endpoint_id).first()
     if endpoint is None:
         raise exceptions.NotFound()
@@ -68,7 +58,7 @@ class EventFeedView(GenericAPIView):
 
     @extend_schema(summary="Read the club's event feed", parameters=[s.FeedQuerySerializer])
     def get(self, request: Request, pk: int) -> Response:
-        club = _club(request, pk)
+        club = member_club(request, pk)
         query = s.FeedQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         after, limit = query.validated_data["after"], query.validated_data["limit"]
@@ -96,7 +86,7 @@ class EndpointListView(GenericAPIView):
         summary="List the club's webhooks", responses={200: s.EndpointSerializer(many=True)}
     )
     def get(self, request: Request, pk: int) -> Response:
-        club = _club(request, pk, MANAGING)
+        club = member_club(request, pk, MANAGING)
         page = self.paginate_queryset(Endpoint.objects.filter(club=club))
         return self.get_paginated_response(s.EndpointSerializer(page, many=True).data)
 
@@ -110,7 +100,7 @@ class EndpointListView(GenericAPIView):
         },
     )
     def post(self, request: Request, pk: int) -> Response:
-        club = _club(request, pk, MANAGING)
+        club = member_club(request, pk, MANAGING)
         incoming = s.EndpointCreateSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         endpoint = services.endpoint_create(club=club, **incoming.validated_data)
