@@ -277,6 +277,53 @@ class EventRefused(MatchError):
         super().__init__()
 
 
+class DraftPlayerNotSeated(PlayerNotSeated):
+    """A draft's player part named in the URL for a player who is not seated: no such part."""
+
+    status = 404
+    code = "not_found"
+
+
+class EndingNotInGame(MatchError):
+    """A draft's ending that the match's game does not have (Rummy's stock never runs out)."""
+
+    code = "invalid_choice"
+    attr = "ending"
+    message = _("A hand of {ruleset} cannot end {ending}; it ends: {endings}.")
+
+
+class DraftChanged(MatchError):
+    """409: the part of a draft a phone writes has changed since it read it.
+
+    ``what`` names the part: ``"ending"`` or ``"player"`` (``player``, their name); ``draft``
+    is the draft as it now stands, given in the answer beside the envelope.
+    """
+
+    status = 409
+    code = "draft_changed"
+
+    def __init__(self, what: str, *, draft: dict[str, object], **params: object) -> None:
+        self.what = what
+        self.draft = draft
+        super().__init__(None, **params)
+
+    @property
+    def detail(self) -> str:
+        return str(DRAFT_CHANGED_MESSAGES[self.what]).format(**self.params)
+
+
+DRAFT_CHANGED_MESSAGES = {
+    "ending": _(
+        "Another phone changed this part of the draft: the ending of hand {number} (now at "
+        "version {version}). Read the draft again and reapply your change."
+    ),
+    "player": _(
+        "Another phone changed this part of the draft: {player}'s cards in hand {number} (now "
+        "at version {version}). Read the draft again and reapply your change."
+    ),
+}
+
+
 # --- invitations ----------------------------------------------------------------------------
 
 
@@ -355,7 +402,8 @@ def violation_errors(violations: Sequence[Violation]) -> list[Error]:
 
 
 def to_envelope_error(exc: MatchError) -> EnvelopeError:
-    """Present a domain error; a rejected hand or event lists every violation with its path.
+    """Present a domain error; a rejected hand or event lists every violation with its path,
+    and a changed draft part comes with the draft as it now stands.
 
     A refused live event lists its violations grouped by path, in the order the paths first
     appear.
@@ -368,6 +416,8 @@ def to_envelope_error(exc: MatchError) -> EnvelopeError:
         return EnvelopeError(exc.status, violation_errors(grouped), CLIENT_ERROR)
     kind: ErrorType = VALIDATION_ERROR if exc.status == 400 else CLIENT_ERROR
     extra = already_recorded(exc) if isinstance(exc, HandAlreadyRecorded) else None
+    if isinstance(exc, DraftChanged):
+        extra = {"draft": exc.draft}
     return EnvelopeError(exc.status, [Error(exc.code, exc.detail, exc.attr)], kind, extra)
 
 

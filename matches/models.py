@@ -458,6 +458,58 @@ class IdempotencyRecord(models.Model):
         ]
 
 
+class HandDraftPart(models.Model):
+    """One part of a draft of a match's next hand, as phones fill it in before it is recorded.
+
+    A draft is the ending part (``player`` null) and one part per seated player (their melds
+    and held cards); each part has its own ``version``, so that phones entering different
+    players never conflict and two phones entering the same part never lose an update. Written
+    by ``matches.drafts`` only; recording the hand (or voiding one) deletes its draft.
+    """
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
+    number = models.PositiveIntegerField(help_text="The hand the draft is of.")
+    player = models.ForeignKey(
+        Player,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="The player whose cards these are; null for the ending part.",
+    )
+    data = models.JSONField(
+        help_text='Ending part: {"ending", "went_out", "flags"}; a player\'s: {"melds", "hand"}, '
+        "in canonical notation."
+    )
+    version = models.PositiveIntegerField(default=1)
+    # A draft is throwaway work: an account removed later should not be kept for it.
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    device = models.CharField(max_length=80, blank=True, help_text="The device it came from.")
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["match", "number", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match", "number"],
+                condition=Q(player__isnull=True),
+                name="one_draft_ending_per_hand",
+            ),
+            models.UniqueConstraint(
+                fields=["match", "number", "player"],
+                condition=Q(player__isnull=False),
+                name="one_draft_part_per_player",
+            ),
+            models.CheckConstraint(condition=Q(version__gte=1), name="draft_version_positive"),
+        ]
+
+    def __str__(self) -> str:
+        part = "ending" if self.player_id is None else f"player {self.player_id}"
+        return f"Draft of hand {self.number} of match {self.match_id}: {part}"
+
+
 class LiveStatus(models.TextChoices):
     PLAYING = "playing", "playing"
     RECORDED = "recorded", "recorded"

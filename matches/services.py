@@ -15,7 +15,7 @@ from typing import Any, cast
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import connection, transaction
-from django.db.models import OuterRef, Subquery
+from django.db.models import Exists, OuterRef, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -24,6 +24,7 @@ from matches import confirmations, errors, events, hands, signals, statements
 from matches.models import (
     Club,
     Hand,
+    HandDraftPart,
     HandRevision,
     IdempotencyRecord,
     Match,
@@ -562,7 +563,8 @@ def hand_record(
     ``entry`` is the hand as entered, already read from notation. The match and its seats are
     locked, so two scorekeepers at one table get consecutive hand numbers; the hand, its
     results, the seats' figures, the match and the hand's first revision are written in one
-    transaction, with the players' tallies when the hand finishes the match.
+    transaction, with the players' tallies when the hand finishes the match. A draft of the
+    hand that phones were filling in (``matches.drafts``) is deleted with it.
 
     With ``idempotency_key`` (1 to 255 characters) and ``fingerprint`` (a digest of what was
     submitted), the hand is kept under the key for IDEMPOTENCY_KEY_TTL_SECONDS: a retry with
@@ -619,6 +621,8 @@ def hand_record(
     ruling = _rule(rules, entry, names)
     new = _next_hand(match, rules, entry, ruling, user, device)
     written = statements.write_hand(new)
+    if match.has_drafts:  # the phones' draft of this hand is done with
+        HandDraftPart.objects.filter(match_id=match_id, number__lte=new.number).delete()
     if new.status == MatchStatus.FINISHED:
         seated = [seat.player for seat in match.seats]
         retally(
@@ -677,7 +681,10 @@ def _locked_hand(match_id: int, number: int) -> tuple[Match, list[Seat], Hand]:
     ``errors.NoSuchHand`` if the hand is not there (voided since the caller saw it).
     """
     match = (
-        Match.objects.select_for_update(of=("self",)).select_related("created_by").get(pk=match_id)
+        Match.objects.select_for_update(of=("self",))
+        .select_related("created_by")
+        .annotate(has_drafts=Exists(HandDraftPart.objects.filter(match=OuterRef("pk"))))
+        .get(pk=match_id)
     )
     seats = list(match.seats.select_related("player").order_by("position"))
     last_revision = (
@@ -815,7 +822,10 @@ def hand_void(
     reason: str = "",
     expected_version: int | None = None,
 ) -> None:
-    """Void the last hand: totals return to what they were before it; its revisions stay."""
+    """Void the last hand: totals return to what they were before it; its revisions stay.
+
+    The match's drafts go: the next hand is the voided one's number again, to be entered anew.
+    """
     match, seats, hand = _locked_hand(match_id, number)
     _check_version(hand, expected_version)
     if number != match.hands_played:
@@ -842,5 +852,7 @@ def hand_void(
         at=timezone.now(),
     )
     hand.delete()  # with its results and confirmations
+    if match.has_drafts:  # type: ignore[attr-defined]  # the numbering moves back
+        HandDraftPart.objects.filter(match_id=match.pk).delete()
     _retally_if_counted(match, seats, was_finished)
     events.hand_voided(hands.match_state(match, seats), number)

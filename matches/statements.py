@@ -55,12 +55,15 @@ class LockedMatch:
     seats: tuple[SeatRow, ...]
     live_number: int | None = None
     """The number of the hand being played live, if one is: it holds that number."""
+    has_drafts: bool = False
+    """Whether phones have begun a draft of a hand (matches/drafts.py): recording deletes it."""
 
 
 LOCK_MATCH = """
 SELECT m.club_id, m.season_id, m."table", m.status, m.hands_played, m.first_dealer_id,
        m.created_at, u.username, m.ruleset, m.options,
        (SELECT l.number FROM matches_livehand l WHERE l.match_id = m.id AND l.status = 'playing'),
+       EXISTS (SELECT 1 FROM matches_handdraftpart d WHERE d.match_id = m.id),
        s.id, s.player_id, p.name, s.position, s.total, s.went_out
 FROM matches_match m
 JOIN auth_user u ON u.id = m.created_by_id
@@ -77,7 +80,16 @@ FOR_UPDATE = "FOR UPDATE OF m, s"
 
 def lock_match(match_id: int) -> LockedMatch:
     """Lock a match and its seats and read them; raises ``Match.DoesNotExist`` if it is gone."""
-    sql = LOCK_MATCH + FOR_UPDATE if connection.vendor == "postgresql" else LOCK_MATCH
+    return _read_match(match_id, lock=connection.vendor == "postgresql")
+
+
+def read_match(match_id: int) -> LockedMatch:
+    """Read a match and its seats as ``lock_match`` does, without locking them (for reads)."""
+    return _read_match(match_id, lock=False)
+
+
+def _read_match(match_id: int, *, lock: bool) -> LockedMatch:
+    sql = LOCK_MATCH + FOR_UPDATE if lock else LOCK_MATCH
     with connection.cursor() as cursor:
         cursor.execute(sql, [match_id])
         rows = cursor.fetchall()
@@ -87,7 +99,7 @@ def lock_match(match_id: int) -> LockedMatch:
     club, season, table, status, played, first, created_at, creator, ruleset, options = first_row[
         :10
     ]
-    live = first_row[10]
+    live, has_drafts = first_row[10:12]
     return LockedMatch(
         id=match_id,
         club=club,
@@ -100,8 +112,9 @@ def lock_match(match_id: int) -> LockedMatch:
         created_at=_moment(created_at),
         ruleset=ruleset,
         options=options if isinstance(options, dict) else json.loads(options),
-        seats=tuple(SeatRow(*row[11:]) for row in rows),
+        seats=tuple(SeatRow(*row[12:]) for row in rows),
         live_number=live,
+        has_drafts=bool(has_drafts),
     )
 
 

@@ -1,0 +1,181 @@
+"""Drafts of a match's next hand: one hand entered by several phones before one records it.
+
+A draft is a set of parts: the ending (how the hand ended, who went out, its flags) and one
+part per seated player (their melds and the cards left in their hand). Each part has its own
+version, so that phones entering different players never conflict, and a phone writes a part
+only from the version it last saw (compare-and-set), so that two phones entering the same part
+never lose an update silently. A draft is unfinished work: its melds are not ruled on, only
+kept as read from notation; the hand is ruled when it is recorded (``services.hand_record``,
+which deletes its draft).
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils.translation import gettext
+
+from matches import errors, statements
+from matches.models import HandDraftPart, MatchStatus
+from scoring import rulesets
+from scoring.violations import label
+
+
+@dataclass(frozen=True)
+class DraftPart:
+    """One part of a draft as it stands: what it says, its version, and who wrote it last."""
+
+    player: int | None
+    data: Mapping[str, Any]
+    version: int
+    by: str | None
+    device: str
+    at: datetime.datetime
+
+    def to_json(self) -> dict[str, Any]:
+        stamp = {"version": self.version, "by": self.by, "device": self.device, "at": self.at}
+        if self.player is None:
+            return {**self.data, **stamp}
+        return {"player": self.player, **self.data, **stamp}
+
+
+@dataclass(frozen=True)
+class Draft:
+    """A draft of hand ``number``: its ending part, if written, and its players' parts in seat
+    order."""
+
+    number: int
+    ending: DraftPart | None
+    players: tuple[DraftPart, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "ending": None if self.ending is None else self.ending.to_json(),
+            "players": [part.to_json() for part in self.players],
+        }
+
+
+def _check_number(match: statements.LockedMatch, number: int) -> None:
+    """A draft is of the match's next hand only: a finished match has none to come."""
+    if match.status == MatchStatus.FINISHED:
+        raise errors.MatchFinished(match=match.id)
+    following = match.hands_played + 1
+    if number != following:
+        raise errors.HandNumberNotNext(number=number, played=match.hands_played, next=following)
+
+
+def _draft(match: statements.LockedMatch, number: int) -> Draft:
+    rows = HandDraftPart.objects.filter(match_id=match.id, number=number).values_list(
+        "player_id", "data", "version", "by__username", "device", "updated_at"
+    )
+    parts = [DraftPart(*row) for row in rows]
+    positions = {seat.player: seat.position for seat in match.seats}
+    return Draft(
+        number=number,
+        ending=next((part for part in parts if part.player is None), None),
+        players=tuple(
+            sorted(
+                (part for part in parts if part.player is not None),
+                key=lambda part: positions.get(part.player, len(positions)),  # type: ignore[arg-type]
+            )
+        ),
+    )
+
+
+def draft_of(*, match_id: int, number: int) -> Draft:
+    """The draft of hand ``number`` of a match; empty if nobody has written any of it.
+
+    Raises ``errors.MatchFinished`` and ``errors.HandNumberNotNext`` (the hand was recorded
+    meanwhile, maybe from another phone), and ``Match.DoesNotExist``.
+    """
+    match = statements.read_match(match_id)
+    _check_number(match, number)
+    return _draft(match, number)
+
+
+def _ending_data(
+    match: statements.LockedMatch, names: Mapping[int, str], data: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The ending part as kept: an ending of the match's game, a seated player or none, and the
+    game's flags that were given."""
+    rules = rulesets.ruleset(match.ruleset)
+    ending = str(data["ending"])
+    if ending not in [str(e) for e in rules.endings]:
+        raise errors.EndingNotInGame(
+            ruleset=gettext(rules.label),
+            ending=label(ending, gettext),
+            endings="; ".join(label(str(e), gettext) for e in rules.endings),
+        )
+    went_out = data.get("went_out")
+    if went_out is not None and went_out not in names:
+        raise errors.PlayerNotSeated(attr="went_out", player=went_out)
+    known = {flag.name for flag in rules.flags}
+    flags = {name: bool(value) for name, value in data.get("flags", {}).items() if name in known}
+    return {"ending": ending, "went_out": went_out, "flags": flags}
+
+
+@transaction.atomic
+def draft_part_save(
+    *,
+    match_id: int,
+    number: int,
+    player_id: int | None,
+    data: Mapping[str, Any],
+    expected_version: int,
+    user: User,
+    device: str = "",
+) -> Draft:
+    """Write one part of the draft of hand ``number``: the ending (``player_id`` None) or a
+    seated player's cards; return the whole draft.
+
+    ``data`` is the part already read from notation: ``{"ending", "went_out", "flags"}`` or
+    ``{"melds", "hand"}`` in canonical codes. ``expected_version`` is the part's version the
+    writer last saw (0 for a part it has not seen written); the part moves to the next version.
+    The match is locked as recording a hand locks it, so a part is never written after its
+    hand was recorded, and of two writers from the same version exactly one succeeds.
+
+    Raises, writing nothing: ``errors.DraftChanged`` (with the draft as it stands),
+    ``errors.MatchFinished``, ``errors.HandNumberNotNext``, ``errors.LiveHandInProgress``,
+    ``errors.DraftPlayerNotSeated`` (404), ``errors.EndingNotInGame`` and
+    ``errors.PlayerNotSeated`` (a ``went_out`` not seated).
+    """
+    match = statements.lock_match(match_id)
+    _check_number(match, number)
+    if match.live_number == number:
+        raise errors.LiveHandInProgress(attr="number", number=number)
+    names = {seat.player: seat.name for seat in match.seats}
+    if player_id is not None and player_id not in names:
+        raise errors.DraftPlayerNotSeated(player=player_id)
+    kept = (
+        _ending_data(match, names, data)
+        if player_id is None
+        else {"melds": list(data["melds"]), "hand": list(data["hand"])}
+    )
+    parts = HandDraftPart.objects.filter(match_id=match_id, number=number)
+    current = (
+        parts.filter(player__isnull=True)
+        if player_id is None
+        else parts.filter(player_id=player_id)
+    ).first()
+    version = 0 if current is None else current.version
+    if expected_version != version:
+        draft = _draft(match, number).to_json()
+        if player_id is None:
+            raise errors.DraftChanged("ending", draft=draft, number=number, version=version)
+        raise errors.DraftChanged(
+            "player", draft=draft, number=number, version=version, player=names[player_id]
+        )
+    if current is None:
+        HandDraftPart.objects.create(
+            match_id=match_id, number=number, player_id=player_id, data=kept, by=user, device=device
+        )
+    else:
+        current.data, current.version, current.by, current.device = kept, version + 1, user, device
+        current.save(update_fields=["data", "version", "by", "device", "updated_at"])
+    return _draft(match, number)
