@@ -69,6 +69,9 @@ SLOW = {
     ),
     "tests/matches/test_concurrency.py": "parallel requests in threads, committed databases",
     "tests/matches/test_embedded_database.py": "a process of its own on make run's SQLite",
+    "tests/matches/test_hand_drafts.py::test_two_phones_writing_one_part_at_once_one_wins": (
+        "two writers in threads, committed rows"
+    ),
     "tests/matches/test_migration_ruleset.py": "migrates the test database back and forth",
     "tests/matches/test_one_record_concurrency.py": "parallel requests in threads, committed rows",
     "tests/matches/test_production.py": "gunicorn servers and redis-servers of their own",

@@ -19,6 +19,7 @@ from typing import Any
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework.request import Request
+from rest_framework.settings import api_settings
 
 from accounts.idempotency import key_of
 from accounts.models import DeviceToken
@@ -164,6 +165,15 @@ def _header(name: str, description: str, **extra: Any) -> OpenApiParameter:
     )
 
 
+class HeaderSchema(api_settings.DEFAULT_SCHEMA_CLASS):  # type: ignore[name-defined]
+    """The schema of a view whose every operation reads a header that may be malformed
+    (If-Match, If-None-Match): each documents the 400 validation envelope, bodiless ones too.
+    It extends the project's schema class, as the settings name it."""
+
+    def _should_add_validation_error_response(self) -> bool:
+        return True
+
+
 STALE = errors.error_response("Stale", ["precondition_failed"])
 PRECONDITION_REQUIRED = errors.error_response("PreconditionRequired", ["precondition_required"])
 KEY_REUSED = errors.error_response("IdempotencyKeyReused", ["idempotency_key_reused"])
@@ -208,6 +218,18 @@ IF_NONE_MATCH_MATCH = _header(
     "The match's ETag as last read: 304 with no body while no hand has been recorded, "
     "corrected, voided or confirmed since (poll with it to see another phone's hands).",
     required=False,
+)
+IF_NONE_MATCH_DRAFT = _header(
+    "If-None-Match",
+    "The draft's ETag as last read: 304 with no body while no part has changed (poll with "
+    "it to see the other phones' parts).",
+    required=False,
+)
+ETAG_DRAFT = _header(
+    "ETag",
+    "The draft's ETag: a digest of all its parts, which moves when any of them changes.",
+    required=True,
+    response=[200],
 )
 ETAG = _header(
     "ETag",

@@ -16,7 +16,6 @@ from rest_framework.generics import GenericAPIView
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.settings import api_settings
 
 from matches import live, selectors
 from matches.api import http
@@ -202,22 +201,13 @@ UNDO_CONFLICT = error_response("UndoConflict", ["nothing_to_undo"])
 # --- views --------------------------------------------------------------------------------
 
 
-class LiveSchema(api_settings.DEFAULT_SCHEMA_CLASS):  # type: ignore[name-defined]
-    """Every live operation reads a header that may be malformed (If-Match, If-None-Match):
-    each documents the 400 validation envelope. It extends the project's schema class, as the
-    settings name it."""
-
-    def _should_add_validation_error_response(self) -> bool:
-        return True
-
-
 class LiveMixin(GenericAPIView):
     """Finds the match in the URL among the requester's clubs (404) and checks the role (403)."""
 
     permission_classes = [IsAuthenticated, ClubRole]
     write_roles = SCOREKEEPING
     queryset = LiveHand.objects.none()
-    schema = LiveSchema()
+    schema = http.HeaderSchema()  # every live operation reads If-Match or If-None-Match
     serializer_class = LiveStateSerializer
 
     def handle_exception(self, exc: Exception) -> Response:

@@ -4,7 +4,7 @@ from django.urls import path
 from rest_framework.routers import SimpleRouter
 
 from matches.api import live, live_stream
-from matches.api.views import auth, clubs, hands, matches, players, seasons, standings
+from matches.api.views import auth, clubs, drafts, hands, matches, players, seasons, standings
 
 router = SimpleRouter()
 router.register("clubs", clubs.ClubViewSet, basename="club")
@@ -29,6 +29,21 @@ urlpatterns = [
         "matches/<int:match_pk>/hands/<int:number>/revisions/",
         hands.HandRevisionsView.as_view(),
         name="hand-revisions",
+    ),
+    path(
+        "matches/<int:match_pk>/hands/<int:number>/draft/",
+        drafts.HandDraftView.as_view(),
+        name="hand-draft",
+    ),
+    path(
+        "matches/<int:match_pk>/hands/<int:number>/draft/ending/",
+        drafts.HandDraftEndingView.as_view(),
+        name="hand-draft-ending",
+    ),
+    path(
+        "matches/<int:match_pk>/hands/<int:number>/draft/players/<int:player>/",
+        drafts.HandDraftPlayerView.as_view(),
+        name="hand-draft-player",
     ),
     path("matches/<int:match_pk>/live/", live.LiveView.as_view(), name="live"),
     path("matches/<int:match_pk>/live/events/", live.LiveEventsView.as_view(), name="live-events"),

@@ -229,7 +229,8 @@ def build_world(
 
 
 def path_values(path: str, world: World, member: str) -> dict[str, Any]:
-    """Path parameters that name the world's own objects: its club, player, season, match."""
+    """Path parameters that name the world's own objects: its club, player, season, match
+    (a draft's: the next hand, the first seated player)."""
     collection = path.removeprefix("/api/v1/").split("/")[0]
     objects = {
         "clubs": world.club.pk,
@@ -243,7 +244,8 @@ def path_values(path: str, world: World, member: str) -> dict[str, Any]:
         objects["tournaments"] = tournament_of(world)
     values: dict[str, Any] = {
         "match_pk": world.match,
-        "number": 1,
+        "number": 2 if "/draft/" in path else 1,  # a draft is of the next hand, hand 2
+        "player": world.seated[0],
         "username": member,
         "invitation": invitation_of(world),
         "code": code_of(world),

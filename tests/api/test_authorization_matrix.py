@@ -111,6 +111,9 @@ RULES = {
     "PUT /api/v1/matches/{match_pk}/hands/{number}/": SCORE,
     "DELETE /api/v1/matches/{match_pk}/hands/{number}/": SCORE,
     "GET /api/v1/matches/{match_pk}/hands/{number}/revisions/": READ,
+    "GET /api/v1/matches/{match_pk}/hands/{number}/draft/": READ,
+    "PUT /api/v1/matches/{match_pk}/hands/{number}/draft/ending/": SCORE,
+    "PUT /api/v1/matches/{match_pk}/hands/{number}/draft/players/{player}/": SCORE,
     # any member confirms a hand (the players at a table are often viewers)
     CONFIRM: READ,
     "GET /api/v1/matches/{match_pk}/hands/{number}/live/": READ,
@@ -162,6 +165,7 @@ CLUB_OF_ROW = {
     "HandResult": "hand__match__club",
     "HandRevision": "match__club",
     "HandConfirmation": "hand__match__club",
+    "HandDraftPart": "match__club",
     "IdempotencyRecord": "match__club",
     "Invitation": "club",
     "LiveHand": "match__club",
@@ -357,7 +361,8 @@ def call(label: str, target: str, caller: str, clubs: Clubs) -> list[str]:
     body = body_for(label, operation, url, club, staff["owner"])
     client = client_as(clubs, clubs.username(target, caller))
     headers = {}
-    if method == "PUT" and "/hands/" in path:  # a correction names the version it corrects
+    if method == "PUT" and "/hands/" in path and "/draft/" not in path:  # a correction names
+        # the version it corrects (a draft's part names its version in the body)
         read = client_as(clubs, staff["owner"]).get(url)
         headers = {"HTTP_IF_MATCH": read["ETag"]} if read.has_header("ETag") else {}
     if "/live/" in path and method in ("POST", "DELETE"):  # a live write names the state
@@ -366,7 +371,8 @@ def call(label: str, target: str, caller: str, clubs: Clubs) -> list[str]:
             assert client_as(clubs, staff["owner"]).delete(live_url).status_code == 204
         read = client_as(clubs, staff["owner"]).get(live_url)
         headers = {"HTTP_IF_MATCH": read["ETag"]} if read.has_header("ETag") else {}
-    if path.endswith("/hands/") and method == "POST":  # a live hand in play holds its number
+    # a live hand in play holds its number: no hand recorded, no draft written
+    if (path.endswith("/hands/") and method == "POST") or ("/draft/" in path and method == "PUT"):
         live_url = f"/api/v1/matches/{club.match}/live/"
         assert client_as(clubs, staff["owner"]).delete(live_url).status_code == 204
     before = {"club": rows_of(club.club.pk), "other": rows_of(other.club.pk)}

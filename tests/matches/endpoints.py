@@ -15,6 +15,7 @@ from django.db.models import Model
 from matches.models import (
     Club,
     Hand,
+    HandDraftPart,
     HandResult,
     HandRevision,
     IdempotencyRecord,
@@ -83,6 +84,7 @@ READS = [
     Endpoint("hands list", "get", _hands),
     Endpoint("hand detail", "get", lambda w: f"{_hands(w)}1/"),
     Endpoint("hand revisions", "get", lambda w: f"{_hands(w)}1/revisions/"),
+    Endpoint("hand draft", "get", lambda w: f"{_hands(w)}2/draft/"),
     Endpoint("club standings", "get", lambda w: f"{API}/clubs/{w.club.pk}/standings/"),
     Endpoint("season standings", "get", lambda w: f"{API}/seasons/{w.season.pk}/standings/"),
     Endpoint("player matches", "get", lambda w: f"{API}/players/{w.player.pk}/matches/"),
@@ -142,6 +144,18 @@ OBJECT_WRITES = [
         headers=(("If-Match", "*"),),
     ),
     Endpoint("void hand", "delete", lambda w: f"{_hands(w)}1/"),
+    Endpoint(
+        "write draft ending",
+        "put",
+        lambda w: f"{_hands(w)}2/draft/ending/",
+        lambda w: {"ending": "went_out", "went_out": w.seated[1], "version": 0},
+    ),
+    Endpoint(
+        "write draft player",
+        "put",
+        lambda w: f"{_hands(w)}2/draft/players/{w.seated[1]}/",
+        lambda w: {"melds": [["JS", "2D=QS", "KS"]], "hand": ["4H"], "version": 0},
+    ),
 ]
 
 # Writes that create something in the club named in the body.
@@ -180,6 +194,7 @@ TABLES: list[type[Model]] = [
     Hand,
     HandResult,
     HandRevision,
+    HandDraftPart,
     IdempotencyRecord,
     Invitation,
 ]

@@ -79,6 +79,7 @@ BUDGETS = {
     "hands list": 8,  # with each hand's confirmations
     "hand detail": 7,
     "hand revisions": 4,
+    "hand draft": 3,  # access; the match and its seats in one statement; the parts
     # standings computed, not cached (the cache starts empty): a cached table saves the last query
     "club standings": 2,
     "season standings": 2,
@@ -101,6 +102,10 @@ BUDGETS = {
     "record hand": 11,
     "correct hand": 17,
     "void hand": 16,  # the hand's confirmations go with it
+    # access; match and seats locked in one statement; the part read, written, and the draft
+    # read back: no event, no webhook (a draft is not a hand)
+    "write draft ending": 7,
+    "write draft player": 7,
     # creates
     "create player": 6,
     "create season": 5,

@@ -29,6 +29,8 @@ EXPECTED = {
     "record hand": (201, 201, 403),
     "correct hand": (200, 200, 403),
     "void hand": (204, 204, 403),
+    "write draft ending": (200, 200, 403),
+    "write draft player": (200, 200, 403),
 }
 WRITES = endpoints.OBJECT_WRITES + endpoints.CREATES
 

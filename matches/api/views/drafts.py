@@ -1,0 +1,123 @@
+"""The draft of a match's next hand: several phones fill in its parts, one phone records it."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from matches import drafts
+from matches.api import http
+from matches.api import serializers as s
+from matches.api.permissions import requester
+from matches.api.views.hands import MatchHandsMixin
+from matches.errors import error_response
+from matches.models import HandDraftPart
+
+NOT_NEXT = ["match_finished", "hand_number_not_next"]
+READ_CONFLICT = error_response("DraftReadConflict", NOT_NEXT)
+WRITE_CONFLICT = error_response(
+    "DraftWriteConflict",
+    ["draft_changed", *NOT_NEXT, "live_hand_in_progress"],
+    extra={
+        "draft": s.HandDraftSerializer(
+            required=False, help_text="`draft_changed`: the draft as it now stands."
+        ),
+    },
+)
+
+Incoming = s.HandDraftEndingRequestSerializer | s.HandDraftPlayerRequestSerializer
+
+
+def answer(draft: drafts.Draft) -> Response:
+    """The draft with its ETag, a digest of every part as it stands."""
+    body = draft.to_json()
+    return Response(body, headers={"ETag": http.digest_etag([body]), "Cache-Control": "no-cache"})
+
+
+class DraftMixin(MatchHandsMixin):
+    """Finds the match in the URL among the requester's clubs (404), checks the role (403)."""
+
+    # for the schema (the path's player): the parts themselves come from the service
+    queryset = HandDraftPart.objects.none()  # type: ignore[assignment]
+    serializer_class = s.HandDraftSerializer
+    schema = http.HeaderSchema()
+
+    def save(
+        self, match_id: int, number: int, player_id: int | None, incoming: Incoming
+    ) -> Response:
+        """Write one part from the body as read, and answer the whole draft."""
+        incoming.is_valid(raise_exception=True)
+        return answer(
+            drafts.draft_part_save(
+                match_id=match_id,
+                number=number,
+                player_id=player_id,
+                data=incoming.to_data(),
+                expected_version=incoming.validated_data["version"],
+                user=requester(self.request),
+                device=http.device(self.request),
+            )
+        )
+
+
+class HandDraftView(DraftMixin):
+    """The draft of the match's next hand, as the phones have written it so far."""
+
+    @extend_schema(
+        responses={
+            200: s.HandDraftSerializer,
+            304: OpenApiResponse(description="Not modified."),
+            409: READ_CONFLICT,
+        },
+        parameters=[http.IF_NONE_MATCH_DRAFT, http.ETAG_DRAFT],
+    )
+    def get(self, request: Request, match_pk: int, number: int) -> Response:
+        draft = drafts.draft_of(match_id=self.get_match_id(), number=number)
+        tag = http.digest_etag([draft.to_json()])
+        if http.not_modified(request, tag):
+            return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": tag})
+        return answer(draft)
+
+
+class HandDraftEndingView(DraftMixin):
+    """The draft's ending part: how the hand ended, who went out, the game's flags."""
+
+    @extend_schema(
+        request=s.HandDraftEndingRequestSerializer,
+        responses={200: s.HandDraftSerializer, 409: WRITE_CONFLICT},
+        examples=[
+            OpenApiExample(
+                "A player went out; who, not entered yet",
+                value={"ending": "went_out", "went_out": None, "flags": {}, "version": 0},
+                request_only=True,
+            )
+        ],
+        parameters=[http.ETAG_DRAFT],
+    )
+    def put(self, request: Request, match_pk: int, number: int) -> Response:
+        match_id = self.get_match_id()  # 404 or 403 before the body is read
+        incoming = s.HandDraftEndingRequestSerializer(data=request.data)
+        return self.save(match_id, number, None, incoming)
+
+
+class HandDraftPlayerView(DraftMixin):
+    """A seated player's part of the draft: their melds and the cards left in their hand."""
+
+    @extend_schema(
+        request=s.HandDraftPlayerRequestSerializer,
+        responses={200: s.HandDraftSerializer, 409: WRITE_CONFLICT},
+        examples=[
+            OpenApiExample(
+                "A meld and a card left in hand, first entered",
+                value={"melds": [["JS", "2D=QS", "KS"]], "hand": ["4H"], "version": 0},
+                request_only=True,
+            )
+        ],
+        parameters=[http.ETAG_DRAFT],
+    )
+    def put(self, request: Request, match_pk: int, number: int, player: int) -> Response:
+        match_id = self.get_match_id()  # 404 or 403 before the body is read
+        incoming = s.HandDraftPlayerRequestSerializer(data=request.data)
+        return self.save(match_id, number, player, incoming)

@@ -1,0 +1,366 @@
+"""GET matches/{id}/hands/{n}/draft/ and PUT .../draft/ending/ and .../draft/players/{id}/:
+one hand entered by several phones, part by part, before one of them records it."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.db import connections
+
+from matches.models import HandDraftPart
+from tests.factories import client_for, record, start_match, went_out, whole_pack_out
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def match(as_carol, club, roster) -> dict:
+    """Alice's club's match of Ann, Ben and Cleo, no hand recorded: the next hand is 1."""
+    return start_match(as_carol, club, roster[:3])
+
+
+@pytest.fixture
+def seated(roster) -> list[int]:
+    return [p.pk for p in roster[:3]]
+
+
+def draft_url(match_id: int, number: int = 1) -> str:
+    return f"/api/v1/matches/{match_id}/hands/{number}/draft/"
+
+
+def put_ending(client, match_id, body, number=1):
+    return client.put(f"{draft_url(match_id, number)}ending/", body, format="json")
+
+
+def put_player(client, match_id, player, body, number=1):
+    return client.put(f"{draft_url(match_id, number)}players/{player}/", body, format="json")
+
+
+def codes(response) -> list[str]:
+    return [error["code"] for error in response.json()["errors"]]
+
+
+# --- writing and reading parts ------------------------------------------------------------------
+
+
+def test_a_draft_nobody_has_written_is_empty(as_victor, match):
+    response = as_victor.get(draft_url(match["id"]))
+    assert response.status_code == 200
+    assert response.json() == {"number": 1, "ending": None, "players": []}
+
+
+def test_a_part_written_by_one_member_is_read_back_by_another(as_carol, as_victor, match, seated):
+    ann = seated[0]
+    body = {"melds": [["JS", "2D=QS", "KS"]], "hand": ["4H"], "version": 0}
+    written = put_player(as_carol, match["id"], ann, body)
+    assert written.status_code == 200, written.json()
+
+    read = as_victor.get(draft_url(match["id"])).json()
+    assert read["ending"] is None
+    (part,) = read["players"]
+    assert part["player"] == ann
+    assert part["melds"] == [["JS", "2D=QS", "KS"]] and part["hand"] == ["4H"]
+    assert part["version"] == 1 and part["by"] == "carol" and part["at"]
+    assert written.json() == read
+
+
+def test_cards_are_answered_in_canonical_notation(as_carol, match, seated):
+    body = {"melds": [["10h", "j♥", "2c=qH"]], "hand": ["th", "a♠"], "version": 0}
+    answer = put_player(as_carol, match["id"], seated[1], body).json()
+    assert answer["players"][0]["melds"] == [["10H", "JH", "2C=QH"]]
+    assert answer["players"][0]["hand"] == ["10H", "AS"]
+
+
+def test_unfinished_melds_are_kept_without_a_ruling(as_carol, match, seated):
+    body = {"melds": [["5H", "6H"], ["2C"], ["QS", "QS", "QS", "KD"]], "hand": [], "version": 0}
+    answer = put_player(as_carol, match["id"], seated[0], body)
+    assert answer.status_code == 200, answer.json()
+    assert answer.json()["players"][0]["melds"] == body["melds"]
+
+
+def test_the_players_parts_come_in_seat_order(as_carol, match, seated):
+    for player in reversed(seated):
+        assert put_player(as_carol, match["id"], player, {"version": 0}).status_code == 200
+    answer = as_carol.get(draft_url(match["id"])).json()
+    assert [part["player"] for part in answer["players"]] == seated
+
+
+def test_the_ending_part_is_kept_with_its_flags(as_alice, match, seated):
+    body = {"ending": "went_out", "went_out": seated[2], "flags": {"rummy": True}, "version": 0}
+    answer = put_ending(as_alice, match["id"], body)
+    assert answer.status_code == 200, answer.json()
+    ending = answer.json()["ending"]
+    assert (ending["ending"], ending["went_out"], ending["version"]) == ("went_out", seated[2], 1)
+    assert ending["flags"] == {}  # Arlington asks no flag of a hand
+    assert ending["by"] == "alice"
+
+
+def test_the_ending_may_leave_out_who_went_out(as_carol, match):
+    answer = put_ending(as_carol, match["id"], {"ending": "went_out", "version": 0})
+    assert answer.status_code == 200, answer.json()
+    assert answer.json()["ending"]["went_out"] is None
+
+
+# --- versions -------------------------------------------------------------------------------
+
+
+def test_a_write_from_the_current_version_moves_the_part_on(as_carol, match, seated):
+    url_player = seated[0]
+    put_player(as_carol, match["id"], url_player, {"hand": ["4H"], "version": 0})
+    answer = put_player(as_carol, match["id"], url_player, {"hand": ["5H"], "version": 1})
+    assert answer.status_code == 200
+    part = answer.json()["players"][0]
+    assert (part["hand"], part["version"]) == (["5H"], 2)
+
+
+def test_a_stale_version_is_refused_with_the_draft_as_it_stands(as_alice, as_carol, match, seated):
+    ann = seated[0]
+    put_player(as_carol, match["id"], ann, {"hand": ["4H"], "version": 0})
+    before = as_carol.get(draft_url(match["id"])).json()
+
+    stale = put_player(as_alice, match["id"], ann, {"hand": ["9C"], "version": 0})
+    assert stale.status_code == 409
+    assert codes(stale) == ["draft_changed"]
+    assert stale.json()["draft"] == before
+    assert as_carol.get(draft_url(match["id"])).json() == before
+
+
+def test_a_stale_ending_is_refused(as_alice, as_carol, match):
+    put_ending(as_carol, match["id"], {"ending": "went_out", "version": 0})
+    stale = put_ending(as_alice, match["id"], {"ending": "stock_exhausted", "version": 0})
+    assert stale.status_code == 409 and codes(stale) == ["draft_changed"]
+    assert stale.json()["draft"]["ending"]["ending"] == "went_out"
+
+
+def test_a_version_ahead_of_a_part_never_written_is_refused(as_carol, match, seated):
+    response = put_player(as_carol, match["id"], seated[0], {"hand": [], "version": 3})
+    assert response.status_code == 409 and codes(response) == ["draft_changed"]
+    assert not HandDraftPart.objects.exists()
+
+
+def test_two_phones_writing_two_players_do_not_conflict(as_alice, as_carol, match, seated):
+    first = put_player(as_alice, match["id"], seated[0], {"hand": ["4H"], "version": 0})
+    second = put_player(as_carol, match["id"], seated[1], {"hand": ["5H"], "version": 0})
+    ending = put_ending(as_carol, match["id"], {"ending": "went_out", "version": 0})
+    assert [first.status_code, second.status_code, ending.status_code] == [200, 200, 200]
+    answer = ending.json()
+    assert [(p["player"], p["by"]) for p in answer["players"]] == [
+        (seated[0], "alice"),
+        (seated[1], "carol"),
+    ]
+
+
+# --- what a draft may say -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "attr", "code"),
+    [
+        ({"melds": [["JS", "QS", "XX"]]}, "melds.0.2", "invalid_card"),
+        ({"hand": ["4H", "5H", "6H", "2D=QS"]}, "hand.3", None),
+        ({"melds": [["JS"], ["5H", "6H=7H"]]}, "melds.1.1", None),
+    ],
+)
+def test_an_unreadable_card_is_a_400_naming_it(as_carol, match, seated, body, attr, code):
+    response = put_player(as_carol, match["id"], seated[0], {**body, "version": 0})
+    assert response.status_code == 400
+    (error,) = response.json()["errors"]
+    assert error["attr"] == attr
+    if code is not None:
+        assert error["code"] == code
+    assert not HandDraftPart.objects.exists()
+
+
+def test_bad_notation_has_the_code_the_hands_api_gives(as_carol, match, seated):
+    body = went_out(seated[0], seated)
+    body["results"][1]["hand"][0] = "1Z"
+    by_hands = record(as_carol, match["id"], body)
+    by_draft = put_player(as_carol, match["id"], seated[0], {"hand": ["1Z"], "version": 0})
+    assert by_hands.status_code == by_draft.status_code == 400
+    assert codes(by_hands) == codes(by_draft)
+
+
+def test_too_many_melds_are_refused(as_carol, match, seated):
+    body = {"melds": [["4H"]] * 41, "version": 0}
+    response = put_player(as_carol, match["id"], seated[0], body)
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["attr"] == "melds"
+
+
+def test_the_version_is_required(as_carol, match, seated):
+    response = put_player(as_carol, match["id"], seated[0], {"hand": []})
+    assert response.status_code == 400 and codes(response) == ["required"]
+
+
+def test_a_player_not_seated_has_no_part(as_carol, match, roster):
+    dev = roster[3].pk
+    response = put_player(as_carol, match["id"], dev, {"hand": [], "version": 0})
+    assert response.status_code == 404 and codes(response) == ["not_found"]
+
+
+def test_who_went_out_must_be_seated(as_carol, match, roster):
+    body = {"ending": "went_out", "went_out": roster[3].pk, "version": 0}
+    response = put_ending(as_carol, match["id"], body)
+    assert response.status_code == 400
+    (error,) = response.json()["errors"]
+    assert (error["code"], error["attr"]) == ("player_not_seated", "went_out")
+
+
+def test_an_ending_that_is_no_ending_is_refused(as_carol, match):
+    response = put_ending(as_carol, match["id"], {"ending": "gave_up", "version": 0})
+    assert response.status_code == 400 and codes(response) == ["invalid_choice"]
+
+
+def test_a_rummy_hand_never_ends_by_the_stock_running_out(as_carol, club, roster):
+    match = start_match(as_carol, club, roster[:3], ruleset="rummy")
+    refused = put_ending(as_carol, match["id"], {"ending": "stock_exhausted", "version": 0})
+    assert refused.status_code == 400
+    (error,) = refused.json()["errors"]
+    assert (error["code"], error["attr"]) == ("invalid_choice", "ending")
+
+    body = {"ending": "went_out", "went_out": roster[0].pk, "flags": {"rummy": True}, "version": 0}
+    accepted = put_ending(as_carol, match["id"], body)
+    assert accepted.status_code == 200, accepted.json()
+    assert accepted.json()["ending"]["flags"] == {"rummy": True}
+
+
+# --- which hand -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("number", [0, 2, 7])
+def test_only_the_next_hand_has_a_draft(as_carol, match, seated, number):
+    read = as_carol.get(draft_url(match["id"], number))
+    written = put_player(as_carol, match["id"], seated[0], {"version": 0}, number=number)
+    assert read.status_code == written.status_code == 409
+    assert codes(read) == codes(written) == ["hand_number_not_next"]
+    assert not HandDraftPart.objects.exists()
+
+
+def test_a_finished_match_has_no_draft(as_carol, club, roster):
+    ann, ben = roster[0].pk, roster[1].pk
+    match = start_match(as_carol, club, roster[:2])
+    for _ in range(2):  # 640 each time: finished after the second
+        assert record(as_carol, match["id"], whole_pack_out(ann, ben)).status_code == 201
+    read = as_carol.get(draft_url(match["id"], 3))
+    written = put_ending(as_carol, match["id"], {"ending": "went_out", "version": 0}, number=3)
+    assert read.status_code == written.status_code == 409
+    assert codes(read) == codes(written) == ["match_finished"]
+
+
+def test_a_hand_being_played_live_takes_no_draft(as_carol, match, seated):
+    live = as_carol.post(f"/api/v1/matches/{match['id']}/live/", {"turned_up": "7H"}, format="json")
+    assert live.status_code == 201
+    response = put_player(as_carol, match["id"], seated[0], {"version": 0})
+    assert response.status_code == 409 and codes(response) == ["live_hand_in_progress"]
+    assert not HandDraftPart.objects.exists()
+
+
+def test_recording_the_hand_deletes_its_draft(as_carol, match, seated):
+    put_player(as_carol, match["id"], seated[0], {"hand": ["4H"], "version": 0})
+    put_ending(as_carol, match["id"], {"ending": "went_out", "version": 0})
+    assert record(as_carol, match["id"], went_out(seated[0], seated)).status_code == 201
+
+    assert not HandDraftPart.objects.exists()
+    gone = as_carol.get(draft_url(match["id"], 1))  # a phone still polling hand 1 learns of it
+    assert gone.status_code == 409 and codes(gone) == ["hand_number_not_next"]
+    assert as_carol.get(draft_url(match["id"], 2)).json()["players"] == []
+
+
+def test_voiding_a_hand_deletes_the_drafts(as_carol, match, seated):
+    assert record(as_carol, match["id"], went_out(seated[0], seated)).status_code == 201
+    put_player(as_carol, match["id"], seated[0], {"hand": ["4H"], "version": 0}, number=2)
+    assert HandDraftPart.objects.count() == 1
+
+    voided = as_carol.delete(f"/api/v1/matches/{match['id']}/hands/1/")
+    assert voided.status_code == 204
+    assert not HandDraftPart.objects.exists()
+    assert as_carol.get(draft_url(match["id"], 1)).json() == {
+        "number": 1,
+        "ending": None,
+        "players": [],
+    }
+
+
+def test_correcting_a_hand_leaves_the_draft_alone(as_carol, match, seated):
+    assert record(as_carol, match["id"], went_out(seated[0], seated)).status_code == 201
+    put_player(as_carol, match["id"], seated[0], {"hand": ["4H"], "version": 0}, number=2)
+    correction = {**went_out(seated[1], seated), "reason": "dispute"}
+    url = f"/api/v1/matches/{match['id']}/hands/1/"
+    assert as_carol.put(url, correction, format="json", HTTP_IF_MATCH="*").status_code == 200
+    assert HandDraftPart.objects.count() == 1
+
+
+# --- polling with the ETag --------------------------------------------------------------------
+
+
+def test_the_etag_answers_304_until_a_part_changes(as_carol, as_victor, match, seated):
+    first = as_victor.get(draft_url(match["id"]))
+    tag = first["ETag"]
+    assert tag.startswith('"') and tag.endswith('"')
+    unchanged = as_victor.get(draft_url(match["id"]), HTTP_IF_NONE_MATCH=tag)
+    assert unchanged.status_code == 304 and unchanged["ETag"] == tag
+
+    written = put_player(as_carol, match["id"], seated[0], {"hand": ["4H"], "version": 0})
+    assert written["ETag"] != tag
+    changed = as_victor.get(draft_url(match["id"]), HTTP_IF_NONE_MATCH=tag)
+    assert changed.status_code == 200 and changed["ETag"] == written["ETag"]
+
+
+def test_a_malformed_if_none_match_is_a_400(as_carol, match):
+    response = as_carol.get(draft_url(match["id"]), HTTP_IF_NONE_MATCH="abc")
+    assert response.status_code == 400 and codes(response) == ["invalid_if_none_match"]
+
+
+# --- who may ----------------------------------------------------------------------------------
+
+
+def test_a_viewer_reads_the_draft_but_may_not_write_it(as_victor, match, seated):
+    assert as_victor.get(draft_url(match["id"])).status_code == 200
+    ending = put_ending(as_victor, match["id"], {"ending": "went_out", "version": 0})
+    player = put_player(as_victor, match["id"], seated[0], {"version": 0})
+    assert ending.status_code == player.status_code == 403
+    assert not HandDraftPart.objects.exists()
+
+
+def test_an_outsider_finds_no_draft(as_bob, bobs_club, match, seated):
+    assert as_bob.get(draft_url(match["id"])).status_code == 404
+    assert put_ending(as_bob, match["id"], {"ending": "went_out", "version": 0}).status_code == 404
+    assert put_player(as_bob, match["id"], seated[0], {"version": 0}).status_code == 404
+    assert not HandDraftPart.objects.exists()
+
+
+def test_anonymous_callers_are_asked_to_sign_in(api_client_plain, match, seated):
+    assert api_client_plain.get(draft_url(match["id"])).status_code == 401
+    response = put_player(api_client_plain, match["id"], seated[0], {"version": 0})
+    assert response.status_code == 401
+
+
+# --- two phones at once -------------------------------------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_phones_writing_one_part_at_once_one_wins(carol, alice, club, roster):
+    match = start_match(client_for(carol), club, roster[:3])
+    ann = roster[0].pk
+    barrier = threading.Barrier(2)
+    statuses: list[object] = [None, None]
+
+    def write(i: int, user) -> None:
+        try:
+            barrier.wait(timeout=10)
+            body = {"hand": [["4H"], ["9C"]][i], "version": 0}
+            statuses[i] = put_player(client_for(user), match["id"], ann, body).status_code
+        except Exception as error:  # noqa: BLE001 - reported below
+            statuses[i] = error
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=write, args=(i, u)) for i, u in enumerate([carol, alice])]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert sorted(statuses) == [200, 409]  # type: ignore[type-var]
+    (part,) = HandDraftPart.objects.all()
+    assert part.version == 1
