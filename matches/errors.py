@@ -289,7 +289,7 @@ class EndingNotInGame(MatchError):
 
     code = "invalid_choice"
     attr = "ending"
-    message = _("A hand of {ruleset} cannot end {ending}; it ends: {endings}.")
+    message = _("In {ruleset}, a hand never ends this way: {ending}. It ends when: {endings}.")
 
 
 class DraftChanged(MatchError):
