@@ -2,8 +2,9 @@
 
 Tests run on PostgreSQL; this one alone starts a process of its own on a throwaway SQLite
 database, with make run's settings, and records, corrects and voids hands through the API as a
-scorekeeper would, since that SQL is the one place where the two databases could differ. An
-SQLite too old for it (before 3.35) is refused at start-up (``arlington.E002``).
+scorekeeper would (a draft of the hand too), since that SQL is the one place where the two
+databases could differ. An SQLite too old for it (before 3.35) is refused at start-up
+(``arlington.E002``).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ import os
 import sqlite3
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
-from matches.models import Hand, HandRevision, Match, Seat
+from matches.models import Hand, HandDraftPart, HandRevision, Match, Seat
 from tests.factories import went_out
 
 client = APIClient()
@@ -36,7 +37,11 @@ match = Match.objects.filter(status="in_progress").order_by("pk").first()
 ids = list(match.seats.order_by("position").values_list("player_id", flat=True))
 before = {s.player_id: s.total for s in match.seats.all()}
 url = f"/api/v1/matches/{match.pk}/hands/"
+draft_url = f"{url}{match.hands_played + 1}/draft/players/{ids[0]}/"
+drafted = [client.put(draft_url, {"hand": ["4h"], "version": v}, format="json")
+           for v in (0, 0)]
 recorded = client.post(url, went_out(ids[0], ids), format="json")
+drafts_left = HandDraftPart.objects.filter(match=match).count()
 number = recorded.json()["number"]
 after_record = {s.player_id: s.total for s in Seat.objects.filter(match=match)}
 corrected = client.put(f"{url}{number}/", {**went_out(ids[1], ids), "reason": "wrong winner"},
@@ -56,6 +61,8 @@ print("RESULT " + json.dumps({
     "revisions": list(HandRevision.objects.filter(match=match, number=number)
                       .order_by("revision").values_list("action", flat=True)),
     "created_at_type": type(Match.objects.get(pk=match.pk).created_at).__name__,
+    "drafted": [r.status_code for r in drafted], "draft": drafted[0].json(),
+    "drafts_left": drafts_left,
 }))
 """
 
@@ -108,6 +115,10 @@ def test_hands_are_recorded_corrected_and_voided_on_the_embedded_database(tmp_pa
     assert recorded["recorded_at"].endswith("Z")
     assert result["created_at_type"] == "datetime"
     assert result["too_large"] == [404, 404]  # SQLite cannot hold the id: no row, no error
+    # a draft part is kept by version, and recording its hand deletes it
+    assert result["drafted"] == [200, 409]
+    assert result["draft"]["players"][0]["hand"] == ["4H"]
+    assert result["drafts_left"] == 0
 
 
 def test_an_sqlite_too_old_for_the_hands_statements_is_refused_at_start_up(monkeypatch):
