@@ -364,3 +364,9 @@ def test_two_phones_writing_one_part_at_once_one_wins(carol, alice, club, roster
     assert sorted(statuses) == [200, 409]  # type: ignore[type-var]
     (part,) = HandDraftPart.objects.all()
     assert part.version == 1
+
+
+def test_options_describes_the_body_of_a_part(as_carol, match, seated):
+    response = as_carol.options(f"{draft_url(match['id'])}players/{seated[0]}/")
+    assert response.status_code == 200
+    assert {"melds", "hand", "version"} <= set(response.json()["actions"]["PUT"])

@@ -44,6 +44,10 @@ class DraftMixin(MatchHandsMixin):
     serializer_class = s.HandDraftSerializer
     schema = http.HeaderSchema()
 
+    def get_object(self) -> int:
+        """The match in the URL, once the role allows the request (DRF's OPTIONS asks)."""
+        return self.get_match_id()
+
     def save(
         self, match_id: int, number: int, player_id: int | None, incoming: Incoming
     ) -> Response:
@@ -84,6 +88,8 @@ class HandDraftView(DraftMixin):
 class HandDraftEndingView(DraftMixin):
     """The draft's ending part: how the hand ended, who went out, the game's flags."""
 
+    serializer_class = s.HandDraftEndingRequestSerializer  # type: ignore[assignment]
+
     @extend_schema(
         request=s.HandDraftEndingRequestSerializer,
         responses={200: s.HandDraftSerializer, 409: WRITE_CONFLICT},
@@ -104,6 +110,8 @@ class HandDraftEndingView(DraftMixin):
 
 class HandDraftPlayerView(DraftMixin):
     """A seated player's part of the draft: their melds and the cards left in their hand."""
+
+    serializer_class = s.HandDraftPlayerRequestSerializer  # type: ignore[assignment]
 
     @extend_schema(
         request=s.HandDraftPlayerRequestSerializer,
