@@ -100,6 +100,16 @@ ENTRY_SENTENCES: dict[str, Any] = {
     "review_fix_short": _("Fix"),
     "review_melds": _("Melds of %(name)s"),
     "review_back": _("Back to the cards"),
+    "share_on": _("Shared with the other phones at this table."),
+    "share_sending": _("Sharing with the other phones at this table…"),
+    "share_offline": _("No connection: this entry stays on this phone until it returns."),
+    "share_recorded": _("Hand %(n)s was recorded on another phone."),
+    "share_waiting": _("Not shared: hands entered before it are still waiting on this phone."),
+    "share_clash": _(
+        "Changed on another phone at the same time: %(parts)s. Their version is shown: check it."
+    ),
+    "shared_from": _("Also entered on another phone by %(by)s."),
+    "shared_from_other": _("Also entered on another phone."),
     "entry_finished": _(
         "This match is finished: no hand can be added. A recorded hand can still be corrected."
     ),

@@ -368,3 +368,128 @@ export function addRest(draft, topDiscard) {
   activePlayer(draft).hand.push(...theRest(draft, topDiscard));
   draft.topDiscard = topDiscard ?? null;
 }
+
+// --- sharing the entry with the other phones at the table ----------------------------------
+// The API keeps a draft of the next hand in parts: the ending, and each player's melds and
+// held cards (GET/PUT matches/{id}/hands/{n}/draft/…), each part with a version of its own.
+// Here the local draft is compared with what was last shared (`draft.shared.base`), field by
+// field: what only this phone changed is sent, what only another phone changed is taken, and
+// a field both changed takes the other phone's and is reported, never dropped in silence.
+
+export const ENDING_PART = "ending";
+
+const sameJson = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+// A draft made before sharing existed gets its empty record of what was shared.
+export function sharedOf(draft) {
+  draft.shared ??= { base: {}, versions: {}, mine: {}, by: {} };
+  return draft.shared;
+}
+
+// One part's fields as they stand in the draft (`key` "ending" or a player id).
+export function partData(draft, key) {
+  if (key === ENDING_PART) {
+    return {
+      ending: draft.ending ?? null,
+      went_out: draft.ending === "went_out" ? draft.wentOut ?? null : null,
+      flags: { ...(draft.flags ?? {}) },
+    };
+  }
+  const player = draft.players.find((p) => String(p.id) === String(key));
+  return { melds: player.melds.filter((m) => m.length).map((m) => [...m]), hand: [...player.hand] };
+}
+
+// What a part was before anybody shared it: nothing entered.
+function emptyPart(draft, key) {
+  if (key === ENDING_PART) {
+    return { ending: null, went_out: null, flags: Object.fromEntries(draft.limits.flags.map((f) => [f.name, f.default])) };
+  }
+  return { melds: [], hand: [] };
+}
+
+function setPart(draft, key, data) {
+  if (key === ENDING_PART) {
+    draft.ending = data.ending;
+    draft.wentOut = data.ending === "went_out" ? data.went_out : null;
+    draft.flags = { ...draft.flags, ...data.flags };
+    return;
+  }
+  const index = draft.players.findIndex((p) => String(p.id) === String(key));
+  const player = draft.players[index];
+  player.melds = [...data.melds.map((m) => [...m]), []];
+  player.hand = [...data.hand];
+  if (draft.active.player === index && draft.active.group !== "hand") draft.active.group = player.melds.length - 1;
+}
+
+// The parts this phone changed since they were last shared (the ending only once it is
+// answered, a player's only once something was entered for them).
+export function pendingParts(draft) {
+  const shared = sharedOf(draft);
+  const keys = [...(draft.ending ? [ENDING_PART] : []), ...draft.players.map((p) => String(p.id))];
+  return keys.filter((key) => !sameJson(partData(draft, key), shared.base[key] ?? emptyPart(draft, key)));
+}
+
+// The parts of an API draft answer, by key, as {data, version, by}.
+export function partsOfAnswer(answer) {
+  const parts = {};
+  if (answer.ending) {
+    const { ending, went_out: wentOut, flags, version, by } = answer.ending;
+    parts[ENDING_PART] = { data: { ending, went_out: wentOut ?? null, flags: flags ?? {} }, version, by };
+  }
+  for (const part of answer.players ?? []) {
+    parts[String(part.player)] = { data: { melds: part.melds, hand: part.hand }, version: part.version, by: part.by };
+  }
+  return parts;
+}
+
+// Take in another phone's parts: each part newer than the one this phone last saw is merged
+// field by field with this phone's own changes. Returns {changed, clashes}: whether the draft
+// changed, and the keys of the parts where both phones changed the same field (the other
+// phone's was kept: the screen says so).
+export function adoptShared(draft, answer) {
+  const shared = sharedOf(draft);
+  const clashes = [];
+  let changed = false;
+  for (const [key, part] of Object.entries(partsOfAnswer(answer))) {
+    if (key !== ENDING_PART && !draft.players.some((p) => String(p.id) === key)) continue;
+    if (part.version <= (shared.versions[key] ?? 0)) continue;
+    const base = shared.base[key] ?? emptyPart(draft, key);
+    const local = partData(draft, key);
+    const merged = {};
+    for (const field of Object.keys(base)) {
+      const theirs = part.data[field] ?? base[field];
+      if (sameJson(local[field], base[field]) || sameJson(local[field], theirs)) merged[field] = theirs;
+      else if (sameJson(theirs, base[field])) merged[field] = local[field];
+      else {
+        merged[field] = theirs;
+        clashes.push(key);
+      }
+    }
+    if (!sameJson(merged, local)) {
+      setPart(draft, key, merged);
+      changed = true;
+    }
+    shared.base[key] = { ...base, ...part.data };
+    shared.versions[key] = part.version;
+    // who else entered this part: its writers but this phone, as the API names them
+    const by = part.by ?? "";
+    const before = Array.isArray(shared.by[key]) ? shared.by[key] : [];
+    shared.by[key] = [...new Set([...before, by])];
+  }
+  return { changed, clashes: [...new Set(clashes)] };
+}
+
+// A part this phone sent was kept by the API as `version`.
+export function markShared(draft, key, data, version) {
+  const shared = sharedOf(draft);
+  shared.base[key] = data;
+  shared.versions[key] = version;
+  shared.mine[key] = version;
+}
+
+// Who entered a part on other phones: their names ("" for a name the API did not give), or
+// an empty list when only this phone did.
+export function sharedFrom(draft, key) {
+  const by = sharedOf(draft).by[String(key)];
+  return Array.isArray(by) ? by : [];
+}

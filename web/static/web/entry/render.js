@@ -5,10 +5,10 @@ import { ApiError } from "../api.js";
 import { RANKS, SUITS, SUIT_SYMBOLS, cardFace, cardName, colour, shortFace } from "../cards.js";
 import { h, number } from "../dom.js";
 import { kindLabel, sentences, t } from "../i18n.js";
-import { actions, handNumber, root, state } from "./context.js";
+import { actions, handNumber, matchUrl, root, state } from "./context.js";
 import {
   activePlayer, cardTotal, copies, isWild, counts, generalViolations, meldBodyIndex, offers, overCopies,
-  playerViolations, restOffered, violationsAt,
+  playerViolations, restOffered, sharedFrom, violationsAt,
 } from "./draft.js";
 import { minus, signed } from "./format.js";
 import { review } from "./review.js";
@@ -51,7 +51,31 @@ export function heading() {
   const title = handNumber ? t("edit_hand", { n: handNumber }) : t("new_hand", { n: draft.number ?? match.next_hand });
   return h("div", { class: "entry-head" },
     h("h1", {}, title),
-    h("p", { class: "muted" }, [match.table, dealer ? t("dealer", { name: dealer.name }) : null].filter(Boolean).join(" · ")));
+    h("p", { class: "muted" }, [match.table, dealer ? t("dealer", { name: dealer.name }) : null].filter(Boolean).join(" · ")),
+    shareLine());
+}
+
+// Whether this entry is shared with the other phones at the table, and how that stands.
+function shareLine() {
+  const share = state.share;
+  if (!share) return null;
+  const text = {
+    sharing: t("share_on"),
+    sending: t("share_sending"),
+    offline: t("share_offline"),
+    failed: share.message,
+    closed: share.message,
+  }[share.status] ?? "";
+  return h("div", { class: `share-status ${share.status}`, id: "share-status" },
+    h("p", { role: "status" }, text),
+    share.clashes?.length ? h("p", { class: "share-clash" }, t("share_clash", { parts: share.clashes.join(", ") })) : null,
+    share.status === "closed" && share.message ? h("p", {}, h("a", { href: matchUrl }, t("back_to_match"))) : null);
+}
+
+export function renderShare() {
+  const node = document.getElementById("share-status");
+  const line = shareLine();
+  if (node && line) node.replaceWith(line);
 }
 
 function endingQuestion() {
@@ -129,7 +153,10 @@ function playerPanel() {
   const player = draft.players[index];
   const result = resultOf(index);
   const ownProblems = violationsAt(draft, state.preview.violations, index, null);
+  const from = sharedFrom(draft, player.id);
   return h("section", { class: "player-panel", id: "player-panel", role: "tabpanel", "aria-labelledby": `tab-${index}` },
+    from.length ? h("p", { class: "shared-from muted" },
+      from.every(Boolean) ? t("shared_from", { by: from.join(", ") }) : t("shared_from_other")) : null,
     problemList(ownProblems, `player-problems-${index}`),
     h("ol", { class: "groups" },
       player.melds.map((meld, group) => groupRow(index, group, meld, result?.melds?.[meldBodyIndex(player, group)])),

@@ -15,10 +15,11 @@ import { canWrite } from "../roles.js";
 import {
   actions, announce, forget, handNumber, loadSaved, matchId, matchUrl, root, save, state,
 } from "../entry/context.js";
+import * as share from "../entry/share.js";
 import * as drafts from "../entry/draft.js";
 import { chooseGap, chooseRest, chooseTwo } from "../entry/dialogs.js";
 import { record, saveCorrection } from "../entry/record.js";
-import { activeGroupName, closed, render, renderStatus } from "../entry/render.js";
+import { activeGroupName, closed, render, renderShare, renderStatus } from "../entry/render.js";
 import { previewOf, suggestionsFor, IDLE } from "../entry/rulings.js";
 
 const PREVIEW_DELAY_MS = 350;
@@ -29,6 +30,7 @@ let previewAbort = null;
 function changed({ quiet = false } = {}) {
   save();
   render();
+  share.changed();
   if (!quiet) schedulePreview();
 }
 
@@ -71,6 +73,8 @@ async function runPreview() {
 // Every change to the draft the screen and dialogs can ask for.
 Object.assign(actions, {
   render,
+  renderShare,
+  save,
   changed,
   stopPreview,
   record,
@@ -236,6 +240,7 @@ async function start() {
     showError(error, { sentences });
     return;
   }
+  share.start();
   render();
   schedulePreview();
 }

@@ -1,0 +1,149 @@
+"""One hand entered by several phones at once, through the API's draft of the hand.
+
+Alice's phone (A) taps the ending and the melds; Bob's phone (B) taps the cards left in the
+players' hands. Each sees the other's taps within seconds, one of them records, and the hand
+recorded is the one both entered together, once.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from playwright.sync_api import expect
+
+from matches.models import Hand
+from tests.factories import create_match, record_hand, went_out
+from tests.web.entry import choose_ending, choose_player, open_entry, record_reviewed, tap
+
+ANN_MELDS = [["AS", "AH", "AD", "AC"], ["AS", "AH", "AD"], ["KS", "KH", "KD"], ["QS", "QH", "QD"]]
+BEN_MELDS = [["5D", "6D", "7D"]]
+CLEO_MELDS = [["5C", "6C", "7C"]]
+BEN_HELD = ["3C", "4C", "8H", "9H", "10H", "JH", "3D", "4D", "8C", "9C"]
+CLEO_HELD = ["3H", "4H", "8S", "9S", "10S", "JS", "3S", "4S", "8D", "9D"]
+SHARED = "Shared with the other phones at this table."
+
+
+def phone(page_as, user):
+    page = page_as(user)
+    page.set_default_timeout(30_000)
+    return page
+
+
+def melds(page, index: int, melds: list[list[str]]) -> None:
+    choose_player(page, index)
+    for meld in melds:
+        page.locator('[data-key="bar-new-meld"]').click()
+        for code in meld:
+            tap(page, code)
+
+
+def held(page, index: int, cards: list[str]) -> None:
+    choose_player(page, index)
+    page.locator('[data-key="bar-hand"]').click()
+    for card in cards:
+        tap(page, card)
+
+
+def chips(page, group: str) -> list[str]:
+    """The cards shown in the active player's group ("hand", or a meld's index)."""
+    return page.locator(f'.player-panel li.group[data-group="{group}"] .chip').evaluate_all(
+        "nodes => nodes.map(n => n.dataset.card)"
+    )
+
+
+def test_two_phones_share_one_entry_and_record_it_once(page_as, alice, bob, roster, screenshot):
+
+    ann, ben, cleo = roster[:3]
+    match = create_match(ann.club, [ann, ben, cleo], user=alice, table="Table 2")
+    a, b = phone(page_as, alice), phone(page_as, bob)
+    open_entry(a, match.pk)
+    open_entry(b, match.pk)
+    expect(a.get_by_text(SHARED, exact=True)).to_be_visible()
+    expect(b.get_by_text(SHARED, exact=True)).to_be_visible()
+
+    # Bob taps the cards Ben and Cleo hold, while Alice taps the ending and every meld: Ben's
+    # melds and Ben's held cards are one player's, entered on two phones at the same time.
+    held(b, 1, BEN_HELD)
+    choose_ending(a, str(ann.pk))
+    melds(a, 0, ANN_MELDS)
+    melds(a, 1, BEN_MELDS)
+    held(b, 2, CLEO_HELD)
+    melds(a, 2, CLEO_MELDS)
+
+    # Each phone shows the other's taps, and says where they came from.
+    choose_player(a, 2)
+    expect(a.locator(".player-panel .shared-from")).to_have_text(
+        "Also entered on another phone by bob."
+    )
+    expect(a.locator(".player-panel li.group.hand .chip")).to_have_count(len(CLEO_HELD))
+    choose_player(b, 1)
+    expect(b.locator('.player-panel li.group[data-group="0"] .chip')).to_have_count(3)
+    expect(b.locator(f'input[name="ending"][value="{ann.pk}"]')).to_be_checked()
+    assert Counter(chips(b, "hand")) == Counter(BEN_HELD)
+    screenshot(a, "shared-entry")
+
+    record_reviewed(a)
+    expect(a.locator("#messages")).to_contain_text("Hand 1 recorded.")
+    hand = Hand.objects.get(match=match)
+    results = {r.player_id: r for r in hand.results.all()}
+    assert Counter(h["card"] for h in results[ben.pk].held) == Counter(BEN_HELD)
+    assert Counter(h["card"] for h in results[cleo.pk].held) == Counter(CLEO_HELD)
+    assert [m["cards"] for m in results[cleo.pk].melds] == CLEO_MELDS
+    assert hand.went_out_id == ann.pk
+
+    # Bob's phone learns that the hand it helped enter is recorded.
+    expect(b.locator("#share-status")).to_contain_text("Hand 1 was recorded on another phone.")
+    assert Hand.objects.filter(match=match).count() == 1
+
+
+def test_the_same_cards_changed_on_two_phones_keep_the_other_phones_and_say_so(
+    page_as, alice, roster
+):
+    """The merge, field by field, run in the page: what only one phone changed is kept, and a
+    field both changed takes the other phone's version and is reported."""
+
+    ann, ben = roster[:2]
+    match = create_match(ann.club, [ann, ben], user=alice)
+    a = phone(page_as, alice)
+    open_entry(a, match.pk)
+    outcome = a.evaluate(
+        """async ([ann, ben]) => {
+          const d = await import("/static/web/entry/draft.js");
+          const limits = {ruleset: "arlington", copies: 2, maxMeld: 4, wild: "2",
+                          endings: ["went_out", "stock_exhausted"], flags: []};
+          const seats = [{player: ann, name: "Ann"}, {player: ben, name: "Ben"}];
+          const draft = d.freshDraft(seats, limits);
+          // this phone: Ben's melds and Ann's held cards
+          draft.players[1].melds = [["5D", "6D", "7D"], []];
+          draft.players[0].hand = ["3C"];
+          // the other phone: Ben's held cards (no clash) and Ann's held cards (a clash)
+          const answer = {number: 1, ending: null, players: [
+            {player: ann, melds: [], hand: ["4C"], version: 1, by: "bob"},
+            {player: ben, melds: [], hand: ["9H"], version: 1, by: "bob"},
+          ]};
+          const result = d.adoptShared(draft, answer);
+          return {result, ben: d.partData(draft, String(ben)), ann: d.partData(draft, String(ann)),
+                  pending: d.pendingParts(draft)};
+        }""",
+        [ann.pk, ben.pk],
+    )
+    assert outcome["ben"] == {"melds": [["5D", "6D", "7D"]], "hand": ["9H"]}
+    assert outcome["ann"] == {"melds": [], "hand": ["4C"]}
+    assert outcome["result"] == {"changed": True, "clashes": [str(ann.pk)]}
+    assert outcome["pending"] == [str(ben.pk)]  # Ben's melds are still to be sent
+
+
+def test_a_correction_is_not_shared(page_as, alice, roster):
+
+    ann, ben, cleo = roster[:3]
+    match = create_match(ann.club, [ann, ben, cleo], user=alice)
+    record_hand(match, {**went_out(ann.pk, [ann.pk, ben.pk, cleo.pk]), "number": 1}, user=alice)
+    a = phone(page_as, alice)
+    asked = []
+    a.on("request", lambda request: asked.append(request.url) if "/draft/" in request.url else None)
+    a.goto(f"/matches/{match.pk}/hands/1/edit/")
+    expect(a.locator("#entry .picker")).to_be_visible()
+    tap(a, "KC")
+    expect(a.locator("#share-status")).to_have_count(0)
+    a.wait_for_timeout(500)
+    assert asked == []

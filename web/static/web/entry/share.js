@@ -1,0 +1,150 @@
+// Sharing a new hand's entry with the other phones at the table, through the API's draft of
+// that hand (GET matches/{id}/hands/{n}/draft/, PUT …/draft/ending/ and
+// …/draft/players/{player}/): what this phone enters is sent a moment after each tap, and what
+// the others enter appears here, so that one person can tap the melds while each player taps
+// the cards left in their own hand. The merging itself is entry/draft.js's; this module only
+// talks to the API. Without a connection the entry simply stays on this phone, as before.
+import { ApiError, OfflineError, request } from "../api.js";
+import { t } from "../i18n.js";
+import { actions, announce, handNumber, matchId, state } from "./context.js";
+import { ENDING_PART, adoptShared, markShared, partData, pendingParts, sharedOf } from "./draft.js";
+
+const POLL_MS = 2500;
+const SEND_DELAY_MS = 300;
+const MAX_ROUNDS = 5; // sends in one go (a part taken by another phone meanwhile is sent again)
+
+let pollTimer = null;
+let sendTimer = null;
+let sending = false;
+let again = false;
+let etag = null;
+
+const base = () => `matches/${matchId}/hands/${state.draft.number}/draft/`;
+
+function setStatus(status, extra = {}) {
+  state.share = { ...state.share, status, ...extra };
+  actions.renderShare?.();
+}
+
+// Start sharing a new hand's entry (a correction is one phone's).
+export function start() {
+  if (handNumber !== null || !state.draft?.number) return;
+  sharedOf(state.draft);
+  state.share = { status: "sharing", clashes: [] };
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible" && state.share?.status !== "closed") poll();
+  });
+  poll();
+}
+
+// The draft changed on this phone: send what changed, soon.
+export function changed() {
+  if (!state.share || state.share.status === "closed") return;
+  clearTimeout(sendTimer);
+  sendTimer = setTimeout(send, SEND_DELAY_MS);
+}
+
+// The hand's number is not open for sharing: recorded on another phone meanwhile, or still
+// behind hands waiting in this phone's outbox; or the match finished. The entry itself stays:
+// recording it still meets the recorded hand the usual way (the same hand confirms it).
+async function close(error) {
+  clearTimeout(pollTimer);
+  clearTimeout(sendTimer);
+  let message = error.message;
+  if (error.codes.includes("hand_number_not_next")) {
+    const match = await request(`matches/${matchId}/`).then((answer) => answer.data, () => null);
+    message = match && match.next_hand > state.draft.number ? t("share_recorded", { n: state.draft.number }) : t("share_waiting");
+  }
+  setStatus("closed", { message });
+}
+
+function take(answer) {
+  const { changed: moved, clashes } = adoptShared(state.draft, answer);
+  if (clashes.length) {
+    const names = clashes.map((key) => (key === ENDING_PART ? t("how_ended") : state.draft.players.find((p) => String(p.id) === key)?.name));
+    state.share = { ...state.share, clashes: names };
+    announce(t("share_clash", { parts: names.join(", ") }));
+  }
+  if (moved) actions.changed();
+  else actions.save();
+}
+
+async function poll() {
+  clearTimeout(pollTimer);
+  if (document.visibilityState === "hidden") return;
+  try {
+    const answer = await request(base(), { headers: etag ? { "If-None-Match": etag } : {} });
+    // while a part is on its way, its answer brings the same news: this one waits
+    if (!sending) {
+      etag = answer.headers.get("ETag");
+      take(answer.data);
+    }
+    if (state.share.status === "offline") setStatus("sharing");
+    if (pendingParts(state.draft).length) changed();
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 304) {
+      // nothing new on the server
+    } else if (error instanceof ApiError && error.status === 409) {
+      close(error);
+      return;
+    } else if (error instanceof OfflineError) {
+      setStatus("offline");
+    } else if (error instanceof ApiError && error.status === 404) {
+      setStatus("closed", { message: "" });
+      return;
+    } else if (!(error instanceof ApiError)) {
+      throw error;
+    }
+  }
+  pollTimer = setTimeout(poll, POLL_MS);
+}
+
+async function sendPart(key) {
+  const { draft } = state;
+  const data = partData(draft, key);
+  const version = sharedOf(draft).versions[key] ?? 0;
+  const path = key === ENDING_PART ? `${base()}ending/` : `${base()}players/${key}/`;
+  try {
+    const answer = await request(path, { method: "PUT", body: { ...data, version } });
+    etag = answer.headers.get("ETag");
+    const mine = answer.data.players?.find((p) => String(p.player) === key) ?? (key === ENDING_PART ? answer.data.ending : null);
+    markShared(draft, key, data, mine?.version ?? version + 1);
+    take(answer.data);
+  } catch (error) {
+    if (error instanceof ApiError && error.codes.includes("draft_changed") && error.envelope.draft) {
+      take(error.envelope.draft); // merged here; sent again in the next round
+      return;
+    }
+    throw error;
+  }
+}
+
+async function send() {
+  if (sending) {
+    again = true;
+    return;
+  }
+  if (!pendingParts(state.draft).length) return;
+  sending = true;
+  setStatus("sending");
+  try {
+    for (let round = 0; round < MAX_ROUNDS; round += 1) {
+      const keys = pendingParts(state.draft);
+      if (!keys.length) break;
+      for (const key of keys) await sendPart(key);
+    }
+    setStatus(pendingParts(state.draft).length ? "sending" : "sharing");
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 409) close(error);
+    else if (error instanceof OfflineError) setStatus("offline");
+    else if (error instanceof ApiError) setStatus("failed", { message: error.message });
+    else throw error;
+  } finally {
+    sending = false;
+    actions.save();
+  }
+  if (again) {
+    again = false;
+    changed();
+  }
+}
