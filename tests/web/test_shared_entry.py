@@ -51,7 +51,9 @@ def chips(page, group: str) -> list[str]:
     )
 
 
-def test_two_phones_share_one_entry_and_record_it_once(page_as, alice, bob, roster, screenshot):
+def test_two_phones_share_one_entry_and_record_it_once(
+    page_as, alice, bob, roster, screenshot, assert_accessible
+):
 
     ann, ben, cleo = roster[:3]
     match = create_match(ann.club, [ann, ben, cleo], user=alice, table="Table 2")
@@ -81,6 +83,7 @@ def test_two_phones_share_one_entry_and_record_it_once(page_as, alice, bob, rost
     expect(b.locator(f'input[name="ending"][value="{ann.pk}"]')).to_be_checked()
     assert Counter(chips(b, "hand")) == Counter(BEN_HELD)
     screenshot(a, "shared-entry")
+    assert_accessible(a)
 
     record_reviewed(a)
     expect(a.locator("#messages")).to_contain_text("Hand 1 recorded.")
@@ -94,6 +97,10 @@ def test_two_phones_share_one_entry_and_record_it_once(page_as, alice, bob, rost
     # Bob's phone learns that the hand it helped enter is recorded.
     expect(b.locator("#share-status")).to_contain_text("Hand 1 was recorded on another phone.")
     assert Hand.objects.filter(match=match).count() == 1
+    # and its next entry is of the next hand, not hand 1 again
+    open_entry(b, match.pk)
+    expect(b.locator("#entry h1")).to_have_text("Hand 2")
+    expect(b.locator(".player-panel .chip")).to_have_count(0)
 
 
 def test_the_same_cards_changed_on_two_phones_keep_the_other_phones_and_say_so(

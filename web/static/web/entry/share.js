@@ -6,7 +6,7 @@
 // talks to the API. Without a connection the entry simply stays on this phone, as before.
 import { ApiError, OfflineError, request } from "../api.js";
 import { t } from "../i18n.js";
-import { actions, announce, handNumber, matchId, state } from "./context.js";
+import { actions, announce, forget, handNumber, matchId, state } from "./context.js";
 import { ENDING_PART, adoptShared, markShared, partData, pendingParts, sharedOf } from "./draft.js";
 
 const POLL_MS = 2500;
@@ -53,7 +53,11 @@ async function close(error) {
   let message = error.message;
   if (error.codes.includes("hand_number_not_next")) {
     const match = await request(`matches/${matchId}/`).then((answer) => answer.data, () => null);
-    message = match && match.next_hand > state.draft.number ? t("share_recorded", { n: state.draft.number }) : t("share_waiting");
+    const recorded = match && match.next_hand > state.draft.number;
+    message = recorded ? t("share_recorded", { n: state.draft.number }) : t("share_waiting");
+    // everything tapped here was shared before the hand was recorded: nothing of it is left
+    // to keep, and the next "Enter hand" must start the next hand, not this one again
+    if (recorded && !pendingParts(state.draft).length) forget();
   }
   setStatus("closed", { message });
 }
@@ -69,9 +73,13 @@ function take(answer) {
   else actions.save();
 }
 
+let polling = false;
+
 async function poll() {
   clearTimeout(pollTimer);
-  if (document.visibilityState === "hidden") return;
+  // one loop at a time (a page shown again asks at once, unless a request is on its way)
+  if (polling || document.visibilityState === "hidden") return;
+  polling = true;
   try {
     const answer = await request(base(), { headers: etag ? { "If-None-Match": etag } : {} });
     // while a part is on its way, its answer brings the same news: this one waits
@@ -95,6 +103,8 @@ async function poll() {
     } else if (!(error instanceof ApiError)) {
       throw error;
     }
+  } finally {
+    polling = false;
   }
   pollTimer = setTimeout(poll, POLL_MS);
 }
