@@ -154,3 +154,29 @@ def test_a_correction_is_not_shared(page_as, alice, roster):
     expect(a.locator("#share-status")).to_have_count(0)
     a.wait_for_timeout(500)
     assert asked == []
+
+
+def test_a_player_joining_an_entry_begun_elsewhere_opens_on_their_own_cards(
+    page_as, alice, bob, roster
+):
+    ann, ben, cleo = roster[:3]
+    ann.user, ben.user = alice, bob
+    ann.save()
+    ben.save()
+    match = create_match(ann.club, [ann, ben, cleo], user=alice)
+    a = phone(page_as, alice)
+    open_entry(a, match.pk)
+    expect(a.get_by_text(SHARED, exact=True)).to_be_visible()
+    # the first phone of an entry starts where a scorekeeper starts, even when its owner plays
+    expect(a.locator("#tab-0")).to_have_attribute("aria-selected", "true")
+    expect(a.locator('[data-key="bar-hand"]')).to_have_attribute("aria-pressed", "false")
+    choose_ending(a, str(ann.pk))
+
+    b = phone(page_as, bob)
+    open_entry(b, match.pk)
+    expect(b.get_by_text(SHARED, exact=True)).to_be_visible()
+    expect(b.locator("#tab-1")).to_have_attribute("aria-selected", "true")
+    expect(b.locator('[data-key="bar-hand"]')).to_have_attribute("aria-pressed", "true")
+    tap(b, "3C")
+    choose_player(a, 1)
+    expect(a.locator('.player-panel li.group.hand .chip[data-card="3C"]')).to_be_visible()

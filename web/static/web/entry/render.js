@@ -60,6 +60,7 @@ function shareLine() {
   const share = state.share;
   if (!share) return null;
   const text = {
+    joining: t("share_sending"),
     sharing: t("share_on"),
     sending: t("share_sending"),
     offline: t("share_offline"),

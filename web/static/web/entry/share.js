@@ -4,10 +4,12 @@
 // the others enter appears here, so that one person can tap the melds while each player taps
 // the cards left in their own hand. The merging itself is entry/draft.js's; this module only
 // talks to the API. Without a connection the entry simply stays on this phone, as before.
-import { ApiError, OfflineError, request } from "../api.js";
+import { ApiError, OfflineError, getAll, request } from "../api.js";
 import { t } from "../i18n.js";
 import { actions, announce, forget, handNumber, matchId, state } from "./context.js";
-import { ENDING_PART, adoptShared, markShared, partData, pendingParts, sharedOf } from "./draft.js";
+import {
+  ENDING_PART, adoptShared, isEmpty, markShared, partData, pendingParts, selectPlayer, sharedOf, target,
+} from "./draft.js";
 
 const POLL_MS = 2500;
 const SEND_DELAY_MS = 300;
@@ -26,11 +28,36 @@ function setStatus(status, extra = {}) {
   actions.renderShare?.();
 }
 
+// The seat of the person signed in, if they play at this table (-1 otherwise).
+async function mySeat() {
+  const me = document.querySelector('meta[name="user"]')?.content;
+  if (!me) return -1;
+  const roster = await getAll(`players/?club=${state.match.club}`).catch(() => []);
+  const mine = Array.isArray(roster) ? roster.find((player) => player.user === me) : null;
+  return mine ? state.draft.players.findIndex((player) => player.id === mine.id) : -1;
+}
+
+let seat = null;
+
+// A phone joining an entry that another phone has begun opens on its own player's cards left
+// in hand, which its owner holds: the usual split, the scorekeeper tapping the melds.
+async function joined(answer, untouched) {
+  const begun = answer.ending || answer.players?.length;
+  if (!untouched || !begun) return;
+  const index = await seat;
+  const { draft } = state;
+  if (index < 0 || pendingParts(draft).length || draft.active.player !== 0 || draft.active.group !== 0) return;
+  selectPlayer(draft, index);
+  target(draft, "hand");
+  actions.changed({ quiet: true });
+}
+
 // Start sharing a new hand's entry (a correction is one phone's).
 export function start() {
   if (handNumber !== null || !state.draft?.number) return;
   sharedOf(state.draft);
-  state.share = { status: "sharing", clashes: [] };
+  state.share = { status: "joining", clashes: [] };
+  seat = mySeat();
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible" && state.share?.status !== "closed") poll();
   });
@@ -81,13 +108,16 @@ async function poll() {
   if (polling || document.visibilityState === "hidden") return;
   polling = true;
   try {
+    const first = state.share.status === "joining";
+    const untouched = first && isEmpty(state.draft);
     const answer = await request(base(), { headers: etag ? { "If-None-Match": etag } : {} });
     // while a part is on its way, its answer brings the same news: this one waits
     if (!sending) {
       etag = answer.headers.get("ETag");
       take(answer.data);
+      if (first) await joined(answer.data, untouched);
     }
-    if (state.share.status === "offline") setStatus("sharing");
+    if (["joining", "offline"].includes(state.share.status)) setStatus("sharing");
     if (pendingParts(state.draft).length) changed();
   } catch (error) {
     if (error instanceof ApiError && error.status === 304) {
