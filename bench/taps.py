@@ -14,11 +14,19 @@ from its rank, the gap a two fills, the held-cards keypad, "the rest", the revie
 screen without them they tap every card. So the same script measures any version of the app:
 ``--root`` serves another checkout (for example ``git archive <commit> | tar -x -C /tmp/old``).
 
-Counts: a tap is one click or check; key presses are characters typed (none by default: the
-person taps). Prints one line per hand and ends with
-``3 players: median N taps (min–max); 5 players: median N taps; stock run out: N taps``.
+Each hand is entered twice (``--mode both``, the default): once on one phone alone, and once
+shared among the phones at the table, the way the entry screen shares a hand through the API's
+draft of it: the scorekeeper's phone taps the ending and every meld (and "the rest" when the
+stock ran out), while each player still holding cards taps them on their own phone, signed in
+as themselves. The shared hand counts every phone's taps, opening the entry included.
 
-Run: ``.venv/bin/python bench/taps.py [--root PATH] [--port 18710] [--only N] [--show]``.
+Counts: a tap is one click or check; key presses are characters typed (none by default: the
+person taps). Prints one line per hand and ends with three lines of the form
+``3 players: median N taps (min–max); 5 players: median N taps; stock run out: N taps``: one
+phone alone, the shared entry's phones together, and the busiest phone of the shared entry.
+
+Run: ``.venv/bin/python bench/taps.py [--root PATH] [--port 18710] [--only N] [--show]
+[--mode one|shared|both]``.
 Needs /usr/bin/chromium (``make browser``). Exit status 1 when a hand is recorded wrong.
 """
 
@@ -90,7 +98,11 @@ from matches import services
 from matches.models import Player
 user = get_user_model().objects.create_user(username={username!r}, password={password!r})
 club = services.club_create(name="Taps Card Club", user=user)
-players = [Player.objects.create(club=club, name=name) for name in {names!r}]
+players = []
+for name in {names!r}:
+    member = get_user_model().objects.create_user(username=name.lower(), password={password!r})
+    services.membership_set(club=club, user=member, role="scorekeeper", by=user)
+    players.append(Player.objects.create(club=club, name=name, user=member))
 matches = []
 for count in {counts!r}:
     match = services.match_create(club=club, players=[p.pk for p in players[:count]], user=user)
@@ -106,7 +118,7 @@ def seed(root: Path, env: dict[str, str]) -> list[int]:
         username=USERNAME,
         password=PASSWORD,
         names=NAMES,
-        counts=[len(players) for _, _, players in HANDS],
+        counts=[len(players) for _, _, players in HANDS] * 2,
     )
     out = subprocess.run(
         [python, "manage.py", "shell", "-c", code],
@@ -238,7 +250,9 @@ class Person:
     def enter_held(self, held: list[str], rest: bool = False) -> None:
         if not held:
             return
-        self.tap(self.button("Left in hand", self.picker()))
+        to_hand = self.button("Left in hand", self.picker())
+        if to_hand.get_attribute("aria-pressed") != "true":  # a player's own phone opens there
+            self.tap(to_hand)
         the_rest = self.button("The rest of the cards", self.page.get_by_role("tabpanel"))
         if rest and self.shown(the_rest):
             self.tap(the_rest)
@@ -299,19 +313,135 @@ def recorded_rightly(page, base: str, match_id: int, hand) -> list[str]:
     return wrong
 
 
+SHARED = "Shared with the other phones at this table."
+
+
+def draft_holds(page, base: str, match_id: int, player_id: int, held: list[str]) -> bool:
+    """Whether the server's draft of hand 1 holds ``held`` as the player's cards in hand."""
+    answer = page.request.get(f"{base}/api/v1/matches/{match_id}/hands/1/draft/")
+    if not answer.ok:
+        return False
+    for part in answer.json().get("players", []):
+        if part["player"] == player_id and Counter(part["hand"]) == Counter(held):
+            return True
+    return False
+
+
+def enter_hand_shared(keeper: Person, phones: dict, hand, base: str, match_id: int) -> list[int]:
+    """The hand entered by several phones at once: each player still holding cards taps them
+    on their own phone, while the scorekeeper taps the ending and every meld (and, when the
+    stock ran out, "the rest" for the last player). Returns each player's phone's taps."""
+    rests = [held == ["REST"] for _, held in hand[2]]
+    title, ending, players = resolve(hand)
+    names = NAMES[: len(players)]
+    ids = player_ids(keeper.page, base, match_id)
+    keeper.tap(keeper.page.get_by_role("link", name=ENTER_HAND))
+    keeper.picker().wait_for(state="visible")
+    keeper.page.get_by_text(SHARED, exact=True).wait_for(state="visible")
+    keeper.choose_ending(ending, names)
+    taps = []
+    for index, (_, held) in enumerate(players):
+        if not held or rests[index]:
+            continue
+        phone = Person(phones[index])
+        phone.page.goto(f"/matches/{match_id}/")
+        phone.tap(phone.page.get_by_role("link", name=ENTER_HAND))
+        phone.picker().wait_for(state="visible")
+        phone.page.get_by_text(SHARED, exact=True).wait_for(state="visible")
+        tab = phone.page.get_by_role("tab", name=re.compile(rf"^{names[index]}\b"))
+        if tab.get_attribute("aria-selected") != "true":
+            phone.tap(tab)
+        phone.enter_held(held)
+        for _ in range(150):  # the phone sends its taps a moment after the last one
+            if draft_holds(phone.page, base, match_id, ids[index], held):
+                break
+            time.sleep(0.1)
+        else:
+            raise SystemExit(f"{names[index]}'s phone did not share their cards")
+        taps.append(phone.taps)
+    # The scorekeeper's screen shows the players' cards within a poll (2.5 s); waiting for them
+    # here keeps the offers of whole melds from changing under the script's reading of them.
+    held_counts = [0 if rests[i] else len(held) for i, (_, held) in enumerate(players)]
+    keeper.page.wait_for_function(
+        """([key, counts]) => {
+            const draft = JSON.parse(localStorage.getItem(key) ?? "null");
+            return draft && draft.players.every((p, i) => p.hand.length === counts[i]);
+        }""",
+        arg=[f"arlington.entry.{match_id}.next", held_counts],
+        timeout=30000,
+    )
+    for index, (melds, held) in enumerate(players):
+        keeper.choose_player(index, names[index])
+        for meld in melds:
+            keeper.enter_meld(meld)
+        if rests[index]:
+            keeper.enter_held(held, True)
+    keeper.record()
+    return taps
+
+
+def player_ids(page, base: str, match_id: int) -> list[int]:
+    """The match's players in seat order."""
+    answer = page.request.get(f"{base}/api/v1/matches/{match_id}/").json()
+    return [seat["player"] for seat in answer["seats"]]
+
+
+def phone(browser, base: str, username: str):
+    """A phone signed in as ``username``, at 390×844."""
+    context = browser.new_context(
+        base_url=base,
+        viewport={"width": 390, "height": 844},
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+    )
+    page = context.new_page()
+    page.set_default_timeout(30000)  # a busy machine redraws slowly
+    page.goto("/sign-in/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_load_state()
+    return page
+
+
+def summary(results: list[tuple[str, int, int]]) -> str:
+    """The closing line: medians of three-player hands, five-player hands, the stock run out."""
+    three = [taps for title, n, taps in results if n == 3 and "stock" not in title]
+    five = [taps for title, n, taps in results if n == 5]
+    stock = [taps for title, _, taps in results if "stock" in title]
+
+    def med(values: list[int]) -> str:
+        return f"{statistics.median(values):g}" if values else "–"
+
+    span = f" ({min(three)}–{max(three)})" if three else ""
+    return (
+        f"3 players: median {med(three)} taps{span}; 5 players: median {med(five)} taps;"
+        f" stock run out: {med(stock)} taps"
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--root", type=Path, default=HERE.parent, help="the checkout to serve")
     parser.add_argument("--port", type=int, default=18710)
     parser.add_argument("--only", type=int, action="append", help="enter only hand N (1-based)")
     parser.add_argument("--show", action="store_true", help="save a screenshot after each hand")
+    parser.add_argument(
+        "--mode",
+        choices=("one", "shared", "both"),
+        default="both",
+        help="one phone alone, the hand shared among the players' phones, or both (default)",
+    )
     args = parser.parse_args()
 
     from playwright.sync_api import sync_playwright
 
     root = args.root.resolve()
     failed = False
-    results: list[tuple[str, int, int, int]] = []
+    alone: list[tuple[str, int, int]] = []
+    shared: list[tuple[str, int, int]] = []
+    shared_all: list[tuple[str, int, int]] = []
     with tempfile.TemporaryDirectory(prefix="arl-taps-") as tmp:
         env = environment(root, Path(tmp) / "db.sqlite3")
         match_ids = seed(root, env)
@@ -319,52 +449,60 @@ def main() -> int:
             browser = playwright.chromium.launch(
                 executable_path="/usr/bin/chromium", args=["--no-sandbox"]
             )
-            context = browser.new_context(
-                base_url=base,
-                viewport={"width": 390, "height": 844},
-                device_scale_factor=2,
-                is_mobile=True,
-                has_touch=True,
-            )
-            page = context.new_page()
-            page.set_default_timeout(15000)
-            page.goto("/sign-in/")
-            page.get_by_label("Username").fill(USERNAME)
-            page.get_by_label("Password").fill(PASSWORD)
-            page.get_by_role("button", name="Sign in").click()
-            page.wait_for_load_state()
-            for number, (hand, match_id) in enumerate(zip(HANDS, match_ids, strict=True), 1):
-                if args.only and number not in args.only:
-                    continue
-                page.goto(f"/matches/{match_id}/")
-                person = Person(page)
-                enter_hand(person, hand)
-                page.wait_for_url(re.compile(rf"/matches/{match_id}/$"))
-                wrong = recorded_rightly(page, base, match_id, hand)
-                if args.show:
-                    page.screenshot(path=f"{tmp}/../taps-{number}.png", full_page=True)
-                title, _, players = hand
-                cards = sum(len(h) + sum(map(len, m)) for m, h in resolve(hand)[2])
+            page = phone(browser, base, USERNAME)
+            phones = {i: phone(browser, base, name.lower()) for i, name in enumerate(NAMES)}
+            modes = ("one", "shared") if args.mode == "both" else (args.mode,)
+            for mode in modes:
                 print(
-                    f"{number:2}. {title}: {person.taps} taps, {person.keys} key presses"
-                    f" ({cards} cards){'  RECORDED WRONG: ' + '; '.join(wrong) if wrong else ''}",
+                    "Each hand on one phone:"
+                    if mode == "one"
+                    else "Each hand shared: the scorekeeper taps the ending and the melds,"
+                    " each player the cards left in their own hand, on their own phone:",
                     flush=True,
                 )
-                failed |= bool(wrong)
-                results.append((title, len(players), person.taps, cards))
+                ids = match_ids[: len(HANDS)] if mode == "one" else match_ids[len(HANDS) :]
+                for number, (hand, match_id) in enumerate(zip(HANDS, ids, strict=True), 1):
+                    if args.only and number not in args.only:
+                        continue
+                    page.goto(f"/matches/{match_id}/")
+                    person = Person(page)
+                    others: list[int] = []
+                    if mode == "one":
+                        enter_hand(person, hand)
+                    else:
+                        others = enter_hand_shared(person, phones, hand, base, match_id)
+                    page.wait_for_url(re.compile(rf"/matches/{match_id}/$"))
+                    wrong = recorded_rightly(page, base, match_id, hand)
+                    if args.show:
+                        page.screenshot(path=f"{tmp}/../taps-{mode}-{number}.png", full_page=True)
+                    title, _, players = hand
+                    cards = sum(len(h) + sum(map(len, m)) for m, h in resolve(hand)[2])
+                    if mode == "one":
+                        said = f"{person.taps} taps, {person.keys} key presses"
+                    else:
+                        said = (
+                            f"{person.taps} taps on the scorekeeper's phone; players' phones"
+                            f" {', '.join(map(str, others)) or 'none'}"
+                            f" ({person.taps + sum(others)} taps in all)"
+                        )
+                    print(
+                        f"{number:2}. {title}: {said} ({cards} cards)"
+                        f"{'  RECORDED WRONG: ' + '; '.join(wrong) if wrong else ''}",
+                        flush=True,
+                    )
+                    failed |= bool(wrong)
+                    if mode == "one":
+                        alone.append((title, len(players), person.taps))
+                    else:
+                        busiest = max([person.taps, *others])
+                        shared.append((title, len(players), busiest))
+                        shared_all.append((title, len(players), person.taps + sum(others)))
             browser.close()
-    three = [taps for title, n, taps, _ in results if n == 3 and "stock" not in title]
-    five = [taps for title, n, taps, _ in results if n == 5]
-    stock = [taps for title, _, taps, _ in results if "stock" in title]
-
-    def med(values: list[int]) -> str:
-        return f"{statistics.median(values):g}" if values else "–"
-
-    span = f" ({min(three)}–{max(three)})" if three else ""
-    print(
-        f"3 players: median {med(three)} taps{span}; 5 players: median {med(five)} taps;"
-        f" stock run out: {med(stock)} taps"
-    )
+    if alone:
+        print(f"one phone alone: {summary(alone)}")
+    if shared:
+        print(f"shared, all phones together: {summary(shared_all)}")
+        print(f"shared, the busiest phone: {summary(shared)}")
     return 1 if failed else 0
 
 
