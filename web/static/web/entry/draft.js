@@ -416,8 +416,10 @@ function setPart(draft, key, data) {
   }
   const index = draft.players.findIndex((p) => String(p.id) === String(key));
   const player = draft.players[index];
-  player.melds = [...data.melds.map((m) => [...m]), []];
   player.hand = [...data.hand];
+  // the meld being tapped stays the target unless the melds themselves changed
+  if (sameJson(player.melds.filter((m) => m.length), data.melds)) return;
+  player.melds = [...data.melds.map((m) => [...m]), []];
   if (draft.active.player === index && draft.active.group !== "hand") draft.active.group = player.melds.length - 1;
 }
 
@@ -442,10 +444,38 @@ export function partsOfAnswer(answer) {
   return parts;
 }
 
+// Three lists merged as multisets (cards in hand, or melds as whole lists of cards): what
+// each phone added to or took from `base` is applied to it. The same card added on both phones
+// counts once (it is most likely the same card, tapped twice); what one phone added while the
+// other took it away cancels out. The other phone's order is kept, this phone's additions
+// follow it.
+export function mergeLists(base, local, theirs) {
+  const tally = (list) => list.reduce((m, item) => m.set(JSON.stringify(item), (m.get(JSON.stringify(item)) ?? 0) + 1), new Map());
+  const [b, l, t] = [base, local, theirs].map(tally);
+  const wanted = new Map();
+  for (const key of new Set([...b.keys(), ...l.keys(), ...t.keys()])) {
+    const from = b.get(key) ?? 0;
+    const [mine, other] = [(l.get(key) ?? 0) - from, (t.get(key) ?? 0) - from];
+    const change = mine >= 0 && other >= 0 ? Math.max(mine, other) : mine <= 0 && other <= 0 ? Math.min(mine, other) : mine + other;
+    wanted.set(key, Math.max(0, from + change));
+  }
+  const merged = [];
+  const placed = new Map();
+  for (const item of [...theirs, ...local]) {
+    const key = JSON.stringify(item);
+    if ((placed.get(key) ?? 0) >= (wanted.get(key) ?? 0)) continue;
+    placed.set(key, (placed.get(key) ?? 0) + 1);
+    merged.push(item);
+  }
+  return merged;
+}
+
 // Take in another phone's parts: each part newer than the one this phone last saw is merged
-// field by field with this phone's own changes. Returns {changed, clashes}: whether the draft
-// changed, and the keys of the parts where both phones changed the same field (the other
-// phone's was kept: the screen says so).
+// with this phone's own changes since then. Cards in hand and melds merge as lists (both
+// phones' taps are kept); the ending's answers, one value each, take the other phone's when
+// both phones changed the same one differently. Returns {changed, clashes}: whether the draft
+// changed, and the keys of the parts where an answer of this phone's gave way (the screen says
+// so).
 export function adoptShared(draft, answer) {
   const shared = sharedOf(draft);
   const clashes = [];
@@ -460,6 +490,7 @@ export function adoptShared(draft, answer) {
       const theirs = part.data[field] ?? base[field];
       if (sameJson(local[field], base[field]) || sameJson(local[field], theirs)) merged[field] = theirs;
       else if (sameJson(theirs, base[field])) merged[field] = local[field];
+      else if (Array.isArray(theirs)) merged[field] = mergeLists(base[field], local[field], theirs);
       else {
         merged[field] = theirs;
         clashes.push(key);
