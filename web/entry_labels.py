@@ -104,6 +104,11 @@ ENTRY_SENTENCES: dict[str, Any] = {
     "share_sending": _("Sharing with the other phones at this table…"),
     "share_offline": _("No connection: this entry stays on this phone until it returns."),
     "share_recorded": _("Hand %(n)s was recorded on another phone."),
+    "share_recorded_unsent": _(
+        "Hand %(n)s was recorded on another phone before your last changes reached it."
+    ),
+    "share_compare": _("Compare with the recorded hand"),
+    "share_drop": _("Drop my changes"),
     "share_waiting": _("Not shared: hands entered before it are still waiting on this phone."),
     "share_clash": _(
         "Changed on another phone at the same time: %(parts)s. Their version is shown: check it."

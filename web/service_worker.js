@@ -67,6 +67,8 @@ self.addEventListener("fetch", (event) => {
     return;
   }
   if (url.pathname.startsWith("/api/v1/")) {
+    // a hand's shared draft is live work: an old copy would only mislead
+    if (url.pathname.endsWith("/draft/")) return;
     event.respondWith(networkFirst(request, API));
   } else if (url.pathname.startsWith("/static/")) {
     event.respondWith(cacheFirst(request));

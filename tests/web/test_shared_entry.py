@@ -94,8 +94,10 @@ def test_two_phones_share_one_entry_and_record_it_once(
     assert [m["cards"] for m in results[cleo.pk].melds] == CLEO_MELDS
     assert hand.went_out_id == ann.pk
 
-    # Bob's phone learns that the hand it helped enter is recorded.
+    # Bob's phone learns that the hand it helped enter is recorded: nothing is left to enter.
     expect(b.locator("#share-status")).to_contain_text("Hand 1 was recorded on another phone.")
+    expect(b.locator("#entry .picker")).to_have_count(0)
+    expect(b.get_by_role("link", name="Back to the match")).to_have_count(2)
     assert Hand.objects.filter(match=match).count() == 1
     # and its next entry is of the next hand, not hand 1 again
     open_entry(b, match.pk)
@@ -103,41 +105,90 @@ def test_two_phones_share_one_entry_and_record_it_once(
     expect(b.locator(".player-panel .chip")).to_have_count(0)
 
 
-def test_the_same_cards_changed_on_two_phones_keep_the_other_phones_and_say_so(
-    page_as, alice, roster
-):
-    """The merge, field by field, run in the page: what only one phone changed is kept, and a
-    field both changed takes the other phone's version and is reported."""
+MERGE = """async ([ann, ben, answer, mine]) => {
+  const d = await import("/static/web/entry/draft.js");
+  const limits = {ruleset: "arlington", copies: 2, maxMeld: 4, wild: "2",
+                  endings: ["went_out", "stock_exhausted"], flags: []};
+  const seats = [{player: ann, name: "Ann"}, {player: ben, name: "Ben"}];
+  const draft = d.freshDraft(seats, limits);
+  mine(draft);
+  const result = d.adoptShared(draft, answer);
+  return {result, ben: d.partData(draft, String(ben)), ann: d.partData(draft, String(ann)),
+          ending: d.partData(draft, "ending"), pending: d.pendingParts(draft)};
+}"""
 
+
+def merged(page, ann, ben, answer, mine: str) -> dict:
+    """Run the merge in the page: ``mine`` is a script body changing ``draft`` as this phone's
+    taps did since the last share; ``answer`` the other phone's draft as the API answers it."""
+    script = MERGE.replace("mine(draft);", mine)
+    return page.evaluate(script, [ann, ben, answer, None])
+
+
+def test_taps_on_two_phones_in_one_players_cards_are_all_kept(page_as, alice, roster):
+    """The merge, run in the page: the cards two phones tapped into the same hand at the same
+    time are all kept, a card tapped on both counts once, and a card one phone took away while
+    the other added another goes and the other stays."""
     ann, ben = roster[:2]
     match = create_match(ann.club, [ann, ben], user=alice)
     a = phone(page_as, alice)
     open_entry(a, match.pk)
-    outcome = a.evaluate(
-        """async ([ann, ben]) => {
-          const d = await import("/static/web/entry/draft.js");
-          const limits = {ruleset: "arlington", copies: 2, maxMeld: 4, wild: "2",
-                          endings: ["went_out", "stock_exhausted"], flags: []};
-          const seats = [{player: ann, name: "Ann"}, {player: ben, name: "Ben"}];
-          const draft = d.freshDraft(seats, limits);
-          // this phone: Ben's melds and Ann's held cards
-          draft.players[1].melds = [["5D", "6D", "7D"], []];
-          draft.players[0].hand = ["3C"];
-          // the other phone: Ben's held cards (no clash) and Ann's held cards (a clash)
-          const answer = {number: 1, ending: null, players: [
-            {player: ann, melds: [], hand: ["4C"], version: 1, by: "bob"},
-            {player: ben, melds: [], hand: ["9H"], version: 1, by: "bob"},
-          ]};
-          const result = d.adoptShared(draft, answer);
-          return {result, ben: d.partData(draft, String(ben)), ann: d.partData(draft, String(ann)),
-                  pending: d.pendingParts(draft)};
-        }""",
-        [ann.pk, ben.pk],
+    answer = {
+        "number": 1,
+        "ending": None,
+        "players": [
+            {"player": ann.pk, "melds": [], "hand": ["4C", "5C"], "version": 1, "by": "bob"},
+            {"player": ben.pk, "melds": [], "hand": ["9H"], "version": 1, "by": "bob"},
+        ],
+    }
+    # this phone: Ben's melds, and Ann's 3C and 4C (4C tapped on both phones)
+    outcome = merged(
+        a,
+        ann.pk,
+        ben.pk,
+        answer,
+        'draft.players[1].melds = [["5D", "6D", "7D"], []]; draft.players[0].hand = ["3C", "4C"];',
     )
     assert outcome["ben"] == {"melds": [["5D", "6D", "7D"]], "hand": ["9H"]}
-    assert outcome["ann"] == {"melds": [], "hand": ["4C"]}
-    assert outcome["result"] == {"changed": True, "clashes": [str(ann.pk)]}
-    assert outcome["pending"] == [str(ben.pk)]  # Ben's melds are still to be sent
+    assert Counter(outcome["ann"]["hand"]) == Counter(["4C", "5C", "3C"])
+    assert outcome["result"] == {"changed": True, "clashes": []}
+    assert sorted(outcome["pending"]) == sorted([str(ann.pk), str(ben.pk)])  # ours, still to send
+
+    # a card taken away here while the other phone adds one: both changes hold
+    taken = merged(
+        a,
+        ann.pk,
+        ben.pk,
+        {
+            "number": 1,
+            "ending": None,
+            "players": [{"player": ann.pk, "melds": [], "hand": ["3C", "4C", "KC"], "version": 2}],
+        },
+        """const s = d.sharedOf(draft);
+           s.base[String(ann)] = {melds: [], hand: ["3C", "4C"]}; s.versions[String(ann)] = 1;
+           draft.players[0].hand = ["4C"];""",
+    )
+    assert Counter(taken["ann"]["hand"]) == Counter(["4C", "KC"])
+
+
+def test_an_ending_changed_on_two_phones_keeps_the_other_phones_and_says_so(page_as, alice, roster):
+    ann, ben = roster[:2]
+    match = create_match(ann.club, [ann, ben], user=alice)
+    a = phone(page_as, alice)
+    open_entry(a, match.pk)
+    outcome = merged(
+        a,
+        ann.pk,
+        ben.pk,
+        {
+            "number": 1,
+            "ending": {"ending": "went_out", "went_out": ben.pk, "flags": {}, "version": 1},
+            "players": [],
+        },
+        f"draft.ending = 'went_out'; draft.wentOut = {ann.pk};",
+    )
+    assert outcome["ending"]["went_out"] == ben.pk
+    assert outcome["result"] == {"changed": True, "clashes": ["ending"]}
 
 
 def test_a_correction_is_not_shared(page_as, alice, roster):
@@ -180,3 +231,30 @@ def test_a_player_joining_an_entry_begun_elsewhere_opens_on_their_own_cards(
     tap(b, "3C")
     choose_player(a, 1)
     expect(a.locator('.player-panel li.group.hand .chip[data-card="3C"]')).to_be_visible()
+
+
+def test_taps_that_missed_the_recorded_hand_are_kept_to_compare(page_as, alice, bob, roster):
+    ann, ben, cleo = roster[:3]
+    match = create_match(ann.club, [ann, ben, cleo], user=alice)
+    b = phone(page_as, bob)
+    open_entry(b, match.pk)
+    expect(b.get_by_text(SHARED, exact=True)).to_be_visible()
+    # Bob's signal drops; he taps Ben's cards anyway, while Alice records the hand
+    b.route("**/draft/**", lambda route: route.abort())
+    choose_ending(b, str(ann.pk))
+    held(b, 1, ["KC"])
+    expect(
+        b.get_by_text("No connection: this entry stays on this phone until it returns.")
+    ).to_be_visible()
+    record_hand(match, {**went_out(ann.pk, [ann.pk, ben.pk, cleo.pk]), "number": 1}, user=alice)
+    b.unroute("**/draft/**")
+    status = b.locator("#share-status")
+    expect(status).to_contain_text(
+        "Hand 1 was recorded on another phone before your last changes reached it."
+    )
+    expect(b.locator('.player-panel li.group.hand .chip[data-card="KC"]')).to_be_visible()
+    b.locator("#share-compare").click()
+    taken = b.locator("#taken")
+    expect(taken).to_be_visible()
+    expect(taken.locator("h2")).to_have_text("Hand 1 is already recorded, differently")
+    assert Hand.objects.filter(match=match).count() == 1

@@ -25,6 +25,12 @@ export function activeGroupName() {
 export function render() {
   if (state.conflict) return;
   state.focusKey = document.activeElement?.dataset?.key ?? state.focusKey;
+  if (state.share?.done) {
+    // recorded on another phone, with everything tapped here in it: nothing left to enter
+    root.replaceChildren(heading());
+    root.removeAttribute("aria-busy");
+    return;
+  }
   if (state.reviewing) {
     root.replaceChildren(heading(), review());
     root.removeAttribute("aria-busy");
@@ -70,7 +76,11 @@ function shareLine() {
   return h("div", { class: `share-status ${share.status}`, id: "share-status" },
     h("p", { role: "status" }, text),
     share.clashes?.length ? h("p", { class: "share-clash" }, t("share_clash", { parts: share.clashes.join(", ") })) : null,
-    share.status === "closed" && share.message ? h("p", {}, h("a", { href: matchUrl }, t("back_to_match"))) : null);
+    share.unsent ? h("div", { class: "button-row" },
+      h("button", { type: "button", class: "button primary", id: "share-compare", onclick: () => actions.record() }, t("share_compare")),
+      h("button", { type: "button", class: "button", id: "share-drop", onclick: () => actions.drop() }, t("share_drop"))) : null,
+    share.status === "closed" && share.message && !share.unsent
+      ? h("p", {}, h("a", { href: matchUrl, class: share.done ? "button primary" : null }, t("back_to_match"))) : null);
 }
 
 export function renderShare() {

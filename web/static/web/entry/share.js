@@ -40,17 +40,20 @@ async function mySeat() {
 let seat = null;
 
 // A phone joining an entry that another phone has begun opens on its own player's cards left
-// in hand, which its owner holds: the usual split, the scorekeeper tapping the melds.
+// in hand, which its owner holds: the usual split, the scorekeeper tapping the melds. Only a
+// phone nothing was tapped on yet, still where an entry starts, is moved.
 async function joined(answer, untouched) {
   const begun = answer.ending || answer.players?.length;
   if (!untouched || !begun) return;
   const index = await seat;
   const { draft } = state;
-  if (index < 0 || pendingParts(draft).length || draft.active.player !== 0 || draft.active.group !== 0) return;
+  if (index < 0 || pendingParts(draft).length) return;
   selectPlayer(draft, index);
   target(draft, "hand");
   actions.changed({ quiet: true });
 }
+
+const untouched = (draft) => isEmpty(draft) && draft.active.player === 0 && draft.active.group === 0;
 
 // Start sharing a new hand's entry (a correction is one phone's).
 export function start() {
@@ -82,9 +85,21 @@ async function close(error) {
     const match = await request(`matches/${matchId}/`).then((answer) => answer.data, () => null);
     const recorded = match && match.next_hand > state.draft.number;
     message = recorded ? t("share_recorded", { n: state.draft.number }) : t("share_waiting");
-    // everything tapped here was shared before the hand was recorded: nothing of it is left
-    // to keep, and the next "Enter hand" must start the next hand, not this one again
-    if (recorded && !pendingParts(state.draft).length) forget();
+    if (recorded && !pendingParts(state.draft).length) {
+      // everything tapped here was shared before the hand was recorded: nothing is left to
+      // keep, the screen says so in place of the cards, and the next "Enter hand" starts the
+      // next hand, not this one again
+      forget();
+      setStatus("closed", { message, done: true });
+      actions.render();
+      return;
+    }
+    if (recorded) {
+      // taps that never reached the other phone: kept, to compare with the recorded hand
+      // (recording it meets that hand: the same confirms it, a different one shows both)
+      setStatus("closed", { message: t("share_recorded_unsent", { n: state.draft.number }), unsent: true });
+      return;
+    }
   }
   setStatus("closed", { message });
 }
@@ -109,13 +124,13 @@ async function poll() {
   polling = true;
   try {
     const first = state.share.status === "joining";
-    const untouched = first && isEmpty(state.draft);
+    const fresh = first && untouched(state.draft);
     const answer = await request(base(), { headers: etag ? { "If-None-Match": etag } : {} });
     // while a part is on its way, its answer brings the same news: this one waits
     if (!sending) {
       etag = answer.headers.get("ETag");
       take(answer.data);
-      if (first) await joined(answer.data, untouched);
+      if (first) await joined(answer.data, fresh);
     }
     if (["joining", "offline"].includes(state.share.status)) setStatus("sharing");
     if (pendingParts(state.draft).length) changed();
@@ -173,7 +188,8 @@ async function send() {
       if (!keys.length) break;
       for (const key of keys) await sendPart(key);
     }
-    setStatus(pendingParts(state.draft).length ? "sending" : "sharing");
+    const done = !pendingParts(state.draft).length;
+    setStatus(done ? "sharing" : "sending", done ? { clashes: [] } : {});
   } catch (error) {
     if (error instanceof ApiError && error.status === 409) close(error);
     else if (error instanceof OfflineError) setStatus("offline");
