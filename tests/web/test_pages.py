@@ -74,6 +74,29 @@ def test_a_player_added_inline_is_seated_and_the_apis_refusal_shows_at_the_field
     assert not Match.objects.exists()
 
 
+def test_a_player_added_before_the_roster_arrives_stays_seated(page_as, alice, club, roster):
+    """A quick thumb on a slow signal: the roster, read before Zoe was added, arrives after."""
+    held = []
+
+    def hold(route):
+        if route.request.method != "GET":
+            route.continue_()
+            return
+        held.append((route, route.fetch()))  # answered now, delivered later
+
+    page = page_as(alice)
+    page.route(lambda url: "/api/v1/players/?club=" in url, hold)
+    page.goto(f"/clubs/{club.pk}/matches/new/")
+    page.get_by_label("Add a player to the club").fill("Zoe")
+    page.get_by_role("button", name="Add", exact=True).click()
+    expect(page.locator("#seat-order")).to_contain_text("Zoe")
+    assert held, "the roster was not asked for yet"
+    for route, answer in held:
+        route.fulfill(response=answer)
+    expect(page.get_by_label(roster[0].name, exact=True)).to_be_visible()
+    expect(page.locator("#seat-order")).to_contain_text("Zoe")
+
+
 def test_the_match_page_itemises_every_hand_and_draws_the_race(
     page_as, bob, table, screenshot, assert_accessible
 ):

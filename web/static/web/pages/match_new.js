@@ -196,7 +196,9 @@ async function load() {
     game = games[0] ?? null;
     renderGames();
     document.getElementById("club-link").textContent = club.name;
-    players = roster;
+    // a player added while the roster was on its way is kept (a quick thumb on a slow signal)
+    const added = players.filter((player) => !roster.some((known) => known.id === player.id));
+    players = [...roster, ...added].sort((a, b) => a.name.localeCompare(b.name));
     const current = currentSeason(seasons);
     for (const season of seasons) {
       seasonSelect.append(h("option", { value: season.id, selected: season === current }, season.name));
