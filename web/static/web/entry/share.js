@@ -42,9 +42,9 @@ let seat = null;
 // A phone joining an entry that another phone has begun opens on its own player's cards left
 // in hand, which its owner holds: the usual split, the scorekeeper tapping the melds. Only a
 // phone nothing was tapped on yet, still where an entry starts, is moved.
-async function joined(answer, untouched) {
+async function joined(answer, fresh) {
   const begun = answer.ending || answer.players?.length;
-  if (!untouched || !begun) return;
+  if (!fresh || !begun) return;
   const index = await seat;
   const { draft } = state;
   if (index < 0 || pendingParts(draft).length) return;
@@ -162,7 +162,7 @@ async function sendPart(key) {
   try {
     const answer = await request(path, { method: "PUT", body: { ...data, version } });
     etag = answer.headers.get("ETag");
-    const mine = answer.data.players?.find((p) => String(p.player) === key) ?? (key === ENDING_PART ? answer.data.ending : null);
+    const mine = key === ENDING_PART ? answer.data.ending : answer.data.players?.find((p) => String(p.player) === key);
     markShared(draft, key, data, mine?.version ?? version + 1);
     take(answer.data);
   } catch (error) {
