@@ -236,6 +236,16 @@ class LiveHandInProgress(MatchError):
     message = _("Hand {number} of this match is already being played live; abandon it first.")
 
 
+class HandDraftInProgress(MatchError):
+    status = 409
+    code = "hand_draft_in_progress"
+    attr = "number"
+    message = _(
+        "Hand {number} of this match is being entered on phones: record it, or throw its draft "
+        "away, before playing it live."
+    )
+
+
 class LiveRulesetUnsupported(MatchError):
     status = 409
     code = "live_ruleset_unsupported"

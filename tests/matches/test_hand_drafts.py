@@ -427,3 +427,15 @@ def test_only_the_next_hand_s_draft_can_be_thrown_away(as_carol, match):
     response = as_carol.delete(draft_url(match["id"], 2))
     assert response.status_code == 409
     assert codes(response) == ["hand_number_not_next"]
+
+
+def test_a_live_start_is_refused_while_phones_hold_a_draft_and_allowed_after_a_discard(
+    as_carol, match, seated
+):
+    put_player(as_carol, match["id"], seated[0], {"melds": [], "hand": ["4H"], "version": 0})
+    live = f"/api/v1/matches/{match['id']}/live/"
+    refused = as_carol.post(live, {"turned_up": "7H"}, format="json")
+    assert refused.status_code == 409
+    assert codes(refused) == ["hand_draft_in_progress"]
+    assert as_carol.delete(draft_url(match["id"])).status_code == 204
+    assert as_carol.post(live, {"turned_up": "7H"}, format="json").status_code == 201
