@@ -111,11 +111,26 @@ def _draw(
             most=rules.max_players,
         ) from None
     listed = list(entrants)  # the order the director entered them
+    strength = None
     if seating == Seating.RATING:
         shown = ratings.displayed(ruleset=tournament.ruleset, player_ids=listed)
-        best_first = sorted(listed, key=lambda p: -shown.get(p, ratings.DISPLAY_BASE))
-        return draw.balanced_tables(best_first, sizes, seed=seed)
-    return draw.random_tables(listed, sizes, seed=seed)
+        strength = {p: float(shown.get(p, ratings.DISPLAY_BASE)) for p in listed}
+    return draw.remembering_tables(
+        listed, sizes, earlier=earlier_tables(tournament), seed=seed, strength=strength
+    )
+
+
+def earlier_tables(tournament: Tournament) -> list[list[list[int]]]:
+    """Every round's tables so far, as lists of player ids in seat order, first round first."""
+    rounds: dict[int, dict[int, list[int]]] = {}
+    seats = (
+        Seat.objects.filter(match__round_table__round__tournament=tournament)
+        .order_by("match__round_table__round__number", "match__round_table__number", "position")
+        .values_list("match__round_table__round__number", "match__round_table__number", "player")
+    )
+    for number, table, player in seats:
+        rounds.setdefault(number, {}).setdefault(table, []).append(player)
+    return [list(tables.values()) for _, tables in sorted(rounds.items())]
 
 
 @transaction.atomic
@@ -131,10 +146,12 @@ def round_draw(
     """Draw the next round's tables and start one match at each.
 
     ``tables`` (lists of player ids, in clockwise seating order) is a director's own draw:
-    it must seat every entrant exactly once at legal tables. Otherwise ``seating`` is
-    ``random`` (shuffled from ``seed``, a fresh random one when none is given) or ``rating``
-    (tables of even strength, seats shuffled from ``seed``). The seed is kept with the round,
-    so a draw can be reproduced. Refused while the last round has a match in progress.
+    it must seat every entrant exactly once at legal tables. Otherwise the draw remembers the
+    earlier rounds (``draw.remembering_tables``: pairs meet again as seldom as they can, turns
+    at the bigger table go round), then follows ``seating``: ``random`` (the ``seed`` decides,
+    a fresh random one when none is given) or ``rating`` (tables of even strength). The seed
+    is kept with the round, so a draw can be reproduced. Refused while the last round has a
+    match in progress.
     """
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
     last = locked.rounds.order_by("-number").first()
