@@ -89,4 +89,5 @@ SUMMARIES: dict[str, str] = {
     "tournaments_entrants_list": "List a tournament's entrants, withdrawn ones included.",
     "tournaments_entrants_create": "Enter a player between rounds (directors).",
     "tournaments_entrants_destroy": "Withdraw an entrant between rounds (directors).",
+    "tournaments_leaderboard_csv_retrieve": "A tournament's leaderboard as a CSV download.",
 }

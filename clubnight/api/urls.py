@@ -26,6 +26,11 @@ urlpatterns = [
         name="tournament-entrant",
     ),
     path(
+        "tournaments/<int:pk>/leaderboard/csv/",
+        views.LeaderboardCSVView.as_view(),
+        name="tournament-leaderboard-csv",
+    ),
+    path(
         "tournaments/<int:pk>/leaderboard/",
         views.LeaderboardView.as_view(),
         name="tournament-leaderboard",

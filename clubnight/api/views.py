@@ -11,6 +11,7 @@ from typing import Any
 from django.db.models import Prefetch, QuerySet
 from django.urls import reverse
 from django_filters.rest_framework import DjangoFilterBackend
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions, status
 from rest_framework.generics import GenericAPIView
@@ -25,6 +26,8 @@ from clubnight.api.filters import TournamentFilter
 from clubnight.models import Entrant, PublicLink, Round, Tournament
 from matches import selectors
 from matches.api.permissions import MANAGING, SCOREKEEPING, member_club, requester
+from matches.api.renderers import DOWNLOAD, CSVRenderer, attachment
+from matches.api.views.standings import CSVErrorsAsJSON
 from matches.errors import InvalidSetup, error_response
 from matches.models import Club, Player, Season
 
@@ -317,6 +320,54 @@ class LeaderboardView(TournamentMixin):
     def get(self, request: Request, pk: int) -> Response:
         rows = tournaments.leaderboard(tournament=self.get_tournament())
         return Response(s.LeaderboardRowSerializer(rows, many=True).data)
+
+
+LEADERBOARD_COLUMNS = ["rank", "player", "name", "victory_points", "points", "matches"]
+
+
+@extend_schema(
+    parameters=[DOWNLOAD],
+    responses={
+        (200, "text/csv"): OpenApiResponse(
+            OpenApiTypes.STR,
+            description="The leaderboard as CSV text, best first: UTF-8 with a byte-order mark, "
+            "a header row, then one line per entrant with "
+            + ", ".join(f"`{c}`" for c in LEADERBOARD_COLUMNS)
+            + ", `finished`, `wins`, then `round_1`, `round_2`, ... (the entrant's total in each "
+            "round, empty for a round they did not play) and `withdrawn` (`yes` or empty). A cell "
+            "that a spreadsheet would run as a formula starts with `'`.",
+        )
+    },
+)
+class LeaderboardCSVView(CSVErrorsAsJSON, TournamentMixin):
+    """The tournament's leaderboard as a CSV download, with every round's points."""
+
+    renderer_classes = [CSVRenderer]
+    pagination_class = None
+
+    def perform_content_negotiation(self, request: Request, force: bool = False) -> Any:
+        return CSVRenderer(), CSVRenderer.media_type
+
+    def get(self, request: Request, pk: int) -> Response:
+        tournament = self.get_tournament()
+        rows = tournaments.leaderboard(tournament=tournament)
+        numbers = list(tournament.rounds.order_by("number").values_list("number", flat=True))
+        rounds = [f"round_{n}" for n in numbers]
+        self.csv_header = [*LEADERBOARD_COLUMNS, "finished", "wins", *rounds, "withdrawn"]
+        self.download = attachment(
+            tournament.club.name, tournament.name, "leaderboard", day=tournament.created_at.date()
+        )
+        lines = [
+            {
+                **{column: row[column] for column in LEADERBOARD_COLUMNS},
+                "finished": row["finished"],
+                "wins": row["wins"],
+                **dict(zip(rounds, row["rounds"], strict=True)),
+                "withdrawn": "yes" if row["withdrawn"] else "",
+            }
+            for row in rows
+        ]
+        return Response(lines)
 
 
 class BoardView(TournamentMixin):

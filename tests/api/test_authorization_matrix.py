@@ -131,6 +131,7 @@ RULES = {
     "GET /api/v1/tournaments/{id}/rounds/": READ,
     "POST /api/v1/tournaments/{id}/rounds/": SCORE,
     "GET /api/v1/tournaments/{id}/leaderboard/": READ,
+    "GET /api/v1/tournaments/{id}/leaderboard/csv/": READ,
     "GET /api/v1/tournaments/{id}/rounds/{number}/": READ,
     "DELETE /api/v1/tournaments/{id}/rounds/{number}/": SCORE,
     "GET /api/v1/tournaments/{id}/entrants/": READ,

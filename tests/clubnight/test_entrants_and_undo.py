@@ -1,7 +1,11 @@
-"""Between rounds: entrants come and go (tournaments/{id}/entrants/), and the last round is
-undone (DELETE tournaments/{id}/rounds/{n}/)."""
+"""Between rounds: entrants come and go (tournaments/{id}/entrants/), the last round is undone
+(DELETE tournaments/{id}/rounds/{n}/), and the night leaves as CSV files."""
 
 from __future__ import annotations
+
+import csv
+import io
+import re
 
 from clubnight.models import Round
 from matches.models import Match, Player
@@ -142,3 +146,44 @@ def test_only_directors_undo_a_round(as_victor, as_carol, club, crowd):
     draw_round(as_carol, tournament)
     assert as_victor.delete(f"/api/v1/tournaments/{tournament}/rounds/1/").status_code == 403
     assert Round.objects.filter(tournament_id=tournament).count() == 1
+
+
+def read_csv(response):
+    text = response.content.decode("utf-8")
+    assert text.startswith("\ufeff")
+    return list(csv.DictReader(io.StringIO(text[1:])))
+
+
+def test_the_leaderboard_downloads_as_csv_with_every_rounds_points(
+    as_carol, as_victor, club, crowd
+):
+    players = crowd[:4]
+    tournament = create(as_carol, club, players, name="Tuesday = night").json()["id"]
+    tables = [[players[0].pk, players[1].pk], [players[2].pk, players[3].pk]]
+    finish_round(as_carol, draw_round(as_carol, tournament, tables=tables).json())
+    second = draw_round(as_carol, tournament, tables=[[p.pk for p in players]]).json()
+    record(as_carol, second["matches"][0], went_out(players[3].pk, [p.pk for p in players]))
+    response = as_victor.get(f"/api/v1/tournaments/{tournament}/leaderboard/csv/")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/csv; charset=utf-8"
+    disposition = response["Content-Disposition"]
+    named = r'attachment; filename="arlington-card-club-tuesday-night-leaderboard-[\d-]{10}\.csv"'
+    assert re.fullmatch(named, disposition), disposition
+    rows = read_csv(response)
+    assert list(rows[0]) == [
+        "rank", "player", "name", "victory_points", "points", "matches", "finished", "wins",
+        "round_1", "round_2", "withdrawn",
+    ]  # fmt: skip
+    by_name = {row["name"]: row for row in rows}
+    assert by_name[players[0].name]["round_1"] == "1020"
+    assert by_name[players[0].name]["round_2"] == "-65"
+    assert by_name[players[3].name]["round_2"] == "340"
+    assert by_name[players[0].name]["victory_points"] == "1.0000"
+
+
+def test_the_csv_of_another_clubs_night_is_a_404_in_json(as_bob, as_carol, club, crowd):
+    tournament = create(as_carol, club, crowd[:4]).json()["id"]
+    response = as_bob.get(f"/api/v1/tournaments/{tournament}/leaderboard/csv/")
+    assert response.status_code == 404
+    assert response.json()["errors"][0]["code"] == "not_found"
+    assert "Content-Disposition" not in response
