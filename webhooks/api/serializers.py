@@ -124,8 +124,14 @@ class EventSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Event
-        fields = ["id", "type", "created_at", "data"]
-        extra_kwargs = {"data": {"help_text": "What happened: docs/webhooks.md, by type."}}
+        fields = ["id", "position", "type", "created_at", "data"]
+        extra_kwargs = {
+            "data": {"help_text": "What happened: docs/webhooks.md, by type."},
+            "position": {
+                "help_text": "The event's place in the club's feed, in the order events became "
+                "visible: keep the last one you read and pass it as `after`."
+            },
+        }
 
 
 class FeedQuerySerializer(serializers.Serializer):
@@ -134,7 +140,9 @@ class FeedQuerySerializer(serializers.Serializer):
         max_value=LARGEST_ID,
         required=False,
         default=0,
-        help_text="The id of the last event you have: the page starts after it (0: the oldest).",
+        help_text="The position of the last event you have: the page starts after it (0: the "
+        "oldest). Positions follow the order events became visible, so an event that commits "
+        "late is never behind a cursor already returned.",
     )
     limit = serializers.IntegerField(
         min_value=1, max_value=500, required=False, default=100, help_text="Events per page."

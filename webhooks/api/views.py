@@ -49,7 +49,8 @@ def _endpoint(request: Request, club_id: int, endpoint_id: int) -> Endpoint:
 
 
 class EventFeedView(GenericAPIView):
-    """The club's events, oldest first, a page at a time after the cursor ``after``."""
+    """The club's events in the order they became visible, a page at a time after the cursor
+    ``after`` (a position)."""
 
     permission_classes = [IsAuthenticated]
     serializer_class = s.FeedSerializer
@@ -64,14 +65,14 @@ class EventFeedView(GenericAPIView):
         after, limit = query.validated_data["after"], query.validated_data["limit"]
         kept = timezone.now() - timedelta(days=settings.EVENTS_KEPT_DAYS)
         page = list(
-            Event.objects.filter(club=club, pk__gt=after, created_at__gte=kept).order_by("pk")[
-                :limit
-            ]
+            Event.objects.filter(club=club, position__gt=after, created_at__gte=kept).order_by(
+                "position"
+            )[:limit]
         )
         following = None
         if len(page) == limit:
             url = reverse("club-events", kwargs={"pk": club.pk})
-            following = request.build_absolute_uri(f"{url}?after={page[-1].pk}&limit={limit}")
+            following = request.build_absolute_uri(f"{url}?after={page[-1].position}&limit={limit}")
         return Response({"results": s.EventSerializer(page, many=True).data, "next": following})
 
 
