@@ -154,6 +154,19 @@ def test_a_target_private_at_delivery_time_is_a_failed_attempt(
     assert receiver.requests == []
 
 
+def test_a_target_wrapping_a_private_address_is_refused_at_the_attempt(
+    as_carol, club, roster, endpoint, receiver, settings
+):
+    play_a_hand(as_carol, club, roster)
+    settings.WEBHOOKS_ALLOW_PRIVATE_TARGETS = False
+    Endpoint.objects.filter(pk=endpoint.pk).update(url="http://[64:ff9b::7f00:1]/hooks")
+    delivery = Delivery.objects.get()
+    services.attempt(delivery_id=delivery.pk, number=1)
+    delivery.refresh_from_db()
+    assert (delivery.status, delivery.error) == ("pending", "webhook_target_private")
+    assert receiver.requests == []
+
+
 def test_a_redirect_is_not_followed(as_carol, club, roster, endpoint, receiver):
     receiver.answers = [302]
     play_a_hand(as_carol, club, roster)

@@ -51,6 +51,17 @@ def test_registering_answers_the_endpoint_and_its_secret(as_alice, club, allow_l
         "http://169.254.169.254/latest/meta-data/",
         "http://[::1]/",
         "http://[::ffff:127.0.0.1]/",
+        "http://100.64.0.1/",  # shared address space
+        "http://192.0.0.8/",  # IETF protocol assignments
+        "http://198.18.0.1/",  # benchmarking
+        "http://[64:ff9b::a00:1]/",  # NAT64 of 10.0.0.1
+        "http://[64:ff9b::7f00:1]/",  # NAT64 of 127.0.0.1
+        "http://[64:ff9b:1::808:808]/",  # NAT64 for local use
+        "http://[2002:a00:1::]/",  # 6to4 of 10.0.0.1
+        "http://[2002:7f00:1::]/",  # 6to4 of 127.0.0.1
+        "http://[::a00:1]/",  # IPv4-compatible 10.0.0.1
+        "http://[::808:808]/",  # IPv4-compatible, deprecated whatever it wraps
+        "http://[2001:0:4136:e378:8000:63bf:f5ff:fffe]/",  # Teredo
     ],
 )
 def test_a_private_target_is_refused(as_alice, club, url):
@@ -59,6 +70,11 @@ def test_a_private_target_is_refused(as_alice, club, url):
     assert codes(response) == ["webhook_target_private"]
     assert response.json()["errors"][0]["attr"] == "url"
     assert not Endpoint.objects.exists()
+
+
+@pytest.mark.parametrize("url", ["http://[64:ff9b::808:808]/", "http://[2002:808:808::]/"])
+def test_a_public_address_wrapped_in_ipv6_is_accepted(as_alice, club, url):
+    assert register(as_alice, club, {**HOOK, "url": url}).status_code == 201
 
 
 def test_a_host_that_resolves_nowhere_is_refused(as_alice, club):

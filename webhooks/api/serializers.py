@@ -25,7 +25,8 @@ def _url(**kwargs: Any) -> serializers.URLField:
     return serializers.URLField(
         max_length=500,
         help_text="Where the events are POSTed: an http or https URL on a public address. A "
-        "host that resolves to a private, loopback or link-local address is refused "
+        "host that resolves to a private, loopback, link-local, reserved or shared address, "
+        "or to an IPv6 address wrapping one (NAT64, 6to4, Teredo), is refused "
         "(`webhook_target_private`), and so is one that resolves nowhere "
         "(`webhook_target_unresolvable`).",
         **kwargs,
