@@ -9,6 +9,7 @@ the next of ``RETRY_DELAYS``.
 
 from __future__ import annotations
 
+import time
 import uuid
 from collections.abc import Sequence
 from datetime import timedelta
@@ -21,7 +22,7 @@ from django.utils import timezone
 
 from matches.models import Club, Event
 from webhooks import errors, sending, targets
-from webhooks.models import TEST_TYPE, Delivery, DeliveryStatus, Endpoint, new_secret
+from webhooks.models import TEST_TYPE, Attempt, Delivery, DeliveryStatus, Endpoint, new_secret
 
 RETRY_DELAYS = (
     timedelta(seconds=5),
@@ -36,6 +37,10 @@ RETRY_DELAYS = (
 over about 28 hours."""
 DISABLE_AFTER = len(RETRY_DELAYS) + 1
 """Failed attempts in a row, ending a delivery's last, that disable an endpoint."""
+MAX_WEBHOOKS_PER_CLUB = 20
+"""A club's webhooks at most (GitHub's limit per repository); one more is refused (409)."""
+ROTATION_OVERLAP = timedelta(hours=24)
+"""How long the secret before a rotation still signs, unless the rotation says otherwise."""
 
 
 def _check_target(url: str) -> None:
@@ -72,10 +77,27 @@ def event_written(sender: Any, *, event: Event, **kwargs: Any) -> None:
             _queue(delivery)
 
 
+def _lock_club(club_id: int) -> None:
+    """Hold the club's row until the transaction ends: its webhooks are counted and compared
+    by one registration at a time."""
+    Club.objects.select_for_update().filter(pk=club_id).exists()
+
+
+def _refuse_duplicate(club_id: int, url: str, events: Sequence[str], *, other_than: int) -> None:
+    for existing in Endpoint.objects.filter(club_id=club_id, url=url).exclude(pk=other_than):
+        if set(existing.events) == set(events):
+            raise errors.DuplicateEndpoint(webhook=existing.pk)
+
+
 @transaction.atomic
 def endpoint_create(*, club: Club, url: str, events: Sequence[str], description: str) -> Endpoint:
-    """Register an endpoint; its URL must resolve to public addresses only."""
+    """Register an endpoint; its URL must resolve to public addresses only, the club may hold
+    MAX_WEBHOOKS_PER_CLUB, and the same URL and events once."""
     _check_target(url)
+    _lock_club(club.pk)
+    if Endpoint.objects.filter(club=club).count() >= MAX_WEBHOOKS_PER_CLUB:
+        raise errors.TooManyEndpoints(limit=MAX_WEBHOOKS_PER_CLUB)
+    _refuse_duplicate(club.pk, url, events, other_than=0)
     return Endpoint.objects.create(club=club, url=url, events=list(events), description=description)
 
 
@@ -84,6 +106,10 @@ def endpoint_update(*, endpoint: Endpoint, changes: dict[str, Any]) -> Endpoint:
     """Change an endpoint's URL, events or description; ``enabled: true`` enables it again."""
     if "url" in changes:
         _check_target(changes["url"])
+    if "url" in changes or "events" in changes:
+        _lock_club(endpoint.club_id)
+        url, events = changes.get("url", endpoint.url), changes.get("events", endpoint.events)
+        _refuse_duplicate(endpoint.club_id, url, events, other_than=endpoint.pk)
     for name in ("url", "events", "description"):
         if name in changes:
             setattr(endpoint, name, changes[name])
@@ -96,11 +122,14 @@ def endpoint_update(*, endpoint: Endpoint, changes: dict[str, Any]) -> Endpoint:
 
 
 @transaction.atomic
-def secret_rotate(*, endpoint: Endpoint) -> Endpoint:
-    """A new signing secret; from now on every attempt is signed with it."""
-    endpoint.secret = new_secret()
-    endpoint.save(update_fields=["secret", "updated_at"])
-    return endpoint
+def secret_rotate(*, endpoint: Endpoint, overlap: timedelta = ROTATION_OVERLAP) -> Endpoint:
+    """A new signing secret; attempts are signed with it, and with the old one too for
+    ``overlap`` (both signatures in ``webhook-signature``), so receivers can switch over."""
+    locked = Endpoint.objects.select_for_update().get(pk=endpoint.pk)
+    locked.previous_secret, locked.secret = locked.secret, new_secret()
+    locked.previous_secret_until = timezone.now() + overlap
+    locked.save(update_fields=["secret", "previous_secret", "previous_secret_until", "updated_at"])
+    return locked
 
 
 @transaction.atomic
@@ -121,13 +150,14 @@ def test_send(*, endpoint: Endpoint) -> Delivery:
 
 @transaction.atomic
 def redeliver(*, delivery: Delivery) -> Delivery:
-    """Send a delivery again, with the same ``webhook-id``; its retry schedule starts over."""
+    """Send a delivery again, with the same ``webhook-id``; its retry schedule starts over,
+    and the attempts made so far stay in its history."""
     locked = Delivery.objects.select_for_update().select_related("endpoint").get(pk=delivery.pk)
     if locked.endpoint.disabled_at is not None:
         raise errors.EndpointDisabled(endpoint=locked.endpoint_id)
-    locked.status, locked.attempts = DeliveryStatus.PENDING, 0
+    locked.status, locked.schedule_from = DeliveryStatus.PENDING, locked.attempts
     locked.next_attempt_at = timezone.now()
-    locked.save(update_fields=["status", "attempts", "next_attempt_at"])
+    locked.save(update_fields=["status", "schedule_from", "next_attempt_at"])
     _queue(locked)
     return locked
 
@@ -145,16 +175,18 @@ def attempt(*, delivery_id: int, number: int) -> None:
         return
     endpoint = delivery.endpoint
     now = timezone.now()
+    started = time.monotonic()
     if endpoint.disabled_at is not None:
         outcome = sending.Outcome(None, error="webhook_disabled")
     else:
         outcome = sending.send(
             url=endpoint.url,
-            secret=endpoint.secret,
+            secrets=endpoint.signing_secrets(now),
             message_id=delivery.message_id,
             payload=delivery.payload,
             at=now,
         )
+    duration_ms = round((time.monotonic() - started) * 1000)
     with transaction.atomic():
         locked = Delivery.objects.select_for_update().get(pk=delivery_id)
         if locked.status != DeliveryStatus.PENDING or locked.attempts + 1 != number:
@@ -162,13 +194,23 @@ def attempt(*, delivery_id: int, number: int) -> None:
         locked.attempts, locked.last_attempt_at = number, now
         locked.response_status, locked.error = outcome.status, outcome.error
         locked.response_excerpt = outcome.excerpt
+        Attempt.objects.create(
+            delivery=locked,
+            number=number,
+            at=now,
+            duration_ms=duration_ms,
+            response_status=outcome.status,
+            response_excerpt=outcome.excerpt,
+            error=outcome.error,
+        )
         endpoints = Endpoint.objects.filter(pk=endpoint.pk)
+        in_schedule = number - locked.schedule_from
         if outcome.succeeded:
             locked.status, locked.next_attempt_at = DeliveryStatus.SUCCEEDED, None
             endpoints.update(failure_count=0)
-        elif endpoint.disabled_at is None and number <= len(RETRY_DELAYS):
+        elif endpoint.disabled_at is None and in_schedule <= len(RETRY_DELAYS):
             endpoints.update(failure_count=F("failure_count") + 1)
-            locked.next_attempt_at = timezone.now() + RETRY_DELAYS[number - 1]
+            locked.next_attempt_at = timezone.now() + RETRY_DELAYS[in_schedule - 1]
             _queue(locked, at=locked.next_attempt_at)
         else:
             locked.status, locked.next_attempt_at = DeliveryStatus.FAILED, None

@@ -8,7 +8,7 @@ from rest_framework import serializers
 
 from matches.models import Event, EventType
 from matches.selectors import LARGEST_ID
-from webhooks.models import Delivery, DeliveryStatus, Endpoint
+from webhooks.models import Attempt, Delivery, DeliveryStatus, Endpoint
 
 
 def _event_types(**kwargs: Any) -> serializers.ListField:
@@ -91,6 +91,38 @@ class EndpointWithSecretSerializer(EndpointSerializer):
         fields = [*EndpointSerializer.Meta.fields, "secret"]
 
 
+class RotateSerializer(serializers.Serializer):
+    overlap_seconds = serializers.IntegerField(
+        min_value=0,
+        max_value=7 * 24 * 3600,
+        required=False,
+        default=24 * 3600,
+        help_text="How long the old secret still signs, beside the new one (default 24 hours; "
+        "0 stops it at once, at most 7 days).",
+    )
+
+
+class EndpointRotatedSerializer(EndpointWithSecretSerializer):
+    previous_secret_until = serializers.DateTimeField(
+        allow_null=True, help_text="Until when attempts are signed with the old secret too."
+    )
+
+    class Meta(EndpointWithSecretSerializer.Meta):
+        fields = [*EndpointWithSecretSerializer.Meta.fields, "previous_secret_until"]
+
+
+class AttemptSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Attempt
+        fields = ["number", "at", "duration_ms", "response_status", "response_excerpt", "error"]
+
+
+class DeliveryQuerySerializer(serializers.Serializer):
+    status = serializers.ChoiceField(
+        choices=DeliveryStatus.choices, required=False, help_text="Only the deliveries in it."
+    )
+
+
 class DeliverySerializer(serializers.ModelSerializer):
     status = serializers.ChoiceField(choices=DeliveryStatus.choices)
     event = serializers.IntegerField(
@@ -100,6 +132,9 @@ class DeliverySerializer(serializers.ModelSerializer):
         source="message_id", help_text="The webhook-id header, the same on every attempt."
     )
     payload = serializers.JSONField(help_text="The body as sent: type, timestamp and data.")
+    history = AttemptSerializer(
+        many=True, help_text="Every attempt, oldest first, redeliveries included."
+    )
 
     class Meta:
         model = Delivery
@@ -117,6 +152,7 @@ class DeliverySerializer(serializers.ModelSerializer):
             "error",
             "created_at",
             "payload",
+            "history",
         ]
 
 
