@@ -93,6 +93,14 @@ class Delivery(models.Model):
         default=0, help_text="Attempts made before the retry schedule last started over."
     )
     next_attempt_at = models.DateTimeField(null=True, blank=True, default=timezone.now)
+    leased_until = models.DateTimeField(
+        null=True, blank=True, help_text="While an attempt is being made: until when it may run."
+    )
+    task_id = models.CharField(
+        max_length=64,
+        blank=True,
+        help_text="The queued task of its next attempt; any other is a stale copy.",
+    )
     last_attempt_at = models.DateTimeField(null=True, blank=True)
     response_status = models.PositiveIntegerField(null=True, blank=True)
     response_excerpt = models.CharField(max_length=500, blank=True)

@@ -16,8 +16,8 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
-from django.db.models import F
+from django.db import connection, transaction
+from django.db.models import F, Q
 from django.utils import timezone
 
 from matches.models import Club, Event
@@ -37,6 +37,18 @@ RETRY_DELAYS = (
 over about 28 hours."""
 DISABLE_AFTER = len(RETRY_DELAYS) + 1
 """Failed attempts in a row, ending a delivery's last, that disable an endpoint."""
+LEASE = timedelta(seconds=2 * sending.TIMEOUT_SECONDS + 10)
+"""How long an attempt may run (to connect, then to answer, and a margin) before the sweep may
+hand it to another worker."""
+CLUB_IN_FLIGHT = 2
+"""Attempts to one club's webhooks made at once, at most: its slow receivers never hold more
+of the workers than this."""
+DEFER = timedelta(seconds=2)
+"""When a club has CLUB_IN_FLIGHT attempts running, how long its next one waits."""
+OVERDUE = timedelta(seconds=60)
+"""A pending delivery not attempted this long after it was due is queued again by the sweep."""
+SWEEP_EVERY = timedelta(seconds=30)
+"""How often each running worker sweeps for overdue deliveries."""
 MAX_WEBHOOKS_PER_CLUB = 20
 """A club's webhooks at most (GitHub's limit per repository); one more is refused (409)."""
 ROTATION_OVERLAP = timedelta(hours=24)
@@ -51,11 +63,13 @@ def _check_target(url: str) -> None:
 
 
 def _queue(delivery: Delivery, at: Any = None) -> None:
-    """Put the delivery's next attempt on the queue, in the caller's transaction."""
+    """Put the delivery's next attempt on the queue, in the caller's transaction; a copy
+    queued before is stale from now on, and does nothing when it runs."""
     from webhooks import tasks
 
     task = tasks.deliver if at is None else tasks.deliver.using(run_after=at)
-    task.enqueue(delivery.pk, delivery.attempts + 1)
+    delivery.task_id = str(task.enqueue(delivery.pk, delivery.attempts + 1).id)
+    Delivery.objects.filter(pk=delivery.pk).update(task_id=delivery.task_id)
 
 
 def _payload(type: str, at: Any, data: Any) -> dict[str, Any]:
@@ -162,16 +176,49 @@ def redeliver(*, delivery: Delivery) -> Delivery:
     return locked
 
 
-def attempt(*, delivery_id: int, number: int) -> None:
+def _lease(*, delivery_id: int, number: int, task_id: str | None) -> Delivery | None:
+    """Take the lease of attempt ``number``, or None: the attempt is made or being made, the
+    task is a stale copy, or the club has CLUB_IN_FLIGHT attempts running (then it is queued
+    again DEFER from now, and another club's deliveries go first)."""
+    with transaction.atomic():
+        locked = (
+            Delivery.objects.select_for_update(of=("self",))
+            .select_related("endpoint")
+            .filter(pk=delivery_id)
+            .first()
+        )
+        now = timezone.now()
+        if (
+            locked is None
+            or locked.status != DeliveryStatus.PENDING
+            or locked.attempts + 1 != number
+            or (task_id is not None and locked.task_id not in ("", task_id))
+            or (locked.leased_until is not None and locked.leased_until > now)
+        ):
+            return None
+        club_id = locked.endpoint.club_id
+        no_key = connection.features.has_select_for_no_key_update
+        Club.objects.select_for_update(no_key=no_key).filter(pk=club_id).exists()
+        running = Delivery.objects.filter(endpoint__club_id=club_id, leased_until__gt=now)
+        if running.count() >= CLUB_IN_FLIGHT:
+            _queue(locked, at=now + DEFER)
+            return None
+        locked.leased_until = now + LEASE
+        locked.save(update_fields=["leased_until"])
+        return locked
+
+
+def attempt(*, delivery_id: int, number: int, task_id: str | None = None) -> None:
     """Make attempt ``number`` of a delivery, if it is still due; queue the next if it fails.
 
+    The attempt is a lease (``LEASE``): taken before the request, given back with its outcome.
     The request is sent outside any transaction; its outcome is written under the delivery's
-    lock, so a duplicate task (at-least-once) finds the attempt made and does nothing.
+    lock, so a duplicate task (at-least-once) finds the attempt made and does nothing. A worker
+    killed during the attempt leaves the lease to run out; ``requeue_overdue`` then queues the
+    attempt again.
     """
-    delivery = Delivery.objects.select_related("endpoint").filter(pk=delivery_id).first()
-    if delivery is None or delivery.status != DeliveryStatus.PENDING:
-        return
-    if delivery.attempts + 1 != number:
+    delivery = _lease(delivery_id=delivery_id, number=number, task_id=task_id)
+    if delivery is None:
         return
     endpoint = delivery.endpoint
     now = timezone.now()
@@ -191,7 +238,7 @@ def attempt(*, delivery_id: int, number: int) -> None:
         locked = Delivery.objects.select_for_update().get(pk=delivery_id)
         if locked.status != DeliveryStatus.PENDING or locked.attempts + 1 != number:
             return
-        locked.attempts, locked.last_attempt_at = number, now
+        locked.attempts, locked.last_attempt_at, locked.leased_until = number, now, None
         locked.response_status, locked.error = outcome.status, outcome.error
         locked.response_excerpt = outcome.excerpt
         Attempt.objects.create(
@@ -220,17 +267,27 @@ def attempt(*, delivery_id: int, number: int) -> None:
         locked.save()
 
 
-def requeue_overdue(*, late: timedelta = timedelta(minutes=5)) -> int:
-    """Queue again the pending deliveries whose attempt is overdue (a worker stopped while
-    running it); ``attempt`` ignores whichever copy comes second. Returns how many."""
+def requeue_overdue(*, late: timedelta = OVERDUE) -> int:
+    """Queue again the pending deliveries whose attempt is overdue by ``late`` and not being
+    made (a worker was killed while making it, or its task was lost); the copy queued before,
+    if any, becomes stale. Every worker runs this every SWEEP_EVERY. Returns how many."""
+    now = timezone.now()
     overdue = Delivery.objects.filter(
-        status=DeliveryStatus.PENDING, next_attempt_at__lt=timezone.now() - late
-    )
+        Q(leased_until__isnull=True) | Q(leased_until__lt=now),
+        status=DeliveryStatus.PENDING,
+        next_attempt_at__lt=now - late,
+    ).values_list("pk", flat=True)
     count = 0
-    for delivery in overdue:
+    for delivery_id in overdue:
         with transaction.atomic():
-            _queue(delivery)
-        count += 1
+            delivery = Delivery.objects.select_for_update().get(pk=delivery_id)
+            if delivery.status == DeliveryStatus.PENDING and (
+                delivery.leased_until is None or delivery.leased_until < now
+            ):
+                delivery.next_attempt_at = now
+                delivery.save(update_fields=["next_attempt_at"])
+                _queue(delivery)
+                count += 1
     return count
 
 
