@@ -92,6 +92,24 @@ class HandDraftView(DraftMixin):
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": tag})
         return answer(draft)
 
+    @extend_schema(
+        responses={
+            204: OpenApiResponse(
+                description="The draft is thrown away: its ending and every player's part. "
+                "Phones reading it see it empty, every part at version 0."
+            ),
+            409: READ_CONFLICT,
+        },
+    )
+    def delete(self, request: Request, match_pk: int, number: int) -> Response:
+        drafts.draft_discard(
+            match_id=self.get_match_id(),
+            number=number,
+            user=requester(request),
+            device=http.device(request),
+        )
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
 
 class HandDraftEndingView(DraftMixin):
     """The draft's ending part: how the hand ended, who went out, the game's flags."""
