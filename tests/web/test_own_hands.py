@@ -219,3 +219,40 @@ def test_a_scorekeeper_starts_the_hand_again_on_every_phone(
     # the entry goes on from nothing on both phones
     tap(a, "9D")
     expect(b.locator('.player-panel .chip[data-card="9D"]')).to_be_visible()
+
+
+def test_an_owner_links_a_player_to_a_member_who_then_enters_their_own_hand(
+    page_as, alice, bob, victor, roster, screenshot, assert_accessible
+):
+    ann, ben, cleo = roster[:3]
+    match = create_match(ann.club, [ann, ben, cleo], user=alice)
+    a = phone(page_as, alice)
+    a.goto(f"/clubs/{ann.club.pk}/")
+    field = a.get_by_label("Login of Cleo (this is me)")
+    expect(field).to_have_value("")
+    field.select_option("victor")
+    expect(a.locator(f"#login-{cleo.pk}-status")).to_have_text(
+        "Cleo is now victor: they enter their own hand on their phone."
+    )
+    cleo.refresh_from_db()
+    assert cleo.user == victor
+    screenshot(a, "roster-this-is-me")
+    assert_accessible(a)
+
+    # a scorekeeper keeps the roster's names, the owner its logins
+    b = phone(page_as, bob)
+    b.goto(f"/clubs/{ann.club.pk}/")
+    expect(b.locator(f'#players li[data-player="{cleo.pk}"]')).to_be_visible()
+    expect(b.locator("#players select")).to_have_count(0)
+
+    v = phone(page_as, victor)
+    v.goto(f"/matches/{match.pk}/")
+    v.locator("#enter-hand").click()
+    expect(v.locator("#entry .picker")).to_be_visible()
+    expect(v.locator('[role="tab"]')).to_have_count(1)
+    expect(v.locator("#tab-2")).to_have_attribute("aria-selected", "true")
+
+    field.select_option("")
+    expect(a.locator(f"#login-{cleo.pk}-status")).to_have_text("Cleo has no login now.")
+    cleo.refresh_from_db()
+    assert cleo.user is None
