@@ -3,6 +3,7 @@ import { get, getAll, post, request, showError } from "../api.js";
 import { h, pageData } from "../dom.js";
 import { sentences, t } from "../i18n.js";
 import { matchItem } from "../matchlist.js";
+import { keepForOffline } from "../offline.js";
 import { canWrite } from "../roles.js";
 
 const root = document.getElementById("club");
@@ -35,6 +36,8 @@ async function show() {
     t("no_players"));
     for (const section of root.querySelectorAll("[data-section]")) section.hidden = false;
     if (club.role === "owner") document.getElementById("invite").hidden = false;
+    // the matches in progress open offline from now on, entry included
+    keepForOffline(live).then(() => { document.getElementById("live-matches").dataset.kept = "true"; });
   } catch (error) {
     showError(error, { sentences });
   } finally {
