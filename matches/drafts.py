@@ -23,7 +23,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from matches import errors, statements
-from matches.models import HandDraftPart, MatchStatus
+from matches.models import HandDraftPart, MatchStatus, Player
 from scoring import rulesets
 from scoring.violations import label
 
@@ -132,6 +132,7 @@ def draft_part_save(
     expected_version: int,
     user: User,
     device: str = "",
+    any_part: bool = True,
 ) -> Draft:
     """Write one part of the draft of hand ``number``: the ending (``player_id`` None) or a
     seated player's cards; return the whole draft.
@@ -141,11 +142,14 @@ def draft_part_save(
     writer last saw (0 for a part it has not seen written); the part moves to the next version.
     The match is locked as recording a hand locks it, so a part is never written after its
     hand was recorded, and of two writers from the same version exactly one succeeds.
+    ``any_part`` False (a viewer): ``user`` writes only the part of a seated player whose login
+    they are, never another's nor the ending.
 
     Raises, writing nothing: ``errors.DraftChanged`` (with the draft as it stands),
     ``errors.MatchFinished``, ``errors.HandNumberNotNext``, ``errors.LiveHandInProgress``,
     ``errors.DraftPlayerNotSeated`` (404), ``errors.EndingNotInGame`` and
-    ``errors.PlayerNotSeated`` (a ``went_out`` not seated).
+    ``errors.PlayerNotSeated`` (a ``went_out`` not seated), ``errors.NotAllowed`` (a part not
+    the user's own, without ``any_part``).
     """
     match = statements.lock_match(match_id)
     _check_number(match, number)
@@ -154,6 +158,10 @@ def draft_part_save(
     names = {seat.player: seat.name for seat in match.seats}
     if player_id is not None and player_id not in names:
         raise errors.DraftPlayerNotSeated(player=player_id)
+    if not any_part and not (
+        player_id is not None and Player.objects.filter(pk=player_id, user=user).exists()
+    ):
+        raise errors.NotAllowed()
     kept = (
         _ending_data(match, names, data)
         if player_id is None
