@@ -11,7 +11,10 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
+from django.http.response import HttpResponseRedirectBase
+from django.middleware import common
 from django.utils import translation
+from django.utils.http import escape_leading_slashes
 
 from accounts import ratelimit
 
@@ -93,3 +96,23 @@ class RateLimitHeadersMiddleware:
             response.headers["RateLimit-Remaining"] = str(window.remaining)
             response.headers["RateLimit-Reset"] = str(window.reset)
         return response
+
+
+class PermanentRedirect(HttpResponseRedirectBase):
+    """308: the client repeats the request, method and body included, at the new address."""
+
+    status_code = 308
+
+
+class CommonMiddleware(common.CommonMiddleware):
+    """Django's, with a path missing its final slash redirected by 308 for every method.
+
+    Django answers 301, which clients follow with a GET and without the body (a POST to
+    ``matches/1/hands`` would lose its hand), and under DEBUG raises for a POST (a 500); a 308
+    is followed with the same method and body, by curl, browsers, httpx and requests alike.
+    """
+
+    response_redirect_class = PermanentRedirect
+
+    def get_full_path_with_slash(self, request: HttpRequest) -> str:
+        return escape_leading_slashes(request.get_full_path(force_append_slash=True))
