@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextvars
 import logging
 import re
+import time
 import uuid
 from collections.abc import Callable
 
@@ -22,13 +23,16 @@ from accounts import ratelimit
 # anything else (too long, spaces, control characters) is replaced, never echoed.
 WELL_FORMED_REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 current_request_id: contextvars.ContextVar[str] = contextvars.ContextVar("request_id", default="-")
+access_log = logging.getLogger("arlington.access")
 
 
 class RequestIDMiddleware:
     """``X-Request-ID`` on every answer: the request's own if well formed, else a new one.
 
     The id is on ``request.request_id`` and in every log line written while the request runs
-    (``RequestIDLogFilter``), so that a client quoting it finds the server's side of the story.
+    (``RequestIDLogFilter``), so that a client quoting it finds the server's side of the story;
+    one of them is the request's access line (logger ``arlington.access``: method, path, status
+    and time taken), written before the answer leaves.
     Place it first, so that even an answer of the other middleware carries it.
     """
 
@@ -40,8 +44,16 @@ class RequestIDMiddleware:
         request_id = incoming if WELL_FORMED_REQUEST_ID.fullmatch(incoming) else uuid.uuid4().hex
         request.request_id = request_id  # type: ignore[attr-defined]
         token = current_request_id.set(request_id)
+        started = time.monotonic()
         try:
             response = self.get_response(request)
+            access_log.info(
+                '"%s %s" %s %dms',
+                request.method,
+                request.get_full_path(),
+                response.status_code,
+                (time.monotonic() - started) * 1000,
+            )
         finally:
             current_request_id.reset(token)
         response.headers["X-Request-ID"] = request_id
