@@ -68,6 +68,7 @@ SLOW = {
         "check --deploy in a process of its own, which builds the whole OpenAPI document"
     ),
     "tests/matches/test_access_log.py": "a gunicorn server of its own",
+    "tests/matches/test_body_limit_server.py": "a gunicorn server of its own",
     "tests/matches/test_concurrency.py": "parallel requests in threads, committed databases",
     "tests/matches/test_embedded_database.py": "a process of its own on make run's SQLite",
     "tests/matches/test_hand_drafts.py::test_two_phones_writing_one_part_at_once_one_wins": (
