@@ -35,6 +35,7 @@ from typing import Any
 import redis.asyncio as aioredis
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import DatabaseError, connections
 from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
@@ -122,14 +123,16 @@ def _admit(request: HttpRequest, match_pk: int) -> Any:
     connections are given back before the stream starts waiting.
     """
     try:
+        user: User | AnonymousUser
         ticket = request.GET.get("ticket")
         if ticket is not None:
-            user = stream_tickets.holder(ticket, match_pk)
-            if user is None:
+            holder = stream_tickets.holder(ticket, match_pk)
+            if holder is None:
                 detail = _(
                     "This stream ticket has expired or is not for this match: ask for a new one."
                 )
                 return _error(401, "stream_ticket_invalid", detail)
+            user = holder
         else:
             classes: list[Any] = list(api_settings.DEFAULT_AUTHENTICATION_CLASSES)
             drf_request = Request(request, authenticators=[cls() for cls in classes])
