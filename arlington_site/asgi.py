@@ -1,4 +1,4 @@
-"""ASGI entry point."""
+"""ASGI entry point, behind the request body limit."""
 
 import os
 
@@ -6,4 +6,8 @@ from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arlington_site.settings")
 
-application = get_asgi_application()
+django_application = get_asgi_application()
+
+from arlington_site.limits import BodySizeLimit  # noqa: E402  (needs the settings set up)
+
+application = BodySizeLimit(django_application)

@@ -1,8 +1,15 @@
-"""Refuse request bodies over a documented size before anything reads them (413)."""
+"""Refuse request bodies over a documented size before anything reads them (413).
+
+Two guards, one limit (MAX_REQUEST_BODY_BYTES): ``BodySizeLimit`` wraps the ASGI application
+(the production server), where Django would otherwise read the whole body into a file before
+any middleware runs; ``RequestSizeLimitMiddleware`` covers WSGI and the tests' client.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -10,6 +17,61 @@ from django.utils.translation import gettext as _
 from drf_standardized_errors.types import CLIENT_ERROR, Error
 
 from matches.errors import envelope
+
+
+def _too_large(detail: str) -> bytes:
+    return json.dumps(envelope(CLIENT_ERROR, [Error("request_too_large", detail, None)])).encode()
+
+
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+
+
+class BodySizeLimit:
+    """An ASGI wrapper that answers 413 as soon as a body's declared size (Content-Length) or
+    the bytes received so far (a chunked or lying body) pass the limit: nothing more of the
+    body is read, and the application sees the client gone and answers nothing."""
+
+    def __init__(self, app: Callable[[Message, Receive, Send], Awaitable[None]]) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Message, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        limit: int = settings.MAX_REQUEST_BODY_BYTES
+        declared = dict(scope["headers"]).get(b"content-length", b"")
+        size = int(declared) if declared.isdigit() else 0
+        if size > limit:
+            detail = _("The request body is %(size)d bytes; the limit is %(limit)d bytes.")
+            await self._refuse(send, detail % {"size": size, "limit": limit})
+            return
+        received = 0
+
+        async def counted() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > limit:
+                    detail = _("The request body is over the limit of %(limit)d bytes.")
+                    await self._refuse(send, detail % {"limit": limit})
+                    return {"type": "http.disconnect"}
+            return message
+
+        await self.app(scope, counted, send)
+
+    @staticmethod
+    async def _refuse(send: Send, detail: str) -> None:
+        body = _too_large(detail)
+        headers = [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode()),
+            (b"connection", b"close"),
+        ]
+        await send({"type": "http.response.start", "status": 413, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
 
 
 class RequestSizeLimitMiddleware:

@@ -6,12 +6,16 @@ from __future__ import annotations
 import contextvars
 import logging
 import re
+import time
 import uuid
 from collections.abc import Callable
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
+from django.http.response import HttpResponseRedirectBase
+from django.middleware import common
 from django.utils import translation
+from django.utils.http import escape_leading_slashes
 
 from accounts import ratelimit
 
@@ -19,13 +23,16 @@ from accounts import ratelimit
 # anything else (too long, spaces, control characters) is replaced, never echoed.
 WELL_FORMED_REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 current_request_id: contextvars.ContextVar[str] = contextvars.ContextVar("request_id", default="-")
+access_log = logging.getLogger("arlington.access")
 
 
 class RequestIDMiddleware:
     """``X-Request-ID`` on every answer: the request's own if well formed, else a new one.
 
     The id is on ``request.request_id`` and in every log line written while the request runs
-    (``RequestIDLogFilter``), so that a client quoting it finds the server's side of the story.
+    (``RequestIDLogFilter``), so that a client quoting it finds the server's side of the story;
+    one of them is the request's access line (logger ``arlington.access``: method, path, status
+    and time taken), written before the answer leaves.
     Place it first, so that even an answer of the other middleware carries it.
     """
 
@@ -37,8 +44,16 @@ class RequestIDMiddleware:
         request_id = incoming if WELL_FORMED_REQUEST_ID.fullmatch(incoming) else uuid.uuid4().hex
         request.request_id = request_id  # type: ignore[attr-defined]
         token = current_request_id.set(request_id)
+        started = time.monotonic()
         try:
             response = self.get_response(request)
+            access_log.info(
+                '"%s %s" %s %dms',
+                request.method,
+                request.get_full_path(),
+                response.status_code,
+                (time.monotonic() - started) * 1000,
+            )
         finally:
             current_request_id.reset(token)
         response.headers["X-Request-ID"] = request_id
@@ -93,3 +108,23 @@ class RateLimitHeadersMiddleware:
             response.headers["RateLimit-Remaining"] = str(window.remaining)
             response.headers["RateLimit-Reset"] = str(window.reset)
         return response
+
+
+class PermanentRedirect(HttpResponseRedirectBase):
+    """308: the client repeats the request, method and body included, at the new address."""
+
+    status_code = 308
+
+
+class CommonMiddleware(common.CommonMiddleware):
+    """Django's, with a path missing its final slash redirected by 308 for every method.
+
+    Django answers 301, which clients follow with a GET and without the body (a POST to
+    ``matches/1/hands`` would lose its hand), and under DEBUG raises for a POST (a 500); a 308
+    is followed with the same method and body, by curl, browsers, httpx and requests alike.
+    """
+
+    response_redirect_class = PermanentRedirect
+
+    def get_full_path_with_slash(self, request: HttpRequest) -> str:
+        return escape_leading_slashes(request.get_full_path(force_append_slash=True))

@@ -327,8 +327,11 @@ has an `event:` name, an `id:` (the state's `version`) and one `data:` line of J
 | `abandoned` | the last state and `"abandoned": true` (`LiveStreamAbandoned`) |
 
 A comment line `: heartbeat` comes every 15 seconds. A stream lasts an hour at most; \
-reconnect (browsers' `EventSource` does by itself). Authenticated like every other request; \
-viewers may watch. Errors are answered before the stream starts, in the JSON envelope.\
+reconnect (browsers' `EventSource` does by itself). Authenticated like every other request, \
+or by `ticket` (a client that cannot send `Authorization`, such as `EventSource`, opens the \
+`url` of `POST matches/{id}/live/stream-ticket/`); viewers may watch. Errors are answered \
+before the stream starts, in the JSON envelope. The media type's `x-events` names each \
+event's model.\
 """
 
 
@@ -397,7 +400,18 @@ def describe_live_stream(result: dict[str, Any], **kwargs: Any) -> dict[str, Any
             "operationId": "matches_live_stream_retrieve",
             "summary": SUMMARIES["matches_live_stream_retrieve"],
             "description": STREAM_DESCRIPTION,
-            "parameters": [p for p in state["parameters"] if p.get("name") != "If-None-Match"],
+            "parameters": [
+                *(p for p in state["parameters"] if p.get("name") != "If-None-Match"),
+                {
+                    "name": "ticket",
+                    "in": "query",
+                    "required": False,
+                    "schema": {"type": "string"},
+                    "description": "A stream ticket, in place of Authorization: the `url` of "
+                    "`POST matches/{id}/live/stream-ticket/` holds it. An expired ticket, or "
+                    "one for another match, is a 401 `stream_ticket_invalid`.",
+                },
+            ],
             "tags": state["tags"],
             "security": state["security"],
             "responses": {
@@ -406,7 +420,12 @@ def describe_live_stream(result: dict[str, Any], **kwargs: Any) -> dict[str, Any
                     "headers": {"Content-Language": language},
                     "content": {
                         "text/event-stream": {
-                            "schema": {"type": "string", "description": STREAM_DESCRIPTION}
+                            "schema": {"type": "string", "description": STREAM_DESCRIPTION},
+                            "x-events": {
+                                "state": {"$ref": "#/components/schemas/LiveState"},
+                                "recorded": {"$ref": "#/components/schemas/LiveStreamRecorded"},
+                                "abandoned": {"$ref": "#/components/schemas/LiveStreamAbandoned"},
+                            },
                         }
                     },
                 },

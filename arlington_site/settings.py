@@ -84,7 +84,7 @@ MIDDLEWARE = [
     "arlington_site.guards.RequestGuardMiddleware",
     "arlington_site.limits.RequestSizeLimitMiddleware",
     "arlington_site.replicas.ReadYourWritesMiddleware",
-    "django.middleware.common.CommonMiddleware",
+    "arlington_site.middleware.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",

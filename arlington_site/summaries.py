@@ -61,6 +61,7 @@ SUMMARIES: dict[str, str] = {
     "matches_live_events_create": "Add one event to the live hand (finish records it).",
     "matches_live_events_last_destroy": "Undo the live hand's last event.",
     "matches_live_stream_retrieve": "Watch the live hand: a stream of Server-Sent Events.",
+    "matches_live_stream_ticket_create": "Get a minute's URL for the live stream.",
     # players
     "players_list": "List the players on your clubs' rosters.",
     "players_create": "Add a player to a club's roster.",

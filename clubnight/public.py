@@ -16,7 +16,6 @@ import hashlib
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.core.cache import cache
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.template.loader import render_to_string
@@ -135,14 +134,15 @@ def page(request: HttpRequest, token: str) -> HttpResponse:
     body = ""
     if tag is None or tag not in known:  # a standings page known to the client is not rendered
         # A standings page is kept under its tag, like the tables (a change makes a new tag).
-        cached = cache.get(f"public:{tag}") if tag is not None else None
+        # A cache that cannot be reached only costs the page being rendered afresh.
+        cached = standings.cached(f"public:{tag}") if tag is not None else None
         body = cached or render_to_string(
             f"clubnight/public_{link.scope}.html",
             {"link": link, "club": link.club, **_context(link)},
             request=request,
         )
         if tag is not None and cached is None:
-            cache.set(f"public:{tag}", body, standings.CACHE_SECONDS)
+            standings.keep(f"public:{tag}", body)
         tag = tag or _tag(body)
     response = HttpResponseNotModified() if tag in known else HttpResponse(body)
     response["ETag"] = tag

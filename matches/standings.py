@@ -293,19 +293,19 @@ class Table:
     def rows(self) -> list[dict[str, Any]]:
         """The ranked rows (see ``standings``)."""
         key = self.key("rows")
-        rows: list[dict[str, Any]] | None = _cached(key)
+        rows: list[dict[str, Any]] | None = cached(key)
         if rows is None:
             rows = standings(scope=self.scope, ordering=self.ordering, using=self.club._state.db)
-            _keep(key, rows)
+            keep(key, rows)
         return rows
 
     def rendered(self, name: str, render: Callable[[list[dict[str, Any]]], bytes]) -> bytes:
         """The rows as ``render`` writes them, kept under ``name`` beside the rows themselves."""
         key = self.key(name)
-        body: bytes | None = _cached(key)
+        body: bytes | None = cached(key)
         if body is None:
             body = render(self.rows())
-            _keep(key, body)
+            keep(key, body)
         return body
 
 
@@ -313,15 +313,17 @@ class Table:
 _CACHE_ERRORS = (RedisError, OSError)
 
 
-def _cached(key: str) -> Any:
+def cached(key: str) -> Any:
+    """The cached value, or None when it is missing or the cache cannot be reached."""
     try:
         return cache.get(key)
     except _CACHE_ERRORS:
-        logger.warning("standings cache unreachable; computing the table")
+        logger.warning("cache unreachable; computing %s afresh", key)
         return None
 
 
-def _keep(key: str, value: Any) -> None:
+def keep(key: str, value: Any) -> None:
+    """Cache the value for CACHE_SECONDS, unless the cache cannot be reached."""
     try:
         cache.set(key, value, CACHE_SECONDS)
     except _CACHE_ERRORS:

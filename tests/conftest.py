@@ -67,6 +67,8 @@ SLOW = {
     "tests/api/test_settings.py::test_the_deployment_checks_refuse_a_cache_kept_by_each_process": (
         "check --deploy in a process of its own, which builds the whole OpenAPI document"
     ),
+    "tests/matches/test_access_log.py": "a gunicorn server of its own",
+    "tests/matches/test_body_limit_server.py": "a gunicorn server of its own",
     "tests/matches/test_concurrency.py": "parallel requests in threads, committed databases",
     "tests/matches/test_embedded_database.py": "a process of its own on make run's SQLite",
     "tests/matches/test_embedded_club_night.py": "make run's server and worker, writers in threads",

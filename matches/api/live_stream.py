@@ -8,7 +8,9 @@ match's Redis channel, where the services publish each new state once its write 
 watcher connected to any server sees every event, whichever server took it.
 
 The requester is authenticated exactly as by the rest of the API (the same authentication
-classes, in the same order: device tokens, legacy tokens, the session).
+classes, in the same order: device tokens, legacy tokens, the session), or by a stream ticket
+(``?ticket=``, from ``POST matches/{id}/live/stream-ticket/``: ``matches.api.stream_tickets``)
+for clients that cannot send a header, such as a browser's EventSource.
 
 Limits: at most ``LIVE_STREAM_MAX_PER_MATCH`` watchers per match and
 ``LIVE_STREAM_MAX_PER_USER`` per user across all servers (429 beyond). Each watcher is a
@@ -33,6 +35,7 @@ from typing import Any
 import redis.asyncio as aioredis
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import DatabaseError, connections
 from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
@@ -43,6 +46,7 @@ from rest_framework.request import Request
 from rest_framework.settings import api_settings
 
 from matches import live, selectors
+from matches.api import stream_tickets
 from matches.models import LiveHand, LiveStatus
 
 RETRY_MILLISECONDS = 3000
@@ -119,12 +123,23 @@ def _admit(request: HttpRequest, match_pk: int) -> Any:
     connections are given back before the stream starts waiting.
     """
     try:
-        classes: list[Any] = list(api_settings.DEFAULT_AUTHENTICATION_CLASSES)
-        drf_request = Request(request, authenticators=[cls() for cls in classes])
-        try:
-            user = drf_request.user
-        except exceptions.AuthenticationFailed as failed:
-            return _error(401, "authentication_failed", str(failed.detail))
+        user: User | AnonymousUser
+        ticket = request.GET.get("ticket")
+        if ticket is not None:
+            holder = stream_tickets.holder(ticket, match_pk)
+            if holder is None:
+                detail = _(
+                    "This stream ticket has expired or is not for this match: ask for a new one."
+                )
+                return _error(401, "stream_ticket_invalid", detail)
+            user = holder
+        else:
+            classes: list[Any] = list(api_settings.DEFAULT_AUTHENTICATION_CLASSES)
+            drf_request = Request(request, authenticators=[cls() for cls in classes])
+            try:
+                user = drf_request.user
+            except exceptions.AuthenticationFailed as failed:
+                return _error(401, "authentication_failed", str(failed.detail))
         if not user.is_authenticated:
             return _error(
                 401, "not_authenticated", _("Authentication credentials were not provided.")

@@ -3,7 +3,7 @@
 from django.urls import path
 from rest_framework.routers import SimpleRouter
 
-from matches.api import live, live_stream
+from matches.api import live, live_stream, stream_tickets
 from matches.api.views import auth, clubs, drafts, hands, matches, players, seasons, standings
 
 router = SimpleRouter()
@@ -53,6 +53,11 @@ urlpatterns = [
         name="live-last-event",
     ),
     path("matches/<int:match_pk>/live/stream/", live_stream.live_stream, name="live-stream"),
+    path(
+        "matches/<int:match_pk>/live/stream-ticket/",
+        stream_tickets.StreamTicketView.as_view(),
+        name="live-stream-ticket",
+    ),
     path(
         "matches/<int:match_pk>/hands/<int:number>/live/",
         live.LiveLogView.as_view(),

@@ -120,6 +120,7 @@ RULES = {
     "GET /api/v1/matches/{match_pk}/hands/{number}/live/": READ,
     "GET /api/v1/matches/{match_pk}/live/": READ,
     "GET /api/v1/matches/{match_pk}/live/stream/": READ,
+    "POST /api/v1/matches/{match_pk}/live/stream-ticket/": READ,
     "POST /api/v1/matches/{match_pk}/live/": SCORE,
     "DELETE /api/v1/matches/{match_pk}/live/": SCORE,
     "POST /api/v1/matches/{match_pk}/live/events/": SCORE,

@@ -146,3 +146,25 @@ def test_the_media_type_with_the_higher_quality_wins(world, as_owner):
 def test_csv_is_still_served_when_asked_for(world, as_owner):
     assert standings(as_owner, world, "text/csv")["Content-Type"].startswith("text/csv")
     assert standings(as_owner, world, "*/*")["Content-Type"] == "application/json"
+
+
+# --- A path without its final slash ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("debug", [False, True])
+@pytest.mark.parametrize("method", ["post", "put", "patch", "delete", "get"])
+def test_a_path_without_its_slash_is_redirected_with_308(as_owner, settings, debug, method):
+    settings.DEBUG = debug
+    body = {} if method == "get" else {"data": {"name": "Tuesday"}, "format": "json"}
+    response = getattr(as_owner, method)("/api/v1/clubs?x=1", **body)
+    assert response.status_code == 308
+    assert response["Location"] == "/api/v1/clubs/?x=1"
+
+
+def test_a_write_that_follows_the_308_keeps_its_method_and_body(as_owner):
+    from matches.models import Club
+
+    response = as_owner.post("/api/v1/clubs", {"name": "Tuesday"}, format="json", follow=True)
+    assert [status for _, status in response.redirect_chain] == [308]
+    assert response.status_code == 201
+    assert Club.objects.filter(name="Tuesday").count() == 1

@@ -313,3 +313,18 @@ def test_an_open_operation_refuses_a_revoked_token_and_serves_no_token(client):
     )
     assert revoked.status_code == 401
     assert revoked.json()["errors"][0]["code"] == "authentication_failed"
+
+
+def test_the_stream_names_its_event_models_and_takes_a_ticket(served):
+    operation = served["paths"]["/api/v1/matches/{match_pk}/live/stream/"]["get"]
+    events = operation["responses"]["200"]["content"]["text/event-stream"]["x-events"]
+    assert events == {
+        "state": {"$ref": "#/components/schemas/LiveState"},
+        "recorded": {"$ref": "#/components/schemas/LiveStreamRecorded"},
+        "abandoned": {"$ref": "#/components/schemas/LiveStreamAbandoned"},
+    }
+    [ticket] = [p for p in operation["parameters"] if p.get("name") == "ticket"]
+    assert (ticket["in"], ticket["required"]) == ("query", False)
+    issuing = served["paths"]["/api/v1/matches/{match_pk}/live/stream-ticket/"]["post"]
+    answer = resolve(served, issuing["responses"]["201"]["content"]["application/json"]["schema"])
+    assert set(answer["required"]) == {"url", "expires_at"}

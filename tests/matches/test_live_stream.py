@@ -217,3 +217,68 @@ def test_a_device_token_opens_the_stream_like_any_other_request(servers, carol, 
     finally:
         watcher.close()
         wrong.close()
+
+
+# --- stream tickets: EventSource cannot send Authorization -----------------------------------
+
+
+def ticket_url(user, match_id: int) -> str:
+    from urllib.parse import urlsplit
+
+    answer = client_for(user).post(f"/api/v1/matches/{match_id}/live/stream-ticket/")
+    assert answer.status_code == 201
+    url = urlsplit(answer.json()["url"])
+    return f"{url.path}?{url.query}"
+
+
+def test_a_ticket_opens_the_stream_without_a_header(servers, carol, victor, club, roster):
+    match = start_match(client_for(carol), club, roster[:3])
+    started = client_for(carol).post(
+        f"/api/v1/matches/{match['id']}/live/", {"turned_up": "7H"}, format="json"
+    )
+    path = ticket_url(victor, match["id"])
+    assert path.startswith(f"/api/v1/matches/{match['id']}/live/stream/?ticket=")
+    assert path.count("=") == 1  # the ticket, and nothing else
+    watcher = Watcher(servers[0], path, None)
+    try:
+        assert watcher.response.status == 200
+        assert json.loads(watcher.next_event()["data"]) == started.json()
+    finally:
+        watcher.close()
+
+
+def test_a_ticket_is_for_one_match_and_a_minute(servers, carol, victor, club, roster):
+    from django.core import signing
+
+    from matches.api import stream_tickets
+
+    first = start_match(client_for(carol), club, roster[:2])
+    second = start_match(client_for(carol), club, roster[:2])
+    other_match = ticket_url(victor, first["id"]).replace(
+        f"/matches/{first['id']}/", f"/matches/{second['id']}/"
+    )
+
+    class AnHourAgo(signing.TimestampSigner):
+        def timestamp(self) -> str:
+            return signing.b62_encode(int(time.time()) - 3600)
+
+    old = AnHourAgo(salt=stream_tickets.SALT).sign_object([victor.pk, first["id"]])
+    for path in (
+        other_match,
+        f"/api/v1/matches/{first['id']}/live/stream/?ticket={old}",
+        f"/api/v1/matches/{first['id']}/live/stream/?ticket=forged",
+    ):
+        refused = Watcher(servers[0], path, None)
+        try:
+            assert refused.response.status == 401
+            body = json.loads(refused.response.read())
+            assert body["errors"][0]["code"] == "stream_ticket_invalid"
+        finally:
+            refused.close()
+
+
+def test_only_members_get_a_ticket(bob, carol, club, roster, api_client_plain):
+    match = start_match(client_for(carol), club, roster[:2])
+    url = f"/api/v1/matches/{match['id']}/live/stream-ticket/"
+    assert client_for(bob).post(url).status_code == 404
+    assert api_client_plain.post(url).status_code == 401
