@@ -20,7 +20,7 @@ from matches.models import Event, EventType, HandConfirmation
 def write(*, club_id: int, type: EventType, data: Mapping[str, Any]) -> Event:
     """Write one event of a club, at the next position of its feed; the caller's transaction
     holds it (and the club's feed counter, until it commits)."""
-    with transaction.atomic():
+    with transaction.atomic(savepoint=False):  # the caller's transaction, when there is one
         position = Event.next_position(club_id)
         event = Event.objects.create(club_id=club_id, position=position, type=type, data=dict(data))
         signals.event_written.send(sender=Event, event=event)

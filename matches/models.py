@@ -12,7 +12,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
-from django.db import models, transaction
+from django.db import connection, models, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -682,6 +682,12 @@ class EventType(models.TextChoices):
     MATCH_FINISHED = "match.finished"
 
 
+NEXT_POSITION = """
+UPDATE matches_club SET event_position = event_position + 1 WHERE id = %s
+RETURNING event_position
+"""
+
+
 class Event(models.Model):
     """Something that happened in a club, written in the transaction of what it announces.
 
@@ -718,6 +724,7 @@ class Event(models.Model):
         their order, and a reader that has seen position n has seen every position before it;
         an id, taken at insert from a sequence, can commit after a larger one.
         """
-        clubs = Club.objects.filter(pk=club_id)
-        clubs.update(event_position=F("event_position") + 1)
-        return int(clubs.values_list("event_position", flat=True).get())
+        with connection.cursor() as cursor:  # one statement, on PostgreSQL and SQLite alike
+            cursor.execute(NEXT_POSITION, [club_id])
+            (position,) = cursor.fetchone()
+        return int(position)

@@ -99,10 +99,11 @@ BUDGETS = {
     # access; match and seats locked, then read once the lock is held (a statement each, so that
     # the read sees every write committed before the lock: matches/statements.py); the hand, its
     # results, the seats, the match and the revision written in one statement each; then its
-    # event (the outbox) and a read of the club's webhooks: +2 on every write below.
-    "record hand": 12,
-    "correct hand": 18,  # the drafts read apart from the lock, as above
-    "void hand": 17,  # the hand's confirmations go with it
+    # event (the outbox): its place in the club's feed and the event, one statement each, and a
+    # read of the club's webhooks: +3 on every write below.
+    "record hand": 13,
+    "correct hand": 19,  # the drafts read apart from the lock, as above
+    "void hand": 18,  # the hand's confirmations go with it
     # access; match and seats locked, then read; the part read, written, and the draft read
     # back: no event, no webhook (a draft is not a hand)
     "write draft ending": 8,
@@ -110,7 +111,7 @@ BUDGETS = {
     # creates
     "create player": 6,
     "create season": 5,
-    "create match": 13,
+    "create match": 14,  # its event's place in the club's feed, one statement more
     "create club": 5,
     # lists
     "clubs": 3,

@@ -50,7 +50,8 @@ def _first_hand(club, roster, client) -> tuple[dict, list[int], CaptureQueriesCo
 
 
 def test_recording_a_hand_writes_one_plain_statement_a_table(club, roster, as_carol):
-    """The hand's rows in one plain statement a table; its event (the outbox) in one more."""
+    """The hand's rows in one plain statement a table; its event (the outbox) in two more: its
+    place in the club's feed, then the event."""
     match, seated, captured = _first_hand(club, roster, as_carol)
     writes = _writes(captured)
     assert [write.split()[:3] for write in writes] == [
@@ -59,6 +60,7 @@ def test_recording_a_hand_writes_one_plain_statement_a_table(club, roster, as_ca
         ["UPDATE", "matches_seat", "SET"],
         ["UPDATE", "matches_match", "SET"],
         ["INSERT", "INTO", "matches_handrevision"],
+        ["UPDATE", "matches_club", "SET"],  # the club's feed position, in commit order
         ["INSERT", "INTO", '"matches_event"'],
     ]
     assert "RETURNING id, version" in writes[0]
@@ -98,6 +100,7 @@ def test_a_correction_and_a_void_write_through_the_same_statements(club, roster,
         ["UPDATE", "matches_handresult", "SET"],  # hand 2's totals
         ["UPDATE", "matches_seat", "SET"],
         ["UPDATE", "matches_match", "SET"],
+        ["UPDATE", "matches_club", "SET"],  # the club's feed position, in commit order
         ["INSERT", "INTO", '"matches_event"'],  # hand.corrected, in the same transaction
     ]
     seats = [sql for sql in _writes(corrected) + _writes(voided) if "matches_seat" in sql]
