@@ -88,13 +88,26 @@ def require_current(request: Request, current: str, stale: errors.MatchError) ->
 def version_from_if_match(request: Request, current: int, stale: errors.MatchError) -> int | None:
     """The version If-Match names, if it names the current one (None for "*" or no header).
 
-    A weak tag or ``"01"`` never matches ``"1"``; a malformed header is a 400. Of several tags,
-    any one naming the current version will do; otherwise ``stale`` is raised (412).
+    A hand's ETag as served (``"3.5c0a1f7e2b"``, see ``hand_etag``) names version 3, and so
+    does the bare version (``"3"``). A weak tag or ``"01"`` never matches ``"1"``; a malformed
+    header is a 400. Of several tags, any one naming the current version will do; otherwise
+    ``stale`` is raised (412).
+
+    >>> from rest_framework.test import APIRequestFactory
+    >>> put = APIRequestFactory().put
+    >>> version_from_if_match(put("/", HTTP_IF_MATCH='"3.5c0a1f7e2b"'), 3, ValueError())
+    3
+    >>> version_from_if_match(put("/", HTTP_IF_MATCH='"3"'), 3, ValueError())
+    3
     """
-    found = if_match(request, etag(current))
-    if found is IfMatch.STALE:
-        raise stale
-    return current if found is IfMatch.CURRENT else None
+    if "If-Match" not in request.headers:
+        return None
+    tags = if_match_tags(request)
+    if tags is None:
+        return None
+    if any(tag == etag(current) or tag.startswith(f'"{current}.') for tag in tags):
+        return current
+    raise stale
 
 
 def if_match_value(request: Request) -> tuple[str, ...] | None:
@@ -143,6 +156,18 @@ def device(request: Request) -> str:
 def etag(version: int) -> str:
     """A hand's ETag: its version, which every correction, void and re-record moves on."""
     return f'"{version}"'
+
+
+def hand_etag(version: int, body: Any) -> str:
+    """A hand's ETag as served: its version, then a digest of the answer, ``"3.5c0a1f7e2b"``.
+
+    If-Match reads only the version (``version_from_if_match``): a confirmation or a later
+    hand changes the answer, never what a correction of this hand starts from. If-None-Match
+    compares the whole tag, so a client polling a hand gets 304 only while its answer is the
+    same.
+    """
+    digest = hashlib.sha256(json.dumps(body, default=str, sort_keys=True).encode()).hexdigest()
+    return f'"{version}.{digest[:10]}"'
 
 
 def digest_etag(values: list[Any]) -> str:
@@ -219,6 +244,12 @@ IF_NONE_MATCH_MATCH = _header(
     "corrected, voided or confirmed since (poll with it to see another phone's hands).",
     required=False,
 )
+IF_NONE_MATCH_HAND = _header(
+    "If-None-Match",
+    "The hand's ETag as last read: 304 with no body while its answer is the same (no "
+    "correction, confirmation or later hand since).",
+    required=False,
+)
 IF_NONE_MATCH_DRAFT = _header(
     "If-None-Match",
     "The draft's ETag as last read: 304 with no body while no part has changed (poll with "
@@ -233,8 +264,9 @@ ETAG_DRAFT = _header(
 )
 ETAG = _header(
     "ETag",
-    'The hand\'s version as a strong ETag, quoted: `"3"`. Send it back as it is '
-    "in If-Match to correct or void the hand.",
+    'The hand\'s version, then a digest of the answer, as a strong ETag: `"3.5c0a1f7e2b"`. '
+    "Send it back as it is in If-Match to correct or void the hand (the version alone, "
+    '`"3"`, is taken too), or in If-None-Match to read it again (304 while it is the same).',
     required=True,
     response=[200, 201],
 )

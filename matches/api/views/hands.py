@@ -104,10 +104,11 @@ class HandListView(MatchHandsMixin):
             idempotency_key=key,
             fingerprint="" if key is None else http.fingerprint(request.data),
         )
+        body = recorded.to_json()
         response = Response(
-            recorded.to_json(),
+            body,
             status=status.HTTP_200_OK if recorded.agreed else status.HTTP_201_CREATED,
-            headers={"ETag": http.etag(recorded.version)},
+            headers={"ETag": http.hand_etag(recorded.version, body)},
         )
         if recorded.replayed:
             response["Idempotent-Replayed"] = "true"
@@ -144,13 +145,20 @@ class HandDetailView(MatchHandsMixin):
     def stale(self, number: int, current: int) -> errors.PreconditionFailed:
         return errors.PreconditionFailed("hand", number=number, version=current)
 
-    @extend_schema(parameters=[http.ETAG])
+    @extend_schema(
+        parameters=[http.ETAG, http.IF_NONE_MATCH_HAND],
+        responses={
+            200: s.HandWithMatchSerializer,
+            304: OpenApiResponse(description="Not modified."),
+        },
+    )
     def get(self, request: Request, match_pk: int, number: int) -> Response:
         hand = self.get_hand(self.get_match_id(), number)
-        return Response(
-            hands.from_hand(hand).to_json(),
-            headers={"ETag": http.etag(hand.version)},
-        )
+        body = hands.from_hand(hand).to_json()
+        tag = http.hand_etag(hand.version, body)
+        if http.not_modified(request, tag):
+            return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": tag})
+        return Response(body, headers={"ETag": tag})
 
     @extend_schema(
         request=s.HandCorrectionSerializer,
@@ -180,7 +188,7 @@ class HandDetailView(MatchHandsMixin):
             device=http.device(request),
         )
         body = {**corrected.to_json(), "impact": s.ImpactSerializer(impact).data}
-        return Response(body, headers={"ETag": http.etag(corrected.version)})
+        return Response(body, headers={"ETag": http.hand_etag(corrected.version, body)})
 
     @extend_schema(
         responses={204: None, 409: VOID_CONFLICT, 412: http.STALE},
@@ -252,8 +260,9 @@ class HandConfirmationsView(MatchHandsMixin):
             device=http.device(request),
             expected_version=http.version_from_if_match(request, current, stale),
         )
+        body = hand.to_json()
         return Response(
-            hand.to_json(),
+            body,
             status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
-            headers={"ETag": http.etag(hand.version)},
+            headers={"ETag": http.hand_etag(hand.version, body)},
         )
