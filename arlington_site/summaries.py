@@ -85,4 +85,10 @@ SUMMARIES: dict[str, str] = {
     "tournaments_leaderboard_list": "A tournament's leaderboard.",
     "tournaments_rounds_list": "List a tournament's rounds with their tables.",
     "tournaments_rounds_create": "Draw the tournament's next round (directors).",
+    "tournaments_rounds_retrieve": "Read one round of a tournament with its tables.",
+    "tournaments_rounds_destroy": "Undo the last round while none of its hands is recorded.",
+    "tournaments_entrants_list": "List a tournament's entrants, withdrawn ones included.",
+    "tournaments_entrants_create": "Enter a player between rounds (directors).",
+    "tournaments_entrants_destroy": "Withdraw an entrant between rounds (directors).",
+    "tournaments_leaderboard_csv_retrieve": "A tournament's leaderboard as a CSV download.",
 }

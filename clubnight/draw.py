@@ -1,7 +1,9 @@
 """Drawing the tables of a round: pure functions, no database.
 
 Table sizes are as even as possible within the ruleset's limits: the fewest tables that hold
-everyone, and sizes that differ by one at most, larger tables first.
+everyone, and sizes that differ by one at most, larger tables first. A round after the first is
+drawn by ``remembering_tables``, which keeps in mind who has already sat together and who has
+already had a turn at the bigger table.
 
 >>> table_sizes(9, least=2, most=5), table_sizes(11, least=2, most=5), table_sizes(13, 2, 6)
 ([5, 4], [4, 4, 3], [5, 4, 4])
@@ -13,7 +15,7 @@ everyone, and sizes that differ by one at most, larger tables first.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -74,3 +76,141 @@ def balanced_tables(best_first: Sequence[T], sizes: Sequence[int], *, seed: int)
     for table in tables:
         rng.shuffle(table)
     return tables
+
+
+RESTARTS = 16  # fresh starting draws tried by the search, the first being the mode's own draw
+
+
+def remembering_tables(
+    players: Sequence[T],
+    sizes: Sequence[int],
+    *,
+    earlier: Sequence[Sequence[Sequence[T]]],
+    seed: int,
+    strength: Mapping[T, float] | None = None,
+) -> list[list[T]]:
+    """Tables that keep in mind the ``earlier`` rounds' tables, chosen in this order of concern:
+
+    1. as few pairs as possible sitting together for a third time or more, each counted as
+       often as they have already met beyond once;
+    2. fair turns at the bigger table: nobody sits at a table of the largest size twice before
+       every player has sat at one once (nor three times before everyone has twice, and so
+       on); when all tables are the same size there is no bigger table;
+    3. as few pairs as possible sitting together for a second time;
+    4. the mode's own aim: with ``strength`` (a rating per player), tables of even strength
+       (the least spread of the tables' total strength); without, the ``seed`` decides among
+       draws equal on the first three.
+
+    The search starts from the mode's own draw (``random_tables``, or ``balanced_tables`` with
+    the players best first), improves it by swapping two players of different tables while that
+    helps, and does the same from a few other starts shuffled from ``seed``; it keeps the best.
+    The same arguments always give the same tables. Players who are in no earlier round (late
+    arrivals) have met nobody; players of earlier rounds who are not in ``players`` (withdrawn)
+    are ignored. Seat order comes from the shuffled start the tables were found from.
+
+    >>> first = [["a", "b", "c"], ["d", "e", "f"], ["g", "h", "i"]]
+    >>> second = remembering_tables(list("abcdefghi"), [3, 3, 3], earlier=[first], seed=1)
+    >>> [sorted(table) for table in second if len(set(table) & set("abc")) > 1]
+    []
+    >>> six = list("abcdef")
+    >>> second = remembering_tables(six, [4, 2], earlier=[[list("abcd"), list("ef")]], seed=5)
+    >>> sorted(max(second, key=len))  # e and f, who sat at the two, have their turn at the four
+    ['a', 'd', 'e', 'f']
+    >>> nine = list("abcdefghi")
+    >>> remembering_tables(nine, [5, 4], earlier=[], seed=3) == random_tables(nine, [5, 4], seed=3)
+    True
+    """
+    count = len(players)
+    if sum(sizes) != count:
+        raise ValueError(f"tables of {list(sizes)} do not seat {count} players")
+    index = {player: i for i, player in enumerate(players)}
+    met = [[0] * count for _ in range(count)]
+    turns = [0] * count  # turns at the bigger table so far
+    for tables in earlier:
+        largest = max((len(table) for table in tables), default=0)
+        uneven = any(len(table) < largest for table in tables)
+        for table in tables:
+            here = [index[p] for p in table if p in index]
+            for a in here:
+                for b in here:
+                    if a != b:
+                        met[a][b] += 1
+                if uneven and len(table) == largest:
+                    turns[a] += 1
+    big = {t for t, size in enumerate(sizes) if size == max(sizes) and size > min(sizes)}
+    # A turn's weight grows by a factor larger than the number of players, so that one player
+    # at the bigger table for a third time weighs more than any number there for a second.
+    weight = [(count + 1) ** n for n in turns]
+    power = [0.0] * count
+    if strength is not None:
+        mean = sum(strength[p] for p in players) / count if count else 0.0
+        power = [strength[p] - mean for p in players]
+
+    heavy = [[max(0, m - 1) for m in row] for row in met]  # a third meeting or more
+    light = [[1 if m == 1 else 0 for m in row] for row in met]  # a second meeting
+
+    def cost(tables: list[list[int]]) -> tuple[int, int, int, float]:
+        again = sum(heavy[a][b] for table in tables for a in table for b in table if a < b)
+        repeats = sum(light[a][b] for table in tables for a in table for b in table if a < b)
+        unequal = sum(weight[p] for t in big for p in tables[t])
+        spread = sum(sum(power[p] for p in table) ** 2 / len(table) for table in tables if table)
+        return again, unequal, repeats, round(spread, 6)
+
+    def improve(tables: list[list[int]], rng: random.Random) -> list[list[int]]:
+        sums = [sum(power[p] for p in table) for table in tables]
+        better = True
+        while better:
+            better = False
+            pairs = [(s, t) for s in range(len(tables)) for t in range(s + 1, len(tables))]
+            rng.shuffle(pairs)
+            for s, t in pairs:
+                one, other = tables[s], tables[t]
+                for i in range(len(one)):
+                    for j in range(len(other)):
+                        a, b = one[i], other[j]
+                        again = (
+                            sum(heavy[b][x] for x in one if x != a)
+                            + sum(heavy[a][y] for y in other if y != b)
+                            - sum(heavy[a][x] for x in one if x != a)
+                            - sum(heavy[b][y] for y in other if y != b)
+                        )
+                        repeats = (
+                            sum(light[b][x] for x in one if x != a)
+                            + sum(light[a][y] for y in other if y != b)
+                            - sum(light[a][x] for x in one if x != a)
+                            - sum(light[b][y] for y in other if y != b)
+                        )
+                        unequal = 0
+                        if (s in big) != (t in big):
+                            unequal = weight[b] - weight[a] if s in big else weight[a] - weight[b]
+                        moved = power[b] - power[a]
+                        spread = ((sums[s] + moved) ** 2 - sums[s] ** 2) / len(one) + (
+                            (sums[t] - moved) ** 2 - sums[t] ** 2
+                        ) / len(other)
+                        if (again, unequal, repeats, round(spread, 6)) < (0, 0, 0, 0.0):
+                            one[i], other[j] = b, a
+                            sums[s] += moved
+                            sums[t] -= moved
+                            better = True
+        return tables
+
+    rng = random.Random(seed)
+    ids = list(range(count))
+    if strength is None:
+        first = random_tables(ids, sizes, seed=seed)
+    else:
+        ranked = sorted(ids, key=lambda p: -power[p])
+        first = balanced_tables(ranked, sizes, seed=seed)
+    best = improve(first, rng)
+    best_cost = cost(best)
+    floor = sum(sorted(weight)[: sum(sizes[t] for t in big)])
+    for _ in range(RESTARTS - 1):
+        if best_cost[:3] == (0, floor, 0) and strength is None:
+            break  # nothing left to improve: the seed's draw stands
+        start = list(ids)
+        rng.shuffle(start)
+        tried = improve(_cut(start, sizes), rng)
+        tried_cost = cost(tried)
+        if tried_cost < best_cost:
+            best, best_cost = tried, tried_cost
+    return [[players[p] for p in table] for table in best]

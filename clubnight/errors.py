@@ -41,3 +41,21 @@ class RoundInProgress(MatchError):
     status = 409
     code = "round_in_progress"
     message = _("Round {number} still has a match in progress; finish it before the next draw.")
+
+
+class AlreadyEntered(MatchError):
+    status = 409
+    code = "already_entered"
+    message = _("{player} is already entered in this tournament.")
+
+
+class RoundHasHands(MatchError):
+    status = 409
+    code = "round_has_hands"
+    message = _("Round {number} has hands recorded: it can no longer be undone.")
+
+
+class NotLastRound(MatchError):
+    status = 409
+    code = "not_last_round"
+    message = _("Only the last round ({last}) can be undone, not round {number}.")

@@ -85,9 +85,13 @@ class Tournament(models.Model):
 
 
 class Entrant(models.Model):
+    """A player entered in a tournament. One who withdraws after playing stays, ``withdrawn``:
+    their results still count on the leaderboard, and no later round seats them."""
+
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entrants")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     position = models.PositiveSmallIntegerField(help_text="The order the director listed them in.")
+    withdrawn = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["tournament", "position"]

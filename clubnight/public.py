@@ -1,11 +1,13 @@
 """Public results: read-only pages anyone with the link may open, rendered on the server.
 
 A link shows one thing of one club (its standings of a ruleset, one match, or one
-tournament) and nothing else. The page needs no script and no sign-in; it answers a strong
-ETag (a standings page: from the club's standings stamp and the names it shows, so a 304 costs no
-rendering; the others: a digest of the page), so a browser or proxy revalidates it cheaply, with
-``Cache-Control: public, no-cache`` so that a revoked link stops answering at once. Search
-engines are asked not to index it (``X-Robots-Tag`` and a meta tag).
+tournament) and nothing else. The page needs no script and no sign-in; a tournament's page
+runs one small script of this site (``clubnight/refresh.js``) that keeps it up to date while
+it is on screen. Each page answers a strong ETag (a standings page: from the club's standings
+stamp and the names it shows, so a 304 costs no rendering; the others: a digest of the page),
+so a browser or proxy revalidates it cheaply, with ``Cache-Control: public, no-cache`` so that a
+revoked link stops answering at once. Search engines are asked not to index it
+(``X-Robots-Tag`` and a meta tag). ``/r/rating/`` explains the rating the pages show.
 """
 
 from __future__ import annotations
@@ -79,18 +81,30 @@ def _context(link: PublicLink) -> dict[str, Any]:
         return {"match": match, "seats": list(seats)}
     tournament = link.tournament
     assert tournament is not None
-    rounds = [
-        {"number": r.number, "tables": tournaments.tables_of(r)}
-        for r in tournament.rounds.order_by("-number")
-    ]
+    tables = [(r.number, tournaments.tables_of(r)) for r in tournament.rounds.order_by("-number")]
+    rounds = [{"number": number, "tables": drawn} for number, drawn in tables]
+    playing = bool(tables) and any(t["status"] == "in_progress" for t in tables[0][1])
     return {
         "tournament": tournament,
         "rows": tournaments.leaderboard(tournament=tournament),
         "rounds": rounds,
+        "refresh": REFRESH_IN_PLAY if playing else REFRESH_BETWEEN_ROUNDS,
+        "in_play": REFRESH_IN_PLAY,
     }
 
 
-PAGE_VERSION = "1"  # moved on when the pages' templates change what they show
+PAGE_VERSION = "2"  # moved on when the pages' templates change what they show
+# A tournament's page, on a phone or on the wall of the room, asks for itself again this often
+# (seconds; a conditional request, 304 while nothing changed): often while a round is played,
+# seldom between rounds, when only the director's next draw will change it.
+REFRESH_IN_PLAY = 15
+REFRESH_BETWEEN_ROUNDS = 60
+CSP = (
+    "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; "
+    "form-action 'none'; frame-ancestors 'none'"
+)
+# A tournament's page runs one script of this site, which asks for the page again.
+CSP_REFRESHING = CSP + "; script-src 'self'; connect-src 'self'"
 
 
 def _tag(*parts: object) -> str:
@@ -135,9 +149,17 @@ def page(request: HttpRequest, token: str) -> HttpResponse:
     response["Cache-Control"] = CACHE_CONTROL
     response["X-Robots-Tag"] = ROBOTS
     response["Referrer-Policy"] = "no-referrer"  # the token never leaves in a Referer
-    response["Content-Security-Policy"] = (
-        "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; "
-        "form-action 'none'; frame-ancestors 'none'"
-    )
+    response["Content-Security-Policy"] = CSP_REFRESHING if link.scope == Scope.TOURNAMENT else CSP
     patch_vary_headers(response, ["Accept-Language", "Cookie"])
+    return response
+
+
+@require_safe
+def rating(request: HttpRequest) -> HttpResponse:
+    """What the rating on the public pages means, in plain words, for anyone."""
+    response = HttpResponse(render_to_string("clubnight/public_rating.html", request=request))
+    response["Cache-Control"] = "public, max-age=3600"
+    response["Content-Security-Policy"] = CSP
+    response["Referrer-Policy"] = "no-referrer"
+    patch_vary_headers(response, ["Accept-Language"])
     return response

@@ -111,11 +111,104 @@ def _draw(
             most=rules.max_players,
         ) from None
     listed = list(entrants)  # the order the director entered them
+    strength = None
     if seating == Seating.RATING:
         shown = ratings.displayed(ruleset=tournament.ruleset, player_ids=listed)
-        best_first = sorted(listed, key=lambda p: -shown.get(p, ratings.DISPLAY_BASE))
-        return draw.balanced_tables(best_first, sizes, seed=seed)
-    return draw.random_tables(listed, sizes, seed=seed)
+        strength = {p: float(shown.get(p, ratings.DISPLAY_BASE)) for p in listed}
+    return draw.remembering_tables(
+        listed, sizes, earlier=earlier_tables(tournament), seed=seed, strength=strength
+    )
+
+
+def earlier_tables(tournament: Tournament) -> list[list[list[int]]]:
+    """Every round's tables so far, as lists of player ids in seat order, first round first."""
+    rounds: dict[int, dict[int, list[int]]] = {}
+    seats = (
+        Seat.objects.filter(match__round_table__round__tournament=tournament)
+        .order_by("match__round_table__round__number", "match__round_table__number", "position")
+        .values_list("match__round_table__round__number", "match__round_table__number", "player")
+    )
+    for number, table, player in seats:
+        rounds.setdefault(number, {}).setdefault(table, []).append(player)
+    return [list(tables.values()) for _, tables in sorted(rounds.items())]
+
+
+def _between_rounds(tournament: Tournament) -> tuple[Tournament, Round | None]:
+    """Lock the tournament, and refuse while a match of its last round is being played."""
+    locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    last = locked.rounds.order_by("-number").first()
+    if (
+        last is not None
+        and Match.objects.filter(round_table__round=last, status=MatchStatus.IN_PROGRESS).exists()
+    ):
+        raise errors.RoundInProgress(number=last.number)
+    return locked, last
+
+
+@transaction.atomic
+def entrant_add(*, tournament: Tournament, player: int) -> Entrant:
+    """Enter a player of the club's roster between rounds (a withdrawn one comes back)."""
+    locked, _ = _between_rounds(tournament)
+    chosen = Player.objects.filter(club=locked.club_id, pk=player).first()
+    if chosen is None:
+        raise InvalidSetup("player_not_in_club", attr="player", player=player)
+    entry = locked.entrants.filter(player=chosen).first()
+    if entry is not None and not entry.withdrawn:
+        raise errors.AlreadyEntered(attr="player", player=chosen.name)
+    if entry is not None:
+        entry.withdrawn = False
+        entry.save(update_fields=["withdrawn"])
+        return entry
+    last = locked.entrants.order_by("-position").values_list("position", flat=True).first()
+    return Entrant.objects.create(
+        tournament=locked, player=chosen, position=0 if last is None else last + 1
+    )
+
+
+@transaction.atomic
+def entrant_withdraw(*, tournament: Tournament, player: int) -> bool:
+    """Withdraw an entrant between rounds; False if they are not entered.
+
+    One who has played keeps their results on the leaderboard (``withdrawn``); one who has not
+    is simply no longer entered.
+    """
+    locked, _ = _between_rounds(tournament)
+    entry = locked.entrants.filter(player_id=player, withdrawn=False).first()
+    if entry is None:
+        return False
+    if Seat.objects.filter(match__round_table__round__tournament=locked, player_id=player).exists():
+        entry.withdrawn = True
+        entry.save(update_fields=["withdrawn"])
+    else:
+        entry.delete()
+    return True
+
+
+@transaction.atomic
+def round_undo(*, tournament: Tournament, number: int) -> bool:
+    """Take back the last round while none of its hands is recorded: its matches go with it.
+
+    False if there is no such round. Every match of the round is locked first, so a hand being
+    recorded at one of its tables either commits before (and the round stays) or finds the
+    match gone.
+    """
+    locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    undone = locked.rounds.filter(number=number).first()
+    if undone is None:
+        return False
+    last = locked.rounds.order_by("-number").values_list("number", flat=True).first()
+    if number != last:
+        raise errors.NotLastRound(number=number, last=last)
+    matches = list(
+        Match.objects.select_for_update()
+        .filter(round_table__round=undone)
+        .values_list("pk", flat=True)
+    )
+    if Hand.objects.filter(match_id__in=matches).exists():
+        raise errors.RoundHasHands(number=number)
+    Match.objects.filter(pk__in=matches).delete()
+    undone.delete()
+    return True
 
 
 @transaction.atomic
@@ -131,21 +224,19 @@ def round_draw(
     """Draw the next round's tables and start one match at each.
 
     ``tables`` (lists of player ids, in clockwise seating order) is a director's own draw:
-    it must seat every entrant exactly once at legal tables. Otherwise ``seating`` is
-    ``random`` (shuffled from ``seed``, a fresh random one when none is given) or ``rating``
-    (tables of even strength, seats shuffled from ``seed``). The seed is kept with the round,
-    so a draw can be reproduced. Refused while the last round has a match in progress.
+    it must seat every entrant exactly once at legal tables. Otherwise the draw remembers the
+    earlier rounds (``draw.remembering_tables``: pairs meet again as seldom as they can, turns
+    at the bigger table go round), then follows ``seating``: ``random`` (the ``seed`` decides,
+    a fresh random one when none is given) or ``rating`` (tables of even strength). The seed
+    is kept with the round, so a draw can be reproduced. Refused while the last round has a
+    match in progress.
     """
-    locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
-    last = locked.rounds.order_by("-number").first()
-    if (
-        last is not None
-        and Match.objects.filter(round_table__round=last, status=MatchStatus.IN_PROGRESS).exists()
-    ):
-        raise errors.RoundInProgress(number=last.number)
+    locked, last = _between_rounds(tournament)
     entrants = {
         entry.player_id: entry.player
-        for entry in locked.entrants.select_related("player").order_by("position")
+        for entry in locked.entrants.filter(withdrawn=False)
+        .select_related("player")
+        .order_by("position")
     }
     rules = rulesets.ruleset(locked.ruleset)
     if tables is not None:
@@ -181,7 +272,15 @@ def leaderboard(*, tournament: Tournament) -> list[dict[str, Any]]:
 
     Victory points count finished matches (a match in progress has no winner yet); points add
     up every match's current total, so the board moves as hands are recorded. Ties share a rank.
+    ``rounds`` holds the player's total in each round, first round first (None for a round
+    they did not play); a withdrawn entrant keeps their row, marked ``withdrawn``.
     """
+    numbers = list(tournament.rounds.order_by("number").values_list("number", flat=True))
+    by_round: dict[int, dict[int, int]] = {}
+    for player, number, total in Seat.objects.filter(
+        match__round_table__round__tournament=tournament
+    ).values_list("player_id", "match__round_table__round__number", "total"):
+        by_round.setdefault(player, {})[number] = total
     seats = (
         Seat.objects.filter(match__round_table__round__tournament=tournament)
         .order_by()
@@ -207,6 +306,8 @@ def leaderboard(*, tournament: Tournament) -> list[dict[str, Any]]:
                 "matches": row.get("played", 0),
                 "finished": row.get("finished", 0),
                 "wins": row.get("wins", 0),
+                "rounds": [by_round.get(entry.player_id, {}).get(n) for n in numbers],
+                "withdrawn": entry.withdrawn,
             }
         )
     rows.sort(key=lambda r: (-r["victory_points"], -r["points"], r["name"], r["player"]))

@@ -5,8 +5,8 @@ Building and compiling the ORM's queries cost more than running them (docs/bench
 write of a hand (recorded, corrected, voided, or finished live) goes through the statements
 below: plain ``INSERT ... RETURNING`` and ``UPDATE ... FROM (VALUES ...)``, which PostgreSQL
 and SQLite 3.35 or later (``make run``) both run as written (``arlington_site.checks`` refuses
-an older SQLite). On PostgreSQL values are bound on the server and the statements prepared by the database
-settings (``server_side_binding``, ``prepare_threshold``).
+an older SQLite). On PostgreSQL values are bound on the server and the statements prepared by
+the database settings (``server_side_binding``, ``prepare_threshold``).
 """
 
 from __future__ import annotations

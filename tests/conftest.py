@@ -80,6 +80,8 @@ SLOW = {
     "tests/matches/test_stateful.py": "a Hypothesis state machine over the services",
     "tests/matches/test_workers.py": "gunicorn and uvicorn workers in processes of their own",
     "tests/scoring/test_live_rummy_stateful.py": "a Hypothesis state machine over the rummy table",
+    "tests/webhooks/test_feed_order.py": "writers and a reader in threads, committed rows",
+    "tests/webhooks/test_worker_faults.py": "worker processes, one killed, and a lease run out",
     "tests/scoring/test_live_stateful.py": "a Hypothesis state machine over the live table",
 }
 

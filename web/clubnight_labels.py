@@ -24,4 +24,18 @@ SENTENCES = {
     "updated_at": gettext_lazy("Updated %(time)s"),
     "pick_players": gettext_lazy("Choose at least two players."),
     "vp_points": gettext_lazy("%(vp)s VP · %(points)s points"),
+    "undo_round": gettext_lazy("Undo round %(number)s"),
+    "undo_round_confirm": gettext_lazy(
+        "Undo round %(number)s? Its tables and their matches are deleted; you can draw it again."
+    ),
+    "round_undone": gettext_lazy("Round %(number)s is undone."),
+    "withdraw": gettext_lazy("Withdraw"),
+    "withdraw_player": gettext_lazy("Withdraw %(name)s"),
+    "player_withdrawn": gettext_lazy("%(name)s is withdrawn."),
+    "player_entered": gettext_lazy("%(name)s is entered."),
+    "seat_number": gettext_lazy("Seat %(number)s"),
+    "deals_first": gettext_lazy("deals first"),
+    "round_column": gettext_lazy("R%(number)s"),
+    "withdrawn": gettext_lazy("withdrawn"),
+    "no_cards": gettext_lazy("No round drawn yet: the cards come with the first draw."),
 }

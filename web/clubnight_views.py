@@ -1,4 +1,5 @@
-"""Pages of club nights: the tournaments of a club, the director's board and the room display.
+"""Pages of club nights: the tournaments of a club, the director's board, the room display, and
+the pairing cards and results sheet to print.
 
 Like every page of the app they render a template; their figures come from the API.
 """
@@ -27,3 +28,9 @@ def board(request: HttpRequest, tournament_id: int) -> HttpResponse:
 def room(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The room display, for a TV: the leaderboard and the tables in large type."""
     return page(request, "room", tournament_id=tournament_id)
+
+
+@login_required
+def night_print(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The latest round's pairing cards, one per table, and the results sheet, to print on A4."""
+    return page(request, "night_print", tournament_id=tournament_id)

@@ -35,6 +35,7 @@ urlpatterns = [
     path("clubs/<int:club_id>/tournaments/", clubnight_views.tournaments, name="tournaments"),
     path("tournaments/<int:tournament_id>/", clubnight_views.board, name="board"),
     path("tournaments/<int:tournament_id>/room/", clubnight_views.room, name="room"),
+    path("tournaments/<int:tournament_id>/print/", clubnight_views.night_print, name="night-print"),
     path("matches/<int:match_id>/", views.match, name="match"),
     path("matches/<int:match_id>/scoreboard/", views.scoreboard, name="scoreboard"),
     # The API's invitation links point here (`url` of an invitation: /join/<code>).

@@ -77,6 +77,17 @@ class EntrantSerializer(serializers.Serializer):
     name = serializers.CharField(source="player.name")
 
 
+class EntrantLineSerializer(EntrantSerializer):
+    withdrawn = serializers.BooleanField(
+        help_text="Withdrawn after playing: their results stay on the leaderboard, and no "
+        "later round seats them."
+    )
+
+
+class EntrantCreateSerializer(serializers.Serializer):
+    player = _id(help_text="A player of the tournament's club (a withdrawn entrant comes back).")
+
+
 class RoundSummarySerializer(serializers.ModelSerializer):
     matches = serializers.SerializerMethodField()
 
@@ -165,6 +176,14 @@ class LeaderboardRowSerializer(serializers.Serializer):
     matches = serializers.IntegerField()
     finished = serializers.IntegerField()
     wins = serializers.IntegerField()
+    rounds = serializers.ListField(
+        child=serializers.IntegerField(allow_null=True),
+        help_text="The player's total in each round, first round first; null for a round "
+        "they did not play.",
+    )
+    withdrawn = serializers.BooleanField(
+        help_text="Withdrawn from the tournament: the results they had stay on the board."
+    )
 
 
 class BoardSerializer(serializers.Serializer):

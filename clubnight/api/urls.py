@@ -11,6 +11,26 @@ urlpatterns = [
     path("tournaments/<int:pk>/", views.TournamentDetailView.as_view(), name="tournament-detail"),
     path("tournaments/<int:pk>/rounds/", views.RoundListView.as_view(), name="tournament-rounds"),
     path(
+        "tournaments/<int:pk>/rounds/<int:number>/",
+        views.RoundDetailView.as_view(),
+        name="tournament-round",
+    ),
+    path(
+        "tournaments/<int:pk>/entrants/",
+        views.EntrantListView.as_view(),
+        name="tournament-entrants",
+    ),
+    path(
+        "tournaments/<int:pk>/entrants/<int:player>/",
+        views.EntrantDetailView.as_view(),
+        name="tournament-entrant",
+    ),
+    path(
+        "tournaments/<int:pk>/leaderboard/csv/",
+        views.LeaderboardCSVView.as_view(),
+        name="tournament-leaderboard-csv",
+    ),
+    path(
         "tournaments/<int:pk>/leaderboard/",
         views.LeaderboardView.as_view(),
         name="tournament-leaderboard",

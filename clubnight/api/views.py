@@ -11,6 +11,7 @@ from typing import Any
 from django.db.models import Prefetch, QuerySet
 from django.urls import reverse
 from django_filters.rest_framework import DjangoFilterBackend
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions, status
 from rest_framework.generics import GenericAPIView
@@ -22,13 +23,17 @@ from rest_framework.serializers import Serializer
 from clubnight import public, ratings, tournaments
 from clubnight.api import serializers as s
 from clubnight.api.filters import TournamentFilter
-from clubnight.models import PublicLink, Round, Tournament
+from clubnight.models import Entrant, PublicLink, Round, Tournament
 from matches import selectors
 from matches.api.permissions import MANAGING, SCOREKEEPING, member_club, requester
+from matches.api.renderers import DOWNLOAD, CSVRenderer, attachment
+from matches.api.views.standings import CSVErrorsAsJSON
 from matches.errors import InvalidSetup, error_response
 from matches.models import Club, Player, Season
 
 ROUND_CONFLICT = error_response("RoundConflict", ["round_in_progress"])
+ENTRANT_CONFLICT = error_response("EntrantConflict", ["round_in_progress", "already_entered"])
+UNDO_CONFLICT = error_response("RoundUndoConflict", ["round_has_hands", "not_last_round"])
 
 
 def _query(serializer: type[Serializer], request: Request) -> dict[str, Any]:
@@ -93,7 +98,9 @@ def tournaments_visible_to(request: Request) -> QuerySet[Tournament]:
 
 def _with_rounds(queryset: QuerySet[Tournament]) -> QuerySet[Tournament]:
     return queryset.prefetch_related(
-        Prefetch("entrants__player"),
+        Prefetch(
+            "entrants", queryset=Entrant.objects.filter(withdrawn=False).select_related("player")
+        ),
         Prefetch("rounds", queryset=Round.objects.prefetch_related("tables")),
     )
 
@@ -231,6 +238,78 @@ class RoundListView(TournamentMixin):
         )
 
 
+class EntrantListView(TournamentMixin):
+    """A tournament's entrants, withdrawn ones included (GET); enter a player (POST, directors).
+
+    Entrants change between rounds only: while a match of the last round is being played, 409.
+    """
+
+    serializer_class = s.EntrantLineSerializer
+    pagination_class = None
+
+    @extend_schema(responses={200: s.EntrantLineSerializer(many=True)})
+    def get(self, request: Request, pk: int) -> Response:
+        tournament = self.get_tournament()
+        entries = tournament.entrants.select_related("player").order_by("position")
+        return Response(s.EntrantLineSerializer(entries, many=True).data)
+
+    @extend_schema(
+        request=s.EntrantCreateSerializer,
+        responses={201: s.EntrantLineSerializer, 409: ENTRANT_CONFLICT},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        tournament = self.get_tournament(SCOREKEEPING)
+        incoming = s.EntrantCreateSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        entry = tournaments.entrant_add(
+            tournament=tournament, player=incoming.validated_data["player"]
+        )
+        return Response(
+            s.EntrantLineSerializer(entry).data,
+            status=status.HTTP_201_CREATED,
+            headers={
+                "Location": request.build_absolute_uri(
+                    reverse(
+                        "tournament-entrant",
+                        kwargs={"pk": tournament.pk, "player": entry.player_id},
+                    )
+                )
+            },
+        )
+
+
+class EntrantDetailView(TournamentMixin):
+    """Withdraw an entrant between rounds (directors); their results stay on the leaderboard."""
+
+    serializer_class = s.EntrantLineSerializer
+
+    @extend_schema(responses={204: None, 409: ROUND_CONFLICT})
+    def delete(self, request: Request, pk: int, player: int) -> Response:
+        tournament = self.get_tournament(SCOREKEEPING)
+        if not tournaments.entrant_withdraw(tournament=tournament, player=player):
+            raise exceptions.NotFound()
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class RoundDetailView(TournamentMixin):
+    """One round with its tables (GET); undo the last round while no hand is recorded (DELETE)."""
+
+    serializer_class = s.RoundSerializer
+
+    def get(self, request: Request, pk: int, number: int) -> Response:
+        round_ = self.get_tournament().rounds.filter(number=number).first()
+        if round_ is None:
+            raise exceptions.NotFound()
+        return Response(s.RoundSerializer(_round_data(round_)).data)
+
+    @extend_schema(responses={204: None, 409: UNDO_CONFLICT})
+    def delete(self, request: Request, pk: int, number: int) -> Response:
+        tournament = self.get_tournament(SCOREKEEPING)
+        if not tournaments.round_undo(tournament=tournament, number=number):
+            raise exceptions.NotFound()
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
 class LeaderboardView(TournamentMixin):
     """The tournament's leaderboard: victory points, then points (not paginated)."""
 
@@ -241,6 +320,54 @@ class LeaderboardView(TournamentMixin):
     def get(self, request: Request, pk: int) -> Response:
         rows = tournaments.leaderboard(tournament=self.get_tournament())
         return Response(s.LeaderboardRowSerializer(rows, many=True).data)
+
+
+LEADERBOARD_COLUMNS = ["rank", "player", "name", "victory_points", "points", "matches"]
+
+
+@extend_schema(
+    parameters=[DOWNLOAD],
+    responses={
+        (200, "text/csv"): OpenApiResponse(
+            OpenApiTypes.STR,
+            description="The leaderboard as CSV text, best first: UTF-8 with a byte-order mark, "
+            "a header row, then one line per entrant with "
+            + ", ".join(f"`{c}`" for c in LEADERBOARD_COLUMNS)
+            + ", `finished`, `wins`, then `round_1`, `round_2`, ... (the entrant's total in each "
+            "round, empty for a round they did not play) and `withdrawn` (`yes` or empty). A cell "
+            "that a spreadsheet would run as a formula starts with `'`.",
+        )
+    },
+)
+class LeaderboardCSVView(CSVErrorsAsJSON, TournamentMixin):
+    """The tournament's leaderboard as a CSV download, with every round's points."""
+
+    renderer_classes = [CSVRenderer]
+    pagination_class = None
+
+    def perform_content_negotiation(self, request: Request, force: bool = False) -> Any:
+        return CSVRenderer(), CSVRenderer.media_type
+
+    def get(self, request: Request, pk: int) -> Response:
+        tournament = self.get_tournament()
+        rows = tournaments.leaderboard(tournament=tournament)
+        numbers = list(tournament.rounds.order_by("number").values_list("number", flat=True))
+        rounds = [f"round_{n}" for n in numbers]
+        self.csv_header = [*LEADERBOARD_COLUMNS, "finished", "wins", *rounds, "withdrawn"]
+        self.download = attachment(
+            tournament.club.name, tournament.name, "leaderboard", day=tournament.created_at.date()
+        )
+        lines = [
+            {
+                **{column: row[column] for column in LEADERBOARD_COLUMNS},
+                "finished": row["finished"],
+                "wins": row["wins"],
+                **dict(zip(rounds, row["rounds"], strict=True)),
+                "withdrawn": "yes" if row["withdrawn"] else "",
+            }
+            for row in rows
+        ]
+        return Response(lines)
 
 
 class BoardView(TournamentMixin):

@@ -5,8 +5,12 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Mapping
+from datetime import date
 from typing import Any
 
+from django.utils.text import slugify
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter
 from rest_framework.renderers import BaseRenderer
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -47,3 +51,25 @@ class CSVRenderer(BaseRenderer):
         writer.writeheader()
         writer.writerows({key: _cell(value) for key, value in row.items()} for row in rows)
         return out.getvalue().encode(self.charset)
+
+
+def attachment(*parts: str, day: date) -> str:
+    """A ``Content-Disposition`` that saves a CSV answer as ``<parts>-<date>.csv``: each part
+    in plain lower-case letters, digits and hyphens, so the name is safe on any system.
+
+    >>> attachment("Café Lisboa", "", "Standings", day=date(2026, 3, 1))
+    'attachment; filename="cafe-lisboa-standings-2026-03-01.csv"'
+    """
+    name = "-".join(slug for slug in (slugify(part) for part in parts) if slug)
+    return f'attachment; filename="{name}-{day.isoformat()}.csv"'
+
+
+DOWNLOAD = OpenApiParameter(
+    "Content-Disposition",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    description='A download: `attachment; filename="<club>-<what>-<date>.csv"` (lower-case '
+    "letters, digits and hyphens; the date as YYYY-MM-DD).",
+    required=True,
+    response=[200],
+)

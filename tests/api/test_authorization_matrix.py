@@ -132,6 +132,12 @@ RULES = {
     "GET /api/v1/tournaments/{id}/rounds/": READ,
     "POST /api/v1/tournaments/{id}/rounds/": SCORE,
     "GET /api/v1/tournaments/{id}/leaderboard/": READ,
+    "GET /api/v1/tournaments/{id}/leaderboard/csv/": READ,
+    "GET /api/v1/tournaments/{id}/rounds/{number}/": READ,
+    "DELETE /api/v1/tournaments/{id}/rounds/{number}/": SCORE,
+    "GET /api/v1/tournaments/{id}/entrants/": READ,
+    "POST /api/v1/tournaments/{id}/entrants/": SCORE,
+    "DELETE /api/v1/tournaments/{id}/entrants/{player}/": SCORE,
     "GET /api/v1/tournaments/{id}/board/": READ,
     "GET /api/v1/clubs/{id}/public-links/": MANAGE,
     "POST /api/v1/clubs/{id}/public-links/": MANAGE,
@@ -296,6 +302,12 @@ def body_for(label: str, operation: dict[str, Any], url: str, club: World, owner
     }
     if label in own:
         return own[label]
+    if label == "POST /api/v1/tournaments/{id}/entrants/":  # a late arrival on the roster
+        return {
+            "player": apps.get_model("matches", "Player")
+            .objects.create(club=club.club, name="Late arrival")
+            .pk
+        }
     live = {  # the world's live hand: its first player (the third seat) has drawn
         "POST /api/v1/matches/{match_pk}/live/": {"turned_up": "KD"},
         "POST /api/v1/matches/{match_pk}/live/events/": {
@@ -376,6 +388,12 @@ def call(label: str, target: str, caller: str, clubs: Clubs) -> list[str]:
     if (path.endswith("/hands/") and method == "POST") or ("/draft/" in path and method == "PUT"):
         live_url = f"/api/v1/matches/{club.match}/live/"
         assert client_as(clubs, staff["owner"]).delete(live_url).status_code == 204
+    if "/rounds/{number}/" in path:  # a round of the night to read or undo
+        from clubnight.models import Tournament
+        from clubnight.tournaments import round_draw
+
+        night = Tournament.objects.get(pk=openapi.tournament_of(club))
+        round_draw(tournament=night, user=night.created_by)
     before = {"club": rows_of(club.club.pk), "other": rows_of(other.club.pk)}
 
     response = getattr(client, method.lower())(url, body, format="json", **headers)

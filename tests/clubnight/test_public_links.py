@@ -182,3 +182,30 @@ def test_a_match_page_answers_304_until_a_hand_is_recorded(
     after = client.get(path_of(link), HTTP_IF_NONE_MATCH=tag)
     assert after.status_code == 200
     assert "340" in after.content.decode()
+
+
+def test_only_a_tournaments_page_runs_a_script_and_only_the_sites_own(
+    as_alice, as_carol, client, results, roster
+):
+    tournament = as_carol.post(
+        "/api/v1/tournaments/",
+        {"club": results.pk, "name": "Tuesday night", "players": [p.pk for p in roster[:4]]},
+        format="json",
+    ).json()["id"]
+    night = client.get(
+        path_of(make_link(as_alice, results, scope="tournament", tournament=tournament))
+    )
+    policy = night["Content-Security-Policy"]
+    assert "script-src 'self'" in policy and "default-src 'none'" in policy
+    assert "unsafe-inline" not in policy and "http" not in policy
+    assert 'data-refresh="60"' in night.content.decode()  # no round in play: seldom
+    standings = client.get(path_of(make_link(as_alice, results, scope="standings")))
+    assert "script-src" not in standings["Content-Security-Policy"]
+    assert '<a href="/r/rating/">' in standings.content.decode()
+
+
+def test_the_rating_is_explained_to_anyone(client):
+    page = client.get("/r/rating/", HTTP_ACCEPT_LANGUAGE="pt")
+    assert page.status_code == 200
+    assert "Como funciona o rating" in page.content.decode()
+    assert page["Content-Security-Policy"].startswith("default-src 'none'")

@@ -207,3 +207,35 @@ def test_outsiders_see_no_tournament(as_bob, as_carol, club, crowd, client):
     response = create(as_bob, club, crowd[:3])
     assert response.status_code == 400
     assert response.json()["errors"][0]["code"] == "unknown_club"
+
+
+def finish_round(client, body):
+    """Every table of a drawn round won outright by its first seat, three hands each."""
+    for table in body["tables"]:
+        ids = [s["player"] for s in table["seats"]]
+        for _ in range(3):
+            assert record(client, table["match"], went_out(ids[0], ids)).status_code == 201
+
+
+def test_the_second_round_seats_nobody_with_a_first_round_table_mate(as_carol, club, crowd):
+    players = crowd + [Player.objects.create(club=club, name=f"Extra {i}") for i in range(3)]
+    tournament = create(as_carol, club, players).json()["id"]  # 16 players: four tables of 4
+    first = draw_round(as_carol, tournament, seed=1).json()
+    finish_round(as_carol, first)
+    second = draw_round(as_carol, tournament, seed=1).json()
+    met = {
+        frozenset((a["player"], b["player"]))
+        for table in first["tables"]
+        for a in table["seats"]
+        for b in table["seats"]
+        if a["player"] != b["player"]
+    }
+    again = [
+        (a["player"], b["player"])
+        for table in second["tables"]
+        for a in table["seats"]
+        for b in table["seats"]
+        if a["player"] < b["player"] and frozenset((a["player"], b["player"])) in met
+    ]
+    assert again == []
+    assert draw_round(as_carol, tournament, seed=1).status_code == 409  # round 2 in progress

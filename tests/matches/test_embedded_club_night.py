@@ -13,92 +13,19 @@ refused with a 503.
 from __future__ import annotations
 
 import http.client
-import http.server
 import json
-import os
 import sqlite3
-import subprocess
-import sys
 import threading
-import time
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
+from bench.tables import Phone, Receiver, environment, manage, served
 from tests.factories import went_out
-from tests.matches.servers import stop_group
-from tests.matches.test_workers import ROOT, free_port
 
 TABLES = 4
 HANDS = 6
 SIGN_UPS = 8
-
-
-def embedded_env(database: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "CACHE_BACKEND"}}
-    env.update(
-        DATABASE_URL=f"sqlite:///{database}",
-        DEBUG="true",
-        SECRET_KEY="embedded-club-night-test",
-        PYTHONPATH=str(ROOT),
-        WEBHOOKS_ALLOW_PRIVATE_TARGETS="true",
-        # a whole club behind one address: the limits are not what this test is about
-        ANON_THROTTLE_RATE="10000/min",
-        USER_THROTTLE_RATE="10000/min",
-        AUTH_THROTTLE_RATE="10000/min",
-        AUTH_ACCOUNT_THROTTLE_RATE="10000/min",
-        INVITATION_THROTTLE_RATE="10000/min",
-        LOG_LEVEL="WARNING",
-        DJANGO_LOG_LEVEL="ERROR",
-    )
-    return env
-
-
-class Client:
-    """One phone: its own connection to the server, its token, the answers it got."""
-
-    def __init__(self, port: int, token: str | None = None) -> None:
-        self.port, self.token = port, token
-        self.statuses: list[tuple[str, int, str]] = []
-
-    def call(self, method: str, path: str, body: object = None) -> tuple[int, object]:
-        headers = {"Content-Type": "application/json", "Accept": "application/json"}
-        if self.token:
-            headers["Authorization"] = f"Token {self.token}"
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=120)
-        try:
-            conn.request(method, path, None if body is None else json.dumps(body), headers)
-            response = conn.getresponse()
-            raw = response.read()
-        finally:
-            conn.close()
-        data = json.loads(raw) if raw and raw[:1] in b"[{" else None
-        code = ""
-        if response.status >= 400 and isinstance(data, dict) and data.get("errors"):
-            code = data["errors"][0]["code"]
-        self.statuses.append((f"{method} {path}", response.status, code))
-        return response.status, data
-
-
-class Receiver(http.server.ThreadingHTTPServer):
-    """A webhook receiver on loopback that counts what it is sent."""
-
-    def __init__(self) -> None:
-        self.received: list[str] = []
-        receiver = self
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 (the standard library's name)
-                body = self.rfile.read(int(self.headers["Content-Length"]))
-                receiver.received.append(json.loads(body)["type"])
-                self.send_response(204)
-                self.end_headers()
-
-            def log_message(self, *args: object) -> None:
-                pass
-
-        super().__init__(("127.0.0.1", 0), Handler)
 
 
 @pytest.fixture
@@ -110,50 +37,21 @@ def busy_timeout() -> str:
 @pytest.fixture
 def embedded_night(tmp_path, busy_timeout):
     """make run's server and worker on a fresh SQLite file with the demo club; the port."""
-    env = {**embedded_env(tmp_path / "db.sqlite3"), "SQLITE_BUSY_TIMEOUT": busy_timeout}
-    for command in (["migrate", "--verbosity", "0"], ["seed_demo"]):
-        done = subprocess.run(
-            [sys.executable, "manage.py", *command], cwd=ROOT, env=env, capture_output=True
-        )
-        assert done.returncode == 0, done.stderr.decode()
-    port = free_port()
-    log = (tmp_path / "server.log").open("wb")
-    processes = [
-        subprocess.Popen(
-            [sys.executable, "manage.py", *command],
-            cwd=ROOT,
-            env=env,
-            start_new_session=True,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-        for command in (
-            ["runserver", f"127.0.0.1:{port}", "--noreload"],
-            ["worker", "--no-reload", "--verbosity", "0"],
-        )
-    ]
-    deadline = time.monotonic() + 120
-    while True:
-        assert all(p.poll() is None for p in processes), (tmp_path / "server.log").read_text()
-        try:
-            if Client(port).call("GET", "/healthz")[0] == 200:
-                break
-        except OSError:
-            pass
-        assert time.monotonic() < deadline, "the embedded server did not answer in time"
-        time.sleep(0.2)
-    yield port
-    for process in processes:
-        stop_group(process)
+    env = environment(f"sqlite:///{tmp_path / 'db.sqlite3'}", "local")
+    env["SQLITE_BUSY_TIMEOUT"] = busy_timeout
+    manage(env, "migrate", "--verbosity", "0")
+    manage({**env, "DEBUG": "true"}, "seed_demo")
+    with served("sqlite", env, 1, tmp_path / "server.log") as port:
+        yield port
 
 
 def test_a_club_night_on_the_embedded_database_queues_every_write(embedded_night):
     port = embedded_night
-    status, answer = Client(port).call(
+    status, answer = Phone(port).call(
         "POST", "/api/v1/auth/token/", {"username": "demo", "password": "demo-arlington"}
     )
     assert status == 200, answer
-    owner = Client(port, answer["token"])  # type: ignore[index]
+    owner = Phone(port, answer["token"])  # type: ignore[index]
     _, clubs = owner.call("GET", "/api/v1/clubs/")
     club = clubs["results"][0]["id"]  # type: ignore[index]
     players = []
@@ -179,14 +77,14 @@ def test_a_club_night_on_the_embedded_database_queues_every_write(embedded_night
     )
     assert status == 201, invitation
 
-    phones: list[Client] = []
+    phones: list[Phone] = []
     start = threading.Barrier(TABLES * 3 + SIGN_UPS)
     failures: list[BaseException] = []
 
     def scorekeeper(match: int, seated: list[int]) -> None:
         """One of the table's two phones entering every hand: each hand is recorded by
         whichever phone is first (201), and the other's entry confirms it (200)."""
-        phone = Client(port, owner.token)
+        phone = Phone(port, owner.token)
         phones.append(phone)
         start.wait()
         for number in range(1, HANDS + 1):
@@ -195,7 +93,7 @@ def test_a_club_night_on_the_embedded_database_queues_every_write(embedded_night
             assert status in (200, 201), (match, number, status)
 
     def drafting_phone(match: int, seated: list[int]) -> None:
-        phone = Client(port, owner.token)
+        phone = Phone(port, owner.token)
         phones.append(phone)
         start.wait()
         for _ in range(HANDS * 2):
@@ -207,7 +105,7 @@ def test_a_club_night_on_the_embedded_database_queues_every_write(embedded_night
             phone.call("PUT", part, {"melds": [], "hand": ["4H"], "version": 0})
 
     def newcomer(n: int) -> None:
-        phone = Client(port)
+        phone = Phone(port)
         phones.append(phone)
         start.wait()
         status, _ = phone.call(
@@ -235,8 +133,8 @@ def test_a_club_night_on_the_embedded_database_queues_every_write(embedded_night
     for thread in threads:
         thread.join()
 
-    answers = [answer for phone in phones for answer in phone.statuses]
-    refused = Counter((status, code) for _, status, code in answers if status >= 500)
+    answers = [answer for phone in phones for answer in phone.answers]
+    refused = Counter((status, code) for _, status, code in answers if status >= 500 or not status)
     assert not refused, refused
     assert not failures, (failures, Counter(status for _, status, _ in answers))
     for match, _ in matches:
@@ -261,10 +159,10 @@ def test_a_write_lock_not_granted_in_time_is_a_busy_server_not_an_unreachable_on
     with 503 database_busy and Retry-After, nothing written; once the lock is free, the same
     hand is recorded."""
     port = embedded_night
-    _, answer = Client(port).call(
+    _, answer = Phone(port).call(
         "POST", "/api/v1/auth/token/", {"username": "demo", "password": "demo-arlington"}
     )
-    owner = Client(port, answer["token"])  # type: ignore[index]
+    owner = Phone(port, answer["token"])  # type: ignore[index]
     _, matches = owner.call("GET", "/api/v1/matches/?status=in_progress")
     match = matches["results"][0]  # type: ignore[index]
     seated = [seat["player"] for seat in match["seats"]]

@@ -73,3 +73,27 @@ def test_the_csv_route_answers_text_and_its_errors_in_json(as_victor, as_bob, cl
     hidden = as_bob.get(url)
     assert hidden.status_code == 404
     assert [e["code"] for e in hidden.json()["errors"]] == ["not_found"]
+
+
+def test_every_standings_csv_is_a_download_named_after_the_club_and_the_day(as_victor, club):
+    from matches.models import Season
+
+    season = Season.objects.create(club=club, name="Spring", starts_on=dt.date(2025, 3, 1))
+    today = dt.datetime.now(dt.UTC).date().isoformat()
+    club_wide = as_victor.get(f"/api/v1/clubs/{club.pk}/standings/csv/")
+    assert club_wide["Content-Disposition"] == (
+        f'attachment; filename="arlington-card-club-standings-{today}.csv"'
+    )
+    for url in (
+        f"/api/v1/seasons/{season.pk}/standings/csv/",
+        f"/api/v1/clubs/{club.pk}/standings/?season={season.pk}&format=csv",
+    ):
+        response = as_victor.get(url)
+        assert response["Content-Type"] == "text/csv; charset=utf-8", url
+        assert response["Content-Disposition"] == (
+            f'attachment; filename="arlington-card-club-spring-standings-{today}.csv"'
+        ), url
+    as_json = as_victor.get(f"/api/v1/clubs/{club.pk}/standings/")
+    assert "Content-Disposition" not in as_json
+    refused = as_victor.get(f"/api/v1/clubs/{club.pk}/standings/csv/", {"ordering": "nonsense"})
+    assert "Content-Disposition" not in refused

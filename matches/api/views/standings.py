@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpResponse, HttpResponseBase
+from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions
@@ -18,7 +19,7 @@ from rest_framework.settings import api_settings
 
 from matches import selectors, standings
 from matches.api import serializers as s
-from matches.api.renderers import CSVRenderer
+from matches.api.renderers import DOWNLOAD, CSVRenderer, attachment
 from matches.api.views.seasons import season_of
 from matches.models import Club, Season
 
@@ -27,7 +28,10 @@ class CSVErrorsAsJSON(GenericAPIView):
     """Errors of a view that offers CSV leave in the JSON envelope, like every other error.
 
     So does anything else that is not a table, such as the description an OPTIONS request gets.
+    A table answered as CSV is a download named by the view's ``download`` (``attachment``).
     """
+
+    download = ""
 
     def finalize_response(
         self, request: Request, response: Response, *args: Any, **kwargs: Any
@@ -38,6 +42,10 @@ class CSVErrorsAsJSON(GenericAPIView):
             request.accepted_renderer = JSONRenderer()
             request.accepted_media_type = JSONRenderer.media_type
         result: Response = super().finalize_response(request, response, *args, **kwargs)
+        download = getattr(self, "download", None)
+        csv_table = isinstance(getattr(request, "accepted_renderer", None), CSVRenderer)
+        if download and csv_table and result.status_code == 200:
+            result["Content-Disposition"] = download  # saved as a file, under a useful name
         return result
 
 
@@ -131,6 +139,9 @@ class ClubStandingsView(StandingsView):
             raise exceptions.NotFound()
         query = self.query()
         season = season_of(club, query.get("season"))
+        self.download = attachment(
+            club.name, season.name if season else "", "standings", day=timezone.now().date()
+        )
         return self.answer(
             standings.standings_for_club(
                 club=club,
@@ -154,6 +165,9 @@ class SeasonStandingsView(StandingsView):
             selectors.seasons_visible_to(request.user).select_related("club"), pk=pk
         )  # the club's standings stamp names the cached table
         query = self.query()
+        self.download = attachment(
+            season.club.name, season.name, "standings", day=timezone.now().date()
+        )
         return self.answer(
             standings.standings_for_season(
                 season=season,
@@ -176,7 +190,7 @@ class AsCSV(StandingsView):
 
 def csv_schema(query: type[s.StandingsQuerySerializer]) -> Any:
     return extend_schema(
-        parameters=[query],
+        parameters=[query, DOWNLOAD],
         responses={
             (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description=CSV_DESCRIPTION),
         },

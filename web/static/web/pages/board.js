@@ -1,5 +1,5 @@
 // The director's board: every table of the latest round, live, the leaderboard, and the draw.
-import { get, request, showError } from "../api.js";
+import { clearMessages, del, get, getAll, post, request, showError } from "../api.js";
 import { h, number, pageData } from "../dom.js";
 import { sentences, t } from "../i18n.js";
 import { decimal, tableCard } from "../nighttables.js";
@@ -8,11 +8,17 @@ const root = document.getElementById("director-board");
 const tournamentId = pageData().tournament;
 const REFRESH_MS = 10000;
 let club = null;
+let director = false;
+let lastRound = null;
 
 function render(board) {
   document.getElementById("tournament-name").textContent = board.name;
   document.title = board.name;
   const round = board.round;
+  lastRound = round;
+  const undo = document.getElementById("undo-button");
+  undo.hidden = !director || !round || round.tables.some((table) => table.hands_played > 0);
+  if (round) undo.textContent = t("undo_round", { number: round.number });
   document.getElementById("round-heading").textContent = round ? t("round_title", { number: round.number }) : t("no_round");
   document.getElementById("board-tables").replaceChildren(...(round ? round.tables.map((table) => tableCard(table)) : []));
   document.getElementById("board-updated").textContent = t("updated_at", { time: new Date().toLocaleTimeString(document.documentElement.lang) });
@@ -23,6 +29,55 @@ function render(board) {
       h("td", { class: "num" }, decimal(row.victory_points)),
       h("td", { class: "num" }, number(row.points)),
       h("td", { class: "num" }, row.matches))));
+}
+
+async function loadEntrants() {
+  const [entrants, roster] = await Promise.all([get(`tournaments/${tournamentId}/entrants/`), getAll(`players/?club=${club.id}`)]);
+  const entered = new Set(entrants.filter((entry) => !entry.withdrawn).map((entry) => entry.player));
+  document.getElementById("entrant-list").replaceChildren(...entrants.filter((entry) => !entry.withdrawn).map((entry) =>
+    h("li", { dataset: { player: entry.player } },
+      h("span", {}, entry.name),
+      h("button", { type: "button", class: "button small", "aria-label": t("withdraw_player", { name: entry.name }), onclick: () => withdraw(entry) }, t("withdraw")))));
+  document.getElementById("entrant-player").replaceChildren(...roster.filter((player) => !entered.has(player.id)).map((player) =>
+    h("option", { value: player.id }, player.name)));
+  document.getElementById("entrant-form").hidden = entered.size === roster.length;
+}
+
+async function withdraw(entry) {
+  clearMessages();
+  try {
+    await del(`tournaments/${tournamentId}/entrants/${entry.player}/`);
+    document.getElementById("draw-status").textContent = t("player_withdrawn", { name: entry.name });
+    await Promise.all([loadEntrants(), load()]);
+  } catch (error) {
+    showError(error, { sentences });
+  }
+}
+
+async function enter(event) {
+  event.preventDefault();
+  clearMessages();
+  const select = document.getElementById("entrant-player");
+  const name = select.selectedOptions[0]?.textContent;
+  try {
+    await post(`tournaments/${tournamentId}/entrants/`, { player: Number(select.value) });
+    document.getElementById("draw-status").textContent = t("player_entered", { name });
+    await Promise.all([loadEntrants(), load()]);
+  } catch (error) {
+    showError(error, { sentences });
+  }
+}
+
+async function undoRound() {
+  if (!lastRound || !confirm(t("undo_round_confirm", { number: lastRound.number }))) return;
+  clearMessages();
+  try {
+    await del(`tournaments/${tournamentId}/rounds/${lastRound.number}/`);
+    document.getElementById("draw-status").textContent = t("round_undone", { number: lastRound.number });
+    await load();
+  } catch (error) {
+    showError(error, { sentences });
+  }
 }
 
 async function load() {
@@ -43,7 +98,8 @@ async function setup() {
     crumb.textContent = club.name;
     crumb.href = `/clubs/${club.id}/tournaments/`;
     const form = document.getElementById("draw-form");
-    form.hidden = !["owner", "scorekeeper"].includes(club.role);
+    director = ["owner", "scorekeeper"].includes(club.role);
+    form.hidden = !director;
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
       const button = document.getElementById("draw-button");
@@ -59,6 +115,12 @@ async function setup() {
         button.disabled = false;
       }
     });
+    if (director) {
+      document.getElementById("entrants").hidden = false;
+      document.getElementById("entrant-form").addEventListener("submit", enter);
+      document.getElementById("undo-button").addEventListener("click", undoRound);
+      await Promise.all([loadEntrants(), load()]);
+    }
   } catch (error) {
     showError(error, { sentences });
   }

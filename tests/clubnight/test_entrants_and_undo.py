@@ -1,0 +1,189 @@
+"""Between rounds: entrants come and go (tournaments/{id}/entrants/), the last round is undone
+(DELETE tournaments/{id}/rounds/{n}/), and the night leaves as CSV files."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+
+from clubnight.models import Round
+from matches.models import Match, Player
+from tests.clubnight.test_tournaments import create, draw_round, finish_round
+from tests.factories import record, went_out
+
+
+def entrants_url(tournament):
+    return f"/api/v1/tournaments/{tournament}/entrants/"
+
+
+def enter(client, tournament, player):
+    return client.post(entrants_url(tournament), {"player": player.pk}, format="json")
+
+
+def seated(body):
+    return sorted(seat["player"] for table in body["tables"] for seat in table["seats"])
+
+
+def codes(response):
+    return [error["code"] for error in response.json()["errors"]]
+
+
+def test_a_late_arrival_is_seated_in_the_next_round(as_carol, club, crowd):
+    tournament = create(as_carol, club, crowd[:8]).json()["id"]
+    finish_round(as_carol, draw_round(as_carol, tournament).json())
+    response = enter(as_carol, tournament, crowd[8])
+    assert response.status_code == 201, response.json()
+    assert response.json() == {"player": crowd[8].pk, "name": crowd[8].name, "withdrawn": False}
+    assert response["Location"].endswith(f"{entrants_url(tournament)}{crowd[8].pk}/")
+    second = draw_round(as_carol, tournament).json()
+    assert seated(second) == sorted(p.pk for p in crowd[:9])
+
+
+def test_a_withdrawn_player_is_not_seated_and_keeps_their_results(as_carol, club, crowd):
+    players = crowd[:6]
+    tournament = create(as_carol, club, players).json()["id"]
+    first = draw_round(as_carol, tournament).json()
+    finish_round(as_carol, first)
+    leaving = players[0]
+    response = as_carol.delete(f"{entrants_url(tournament)}{leaving.pk}/")
+    assert response.status_code == 204
+    second = draw_round(as_carol, tournament).json()
+    assert leaving.pk not in seated(second)
+    assert seated(second) == sorted(p.pk for p in players[1:])
+    board = as_carol.get(f"/api/v1/tournaments/{tournament}/leaderboard/").json()
+    row = next(r for r in board if r["player"] == leaving.pk)
+    assert row["withdrawn"] is True and row["matches"] == 1 and row["rounds"][1] is None
+    listed = as_carol.get(entrants_url(tournament)).json()
+    assert [e["withdrawn"] for e in listed if e["player"] == leaving.pk] == [True]
+    detail = as_carol.get(f"/api/v1/tournaments/{tournament}/").json()
+    assert leaving.pk not in [e["player"] for e in detail["entrants"]]
+
+
+def test_a_withdrawn_player_can_come_back(as_carol, club, crowd):
+    tournament = create(as_carol, club, crowd[:4]).json()["id"]
+    finish_round(as_carol, draw_round(as_carol, tournament).json())
+    assert as_carol.delete(f"{entrants_url(tournament)}{crowd[0].pk}/").status_code == 204
+    assert enter(as_carol, tournament, crowd[0]).status_code == 201
+    assert crowd[0].pk in seated(draw_round(as_carol, tournament).json())
+
+
+def test_a_player_withdrawn_before_playing_leaves_no_row(as_carol, club, crowd):
+    tournament = create(as_carol, club, crowd[:4]).json()["id"]
+    assert as_carol.delete(f"{entrants_url(tournament)}{crowd[3].pk}/").status_code == 204
+    board = as_carol.get(f"/api/v1/tournaments/{tournament}/leaderboard/").json()
+    assert crowd[3].pk not in [row["player"] for row in board]
+    assert as_carol.delete(f"{entrants_url(tournament)}{crowd[3].pk}/").status_code == 404
+
+
+def test_entrants_do_not_change_while_a_round_is_played(as_carol, club, crowd):
+    tournament = create(as_carol, club, crowd[:4]).json()["id"]
+    draw_round(as_carol, tournament)
+    late = enter(as_carol, tournament, crowd[5])
+    assert late.status_code == 409 and codes(late) == ["round_in_progress"]
+    leaving = as_carol.delete(f"{entrants_url(tournament)}{crowd[0].pk}/")
+    assert leaving.status_code == 409 and codes(leaving) == ["round_in_progress"]
+    assert len(as_carol.get(entrants_url(tournament)).json()) == 4
+
+
+def test_an_entrant_must_be_of_the_club_and_not_entered_yet(as_carol, club, crowd, bobs_club):
+    tournament = create(as_carol, club, crowd[:4]).json()["id"]
+    stranger = Player.objects.create(club=bobs_club, name="Stranger")
+    response = enter(as_carol, tournament, stranger)
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["code"] == "player_not_in_club"
+    assert response.json()["errors"][0]["attr"] == "player"
+    again = enter(as_carol, tournament, crowd[0])
+    assert again.status_code == 409 and codes(again) == ["already_entered"]
+    unreadable = as_carol.post(entrants_url(tournament), {"player": "Ann"}, format="json")
+    assert unreadable.status_code == 400 and unreadable.json()["errors"][0]["attr"] == "player"
+
+
+def test_only_directors_change_entrants_and_outsiders_see_nothing(
+    as_victor, as_bob, as_carol, club, crowd
+):
+    tournament = create(as_carol, club, crowd[:4]).json()["id"]
+    assert as_victor.get(entrants_url(tournament)).status_code == 200
+    assert enter(as_victor, tournament, crowd[5]).status_code == 403
+    assert as_victor.delete(f"{entrants_url(tournament)}{crowd[0].pk}/").status_code == 403
+    assert as_bob.get(entrants_url(tournament)).status_code == 404
+    assert enter(as_bob, tournament, crowd[5]).status_code == 404
+    assert as_bob.delete(f"/api/v1/tournaments/{tournament}/rounds/1/").status_code == 404
+
+
+def test_the_last_round_is_undone_while_no_hand_is_recorded(as_carol, club, crowd):
+    tournament = create(as_carol, club, crowd[:9]).json()["id"]
+    drawn = draw_round(as_carol, tournament, seed=5).json()
+    response = as_carol.delete(f"/api/v1/tournaments/{tournament}/rounds/1/")
+    assert response.status_code == 204
+    assert not Match.objects.filter(pk__in=drawn["matches"]).exists()
+    assert not Round.objects.filter(tournament_id=tournament).exists()
+    again = draw_round(as_carol, tournament, seed=5).json()
+    assert again["number"] == 1 and seated(again) == seated(drawn)
+    assert as_carol.get(f"/api/v1/tournaments/{tournament}/rounds/1/").json()["number"] == 1
+
+
+def test_a_round_with_a_hand_or_before_the_last_cannot_be_undone(as_carol, club, crowd):
+    tournament = create(as_carol, club, crowd[:4]).json()["id"]
+    first = draw_round(as_carol, tournament).json()
+    table = first["tables"][0]
+    ids = [s["player"] for s in table["seats"]]
+    assert record(as_carol, table["match"], went_out(ids[0], ids)).status_code == 201
+    refused = as_carol.delete(f"/api/v1/tournaments/{tournament}/rounds/1/")
+    assert refused.status_code == 409 and codes(refused) == ["round_has_hands"]
+    assert Match.objects.filter(pk__in=first["matches"]).count() == 1
+    for _ in range(2):
+        record(as_carol, table["match"], went_out(ids[0], ids))
+    draw_round(as_carol, tournament)
+    earlier = as_carol.delete(f"/api/v1/tournaments/{tournament}/rounds/1/")
+    assert earlier.status_code == 409 and codes(earlier) == ["not_last_round"]
+    assert as_carol.delete(f"/api/v1/tournaments/{tournament}/rounds/3/").status_code == 404
+    assert as_carol.delete(f"/api/v1/tournaments/{tournament}/rounds/2/").status_code == 204
+
+
+def test_only_directors_undo_a_round(as_victor, as_carol, club, crowd):
+    tournament = create(as_carol, club, crowd[:4]).json()["id"]
+    draw_round(as_carol, tournament)
+    assert as_victor.delete(f"/api/v1/tournaments/{tournament}/rounds/1/").status_code == 403
+    assert Round.objects.filter(tournament_id=tournament).count() == 1
+
+
+def read_csv(response):
+    text = response.content.decode("utf-8")
+    assert text.startswith("\ufeff")
+    return list(csv.DictReader(io.StringIO(text[1:])))
+
+
+def test_the_leaderboard_downloads_as_csv_with_every_rounds_points(
+    as_carol, as_victor, club, crowd
+):
+    players = crowd[:4]
+    tournament = create(as_carol, club, players, name="Tuesday = night").json()["id"]
+    tables = [[players[0].pk, players[1].pk], [players[2].pk, players[3].pk]]
+    finish_round(as_carol, draw_round(as_carol, tournament, tables=tables).json())
+    second = draw_round(as_carol, tournament, tables=[[p.pk for p in players]]).json()
+    record(as_carol, second["matches"][0], went_out(players[3].pk, [p.pk for p in players]))
+    response = as_victor.get(f"/api/v1/tournaments/{tournament}/leaderboard/csv/")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/csv; charset=utf-8"
+    disposition = response["Content-Disposition"]
+    named = r'attachment; filename="arlington-card-club-tuesday-night-leaderboard-[\d-]{10}\.csv"'
+    assert re.fullmatch(named, disposition), disposition
+    rows = read_csv(response)
+    assert list(rows[0]) == [
+        "rank", "player", "name", "victory_points", "points", "matches", "finished", "wins",
+        "round_1", "round_2", "withdrawn",
+    ]  # fmt: skip
+    by_name = {row["name"]: row for row in rows}
+    assert by_name[players[0].name]["round_1"] == "1020"
+    assert by_name[players[0].name]["round_2"] == "-65"
+    assert by_name[players[3].name]["round_2"] == "340"
+    assert by_name[players[0].name]["victory_points"] == "1.0000"
+
+
+def test_the_csv_of_another_clubs_night_is_a_404_in_json(as_bob, as_carol, club, crowd):
+    tournament = create(as_carol, club, crowd[:4]).json()["id"]
+    response = as_bob.get(f"/api/v1/tournaments/{tournament}/leaderboard/csv/")
+    assert response.status_code == 404
+    assert response.json()["errors"][0]["code"] == "not_found"
+    assert "Content-Disposition" not in response

@@ -1,0 +1,106 @@
+"""The director's screen of a club night at phone size: entrants added and withdrawn between
+rounds, the last round undone, the leaderboard downloaded as CSV, and the pairing cards and
+results sheet printed to PDF on A4."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from clubnight import tournaments
+from clubnight.models import Round
+from matches.models import Player
+
+
+@pytest.fixture
+def night(club, roster, alice):
+    """Nine players entered in Alice's club night; Jo is on the roster but not entered."""
+    more = [Player.objects.create(club=club, name=n) for n in ("Fay", "Gus", "Hal", "Ida")]
+    Player.objects.create(club=club, name="Jo")
+    return tournaments.tournament_create(
+        club=club, name="Tuesday night", players=[p.pk for p in roster + more], user=alice
+    )
+
+
+def test_a_director_undoes_a_round_and_changes_the_entrants(
+    page_as, bob, night, alice, screenshot, assert_accessible
+):
+    tournaments.round_draw(tournament=night, user=alice, seed=1)
+    page = page_as(bob)
+    page.goto(f"/tournaments/{night.pk}/")
+    expect(page.locator("#board-tables .night-table")).to_have_count(2)
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Undo round 1").click()
+    expect(page.locator("#draw-status")).to_have_text("Round 1 is undone.")
+    expect(page.locator("#board-tables .night-table")).to_have_count(0)
+    assert not Round.objects.filter(tournament=night).exists()
+
+    entrants = page.locator("#entrant-list li")
+    expect(entrants).to_have_count(9)
+    page.get_by_role("button", name="Withdraw Ann").click()
+    expect(page.locator("#draw-status")).to_have_text("Ann is withdrawn.")
+    expect(entrants).to_have_count(8)
+    page.get_by_label("Add a player").select_option(label="Jo")
+    page.get_by_role("button", name="Add", exact=True).click()
+    expect(page.locator("#draw-status")).to_have_text("Jo is entered.")
+    expect(entrants).to_have_count(9)
+    screenshot(page, "director-entrants")
+    assert_accessible(page)
+
+    page.get_by_role("button", name="Draw the next round").click()
+    expect(page.locator("#draw-status")).to_have_text("Round 1 is drawn: 2 tables.")
+    seats = page.locator("#board-tables .night-seats li")
+    expect(seats).to_have_count(9)
+    expect(page.locator("#board-tables")).to_contain_text("Jo")
+    expect(page.locator("#board-tables")).not_to_contain_text("Ann")
+    page.get_by_role("button", name="Withdraw Ben").click()  # a round is being played
+    expect(page.locator("#messages")).to_contain_text("still has a match in progress")
+
+    with page.expect_download() as download:
+        page.get_by_role("link", name="Download the leaderboard (CSV)").click()
+    name = download.value.suggested_filename
+    assert re.fullmatch(r"arlington-card-club-tuesday-night-leaderboard-[\d-]{10}\.csv", name)
+    text = download.value.path().read_text(encoding="utf-8-sig")
+    assert text.splitlines()[0].endswith("round_1,withdrawn") and "Jo" in text
+
+
+def test_a_viewer_sees_no_directors_controls(page_as, victor, night, alice):
+    tournaments.round_draw(tournament=night, user=alice)
+    page = page_as(victor)
+    page.goto(f"/tournaments/{night.pk}/")
+    expect(page.locator("#board-tables .night-table")).to_have_count(2)
+    expect(page.locator("#entrants")).to_be_hidden()
+    expect(page.locator("#undo-button")).to_be_hidden()
+    expect(page.get_by_role("link", name="Download the leaderboard (CSV)")).to_be_visible()
+
+
+PAGES = re.compile(rb"/Type\s*/Page(?![a-zA-Z])")
+
+
+def test_the_pairing_cards_and_results_sheet_print_on_a4(
+    page_as, bob, night, alice, screenshot, assert_accessible
+):
+    drawn = tournaments.round_draw(tournament=night, user=alice, seed=2)
+    page = page_as(bob)
+    page.goto(f"/tournaments/{night.pk}/")
+    page.get_by_role("link", name="Pairing cards and results sheet").click()
+    cards = page.locator("#pairing-cards .pairing-card")
+    expect(cards).to_have_count(2)
+    first = drawn.tables.order_by("number").first().match
+    seated = list(first.seats.order_by("position").values_list("player__name", flat=True))
+    expect(cards.first.locator("ol li")).to_have_count(len(seated))
+    expect(cards.first.locator("ol li").first).to_contain_text(f"{seated[0]} (deals first)")
+    expect(page.locator("#results-rows tr")).to_have_count(9)
+    expect(page.locator("#results-head th")).to_have_count(5)  # rank, player, VP, points, R1
+    screenshot(page, "pairing-cards")
+    assert_accessible(page)
+
+    page.emulate_media(media="print")
+    assert page.locator(".topbar").is_hidden() and page.locator("#print-button").is_hidden()
+    heights = cards.evaluate_all("cards => cards.map(c => c.getBoundingClientRect().height)")
+    assert all(height < 273 / 25.4 * 96 / 2 for height in heights)  # two to an A4 page
+    pdf = page.pdf(format="A4")
+    assert pdf.startswith(b"%PDF")
+    assert len(PAGES.findall(pdf)) == 2  # both cards on the first page, the sheet on its own
