@@ -20,13 +20,20 @@ draft of it: the scorekeeper's phone taps the ending and every meld (and "the re
 stock ran out), while each player still holding cards taps them on their own phone, signed in
 as themselves. The shared hand counts every phone's taps, opening the entry included.
 
+A third way (``--mode own``) is the table's own: each player taps their own melds and held
+cards on their own phone (it opens on their own part, melds first), and the scorekeeper's
+phone taps the ending (and "the rest" when the stock ran out) and records. ``--mode all`` runs
+the three ways; ``both``, the default, the first two.
+
 Counts: a tap is one click or check; key presses are characters typed (none by default: the
-person taps). Prints one line per hand and ends with three lines of the form
+person taps). Prints one line per hand and ends with lines of the form
 ``3 players: median N taps (min–max); 5 players: median N taps; stock run out: N taps``: one
-phone alone, the shared entry's phones together, and the busiest phone of the shared entry.
+phone alone, the shared entry's phones together, and the busiest phone of the shared entry;
+with ``own``, ``each on their own phone, the busiest phone: 3 players: median N taps
+(min–max); 5 players: median N taps``.
 
 Run: ``.venv/bin/python bench/taps.py [--root PATH] [--port 18710] [--only N] [--show]
-[--mode one|shared|both]``.
+[--mode one|shared|own|both|all]``.
 Needs /usr/bin/chromium (``make browser``). Exit status 1 when a hand is recorded wrong.
 """
 
@@ -118,7 +125,7 @@ def seed(root: Path, env: dict[str, str]) -> list[int]:
         username=USERNAME,
         password=PASSWORD,
         names=NAMES,
-        counts=[len(players) for _, _, players in HANDS] * 2,
+        counts=[len(players) for _, _, players in HANDS] * 3,
     )
     out = subprocess.run(
         [python, "manage.py", "shell", "-c", code],
@@ -380,6 +387,75 @@ def enter_hand_shared(keeper: Person, phones: dict, hand, base: str, match_id: i
     return taps
 
 
+def draft_part_holds(page, base: str, match_id: int, player_id: int, melds, held) -> bool:
+    """Whether the server's draft of hand 1 holds exactly this player's melds and held cards."""
+    answer = page.request.get(f"{base}/api/v1/matches/{match_id}/hands/1/draft/")
+    if not answer.ok:
+        return False
+    for part in answer.json().get("players", []):
+        if part["player"] == player_id:
+            return Counter(tuple(sorted(m)) for m in part["melds"]) == Counter(
+                tuple(sorted(m)) for m in melds
+            ) and Counter(part["hand"]) == Counter(held)
+    return not melds and not held
+
+
+def enter_hand_own(keeper: Person, phones: dict, hand, base: str, match_id: int) -> list[int]:
+    """The hand as a table enters it: each player taps their own melds and held cards on their
+    own phone, the scorekeeper's phone taps the ending (and "the rest" when the stock ran out)
+    and records. Returns each player's phone's taps."""
+    rests = [held == ["REST"] for _, held in hand[2]]
+    title, ending, players = resolve(hand)
+    names = NAMES[: len(players)]
+    ids = player_ids(keeper.page, base, match_id)
+    keeper.tap(keeper.page.get_by_role("link", name=ENTER_HAND))
+    keeper.picker().wait_for(state="visible")
+    keeper.page.get_by_text(SHARED, exact=True).wait_for(state="visible")
+    keeper.choose_ending(ending, names)
+    taps = []
+    for index, (melds, held) in enumerate(players):
+        phone = Person(phones[index])
+        phone.page.goto(f"/matches/{match_id}/")
+        phone.tap(phone.page.get_by_role("link", name=ENTER_HAND))
+        phone.picker().wait_for(state="visible")
+        phone.page.get_by_text(SHARED, exact=True).wait_for(state="visible")
+        phone.choose_player(index, names[index])  # it opens there: no tap
+        for meld in melds:
+            phone.enter_meld(meld)
+        if not rests[index]:
+            phone.enter_held(held)
+        for _ in range(150):  # the phone sends its taps a moment after the last one
+            if draft_part_holds(
+                phone.page, base, match_id, ids[index], melds, [] if rests[index] else held
+            ):
+                break
+            time.sleep(0.1)
+        else:
+            raise SystemExit(f"{names[index]}'s phone did not share their cards")
+        taps.append(phone.taps)
+    counts = [
+        sum(map(len, melds)) + (0 if rests[i] else len(held))
+        for i, (melds, held) in enumerate(players)
+    ]
+    keeper.page.wait_for_function(
+        """([key, counts]) => {
+            const draft = JSON.parse(localStorage.getItem(key) ?? "null");
+            return draft && draft.players.every(
+                (p, i) => p.melds.flat().length + p.hand.length === counts[i]);
+        }""",
+        arg=[f"arlington.entry.{match_id}.next", counts],
+        timeout=30000,
+    )
+    for index, (_, held) in enumerate(players):
+        if rests[index]:  # straight to that player's tab ("Next player" goes one by one)
+            tab = keeper.page.get_by_role("tab", name=re.compile(rf"^{names[index]}\b"))
+            if tab.get_attribute("aria-selected") != "true":
+                keeper.tap(tab)
+            keeper.enter_held(held, True)
+    keeper.record()
+    return taps
+
+
 def player_ids(page, base: str, match_id: int) -> list[int]:
     """The match's players in seat order."""
     answer = page.request.get(f"{base}/api/v1/matches/{match_id}/").json()
@@ -405,20 +481,18 @@ def phone(browser, base: str, username: str):
     return page
 
 
-def summary(results: list[tuple[str, int, int]]) -> str:
+def summary(results: list[tuple[str, int, int]], stock: bool = True) -> str:
     """The closing line: medians of three-player hands, five-player hands, the stock run out."""
     three = [taps for title, n, taps in results if n == 3 and "stock" not in title]
     five = [taps for title, n, taps in results if n == 5]
-    stock = [taps for title, _, taps in results if "stock" in title]
+    stocks = [taps for title, _, taps in results if "stock" in title]
 
     def med(values: list[int]) -> str:
         return f"{statistics.median(values):g}" if values else "–"
 
     span = f" ({min(three)}–{max(three)})" if three else ""
-    return (
-        f"3 players: median {med(three)} taps{span}; 5 players: median {med(five)} taps;"
-        f" stock run out: {med(stock)} taps"
-    )
+    line = f"3 players: median {med(three)} taps{span}; 5 players: median {med(five)} taps"
+    return f"{line}; stock run out: {med(stocks)} taps" if stock else line
 
 
 def main() -> int:
@@ -429,9 +503,10 @@ def main() -> int:
     parser.add_argument("--show", action="store_true", help="save a screenshot after each hand")
     parser.add_argument(
         "--mode",
-        choices=("one", "shared", "both"),
+        choices=("one", "shared", "own", "both", "all"),
         default="both",
-        help="one phone alone, the hand shared among the players' phones, or both (default)",
+        help="one phone alone, the hand shared among the players' phones, each player on their"
+        " own phone, one and shared (both, the default), or all three",
     )
     args = parser.parse_args()
 
@@ -442,6 +517,7 @@ def main() -> int:
     alone: list[tuple[str, int, int]] = []
     shared: list[tuple[str, int, int]] = []
     shared_all: list[tuple[str, int, int]] = []
+    own: list[tuple[str, int, int]] = []
     with tempfile.TemporaryDirectory(prefix="arl-taps-") as tmp:
         env = environment(root, Path(tmp) / "db.sqlite3")
         match_ids = seed(root, env)
@@ -451,16 +527,23 @@ def main() -> int:
             )
             page = phone(browser, base, USERNAME)
             phones = {i: phone(browser, base, name.lower()) for i, name in enumerate(NAMES)}
-            modes = ("one", "shared") if args.mode == "both" else (args.mode,)
+            modes = {"both": ("one", "shared"), "all": ("one", "shared", "own")}.get(
+                args.mode, (args.mode,)
+            )
             for mode in modes:
                 print(
-                    "Each hand on one phone:"
-                    if mode == "one"
-                    else "Each hand shared: the scorekeeper taps the ending and the melds,"
-                    " each player the cards left in their own hand, on their own phone:",
+                    {
+                        "one": "Each hand on one phone:",
+                        "shared": "Each hand shared: the scorekeeper taps the ending and the"
+                        " melds, each player the cards left in their own hand, on their own"
+                        " phone:",
+                        "own": "Each player on their own phone: their own melds and held cards;"
+                        " the scorekeeper taps the ending and records:",
+                    }[mode],
                     flush=True,
                 )
-                ids = match_ids[: len(HANDS)] if mode == "one" else match_ids[len(HANDS) :]
+                first = {"one": 0, "shared": 1, "own": 2}[mode] * len(HANDS)
+                ids = match_ids[first : first + len(HANDS)]
                 for number, (hand, match_id) in enumerate(zip(HANDS, ids, strict=True), 1):
                     if args.only and number not in args.only:
                         continue
@@ -469,8 +552,10 @@ def main() -> int:
                     others: list[int] = []
                     if mode == "one":
                         enter_hand(person, hand)
-                    else:
+                    elif mode == "shared":
                         others = enter_hand_shared(person, phones, hand, base, match_id)
+                    else:
+                        others = enter_hand_own(person, phones, hand, base, match_id)
                     page.wait_for_url(re.compile(rf"/matches/{match_id}/$"))
                     wrong = recorded_rightly(page, base, match_id, hand)
                     if args.show:
@@ -493,6 +578,8 @@ def main() -> int:
                     failed |= bool(wrong)
                     if mode == "one":
                         alone.append((title, len(players), person.taps))
+                    elif mode == "own":
+                        own.append((title, len(players), max([person.taps, *others])))
                     else:
                         busiest = max([person.taps, *others])
                         shared.append((title, len(players), busiest))
@@ -503,6 +590,8 @@ def main() -> int:
     if shared:
         print(f"shared, all phones together: {summary(shared_all)}")
         print(f"shared, the busiest phone: {summary(shared)}")
+    if own:
+        print(f"each on their own phone, the busiest phone: {summary(own, stock=False)}")
     return 1 if failed else 0
 
 

@@ -22,6 +22,7 @@ from matches.models import (
     Invitation,
     InvitationState,
     Membership,
+    Player,
 )
 
 GONE = {
@@ -46,9 +47,11 @@ def invitation_create(
     expires_at: dt.datetime | None = None,
     max_uses: int | None = None,
     invitee: User | None = None,
+    player: Player | None = None,
 ) -> Invitation:
     """A new invitation to ``club``; by default it lasts 7 days and may be used any number of
-    times."""
+    times, or once when it names the ``player`` of the roster it is for (whoever joins with it
+    becomes that player's login)."""
     expires_at = expires_at or timezone.now() + INVITATION_LIFETIME
     if expires_at <= timezone.now():
         raise errors.ExpiresInPast()
@@ -57,8 +60,9 @@ def invitation_create(
         role=role,
         created_by=by,
         expires_at=expires_at,
-        max_uses=max_uses,
+        max_uses=1 if player is not None and max_uses is None else max_uses,
         invitee=invitee,
+        player=player,
     )
 
 
@@ -100,6 +104,11 @@ def _use(invitation: Invitation, user: User) -> Membership:
             club=invitation.club.name, role=existing.get_role_display()
         ) from None
     Invitation.objects.filter(pk=invitation.pk).update(uses=F("uses") + 1)
+    if invitation.player_id is not None:
+        # the player the invitation names is the newcomer, unless someone is them already
+        Player.objects.filter(
+            pk=invitation.player_id, club=invitation.club_id, user__isnull=True
+        ).update(user=user)
     return membership
 
 

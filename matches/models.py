@@ -634,6 +634,14 @@ class Invitation(models.Model):
         related_name="invitations",
         help_text="Set for a personal invitation.",
     )
+    player = models.ForeignKey(
+        "Player",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="The roster's player the invitation is for: whoever joins with it is them.",
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -27,6 +27,7 @@ SENTENCES: dict[str, Any] = {
     "no_clubs": gettext_lazy("You are not a member of any club yet."),
     "sign_in": gettext_lazy("Sign in"),
     "invited": gettext_lazy("You are invited to join %(club)s as %(role)s."),
+    "invited_as_player": gettext_lazy("You will be %(name)s on the club's roster."),
     "copied": gettext_lazy("Copied: paste it into a message."),
     "login_of": gettext_lazy("Login of %(name)s (this is me)"),
     "no_login": gettext_lazy("Nobody: no login"),

@@ -28,7 +28,7 @@ from matches import invitations, selectors
 from matches.api import http
 from matches.api.permissions import MANAGING, can_write, requester
 from matches.errors import error_response
-from matches.models import Club, Invitation, Role
+from matches.models import Club, Invitation, Player, Role
 
 GONE = error_response(
     "InvitationGone", ["invitation_expired", "invitation_revoked", "invitation_used_up"]
@@ -59,6 +59,7 @@ class InvitationSerializer(serializers.ModelSerializer):
             "expires_at",
             "uses",
             "max_uses",
+            "player",
             "state",
             "created_at",
         ]
@@ -80,13 +81,29 @@ class InvitationCreateSerializer(serializers.Serializer):
         allow_null=True,
         min_value=1,
         max_value=100_000,
-        help_text="How many people may use it. Default: no limit until it expires.",
+        help_text="How many people may use it. Default: no limit until it expires (1 when it "
+        "names a player).",
     )
+    player = serializers.PrimaryKeyRelatedField(
+        queryset=Player.objects.none(),
+        required=False,
+        allow_null=True,
+        help_text="The club's player it is for: whoever joins with it becomes that player's "
+        "login (unless the player has one already).",
+    )
+
+    def __init__(self, *args: Any, club: Club | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if club is not None:  # only the club's own players can be named
+            self.fields["player"].queryset = Player.objects.filter(club=club)  # type: ignore[attr-defined]
 
 
 class InvitationPreviewSerializer(serializers.Serializer):
     club = serializers.CharField(help_text="The club's name.")
     role = serializers.ChoiceField(choices=Role.choices)
+    player = serializers.CharField(
+        allow_null=True, help_text="The name of the club's player it is for, if it names one."
+    )
 
 
 class MyInvitationSerializer(serializers.ModelSerializer):
@@ -152,7 +169,7 @@ class ClubInvitationsView(OwnersOfTheClub, generics.ListAPIView):
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
         club = self.club()
-        incoming = InvitationCreateSerializer(data=request.data)
+        incoming = InvitationCreateSerializer(data=request.data, club=club)
         incoming.is_valid(raise_exception=True)
         invitation = invitations.invitation_create(
             club=club, by=requester(request), **incoming.validated_data
@@ -190,7 +207,7 @@ class ByCode(APIView):
     throttle_scope = "invitations"  # only this limit: DEFAULT_THROTTLE_CLASSES reads the scope
 
     def invitation(self, code: str) -> Invitation:
-        found = Invitation.objects.select_related("club").filter(code=code).first()
+        found = Invitation.objects.select_related("club", "player").filter(code=code).first()
         user = self.request.user
         if found is None or (found.invitee_id is not None and found.invitee_id != user.pk):
             raise exceptions.NotFound()
@@ -208,7 +225,8 @@ class InvitationView(ByCode):
     def get(self, request: Request, code: str) -> Response:
         invitation = self.invitation(code)
         invitations.check_usable(invitation)
-        return Response({"club": invitation.club.name, "role": invitation.role})
+        player = None if invitation.player is None else invitation.player.name
+        return Response({"club": invitation.club.name, "role": invitation.role, "player": player})
 
     @extend_schema(responses={204: None, 403: ErrorResponse403Serializer})
     def delete(self, request: Request, code: str) -> Response:

@@ -10,7 +10,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 from rest_framework.throttling import ScopedRateThrottle
 
-from matches.models import Club, Invitation, Membership
+from matches.models import Club, Invitation, Membership, Player
 from tests.factories import client_for, make_user
 
 STRONG = "a-long-pass-phrase-9"
@@ -108,7 +108,7 @@ def test_anyone_may_read_an_invitation_but_only_its_club_name_and_role(as_alice,
     made = invite(as_alice, club, role="scorekeeper")
     response = APIClient().get(f"/api/v1/invitations/{made['code']}/")
     assert response.status_code == 200
-    assert response.json() == {"club": "Arlington Card Club", "role": "scorekeeper"}
+    assert response.json() == {"club": "Arlington Card Club", "role": "scorekeeper", "player": None}
 
 
 def test_an_unknown_code_is_not_found(db):
@@ -298,3 +298,55 @@ def test_a_nul_byte_in_a_username_to_invite_is_a_400(as_alice, club):
     )
     assert response.status_code == 400
     assert codes(response) == [("null_characters_not_allowed", "user")]
+
+
+# --- an invitation for one of the roster's players ------------------------------------------
+
+
+@pytest.fixture
+def cleo(club) -> Player:
+    return Player.objects.create(club=club, name="Cleo")
+
+
+def test_an_invitation_naming_a_player_links_the_newcomer_who_signs_up(as_alice, club, cleo):
+    made = invite(as_alice, club, player=cleo.pk)
+    assert made["player"] == cleo.pk and made["max_uses"] == 1  # one person is Cleo
+    preview = APIClient().get(f"/api/v1/invitations/{made['code']}/").json()
+    assert preview == {"club": club.name, "role": "viewer", "player": "Cleo"}
+    signup = APIClient().post(
+        f"/api/v1/invitations/{made['code']}/signup/",
+        {"username": "cleo", "password": STRONG},
+        format="json",
+    )
+    assert signup.status_code == 201, signup.content
+    cleo.refresh_from_db()
+    assert cleo.user is not None and cleo.user.username == "cleo"
+    assert roles(club)["cleo"] == "viewer"
+
+
+def test_an_invitation_naming_a_player_links_a_user_who_accepts(as_alice, as_bob, bob, club, cleo):
+    made = invite(as_alice, club, player=cleo.pk, max_uses=5)
+    assert made["max_uses"] == 5
+    assert as_bob.post(f"/api/v1/invitations/{made['code']}/accept/").status_code == 201
+    cleo.refresh_from_db()
+    assert cleo.user == bob
+
+
+def test_a_player_with_a_login_keeps_it(as_alice, as_bob, club, cleo, victor):
+    cleo.user = victor
+    cleo.save()
+    made = invite(as_alice, club, player=cleo.pk)
+    assert as_bob.post(f"/api/v1/invitations/{made['code']}/accept/").status_code == 201
+    cleo.refresh_from_db()
+    assert cleo.user == victor
+
+
+def test_only_a_player_of_the_club_can_be_named(as_alice, club, bobs_club):
+    stranger = Player.objects.create(club=bobs_club, name="Stranger")
+    for player in (stranger.pk, 10**9, "abc"):
+        response = as_alice.post(
+            invitations_url(club), {"role": "viewer", "player": player}, format="json"
+        )
+        assert response.status_code == 400
+        assert [attr for _, attr in codes(response)] == ["player"]
+    assert not Invitation.objects.exists()

@@ -92,3 +92,32 @@ def test_a_revoked_link_says_so_and_offers_nothing(page_as, new_context, alice, 
         "data-codes", "invitation_revoked"
     )
     expect(visitor.get_by_role("button", name="Create my account and join")).to_be_hidden()
+
+
+def test_a_newcomer_invited_as_a_player_of_the_roster_becomes_them(
+    page_as, new_context, alice, club, roster, screenshot, assert_accessible
+):
+    cleo = roster[2]
+    owner = page_as(alice)
+    owner.goto(f"/clubs/{club.pk}/")
+    owner.get_by_label("They join as").select_option("viewer")
+    owner.get_by_label("For the player (optional)").select_option(label="Cleo")
+    owner.get_by_role("button", name="Make an invitation link").click()
+    field = owner.get_by_label("Invitation link")
+    expect(field).to_have_value(re.compile(r"/join/[A-Za-z0-9_-]+$"))
+    link = field.input_value()
+
+    page = new_context().new_page()
+    page.goto(link)
+    expect(page.locator("#invitation")).to_have_text(
+        "You are invited to join Arlington Card Club as Viewer."
+        " You will be Cleo on the club's roster."
+    )
+    screenshot(page, "join-as-player")
+    assert_accessible(page)
+    page.get_by_label("Username").fill("cleo")
+    page.get_by_label("Password").fill("a long enough pass phrase")
+    page.get_by_role("button", name="Create my account and join").click()
+    expect(page).to_have_url(re.compile(rf"/clubs/{club.pk}/$"))
+    cleo.refresh_from_db()
+    assert cleo.user is not None and cleo.user.username == "cleo"

@@ -93,6 +93,7 @@ function take(answer) {
 export async function restart() {
   clearTimeout(sendTimer);
   await request(base(), { method: "DELETE" });
+  written += 1; // a read begun before holds the old parts
   startAgain(state.draft);
   etag = null;
   setStatus("sharing", { clashes: [] });
@@ -101,6 +102,7 @@ export async function restart() {
 }
 
 let polling = false;
+let written = 0; // parts this phone has written: a read that began before one is out of date
 
 async function poll() {
   clearTimeout(pollTimer);
@@ -108,9 +110,12 @@ async function poll() {
   if (polling || document.visibilityState === "hidden") return;
   polling = true;
   try {
+    const before = written;
     const answer = await request(base(), { headers: etag ? { "If-None-Match": etag } : {} });
-    // while a part is on its way, its answer brings the same news: this one waits
-    if (!sending) {
+    // while a part is on its way, its answer brings the same news: this one waits; and an
+    // answer read before this phone's last write may lack the part it wrote (a part missing
+    // reads as thrown away): the next read brings the news instead
+    if (!sending && written === before) {
       etag = answer.headers.get("ETag");
       take(answer.data);
     }
@@ -146,6 +151,7 @@ async function sendPart(key) {
     etag = answer.headers.get("ETag");
     const mine = key === ENDING_PART ? answer.data.ending : answer.data.players?.find((p) => String(p.player) === key);
     markShared(draft, key, data, mine?.version ?? version + 1);
+    written += 1;
     take(answer.data);
   } catch (error) {
     if (error instanceof ApiError && error.codes.includes("draft_changed") && error.envelope.draft) {

@@ -35,7 +35,12 @@ async function show() {
       club.role === "owner" ? linkField(player, members) : null)),
     t("no_players"));
     for (const section of root.querySelectorAll("[data-section]")) section.hidden = false;
-    if (club.role === "owner") document.getElementById("invite").hidden = false;
+    if (club.role === "owner") {
+      document.getElementById("invite").hidden = false;
+      // an invitation may be for a player of the roster who has no login yet
+      document.getElementById("invite-player").append(...players.filter((player) => !player.user)
+        .map((player) => h("option", { value: player.id }, player.name)));
+    }
     // the matches in progress open offline from now on, entry included
     keepForOffline(live).then(() => { document.getElementById("live-matches").dataset.kept = "true"; });
   } catch (error) {
@@ -74,7 +79,8 @@ function fill(id, items, empty) {
 async function invite(event) {
   event.preventDefault();
   try {
-    const { data } = await post(`clubs/${clubId}/invitations/`, { role: event.target.role.value });
+    const player = event.target.player.value ? Number(event.target.player.value) : null;
+    const { data } = await post(`clubs/${clubId}/invitations/`, { role: event.target.role.value, player });
     document.getElementById("invite-url").value = data.url;
     document.getElementById("invite-link").hidden = false;
     document.getElementById("invite-share").hidden = !navigator.share;

@@ -12,8 +12,9 @@ const path = `invitations/${encodeURIComponent(code)}/`;
 async function show() {
   try {
     const invitation = await get(path);
-    document.getElementById("invitation").textContent =
-      t("invited", { club: invitation.club, role: t(`role_${invitation.role}`) });
+    const invited = t("invited", { club: invitation.club, role: t(`role_${invitation.role}`) });
+    document.getElementById("invitation").textContent = invitation.player
+      ? `${invited} ${t("invited_as_player", { name: invitation.player })}` : invited;
     document.getElementById(signedIn === "true" ? "accept" : "newcomer").hidden = false;
   } catch (error) {
     document.getElementById("invitation").textContent = "";
