@@ -39,8 +39,7 @@ def sqlite_version(app_configs: Any = None, **kwargs: Any) -> list[Error]:
     """An embedded SQLite database (make run) is new enough for the statements of a hand."""
     found = sqlite3.sqlite_version_info
     if found >= SQLITE_LEAST or all(
-        database["ENGINE"] != "django.db.backends.sqlite3"
-        for database in settings.DATABASES.values()
+        not database["ENGINE"].endswith("sqlite3") for database in settings.DATABASES.values()
     ):
         return []
     return [

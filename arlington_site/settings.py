@@ -157,6 +157,24 @@ DATABASE_POOL_TIMEOUT = float(os.environ.get("DATABASE_POOL_TIMEOUT", "10"))
 DATABASE_REPLICA_POOL_TIMEOUT = float(os.environ.get("DATABASE_REPLICA_POOL_TIMEOUT", "2"))
 
 
+# The embedded SQLite of `make run` serves several tables at once by queueing its writers
+# (docs/deployment.md): every transaction takes the write lock when it begins (IMMEDIATE), so a
+# transaction never reads, then fails to get the lock it needs to write; a writer waits up to
+# SQLITE_BUSY_TIMEOUT seconds for it, then answers 503 database_busy; WAL lets readers go on
+# while one writer writes; and the requests of one process queue for it in turn
+# (arlington_site/sqlite3).
+SQLITE_BUSY_TIMEOUT = float(os.environ.get("SQLITE_BUSY_TIMEOUT", "20"))
+
+
+def sqlite_options() -> dict[str, Any]:
+    """The options that make SQLite queue its writers instead of refusing them."""
+    return {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": SQLITE_BUSY_TIMEOUT,
+        "init_command": "PRAGMA journal_mode=WAL",
+    }
+
+
 def database(url: str | None = None, timeout: float = DATABASE_POOL_TIMEOUT) -> dict[str, Any]:
     """One database's settings from its URL (DATABASE_URL when none is given)."""
     postgres = (url or os.environ.get("DATABASE_URL", "")).startswith(("postgres", "pgsql"))
@@ -167,6 +185,9 @@ def database(url: str | None = None, timeout: float = DATABASE_POOL_TIMEOUT) -> 
         if url
         else dj_database_url.config(default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", **options)
     )
+    if config["ENGINE"] == "django.db.backends.sqlite3":
+        config["ENGINE"] = "arlington_site.sqlite3"  # Django's, its writers queueing in turn
+        config.setdefault("OPTIONS", {}).update(sqlite_options())
     if pooled:
         config.setdefault("OPTIONS", {})["pool"] = {
             "min_size": 1,

@@ -50,6 +50,7 @@ SUMMARIES: dict[str, str] = {
     "matches_hands_destroy": "Void the match's last hand.",
     "matches_hands_confirmations_create": "Confirm a hand as it stands.",
     "matches_hands_draft_retrieve": "Read the draft of the next hand that phones are entering.",
+    "matches_hands_draft_destroy": "Throw away the draft of the next hand, every part of it.",
     "matches_hands_draft_ending_update": "Write the ending of the next hand's draft.",
     "matches_hands_draft_players_update": "Write one player's cards in the next hand's draft.",
     "matches_hands_live_retrieve": "Read the event log of a hand that was played live.",

@@ -18,10 +18,12 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
 from django.utils.translation import gettext
 
 from matches import errors, statements
-from matches.models import HandDraftPart, MatchStatus
+from matches.models import HandDraftPart, MatchStatus, Player
 from scoring import rulesets
 from scoring.violations import label
 
@@ -74,7 +76,7 @@ def _draft(match: statements.LockedMatch, number: int) -> Draft:
     rows = HandDraftPart.objects.filter(match_id=match.id, number=number).values_list(
         "player_id", "data", "version", "by__username", "device", "updated_at"
     )
-    parts = [DraftPart(*row) for row in rows]
+    parts = [DraftPart(*row) for row in rows if row[1]]  # a discarded part is kept empty
     positions = {seat.player: seat.position for seat in match.seats}
     return Draft(
         number=number,
@@ -130,6 +132,7 @@ def draft_part_save(
     expected_version: int,
     user: User,
     device: str = "",
+    any_part: bool = True,
 ) -> Draft:
     """Write one part of the draft of hand ``number``: the ending (``player_id`` None) or a
     seated player's cards; return the whole draft.
@@ -139,11 +142,14 @@ def draft_part_save(
     writer last saw (0 for a part it has not seen written); the part moves to the next version.
     The match is locked as recording a hand locks it, so a part is never written after its
     hand was recorded, and of two writers from the same version exactly one succeeds.
+    ``any_part`` False (a viewer): ``user`` writes only the part of a seated player whose login
+    they are, never another's nor the ending.
 
     Raises, writing nothing: ``errors.DraftChanged`` (with the draft as it stands),
     ``errors.MatchFinished``, ``errors.HandNumberNotNext``, ``errors.LiveHandInProgress``,
     ``errors.DraftPlayerNotSeated`` (404), ``errors.EndingNotInGame`` and
-    ``errors.PlayerNotSeated`` (a ``went_out`` not seated).
+    ``errors.PlayerNotSeated`` (a ``went_out`` not seated), ``errors.NotAllowed`` (a part not
+    the user's own, without ``any_part``).
     """
     match = statements.lock_match(match_id)
     _check_number(match, number)
@@ -152,6 +158,10 @@ def draft_part_save(
     names = {seat.player: seat.name for seat in match.seats}
     if player_id is not None and player_id not in names:
         raise errors.DraftPlayerNotSeated(player=player_id)
+    if not any_part and not (
+        player_id is not None and Player.objects.filter(pk=player_id, user=user).exists()
+    ):
+        raise errors.NotAllowed()
     kept = (
         _ending_data(match, names, data)
         if player_id is None
@@ -163,7 +173,9 @@ def draft_part_save(
         if player_id is None
         else parts.filter(player_id=player_id)
     ).first()
-    version = 0 if current is None else current.version
+    # A discarded part (``draft_discard``) reads as never written, version 0, but keeps its
+    # version so that a phone still holding the version it saw before the discard is refused.
+    version = 0 if current is None or not current.data else current.version
     if expected_version != version:
         draft = _draft(match, number).to_json()
         if player_id is None:
@@ -176,6 +188,27 @@ def draft_part_save(
             match_id=match_id, number=number, player_id=player_id, data=kept, by=user, device=device
         )
     else:
-        current.data, current.version, current.by, current.device = kept, version + 1, user, device
+        following = current.version + 1
+        current.data, current.version, current.by, current.device = kept, following, user, device
         current.save(update_fields=["data", "version", "by", "device", "updated_at"])
     return _draft(match, number)
+
+
+@transaction.atomic
+def draft_discard(*, match_id: int, number: int, user: User, device: str = "") -> None:
+    """Throw away the draft of hand ``number``: its ending and every player's part.
+
+    Every part then reads as never written (version 0), and the next write of a part starts
+    from 0. Its row stays, emptied, with its version moved on, so that a phone that writes from
+    a version it saw before the discard is refused (``errors.DraftChanged``, with the empty
+    draft) instead of bringing the thrown-away cards back. The match is locked as for a part's
+    write, so a part written at the same moment is either discarded with the rest or written
+    after the discard, on the empty draft.
+
+    Raises, changing nothing: ``errors.MatchFinished`` and ``errors.HandNumberNotNext``.
+    """
+    match = statements.lock_match(match_id)
+    _check_number(match, number)
+    HandDraftPart.objects.filter(match_id=match_id, number=number).update(
+        data={}, version=F("version") + 1, by=user, device=device, updated_at=timezone.now()
+    )

@@ -244,6 +244,16 @@ class LiveHandInProgress(MatchError):
     message = _("Hand {number} of this match is already being played live; abandon it first.")
 
 
+class HandDraftInProgress(MatchError):
+    status = 409
+    code = "hand_draft_in_progress"
+    attr = "number"
+    message = _(
+        "Hand {number} of this match is being entered on phones: record it, or throw its draft "
+        "away, before playing it live."
+    )
+
+
 class LiveRulesetUnsupported(MatchError):
     status = 409
     code = "live_ruleset_unsupported"
@@ -471,6 +481,28 @@ class DatabaseUnavailable(exceptions.APIException):
     wait = 5  # seconds, answered as Retry-After: a restarting database is back within a few
 
 
+class DatabaseBusy(exceptions.APIException):
+    status_code = 503
+    default_detail = _(
+        "The server is busy with other writes and could not save this in time; nothing was "
+        "saved. Send it again in a moment."
+    )
+    default_code = "database_busy"
+    wait = 2  # seconds, answered as Retry-After: the writers ahead of it finish within moments
+
+
+def database_busy(exc: BaseException) -> bool:
+    """Whether a database error is a lock not granted in time, not a database out of reach.
+
+    SQLite says "database is locked" when its busy timeout passes; PostgreSQL raises
+    lock_not_available (55P03) when a lock_timeout passes.
+    """
+    cause = exc.__cause__
+    if getattr(cause, "sqlstate", None) == "55P03":
+        return True
+    return "database is locked" in str(exc) or "database table is locked" in str(exc)
+
+
 class CacheUnavailable(exceptions.APIException):
     status_code = 503
     default_detail = _("The shared cache cannot be reached; try again shortly.")
@@ -484,6 +516,8 @@ class ProjectExceptionHandler(ExceptionHandler):
     expected and did not find included, is a 500: a bug is not dressed up as a 404."""
 
     def convert_known_exceptions(self, exc: Exception) -> Exception:
+        if isinstance(exc, OperationalError) and database_busy(exc):
+            return DatabaseBusy()
         if isinstance(exc, (OperationalError, InterfaceError)):
             return DatabaseUnavailable()
         if isinstance(exc, NotAllowed):
@@ -554,7 +588,7 @@ def error_response(
 RequestTooLargeResponse = error_response("RequestTooLarge", ["request_too_large"])
 DatabaseUnavailableResponse = error_response(
     "DatabaseUnavailable",
-    ["database_unavailable", "cache_unavailable", "sign_in_unavailable"],
+    ["database_unavailable", "database_busy", "cache_unavailable", "sign_in_unavailable"],
     error_type="server_error",
 )
 

@@ -11,14 +11,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.db import transaction
+
 from matches import hands, signals
 from matches.models import Event, EventType, HandConfirmation
 
 
 def write(*, club_id: int, type: EventType, data: Mapping[str, Any]) -> Event:
-    """Write one event of a club; the caller's transaction holds it."""
-    event = Event.objects.create(club_id=club_id, type=type, data=dict(data))
-    signals.event_written.send(sender=Event, event=event)
+    """Write one event of a club, at the next position of its feed; the caller's transaction
+    holds it (and the club's feed counter, until it commits)."""
+    with transaction.atomic():
+        position = Event.next_position(club_id)
+        event = Event.objects.create(club_id=club_id, position=position, type=type, data=dict(data))
+        signals.event_written.send(sender=Event, event=event)
     return event
 
 

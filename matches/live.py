@@ -24,6 +24,7 @@ import scoring
 from matches import errors, hands, services
 from matches.models import (
     Hand,
+    HandDraftPart,
     LiveEvent,
     LiveHand,
     LiveStatus,
@@ -116,9 +117,12 @@ def live_start(*, match_id: int, turned_up: scoring.Card, user: User) -> LiveHan
     playing = LiveHand.objects.filter(match=match, status=LiveStatus.PLAYING).first()
     if playing is not None:
         raise errors.LiveHandInProgress(number=playing.number)
+    number = match.hands_played + 1
+    drafted = HandDraftPart.objects.filter(match=match, number=number)
+    if any(drafted.values_list("data", flat=True)):  # a discarded part is kept empty
+        raise errors.HandDraftInProgress(number=number)
     seats = _seats(match)
     players = _players(seats)
-    number = match.hands_played + 1
     dealer = hands.dealer(
         match.pk,
         match.first_dealer_id,

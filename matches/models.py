@@ -50,6 +50,9 @@ class Club(models.Model):
     # Moves on, in the same transaction, with every change to what the club's tables show;
     # cached tables are kept under the stamp they were read with (matches/standings.py).
     standings_stamp = models.PositiveBigIntegerField(default=0, editable=False)
+    # The position of the club's last event in its feed: moved on by ``Event.next_position``
+    # under this row's lock, which the writing transaction holds until it commits.
+    event_position = models.PositiveBigIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["name", "id"]
@@ -66,7 +69,8 @@ class Club(models.Model):
         return club
 
     def save(self, *args: Any, **kwargs: Any) -> None:
-        """Save; an existing club's save never writes the standings stamp it read.
+        """Save; an existing club's save never writes the standings stamp or event position
+        it read.
 
         Only ``standings_changed`` moves the stamp; a rename that read it before a change
         committed would otherwise put it back, and old cached tables would be served again.
@@ -77,7 +81,7 @@ class Club(models.Model):
             kwargs["update_fields"] = [
                 f.name
                 for f in self._meta.concrete_fields
-                if not f.primary_key and f.name != "standings_stamp"
+                if not f.primary_key and f.name not in {"standings_stamp", "event_position"}
             ]
         with transaction.atomic(savepoint=False):
             super().save(*args, **kwargs)
@@ -681,22 +685,39 @@ class EventType(models.TextChoices):
 class Event(models.Model):
     """Something that happened in a club, written in the transaction of what it announces.
 
-    The club's feed (``GET clubs/{id}/events/``) reads these oldest first by id; the webhooks
-    app delivers them. Kept EVENTS_KEPT_DAYS days.
+    The club's feed (``GET clubs/{id}/events/``) reads these by ``position``: the order in
+    which they became visible (see ``next_position``); the webhooks app delivers them. Kept
+    EVENTS_KEPT_DAYS days.
     """
 
     id = models.BigAutoField(primary_key=True)
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="events")
+    position = models.PositiveBigIntegerField(
+        help_text="The event's place in its club's feed: the order of commits."
+    )
     type = models.CharField(max_length=40, choices=EventType.choices)
     data = models.JSONField()
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
 
     class Meta:
         ordering = ["id"]
-        indexes = [models.Index(fields=["club", "id"], name="event_club_id")]
         constraints = [
-            models.CheckConstraint(condition=Q(type__in=EventType.values), name="event_type_known")
+            models.CheckConstraint(condition=Q(type__in=EventType.values), name="event_type_known"),
+            models.UniqueConstraint(fields=["club", "position"], name="event_club_position"),
         ]
 
     def __str__(self) -> str:
         return f"{self.type} #{self.pk}"
+
+    @staticmethod
+    def next_position(club_id: int) -> int:
+        """The next position in the club's feed, taken in the caller's transaction.
+
+        Moving the club's counter locks its row until that transaction ends: another writer of
+        the same club waits, then takes the next number. So positions are dense and commit in
+        their order, and a reader that has seen position n has seen every position before it;
+        an id, taken at insert from a sequence, can commit after a larger one.
+        """
+        clubs = Club.objects.filter(pk=club_id)
+        clubs.update(event_position=F("event_position") + 1)
+        return int(clubs.values_list("event_position", flat=True).get())

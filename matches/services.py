@@ -15,7 +15,7 @@ from typing import Any, cast
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import connection, transaction
-from django.db.models import Exists, OuterRef, Subquery
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -684,11 +684,11 @@ def _locked_hand(match_id: int, number: int) -> tuple[Match, list[Seat], Hand]:
     ``errors.NoSuchHand`` if the hand is not there (voided since the caller saw it).
     """
     match = (
-        Match.objects.select_for_update(of=("self",))
-        .select_related("created_by")
-        .annotate(has_drafts=Exists(HandDraftPart.objects.filter(match=OuterRef("pk"))))
-        .get(pk=match_id)
+        Match.objects.select_for_update(of=("self",)).select_related("created_by").get(pk=match_id)
     )
+    # read after the lock, not within its statement: that would see the drafts as they were
+    # before the wait for the lock (statements.LOCK)
+    match.has_drafts = HandDraftPart.objects.filter(match=match).exists()  # type: ignore[attr-defined]
     seats = list(match.seats.select_related("player").order_by("position"))
     last_revision = (
         HandRevision.objects.filter(match=match, number=OuterRef("number"))

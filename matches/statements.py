@@ -1,12 +1,12 @@
 """The SQL of a hand's writes, written out: the one path that records, corrects and voids.
 
 Building and compiling the ORM's queries cost more than running them (docs/benchmarks.md), so
-``hand_record`` reads its match with one statement (``lock_match``), and every write of a hand
-(recorded, corrected, voided, or finished live) goes through the statements below: plain
-``INSERT ... RETURNING`` and ``UPDATE ... FROM (VALUES ...)``, which PostgreSQL and SQLite 3.35
-or later (``make run``) both run as written (``arlington_site.checks`` refuses an older SQLite).
-On PostgreSQL values are bound on the server and the statements prepared by the database
-settings (``server_side_binding``, ``prepare_threshold``).
+``hand_record`` locks its match, then reads it with one statement (``lock_match``), and every
+write of a hand (recorded, corrected, voided, or finished live) goes through the statements
+below: plain ``INSERT ... RETURNING`` and ``UPDATE ... FROM (VALUES ...)``, which PostgreSQL
+and SQLite 3.35 or later (``make run``) both run as written (``arlington_site.checks`` refuses
+an older SQLite). On PostgreSQL values are bound on the server and the statements prepared by
+the database settings (``server_side_binding``, ``prepare_threshold``).
 """
 
 from __future__ import annotations
@@ -72,26 +72,33 @@ JOIN matches_player p ON p.id = s.player_id
 WHERE m.id = %s
 ORDER BY s.position
 """
-# The seats are locked with the match so that, once another writer's lock is released, the
-# statement returns the seats as that writer left them: PostgreSQL rereads every row it locks
-# at its latest version, and only those.
-FOR_UPDATE = "FOR UPDATE OF m, s"
+# The match and its seats are locked first, by a statement of their own, and read afterwards.
+# A statement that waits for a lock on PostgreSQL rereads the rows it locks once it gets them,
+# but reads everything else (the live hand, the drafts) as it stood when the statement began,
+# before the wait: a writer that queued behind another would decide from what was true before
+# that other writer committed. The statement after the lock sees every commit before it.
+LOCK = """
+SELECT 1 FROM matches_match m JOIN matches_seat s ON s.match_id = m.id
+WHERE m.id = %s FOR UPDATE OF m, s
+"""
 
 
 def lock_match(match_id: int) -> LockedMatch:
-    """Lock a match and its seats and read them; raises ``Match.DoesNotExist`` if it is gone."""
-    return _read_match(match_id, lock=connection.vendor == "postgresql")
+    """Lock a match and its seats, then read them; raises ``Match.DoesNotExist`` if it is gone.
+
+    On SQLite the transaction holds the database's write lock from its first statement
+    (``transaction_mode`` IMMEDIATE in the settings), so there is no row to lock.
+    """
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(LOCK, [match_id])
+    return read_match(match_id)
 
 
 def read_match(match_id: int) -> LockedMatch:
     """Read a match and its seats as ``lock_match`` does, without locking them (for reads)."""
-    return _read_match(match_id, lock=False)
-
-
-def _read_match(match_id: int, *, lock: bool) -> LockedMatch:
-    sql = LOCK_MATCH + FOR_UPDATE if lock else LOCK_MATCH
     with connection.cursor() as cursor:
-        cursor.execute(sql, [match_id])
+        cursor.execute(LOCK_MATCH, [match_id])
         rows = cursor.fetchall()
     if not rows:
         raise Match.DoesNotExist(f"match {match_id}")

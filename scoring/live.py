@@ -485,10 +485,24 @@ def _take_discard(state: LiveHand, event: TakeDiscard, seat: int) -> LiveRuling:
     )
 
 
+def _strands_taken_card(state: LiveHand, seat: int, spent: _Spent, count: int) -> list[Violation]:
+    """Ruling 21: a move may not leave its player holding only the card taken from the discard
+    pile this turn, in a game where that card may not be discarded: no legal move would be
+    left. Playing every card, that one included, goes out and stays legal."""
+    taken = state.taken
+    if taken is None or state.hand_sizes[seat] - count != 1 or spent.known != (taken,):
+        return []
+    if state.rules.rule_discard(taken, state.options, taken_from_discards=taken).allowed:
+        return []
+    player = state.players[seat]
+    return [violation(Code.WOULD_STRAND_TAKEN_CARD, "cards", player=player, card=taken.code)]
+
+
 def _meld(state: LiveHand, event: Meld, seat: int) -> LiveRuling:
     found = [v.at("cards") for v in state.rules.rule_meld(event.cards, state.options).violations]
     spent = _from_hand(state, seat, [c.card for c in event.cards], "cards")
     found.extend(spent.violations)
+    found.extend(_strands_taken_card(state, seat, spent, len(event.cards)))
     if found:
         return LiveRuling(state, tuple(found))
     after = replace(
@@ -517,6 +531,7 @@ def _extend(state: LiveHand, event: Extend, seat: int) -> LiveRuling:
     ]
     spent = _from_hand(state, seat, [c.card for c in event.cards], "cards")
     found.extend(spent.violations)
+    found.extend(_strands_taken_card(state, seat, spent, len(event.cards)))
     if found:
         return LiveRuling(state, tuple(found))
     melds = list(state.melds)
@@ -580,14 +595,10 @@ def _pass(state: LiveHand, event: Pass, seat: int) -> LiveRuling:
             return refuse("meld", meld=meld.index)
     if state.rules.rule_meld(stuck_meld * size, state.options).valid:
         return refuse("new_meld")
-    seen, _ = _reveal(state.seen, [stuck] * unseen, state.rules.packs)
-    after = replace(
-        state,
-        seen=seen,
-        known=_with(state.known, seat, (stuck,) * size),
-        events=state.events + 1,
-    )
-    return LiveRuling(_next_turn(after, seat))
+    # Ruling 22: the pass is judged on what the table sees, and reveals nothing. A card drawn
+    # privately stays unknown: the pass says only that it may be a queen of spades, not that it
+    # is one, so the state records no card the table has not seen.
+    return LiveRuling(_next_turn(replace(state, events=state.events + 1), seat))
 
 
 def _next_turn(state: LiveHand, seat: int) -> LiveHand:

@@ -62,6 +62,7 @@ class Code(enum.StrEnum):
     TAKE_DISCARD_NOT_ALLOWED = "take_discard_not_allowed"
     DISCARD_PILE_EMPTY = "discard_pile_empty"
     PASS_NOT_ALLOWED = "pass_not_allowed"
+    WOULD_STRAND_TAKEN_CARD = "would_strand_taken_card"
 
 
 Params = tuple[tuple[str, str], ...]
@@ -207,6 +208,11 @@ MESSAGES: Final[Mapping[Code, str]] = {
     Code.DISCARD_PILE_EMPTY: gettext_noop("The discard pile is empty: draw from the stock."),
     Code.PASS_NOT_ALLOWED: gettext_noop(
         "{player} cannot end the turn without discarding: {problem}."
+    ),
+    Code.WOULD_STRAND_TAKEN_CARD: gettext_noop(
+        "{player} would be left holding only {card}, taken from the discard pile this turn, "
+        "which cannot be discarded in the same turn: keep another card, or play every card to "
+        "go out."
     ),
 }
 

@@ -69,6 +69,8 @@ SLOW = {
     ),
     "tests/matches/test_concurrency.py": "parallel requests in threads, committed databases",
     "tests/matches/test_embedded_database.py": "a process of its own on make run's SQLite",
+    "tests/matches/test_embedded_club_night.py": "make run's server and worker, writers in threads",
+    "tests/matches/test_decide_after_lock.py": "races between threads, many rounds, committed rows",
     "tests/matches/test_hand_drafts.py::test_two_phones_writing_one_part_at_once_one_wins": (
         "two writers in threads, committed rows"
     ),
@@ -78,6 +80,8 @@ SLOW = {
     "tests/matches/test_stateful.py": "a Hypothesis state machine over the services",
     "tests/matches/test_workers.py": "gunicorn and uvicorn workers in processes of their own",
     "tests/scoring/test_live_rummy_stateful.py": "a Hypothesis state machine over the rummy table",
+    "tests/webhooks/test_feed_order.py": "writers and a reader in threads, committed rows",
+    "tests/webhooks/test_worker_faults.py": "worker processes, one killed, and a lease run out",
     "tests/scoring/test_live_stateful.py": "a Hypothesis state machine over the live table",
 }
 

@@ -115,6 +115,33 @@ ENTRY_SENTENCES: dict[str, Any] = {
     ),
     "shared_from": _("Also entered on another phone by %(by)s."),
     "shared_from_other": _("Also entered on another phone."),
+    "counted_once": _("%(card)s: already entered on another phone, counted once."),
+    "own_note": _(
+        "Your melds and cards reach the scorekeeper's phone as you tap them: the scorekeeper "
+        "records the hand."
+    ),
+    "progress_done": _("%(name)s ✓ %(melds)s, %(cards)s"),
+    "one_meld": _("1 meld"),
+    "melds_count": _("%(count)s melds"),
+    "one_card": _("1 card"),
+    "versions_title": _("Two versions of the cards of %(name)s"),
+    "versions_hint": _(
+        "Two phones entered different cards for this player. Choose the right one: the other "
+        "is dropped."
+    ),
+    "versions_mine": _("On this phone"),
+    "versions_theirs": _("On another phone"),
+    "versions_theirs_by": _("On the phone of %(by)s"),
+    "versions_keep_mine": _("Keep this phone's"),
+    "versions_keep_theirs": _("Keep the other phone's"),
+    "start_again": _("Start the hand again"),
+    "start_again_title": _("Start hand %(n)s again?"),
+    "start_again_confirm": _(
+        "Everything entered for hand %(n)s is cleared, on every phone at the table. Nothing "
+        "recorded changes."
+    ),
+    "start_again_yes": _("Clear and start again"),
+    "started_again": _("Hand %(n)s was cleared: enter it again."),
     "entry_finished": _(
         "This match is finished: no hand can be added. A recorded hand can still be corrected."
     ),

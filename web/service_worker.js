@@ -40,7 +40,9 @@ async function networkFirst(request, cacheName, fallback) {
     }
     return response;
   } catch (error) {
-    const cached = await caches.match(request, { cacheName });
+    // a copy kept by a page (offline.js) may differ in a header the answer varies on
+    const cached = (await caches.match(request, { cacheName }))
+      ?? (await caches.match(request, { cacheName, ignoreVary: true }));
     if (cached) return cached;
     if (fallback) {
       const shell = await caches.match(fallback);

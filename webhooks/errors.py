@@ -16,8 +16,8 @@ class UnsafeTarget(MatchError):
     attr = "url"
     MESSAGES = {
         "webhook_target_private": _(
-            "{host} resolves to a private, loopback or link-local address: webhooks are sent "
-            "only to public addresses."
+            "{host} resolves to a private, loopback, link-local, reserved or shared address, "
+            "or to one wrapping such an address: webhooks are sent only to public addresses."
         ),
         "webhook_target_unresolvable": _("{host} cannot be resolved to an address."),
     }
@@ -35,3 +35,19 @@ class EndpointDisabled(MatchError):
     status = 409
     code = "webhook_disabled"
     message = _("Webhook {endpoint} is disabled: enable it before sending to it.")
+
+
+class DuplicateEndpoint(MatchError):
+    status = 409
+    code = "webhook_duplicate"
+    attr = "url"
+    message = _(
+        "Webhook {webhook} already sends these events to this URL: change it rather than "
+        "registering it again."
+    )
+
+
+class TooManyEndpoints(MatchError):
+    status = 409
+    code = "webhook_limit_reached"
+    message = _("A club has {limit} webhooks at most: delete one before registering another.")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import secrets
+from datetime import datetime
 
 from django.db import models
 from django.db.models import Q
@@ -25,6 +26,12 @@ class Endpoint(models.Model):
     description = models.CharField(max_length=200, blank=True)
     events = models.JSONField(help_text="The event types sent to this endpoint.")
     secret = models.CharField(max_length=80, default=new_secret)
+    previous_secret = models.CharField(
+        max_length=80, blank=True, help_text="The secret before the last rotation."
+    )
+    previous_secret_until = models.DateTimeField(
+        null=True, blank=True, help_text="Until when attempts are signed with it too."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     failure_count = models.PositiveIntegerField(
@@ -42,6 +49,14 @@ class Endpoint(models.Model):
 
     def wants(self, type: str) -> bool:
         return type in self.events
+
+    def signing_secrets(self, now: datetime) -> list[str]:
+        """The secrets an attempt made ``now`` is signed with: the current one, and the one
+        before it while its overlap lasts."""
+        until = self.previous_secret_until
+        if self.previous_secret and until is not None and now < until:
+            return [self.secret, self.previous_secret]
+        return [self.secret]
 
 
 class DeliveryStatus(models.TextChoices):
@@ -71,8 +86,21 @@ class Delivery(models.Model):
     status = models.CharField(
         max_length=10, choices=DeliveryStatus.choices, default=DeliveryStatus.PENDING
     )
-    attempts = models.PositiveIntegerField(default=0)
+    attempts = models.PositiveIntegerField(
+        default=0, help_text="Attempts made in all, redeliveries included."
+    )
+    schedule_from = models.PositiveIntegerField(
+        default=0, help_text="Attempts made before the retry schedule last started over."
+    )
     next_attempt_at = models.DateTimeField(null=True, blank=True, default=timezone.now)
+    leased_until = models.DateTimeField(
+        null=True, blank=True, help_text="While an attempt is being made: until when it may run."
+    )
+    task_id = models.CharField(
+        max_length=64,
+        blank=True,
+        help_text="The queued task of its next attempt; any other is a stale copy.",
+    )
     last_attempt_at = models.DateTimeField(null=True, blank=True)
     response_status = models.PositiveIntegerField(null=True, blank=True)
     response_excerpt = models.CharField(max_length=500, blank=True)
@@ -90,3 +118,24 @@ class Delivery(models.Model):
 
     def __str__(self) -> str:
         return f"{self.message_id} to {self.endpoint_id}"
+
+
+class Attempt(models.Model):
+    """One attempt at a delivery, kept with the delivery across its redeliveries."""
+
+    delivery = models.ForeignKey(Delivery, on_delete=models.CASCADE, related_name="history")
+    number = models.PositiveIntegerField()
+    at = models.DateTimeField()
+    duration_ms = models.PositiveIntegerField()
+    response_status = models.PositiveIntegerField(null=True, blank=True)
+    response_excerpt = models.CharField(max_length=500, blank=True)
+    error = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["delivery", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["delivery", "number"], name="attempt_number_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"attempt {self.number} of {self.delivery_id}"

@@ -2,7 +2,8 @@
 
 Headers: ``webhook-id`` (the delivery's message id, the same on every attempt),
 ``webhook-timestamp`` (seconds, this attempt's) and ``webhook-signature`` (``v1,<base64>``:
-HMAC-SHA256 of ``id.timestamp.body`` with the endpoint's secret), made by the
+HMAC-SHA256 of ``id.timestamp.body`` with the endpoint's secret; during a rotation's overlap a
+second one, space-separated, with the previous secret), made by the
 ``standardwebhooks`` library that receivers verify with.
 """
 
@@ -12,6 +13,7 @@ import http.client
 import json
 import socket
 import urllib.parse
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -45,15 +47,22 @@ def body_of(payload: Any) -> str:
     return json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
 
 
-def signed_headers(secret: str, message_id: str, at: datetime, body: str) -> dict[str, str]:
+def signed_headers(
+    secrets: Sequence[str], message_id: str, at: datetime, body: str
+) -> dict[str, str]:
+    """The Standard Webhooks headers; one signature per secret, separated by spaces."""
     return {
         "webhook-id": message_id,
         "webhook-timestamp": str(int(at.timestamp())),
-        "webhook-signature": Webhook(secret).sign(message_id, at, body),
+        "webhook-signature": " ".join(
+            Webhook(secret).sign(message_id, at, body) for secret in secrets
+        ),
     }
 
 
-def send(*, url: str, secret: str, message_id: str, payload: Any, at: datetime) -> Outcome:
+def send(
+    *, url: str, secrets: Sequence[str], message_id: str, payload: Any, at: datetime
+) -> Outcome:
     """POST the payload to the URL once; never raises for what the receiver does."""
     try:
         host, port, address = targets.resolve(url)
@@ -70,7 +79,7 @@ def send(*, url: str, secret: str, message_id: str, payload: Any, at: datetime) 
 
     connection._create_connection = to_checked_address  # type: ignore[attr-defined]
     headers = {
-        **signed_headers(secret, message_id, at, body),
+        **signed_headers(secrets, message_id, at, body),
         "Content-Type": "application/json",
         "User-Agent": USER_AGENT,
     }

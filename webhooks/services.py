@@ -9,19 +9,20 @@ the next of ``RETRY_DELAYS``.
 
 from __future__ import annotations
 
+import time
 import uuid
 from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
-from django.db.models import F
+from django.db import connection, transaction
+from django.db.models import F, Q
 from django.utils import timezone
 
 from matches.models import Club, Event
 from webhooks import errors, sending, targets
-from webhooks.models import TEST_TYPE, Delivery, DeliveryStatus, Endpoint, new_secret
+from webhooks.models import TEST_TYPE, Attempt, Delivery, DeliveryStatus, Endpoint, new_secret
 
 RETRY_DELAYS = (
     timedelta(seconds=5),
@@ -36,6 +37,22 @@ RETRY_DELAYS = (
 over about 28 hours."""
 DISABLE_AFTER = len(RETRY_DELAYS) + 1
 """Failed attempts in a row, ending a delivery's last, that disable an endpoint."""
+LEASE = timedelta(seconds=2 * sending.TIMEOUT_SECONDS + 10)
+"""How long an attempt may run (to connect, then to answer, and a margin) before the sweep may
+hand it to another worker."""
+CLUB_IN_FLIGHT = 2
+"""Attempts to one club's webhooks made at once, at most: its slow receivers never hold more
+of the workers than this."""
+DEFER = timedelta(seconds=2)
+"""When a club has CLUB_IN_FLIGHT attempts running, how long its next one waits."""
+OVERDUE = timedelta(seconds=60)
+"""A pending delivery not attempted this long after it was due is queued again by the sweep."""
+SWEEP_EVERY = timedelta(seconds=30)
+"""How often each running worker sweeps for overdue deliveries."""
+MAX_WEBHOOKS_PER_CLUB = 20
+"""A club's webhooks at most (GitHub's limit per repository); one more is refused (409)."""
+ROTATION_OVERLAP = timedelta(hours=24)
+"""How long the secret before a rotation still signs, unless the rotation says otherwise."""
 
 
 def _check_target(url: str) -> None:
@@ -46,11 +63,13 @@ def _check_target(url: str) -> None:
 
 
 def _queue(delivery: Delivery, at: Any = None) -> None:
-    """Put the delivery's next attempt on the queue, in the caller's transaction."""
+    """Put the delivery's next attempt on the queue, in the caller's transaction; a copy
+    queued before is stale from now on, and does nothing when it runs."""
     from webhooks import tasks
 
     task = tasks.deliver if at is None else tasks.deliver.using(run_after=at)
-    task.enqueue(delivery.pk, delivery.attempts + 1)
+    delivery.task_id = str(task.enqueue(delivery.pk, delivery.attempts + 1).id)
+    Delivery.objects.filter(pk=delivery.pk).update(task_id=delivery.task_id)
 
 
 def _payload(type: str, at: Any, data: Any) -> dict[str, Any]:
@@ -72,10 +91,27 @@ def event_written(sender: Any, *, event: Event, **kwargs: Any) -> None:
             _queue(delivery)
 
 
+def _lock_club(club_id: int) -> None:
+    """Hold the club's row until the transaction ends: its webhooks are counted and compared
+    by one registration at a time."""
+    Club.objects.select_for_update().filter(pk=club_id).exists()
+
+
+def _refuse_duplicate(club_id: int, url: str, events: Sequence[str], *, other_than: int) -> None:
+    for existing in Endpoint.objects.filter(club_id=club_id, url=url).exclude(pk=other_than):
+        if set(existing.events) == set(events):
+            raise errors.DuplicateEndpoint(webhook=existing.pk)
+
+
 @transaction.atomic
 def endpoint_create(*, club: Club, url: str, events: Sequence[str], description: str) -> Endpoint:
-    """Register an endpoint; its URL must resolve to public addresses only."""
+    """Register an endpoint; its URL must resolve to public addresses only, the club may hold
+    MAX_WEBHOOKS_PER_CLUB, and the same URL and events once."""
     _check_target(url)
+    _lock_club(club.pk)
+    if Endpoint.objects.filter(club=club).count() >= MAX_WEBHOOKS_PER_CLUB:
+        raise errors.TooManyEndpoints(limit=MAX_WEBHOOKS_PER_CLUB)
+    _refuse_duplicate(club.pk, url, events, other_than=0)
     return Endpoint.objects.create(club=club, url=url, events=list(events), description=description)
 
 
@@ -84,6 +120,10 @@ def endpoint_update(*, endpoint: Endpoint, changes: dict[str, Any]) -> Endpoint:
     """Change an endpoint's URL, events or description; ``enabled: true`` enables it again."""
     if "url" in changes:
         _check_target(changes["url"])
+    if "url" in changes or "events" in changes:
+        _lock_club(endpoint.club_id)
+        url, events = changes.get("url", endpoint.url), changes.get("events", endpoint.events)
+        _refuse_duplicate(endpoint.club_id, url, events, other_than=endpoint.pk)
     for name in ("url", "events", "description"):
         if name in changes:
             setattr(endpoint, name, changes[name])
@@ -96,11 +136,14 @@ def endpoint_update(*, endpoint: Endpoint, changes: dict[str, Any]) -> Endpoint:
 
 
 @transaction.atomic
-def secret_rotate(*, endpoint: Endpoint) -> Endpoint:
-    """A new signing secret; from now on every attempt is signed with it."""
-    endpoint.secret = new_secret()
-    endpoint.save(update_fields=["secret", "updated_at"])
-    return endpoint
+def secret_rotate(*, endpoint: Endpoint, overlap: timedelta = ROTATION_OVERLAP) -> Endpoint:
+    """A new signing secret; attempts are signed with it, and with the old one too for
+    ``overlap`` (both signatures in ``webhook-signature``), so receivers can switch over."""
+    locked = Endpoint.objects.select_for_update().get(pk=endpoint.pk)
+    locked.previous_secret, locked.secret = locked.secret, new_secret()
+    locked.previous_secret_until = timezone.now() + overlap
+    locked.save(update_fields=["secret", "previous_secret", "previous_secret_until", "updated_at"])
+    return locked
 
 
 @transaction.atomic
@@ -121,54 +164,100 @@ def test_send(*, endpoint: Endpoint) -> Delivery:
 
 @transaction.atomic
 def redeliver(*, delivery: Delivery) -> Delivery:
-    """Send a delivery again, with the same ``webhook-id``; its retry schedule starts over."""
+    """Send a delivery again, with the same ``webhook-id``; its retry schedule starts over,
+    and the attempts made so far stay in its history."""
     locked = Delivery.objects.select_for_update().select_related("endpoint").get(pk=delivery.pk)
     if locked.endpoint.disabled_at is not None:
         raise errors.EndpointDisabled(endpoint=locked.endpoint_id)
-    locked.status, locked.attempts = DeliveryStatus.PENDING, 0
+    locked.status, locked.schedule_from = DeliveryStatus.PENDING, locked.attempts
     locked.next_attempt_at = timezone.now()
-    locked.save(update_fields=["status", "attempts", "next_attempt_at"])
+    locked.save(update_fields=["status", "schedule_from", "next_attempt_at"])
     _queue(locked)
     return locked
 
 
-def attempt(*, delivery_id: int, number: int) -> None:
+def _lease(*, delivery_id: int, number: int, task_id: str | None) -> Delivery | None:
+    """Take the lease of attempt ``number``, or None: the attempt is made or being made, the
+    task is a stale copy, or the club has CLUB_IN_FLIGHT attempts running (then it is queued
+    again DEFER from now, and another club's deliveries go first)."""
+    with transaction.atomic():
+        locked = (
+            Delivery.objects.select_for_update(of=("self",))
+            .select_related("endpoint")
+            .filter(pk=delivery_id)
+            .first()
+        )
+        now = timezone.now()
+        if (
+            locked is None
+            or locked.status != DeliveryStatus.PENDING
+            or locked.attempts + 1 != number
+            or (task_id is not None and locked.task_id not in ("", task_id))
+            or (locked.leased_until is not None and locked.leased_until > now)
+        ):
+            return None
+        club_id = locked.endpoint.club_id
+        no_key = connection.features.has_select_for_no_key_update
+        Club.objects.select_for_update(no_key=no_key).filter(pk=club_id).exists()
+        running = Delivery.objects.filter(endpoint__club_id=club_id, leased_until__gt=now)
+        if running.count() >= CLUB_IN_FLIGHT:
+            _queue(locked, at=now + DEFER)
+            return None
+        locked.leased_until = now + LEASE
+        locked.save(update_fields=["leased_until"])
+        return locked
+
+
+def attempt(*, delivery_id: int, number: int, task_id: str | None = None) -> None:
     """Make attempt ``number`` of a delivery, if it is still due; queue the next if it fails.
 
+    The attempt is a lease (``LEASE``): taken before the request, given back with its outcome.
     The request is sent outside any transaction; its outcome is written under the delivery's
-    lock, so a duplicate task (at-least-once) finds the attempt made and does nothing.
+    lock, so a duplicate task (at-least-once) finds the attempt made and does nothing. A worker
+    killed during the attempt leaves the lease to run out; ``requeue_overdue`` then queues the
+    attempt again.
     """
-    delivery = Delivery.objects.select_related("endpoint").filter(pk=delivery_id).first()
-    if delivery is None or delivery.status != DeliveryStatus.PENDING:
-        return
-    if delivery.attempts + 1 != number:
+    delivery = _lease(delivery_id=delivery_id, number=number, task_id=task_id)
+    if delivery is None:
         return
     endpoint = delivery.endpoint
     now = timezone.now()
+    started = time.monotonic()
     if endpoint.disabled_at is not None:
         outcome = sending.Outcome(None, error="webhook_disabled")
     else:
         outcome = sending.send(
             url=endpoint.url,
-            secret=endpoint.secret,
+            secrets=endpoint.signing_secrets(now),
             message_id=delivery.message_id,
             payload=delivery.payload,
             at=now,
         )
+    duration_ms = round((time.monotonic() - started) * 1000)
     with transaction.atomic():
         locked = Delivery.objects.select_for_update().get(pk=delivery_id)
         if locked.status != DeliveryStatus.PENDING or locked.attempts + 1 != number:
             return
-        locked.attempts, locked.last_attempt_at = number, now
+        locked.attempts, locked.last_attempt_at, locked.leased_until = number, now, None
         locked.response_status, locked.error = outcome.status, outcome.error
         locked.response_excerpt = outcome.excerpt
+        Attempt.objects.create(
+            delivery=locked,
+            number=number,
+            at=now,
+            duration_ms=duration_ms,
+            response_status=outcome.status,
+            response_excerpt=outcome.excerpt,
+            error=outcome.error,
+        )
         endpoints = Endpoint.objects.filter(pk=endpoint.pk)
+        in_schedule = number - locked.schedule_from
         if outcome.succeeded:
             locked.status, locked.next_attempt_at = DeliveryStatus.SUCCEEDED, None
             endpoints.update(failure_count=0)
-        elif endpoint.disabled_at is None and number <= len(RETRY_DELAYS):
+        elif endpoint.disabled_at is None and in_schedule <= len(RETRY_DELAYS):
             endpoints.update(failure_count=F("failure_count") + 1)
-            locked.next_attempt_at = timezone.now() + RETRY_DELAYS[number - 1]
+            locked.next_attempt_at = timezone.now() + RETRY_DELAYS[in_schedule - 1]
             _queue(locked, at=locked.next_attempt_at)
         else:
             locked.status, locked.next_attempt_at = DeliveryStatus.FAILED, None
@@ -178,17 +267,27 @@ def attempt(*, delivery_id: int, number: int) -> None:
         locked.save()
 
 
-def requeue_overdue(*, late: timedelta = timedelta(minutes=5)) -> int:
-    """Queue again the pending deliveries whose attempt is overdue (a worker stopped while
-    running it); ``attempt`` ignores whichever copy comes second. Returns how many."""
+def requeue_overdue(*, late: timedelta = OVERDUE) -> int:
+    """Queue again the pending deliveries whose attempt is overdue by ``late`` and not being
+    made (a worker was killed while making it, or its task was lost); the copy queued before,
+    if any, becomes stale. Every worker runs this every SWEEP_EVERY. Returns how many."""
+    now = timezone.now()
     overdue = Delivery.objects.filter(
-        status=DeliveryStatus.PENDING, next_attempt_at__lt=timezone.now() - late
-    )
+        Q(leased_until__isnull=True) | Q(leased_until__lt=now),
+        status=DeliveryStatus.PENDING,
+        next_attempt_at__lt=now - late,
+    ).values_list("pk", flat=True)
     count = 0
-    for delivery in overdue:
+    for delivery_id in overdue:
         with transaction.atomic():
-            _queue(delivery)
-        count += 1
+            delivery = Delivery.objects.select_for_update().get(pk=delivery_id)
+            if delivery.status == DeliveryStatus.PENDING and (
+                delivery.leased_until is None or delivery.leased_until < now
+            ):
+                delivery.next_attempt_at = now
+                delivery.save(update_fields=["next_attempt_at"])
+                _queue(delivery)
+                count += 1
     return count
 
 

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from django_tasks import task
+from django_tasks import TaskContext, task
 
 from webhooks import services
 
 
-@task()
-def deliver(delivery_id: int, number: int) -> None:
-    """Attempt ``number`` of a delivery."""
-    services.attempt(delivery_id=delivery_id, number=number)
+@task(takes_context=True)
+def deliver(context: TaskContext, delivery_id: int, number: int) -> None:
+    """Attempt ``number`` of a delivery, unless this task is a stale copy."""
+    services.attempt(delivery_id=delivery_id, number=number, task_id=str(context.task_result.id))
 
 
 @task()

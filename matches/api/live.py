@@ -193,7 +193,13 @@ EVENT_REFUSED = error_response(
     "EventRefused", sorted({code.value for codes in CATALOGUES for code in codes})
 )
 START_CONFLICT = error_response(
-    "LiveStartConflict", ["match_finished", "live_hand_in_progress", "live_ruleset_unsupported"]
+    "LiveStartConflict",
+    [
+        "match_finished",
+        "live_hand_in_progress",
+        "hand_draft_in_progress",
+        "live_ruleset_unsupported",
+    ],
 )
 UNDO_CONFLICT = error_response("UndoConflict", ["nothing_to_undo"])
 

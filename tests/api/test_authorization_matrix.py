@@ -112,6 +112,7 @@ RULES = {
     "DELETE /api/v1/matches/{match_pk}/hands/{number}/": SCORE,
     "GET /api/v1/matches/{match_pk}/hands/{number}/revisions/": READ,
     "GET /api/v1/matches/{match_pk}/hands/{number}/draft/": READ,
+    "DELETE /api/v1/matches/{match_pk}/hands/{number}/draft/": SCORE,
     "PUT /api/v1/matches/{match_pk}/hands/{number}/draft/ending/": SCORE,
     "PUT /api/v1/matches/{match_pk}/hands/{number}/draft/players/{player}/": SCORE,
     # any member confirms a hand (the players at a table are often viewers)

@@ -320,7 +320,76 @@ def test_a_viewer_reads_the_draft_but_may_not_write_it(as_victor, match, seated)
     ending = put_ending(as_victor, match["id"], {"ending": "went_out", "version": 0})
     player = put_player(as_victor, match["id"], seated[0], {"version": 0})
     assert ending.status_code == player.status_code == 403
+    assert codes(player) == ["permission_denied"]
     assert not HandDraftPart.objects.exists()
+
+
+def test_a_viewer_who_is_a_seated_player_writes_their_own_part(as_victor, victor, match, roster):
+    ben = roster[1]
+    ben.user = victor
+    ben.save()
+    body = {"melds": [["5H", "6H", "7H"], ["QD", "QC", "2S=QH"]], "hand": ["9C"], "version": 0}
+    answer = put_player(as_victor, match["id"], ben.pk, body)
+    assert answer.status_code == 200, answer.json()
+    (part,) = answer.json()["players"]
+    assert (part["player"], part["by"], part["version"]) == (ben.pk, "victor", 1)
+    assert part["melds"] == body["melds"] and part["hand"] == ["9C"]
+    again = put_player(as_victor, match["id"], ben.pk, {**body, "hand": [], "version": 1})
+    assert again.status_code == 200 and again.json()["players"][0]["version"] == 2
+
+
+def test_a_linked_viewer_writes_no_other_players_part_nor_the_ending(
+    as_victor, victor, match, roster
+):
+    roster[1].user = victor
+    roster[1].save()
+    other = put_player(as_victor, match["id"], roster[0].pk, {"hand": ["4H"], "version": 0})
+    ending = put_ending(as_victor, match["id"], {"ending": "went_out", "version": 0})
+    assert other.status_code == ending.status_code == 403
+    assert codes(other) == codes(ending) == ["permission_denied"]
+    assert not HandDraftPart.objects.exists()
+
+
+def test_a_player_of_another_match_is_not_a_part_of_this_one(as_victor, victor, match, roster):
+    dev = roster[3]  # on the roster, not seated at this table
+    dev.user = victor
+    dev.save()
+    answer = put_player(as_victor, match["id"], dev.pk, {"hand": ["4H"], "version": 0})
+    assert answer.status_code == 404
+    assert not HandDraftPart.objects.exists()
+
+
+def test_a_scorekeeper_writes_any_part_linked_or_not(as_carol, carol, match, roster):
+    roster[0].user = carol
+    roster[0].save()
+    for player in roster[:3]:
+        answer = put_player(as_carol, match["id"], player.pk, {"hand": ["4H"], "version": 0})
+        assert answer.status_code == 200, answer.json()
+    assert HandDraftPart.objects.count() == 3
+
+
+def test_a_scorekeepers_part_and_the_linked_players_merge_by_version(
+    as_carol, as_victor, victor, match, roster
+):
+    ben = roster[1]
+    ben.user = victor
+    ben.save()
+    put_player(as_carol, match["id"], ben.pk, {"hand": ["4H"], "version": 0})
+    stale = put_player(as_victor, match["id"], ben.pk, {"hand": ["9C"], "version": 0})
+    assert stale.status_code == 409 and codes(stale) == ["draft_changed"]
+    fresh = put_player(as_victor, match["id"], ben.pk, {"hand": ["4H", "9C"], "version": 1})
+    assert fresh.status_code == 200 and fresh.json()["players"][0]["by"] == "victor"
+
+
+def test_a_viewer_unlinked_meanwhile_no_longer_writes(as_victor, victor, match, roster):
+    ben = roster[1]
+    ben.user = victor
+    ben.save()
+    assert put_player(as_victor, match["id"], ben.pk, {"version": 0}).status_code == 200
+    ben.user = None
+    ben.save()
+    assert put_player(as_victor, match["id"], ben.pk, {"version": 1}).status_code == 403
+    assert HandDraftPart.objects.get().version == 1
 
 
 def test_an_outsider_finds_no_draft(as_bob, bobs_club, match, seated):
@@ -370,3 +439,72 @@ def test_options_describes_the_body_of_a_part(as_carol, match, seated):
     response = as_carol.options(f"{draft_url(match['id'])}players/{seated[0]}/")
     assert response.status_code == 200
     assert {"melds", "hand", "version"} <= set(response.json()["actions"]["PUT"])
+
+
+# --- throwing a draft away ----------------------------------------------------------------------
+
+
+def test_throwing_the_draft_away_empties_it_for_every_phone(as_carol, as_victor, match, seated):
+    put_ending(as_carol, match["id"], {"ending": "went_out", "went_out": seated[0], "version": 0})
+    put_player(as_carol, match["id"], seated[0], {"melds": [], "hand": ["4H"], "version": 0})
+    put_player(as_carol, match["id"], seated[1], {"melds": [], "hand": ["5H"], "version": 0})
+    tag = as_victor.get(draft_url(match["id"]))["ETag"]
+
+    response = as_carol.delete(draft_url(match["id"]))
+    assert response.status_code == 204
+    read = as_victor.get(draft_url(match["id"]), HTTP_IF_NONE_MATCH=tag)
+    assert read.status_code == 200  # the phones polling see the change
+    assert read.json() == {"number": 1, "ending": None, "players": []}
+
+
+def test_after_a_discard_a_part_starts_again_from_version_0(as_carol, match, seated):
+    ann = seated[0]
+    put_player(as_carol, match["id"], ann, {"melds": [], "hand": ["4H"], "version": 0})
+    assert as_carol.delete(draft_url(match["id"])).status_code == 204
+    written = put_player(as_carol, match["id"], ann, {"melds": [], "hand": ["5H"], "version": 0})
+    assert written.status_code == 200, written.json()
+    (part,) = written.json()["players"]
+    assert part["hand"] == ["5H"]
+
+
+def test_a_phone_writing_from_before_the_discard_never_brings_the_old_part_back(
+    as_alice, as_carol, match, seated
+):
+    """The phone saw version 1 before the discard; another phone has since written the part
+    anew: the old phone's write is refused, not laid over the new part."""
+    ann = seated[0]
+    old = put_player(as_alice, match["id"], ann, {"melds": [], "hand": ["4H"], "version": 0})
+    seen = old.json()["players"][0]["version"]
+    assert as_carol.delete(draft_url(match["id"])).status_code == 204
+    put_player(as_carol, match["id"], ann, {"melds": [], "hand": ["9C"], "version": 0})
+    stale = put_player(as_alice, match["id"], ann, {"melds": [], "hand": ["4H"], "version": seen})
+    assert stale.status_code == 409
+    assert codes(stale) == ["draft_changed"]
+    assert stale.json()["draft"]["players"][0]["hand"] == ["9C"]
+
+
+def test_only_scorekeepers_and_owners_throw_a_draft_away(as_victor, match, seated):
+    response = as_victor.delete(draft_url(match["id"]))
+    assert response.status_code == 403
+
+
+def test_an_outsider_cannot_throw_a_draft_away(as_bob, match):
+    assert as_bob.delete(draft_url(match["id"])).status_code == 404
+
+
+def test_only_the_next_hand_s_draft_can_be_thrown_away(as_carol, match):
+    response = as_carol.delete(draft_url(match["id"], 2))
+    assert response.status_code == 409
+    assert codes(response) == ["hand_number_not_next"]
+
+
+def test_a_live_start_is_refused_while_phones_hold_a_draft_and_allowed_after_a_discard(
+    as_carol, match, seated
+):
+    put_player(as_carol, match["id"], seated[0], {"melds": [], "hand": ["4H"], "version": 0})
+    live = f"/api/v1/matches/{match['id']}/live/"
+    refused = as_carol.post(live, {"turned_up": "7H"}, format="json")
+    assert refused.status_code == 409
+    assert codes(refused) == ["hand_draft_in_progress"]
+    assert as_carol.delete(draft_url(match["id"])).status_code == 204
+    assert as_carol.post(live, {"turned_up": "7H"}, format="json").status_code == 201

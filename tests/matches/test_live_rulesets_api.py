@@ -54,6 +54,28 @@ def test_a_rummy_turn_takes_the_top_discard_and_lays_off_on_any_meld(as_carol, p
     assert [e["code"] for e in refused.json()["errors"]] == ["discard_taken_card"]
 
 
+def test_rummy_refuses_a_meld_that_leaves_only_the_card_just_taken(as_carol, pair, roster):
+    """Ruling 21: Ben took 7H from the discard pile; a meld that would leave him holding it
+    alone is refused, and melding every card, 7H included, goes out."""
+    ben = roster[1].pk
+    table = Table(as_carol, pair)
+    table.start("7H")
+    table.play(
+        {"type": "take_discard", "player": ben},
+        {"type": "meld", "player": ben, "cards": ["AS", "2S", "3S"]},
+        {"type": "meld", "player": ben, "cards": ["4D", "5D", "6D"]},
+    )
+    version = LiveHand.objects.get(match=pair["id"]).version
+    refused = table.send({"type": "meld", "player": ben, "cards": ["9C", "10C", "JC", "QC"]})
+    assert refused.status_code == 409
+    assert [e["code"] for e in refused.json()["errors"]] == ["would_strand_taken_card"]
+    assert LiveHand.objects.get(match=pair["id"]).version == version
+    state = table.play(
+        {"type": "meld", "player": ben, "cards": ["7H", "8H", "9H", "10H", "JH"]}
+    ).json()
+    assert (state["phase"], state["went_out"]) == ("ended", ben)
+
+
 def test_rummy_refuses_taking_the_whole_pile(as_carol, pair, roster):
     table = Table(as_carol, pair)
     table.start("7H")
@@ -108,7 +130,7 @@ def test_holding_only_queens_of_spades_an_arlington_player_passes(as_carol, club
         table.play({"type": "meld", "player": ben, "cards": [f"{rank}H", f"{rank}D", f"{rank}C"]})
     state = table.play({"type": "pass", "player": ben}).json()
     assert (state["turn"], state["phase"]) == (cleo, "draw")
-    assert state["known_in_hand"][str(ben)] == ["QS", "QS"]
+    assert state["known_in_hand"][str(ben)] == []  # ruling 22: the table saw neither card
     refused = table.send({"type": "pass", "player": cleo})
     assert refused.status_code == 409
     assert [e["code"] for e in refused.json()["errors"]] == ["draw_first"]

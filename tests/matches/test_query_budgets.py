@@ -96,16 +96,17 @@ BUDGETS = {
     "replace player": 6,
     "rename season": 5,
     "replace season": 5,
-    # access; match and seats locked in one statement; the hand, its results, the seats, the
-    # match and the revision written in one statement each (matches/statements.py); then its
+    # access; match and seats locked, then read once the lock is held (a statement each, so that
+    # the read sees every write committed before the lock: matches/statements.py); the hand, its
+    # results, the seats, the match and the revision written in one statement each; then its
     # event (the outbox) and a read of the club's webhooks: +2 on every write below.
-    "record hand": 11,
-    "correct hand": 17,
-    "void hand": 16,  # the hand's confirmations go with it
-    # access; match and seats locked in one statement; the part read, written, and the draft
-    # read back: no event, no webhook (a draft is not a hand)
-    "write draft ending": 7,
-    "write draft player": 7,
+    "record hand": 12,
+    "correct hand": 18,  # the drafts read apart from the lock, as above
+    "void hand": 17,  # the hand's confirmations go with it
+    # access; match and seats locked, then read; the part read, written, and the draft read
+    # back: no event, no webhook (a draft is not a hand)
+    "write draft ending": 8,
+    "write draft player": 8,
     # creates
     "create player": 6,
     "create season": 5,

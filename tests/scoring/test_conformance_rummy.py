@@ -110,6 +110,7 @@ LIVE_CODES = {
     "not_your_turn",
     "draw_first",
     "already_drawn",
+    "would_strand_taken_card",
 }
 
 

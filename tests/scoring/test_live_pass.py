@@ -12,14 +12,41 @@ from scoring.rulesets import RUMMY
 SETS = [Meld("ann", parse_meld([f"{r}H", f"{r}D", f"{r}C"])) for r in "3456"]
 
 
-def test_a_pass_shows_the_queens_and_passes_the_turn_left() -> None:
+def test_a_pass_reveals_no_card_and_passes_the_turn_left() -> None:
     table = replay_events(
         deal(["ann", "bob"], dealer="bob", turned_up=Card.parse("7H")), [Draw("ann"), *SETS]
     )
     step = play(table, Pass("ann"))
     assert step.accepted
-    assert step.state.turn_player == "bob" and step.state.known[0] == (Card.parse("QS"),) * 2
-    assert step.state.seen[Card.parse("QS").index] == 2
+    assert step.state.turn_player == "bob" and step.state.known[0] == ()
+    assert step.state.seen[Card.parse("QS").index] == 0
+
+
+def test_a_pass_with_a_known_queen_and_a_private_card_records_only_the_known_queen() -> None:
+    """Ruling 22: Ann holds Q♠, known since she took it with the pile, and a card she drew
+    privately. Her pass is accepted (the table cannot see that card), and the state still
+    knows only the one queen."""
+    events = [
+        Draw("ann"),
+        Discard("ann", Card.parse("8C")),
+        Draw("bob"),
+        Discard("bob", Card.parse("8D")),
+        TakePile("ann", parse_meld(["8D", "8H", "8S"])),  # the pile holds QS and 8C
+        Meld("ann", parse_meld(["8C", "9C", "10C"])),
+        *SETS[:3],
+        Pass("ann"),  # holding Q♠ alone, known
+        Draw("bob"),
+        Discard("bob", Card.parse("7D")),
+        Draw("ann"),
+    ]
+    queen = Card.parse("QS")
+    table = replay_events(deal(["ann", "bob"], dealer="bob", turned_up=queen), events)
+    assert table.hand_sizes[0] == 2 and table.known[0] == (queen,)
+    step = play(table, Pass("ann"))
+    assert step.accepted, step.violations
+    assert step.state.known[0] == (queen,)
+    assert step.state.seen == table.seen
+    assert step.state.turn_player == "bob"
 
 
 @pytest.mark.parametrize(

@@ -24,7 +24,7 @@ CASES = {
     "fr-FR": {
         "clubs": "Vos clubs",
         "owner": "Propriétaire",
-        "went_out": "Ann est sorti",
+        "went_out": "Ann a posé sa dernière carte",
         "queen": "la dame de pique",
         "two": "le deux de carreau",
         "kind": "groupe",

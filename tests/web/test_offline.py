@@ -226,3 +226,43 @@ def test_a_hand_the_server_could_not_record_waits_and_is_sent_again(
     expect(page).to_have_url(f"{page.url.split('/matches/')[0]}/matches/{match.pk}/")
     expect(page.locator("#messages .notice")).to_contain_text("recorded as hand 1")
     assert [hand["number"] for hand in hands_through_the_api(match, bob)] == [1]
+
+
+def test_a_match_only_seen_in_its_clubs_list_is_entered_offline(
+    page_as, bob, roster, screenshot, assert_accessible
+):
+    """Offline from the first visit: neither the match's page nor its entry screen was ever
+    opened, only the club page that lists it."""
+    ann, ben, cleo = roster[:3]
+    match = create_match(roster[0].club, [ann, ben, cleo], user=bob, table="Table 7")
+    page = page_as(bob)
+    context = page.context
+    page.goto(f"/clubs/{ann.club.pk}/")
+    wait_for_service_worker(page)
+    page.reload()
+    expect(page.locator("#live-matches")).to_have_attribute("data-kept", "true")
+
+    context.set_offline(True)
+    page.goto(f"/matches/{match.pk}/hands/new/")
+    expect(page.locator("#entry .picker")).to_be_visible()
+    expect(page.locator("#entry h1")).to_have_text("Hand 1")
+    choose_ending(page, str(ann.pk))
+    enter_player(page, 0, ANN_MELDS, [])
+    enter_player(page, 1, [["5D", "6D", "7D"]], BEN_HELD)
+    enter_player(page, 2, [["5C", "6C", "7C"]], CLEO_HELD)
+    expect(page.locator("#preview-status.offline")).to_be_visible()
+    screenshot(page, "entry-offline-first-visit")
+    assert_accessible(page)
+    page.locator("#record").click()
+    expect(page).to_have_url(f"{page.url.split('/matches/')[0]}/matches/{match.pk}/")
+    expect(page.locator('#outbox li[data-state="waiting"]')).to_have_count(1)
+    assert hands_through_the_api(match, bob) == []
+
+    context.set_offline(False)
+    expect(page.locator("#outbox")).to_have_count(0, timeout=20_000)
+    hands = hands_through_the_api(match, bob)
+    assert {r["player"]: r["net"] for r in hands[0]["results"]} == {
+        ann.pk: 340,
+        ben.pk: -65,
+        cleo.pk: -65,
+    }

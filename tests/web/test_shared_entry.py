@@ -125,10 +125,9 @@ def merged(page, ann, ben, answer, mine: str) -> dict:
     return page.evaluate(script, [ann, ben, answer, None])
 
 
-def test_taps_on_two_phones_in_one_players_cards_are_all_kept(page_as, alice, roster):
-    """The merge, run in the page: the cards two phones tapped into the same hand at the same
-    time are all kept, a card tapped on both counts once, and a card one phone took away while
-    the other added another goes and the other stays."""
+def test_two_phones_changing_different_fields_of_one_player_keep_both(page_as, alice, roster):
+    """The merge, run in the page: one phone's melds and the other's held cards of the same
+    player are both kept."""
     ann, ben = roster[:2]
     match = create_match(ann.club, [ann, ben], user=alice)
     a = phone(page_as, alice)
@@ -136,39 +135,96 @@ def test_taps_on_two_phones_in_one_players_cards_are_all_kept(page_as, alice, ro
     answer = {
         "number": 1,
         "ending": None,
-        "players": [
-            {"player": ann.pk, "melds": [], "hand": ["4C", "5C"], "version": 1, "by": "bob"},
-            {"player": ben.pk, "melds": [], "hand": ["9H"], "version": 1, "by": "bob"},
-        ],
+        "players": [{"player": ben.pk, "melds": [], "hand": ["9H"], "version": 1, "by": "bob"}],
     }
-    # this phone: Ben's melds, and Ann's 3C and 4C (4C tapped on both phones)
     outcome = merged(
-        a,
-        ann.pk,
-        ben.pk,
-        answer,
-        'draft.players[1].melds = [["5D", "6D", "7D"], []]; draft.players[0].hand = ["3C", "4C"];',
+        a, ann.pk, ben.pk, answer, 'draft.players[1].melds = [["5D", "6D", "7D"], []];'
     )
     assert outcome["ben"] == {"melds": [["5D", "6D", "7D"]], "hand": ["9H"]}
-    assert Counter(outcome["ann"]["hand"]) == Counter(["4C", "5C", "3C"])
     assert outcome["result"] == {"changed": True, "clashes": []}
-    assert sorted(outcome["pending"]) == sorted([str(ann.pk), str(ben.pk)])  # ours, still to send
+    assert outcome["pending"] == [str(ben.pk)]  # ours, still to send
 
-    # a card taken away here while the other phone adds one: both changes hold
-    taken = merged(
-        a,
-        ann.pk,
-        ben.pk,
-        {
-            "number": 1,
-            "ending": None,
-            "players": [{"player": ann.pk, "melds": [], "hand": ["3C", "4C", "KC"], "version": 2}],
-        },
-        """const s = d.sharedOf(draft);
-           s.base[String(ann)] = {melds: [], hand: ["3C", "4C"]}; s.versions[String(ann)] = 1;
-           draft.players[0].hand = ["4C"];""",
+
+def test_the_same_cards_from_two_phones_count_once(page_as, alice, roster):
+    """Both phones tapping Ann's whole hand, the other one further on: its version is Ann's,
+    and the cards this phone taps after it are counted once, never added again."""
+    ann, ben = roster[:2]
+    match = create_match(ann.club, [ann, ben], user=alice)
+    a = phone(page_as, alice)
+    open_entry(a, match.pk)
+    further = {
+        "number": 1,
+        "ending": None,
+        "players": [
+            {
+                "player": ann.pk,
+                "melds": [["6H", "7H", "8H", "9H"], ["KS", "KH", "KD"]],
+                "hand": ["3C", "4C"],
+                "version": 1,
+                "by": "bob",
+            }
+        ],
+    }
+    script = (
+        MERGE.replace(
+            "mine(draft);",
+            'draft.players[0].melds = [["6H", "7H"]]; draft.players[0].hand = ["3C"];'
+            "draft.active = {player: 0, group: 0};",
+        )
+        .replace(
+            "const result = d.adoptShared(draft, answer);",
+            """const result = d.adoptShared(draft, answer);
+  const once = [];
+  for (const card of ["8H", "9H", "KS", "KH", "KD"]) once.push(...d.addCards(draft, [card]));
+  d.target(draft, "hand");
+  once.push(...d.addCards(draft, ["4C"]));""",
+        )
+        .replace("return {result,", "return {result, once,")
     )
-    assert Counter(taken["ann"]["hand"]) == Counter(["4C", "KC"])
+    outcome = a.evaluate(script, [ann.pk, ben.pk, further, None])
+    assert outcome["ann"] == {"melds": further["players"][0]["melds"], "hand": ["3C", "4C"]}
+    assert outcome["once"] == ["8H", "9H", "KS", "KH", "KD", "4C"]
+    assert outcome["pending"] == []  # nothing of Ann's is sent back: both phones agree
+
+    # this phone further on: its own version stays, to be sent
+    behind = {
+        "number": 1,
+        "ending": None,
+        "players": [{"player": ann.pk, "melds": [["6H", "7H"]], "hand": [], "version": 1}],
+    }
+    kept = merged(a, ann.pk, ben.pk, behind, 'draft.players[0].melds = [["6H", "7H", "8H"], []];')
+    assert kept["ann"] == {"melds": [["6H", "7H", "8H"]], "hand": []}
+    assert kept["pending"] == [str(ann.pk)]
+
+
+def test_different_cards_from_two_phones_wait_for_a_choice(page_as, alice, roster):
+    ann, ben = roster[:2]
+    match = create_match(ann.club, [ann, ben], user=alice)
+    a = phone(page_as, alice)
+    open_entry(a, match.pk)
+    other = {
+        "number": 1,
+        "ending": None,
+        "players": [
+            {"player": ann.pk, "melds": [], "hand": ["4C", "5C"], "version": 1, "by": "bob"}
+        ],
+    }
+    script = MERGE.replace("mine(draft);", 'draft.players[0].hand = ["3C", "4C"];').replace(
+        "return {result,",
+        """const waiting = d.conflicts(draft);
+  const shown = d.partData(draft, String(ann));
+  const before = d.pendingParts(draft);
+  d.choose(draft, String(ann), "mine");
+  return {waiting, shown, before, chosen: d.partData(draft, String(ann)), result,""",
+    )
+    outcome = a.evaluate(script, [ann.pk, ben.pk, other, None])
+    (waiting,) = outcome["waiting"]
+    assert waiting["key"] == str(ann.pk) and waiting["by"] == "bob"
+    assert waiting["mine"]["hand"] == ["3C", "4C"] and waiting["theirs"]["hand"] == ["4C", "5C"]
+    assert outcome["shown"]["hand"] == ["4C", "5C"]  # never both: no card is doubled
+    assert outcome["before"] == []  # nothing sent while the choice waits
+    assert outcome["chosen"]["hand"] == ["3C", "4C"]
+    assert outcome["pending"] == [str(ann.pk)]  # the choice is sent
 
 
 def test_an_ending_changed_on_two_phones_keeps_the_other_phones_and_says_so(page_as, alice, roster):
@@ -207,30 +263,59 @@ def test_a_correction_is_not_shared(page_as, alice, roster):
     assert asked == []
 
 
-def test_a_player_joining_an_entry_begun_elsewhere_opens_on_their_own_cards(
-    page_as, alice, bob, roster
-):
+def test_each_players_phone_opens_on_their_own_melds(page_as, alice, bob, victor, roster):
     ann, ben, cleo = roster[:3]
-    ann.user, ben.user = alice, bob
-    ann.save()
-    ben.save()
+    ann.user, ben.user, cleo.user = alice, bob, victor
+    for player in (ann, ben, cleo):
+        player.save()
     match = create_match(ann.club, [ann, ben, cleo], user=alice)
     a = phone(page_as, alice)
     open_entry(a, match.pk)
     expect(a.get_by_text(SHARED, exact=True)).to_be_visible()
-    # the first phone of an entry starts where a scorekeeper starts, even when its owner plays
-    expect(a.locator("#tab-0")).to_have_attribute("aria-selected", "true")
-    expect(a.locator('[data-key="bar-hand"]')).to_have_attribute("aria-pressed", "false")
     choose_ending(a, str(ann.pk))
 
     b = phone(page_as, bob)
     open_entry(b, match.pk)
     expect(b.get_by_text(SHARED, exact=True)).to_be_visible()
     expect(b.locator("#tab-1")).to_have_attribute("aria-selected", "true")
-    expect(b.locator('[data-key="bar-hand"]')).to_have_attribute("aria-pressed", "true")
+    expect(b.locator('[data-key="bar-hand"]')).to_have_attribute("aria-pressed", "false")
     tap(b, "3C")
     choose_player(a, 1)
-    expect(a.locator('.player-panel li.group.hand .chip[data-card="3C"]')).to_be_visible()
+    expect(
+        a.locator('.player-panel li.group[data-group="0"] .chip[data-card="3C"]')
+    ).to_be_visible()
+
+    # Victor only watches the club's matches, but Cleo is him: his phone enters her cards only
+    v = phone(page_as, victor)
+    open_entry(v, match.pk)
+    expect(v.get_by_text(SHARED, exact=True)).to_be_visible()
+    expect(v.locator('[role="tab"]')).to_have_count(1)
+    expect(v.locator("#tab-2")).to_have_attribute("aria-selected", "true")
+    expect(v.locator("fieldset.ending")).to_have_count(0)
+    expect(v.locator("#record")).to_have_count(0)
+    expect(v.locator("#start-again")).to_have_count(0)
+    expect(v.locator("#own-note")).to_be_visible()
+    for card in ["5C", "6C", "7C"]:
+        tap(v, card)
+    v.locator('[data-key="bar-hand"]').click()
+    tap(v, "KD")
+    # the scorekeeper's phone says who has finished their part
+    expect(a.locator(f'#share-progress li[data-player="{cleo.pk}"]')).to_have_text(
+        "Cleo ✓ 1 meld, 1 card"
+    )
+    expect(a.locator(f'#share-progress li[data-player="{ben.pk}"]')).to_have_text(
+        "Ben ✓ 1 meld, 0 cards"
+    )
+
+
+def test_a_member_who_is_not_seated_and_keeps_no_score_enters_nothing(
+    page_as, alice, victor, roster
+):
+    ann, ben = roster[:2]
+    match = create_match(ann.club, [ann, ben], user=alice)
+    v = phone(page_as, victor)
+    v.goto(f"/matches/{match.pk}/hands/new/")
+    expect(v.locator("#entry-closed")).to_contain_text("not record hands")
 
 
 def test_taps_that_missed_the_recorded_hand_are_kept_to_compare(page_as, alice, bob, roster):

@@ -154,6 +154,19 @@ def test_a_target_private_at_delivery_time_is_a_failed_attempt(
     assert receiver.requests == []
 
 
+def test_a_target_wrapping_a_private_address_is_refused_at_the_attempt(
+    as_carol, club, roster, endpoint, receiver, settings
+):
+    play_a_hand(as_carol, club, roster)
+    settings.WEBHOOKS_ALLOW_PRIVATE_TARGETS = False
+    Endpoint.objects.filter(pk=endpoint.pk).update(url="http://[64:ff9b::7f00:1]/hooks")
+    delivery = Delivery.objects.get()
+    services.attempt(delivery_id=delivery.pk, number=1)
+    delivery.refresh_from_db()
+    assert (delivery.status, delivery.error) == ("pending", "webhook_target_private")
+    assert receiver.requests == []
+
+
 def test_a_redirect_is_not_followed(as_carol, club, roster, endpoint, receiver):
     receiver.answers = [302]
     play_a_hand(as_carol, club, roster)
@@ -189,13 +202,122 @@ def test_a_test_message_and_a_redelivery_through_the_api(
     ]
     again = as_alice.post(f"{url}deliveries/{log[0]['id']}/redeliver/")
     assert again.status_code == 202
-    assert (again.json()["status"], again.json()["attempts"]) == ("pending", 0)
+    assert (again.json()["status"], again.json()["attempts"]) == ("pending", 1)
     run_worker()
 
     test, first, second = receiver.requests
     assert json.loads(test.body)["type"] == "webhook.test"
     assert first.headers["webhook-id"] == second.headers["webhook-id"] == log[0]["webhook_id"]
     Webhook(endpoint.secret).verify(second.body, second.headers)
+
+
+def test_a_redelivery_keeps_every_attempt_and_starts_the_schedule_over(
+    as_alice, as_carol, club, roster, endpoint, receiver, run_worker
+):
+    receiver.answers = [500] * 8
+    receiver.answer_body = b"down for maintenance"
+    play_a_hand(as_carol, club, roster)
+    for _ in range(8):
+        make_due(Delivery.objects.get())
+        run_worker()
+    delivery = Delivery.objects.get()
+    assert (delivery.status, delivery.attempts) == ("failed", 8)
+    Endpoint.objects.update(disabled_at=None, failure_count=0)
+
+    url = f"/api/v1/clubs/{club.pk}/webhooks/{endpoint.pk}/deliveries/"
+    assert as_alice.post(f"{url}{delivery.pk}/redeliver/").status_code == 202
+    run_worker()
+
+    [logged] = as_alice.get(url).json()["results"]
+    assert (logged["status"], logged["attempts"]) == ("succeeded", 9)
+    history = logged["history"]
+    assert [a["number"] for a in history] == list(range(1, 10))
+    assert [a["response_status"] for a in history] == [500] * 8 + [204]
+    assert history[0]["response_excerpt"] == "down for maintenance"
+    assert all(a["duration_ms"] >= 0 and a["at"] for a in history)
+
+
+def test_a_redelivered_delivery_that_fails_is_retried_on_the_schedule(
+    as_alice, as_carol, club, roster, endpoint, receiver, run_worker
+):
+    receiver.answers = [500, 500]
+    play_a_hand(as_carol, club, roster)
+    run_worker()
+    delivery = Delivery.objects.get()
+    Delivery.objects.update(status="failed", next_attempt_at=None)
+    DBTaskResult.objects.filter(status="READY").delete()
+
+    url = f"/api/v1/clubs/{club.pk}/webhooks/{endpoint.pk}/deliveries/{delivery.pk}/redeliver/"
+    as_alice.post(url)
+    run_worker()
+    delivery.refresh_from_db()
+    assert (delivery.status, delivery.attempts) == ("pending", 2)
+    wait = delivery.next_attempt_at - delivery.last_attempt_at
+    assert wait <= dt.timedelta(seconds=10)  # the schedule's first delay, not its second
+
+
+def test_the_log_filters_by_status(as_alice, as_carol, club, roster, endpoint, receiver):
+    play_a_hand(as_carol, club, roster)
+    play_a_hand(as_carol, club, roster)
+    first, second = Delivery.objects.order_by("pk")
+    Delivery.objects.filter(pk=first.pk).update(status="succeeded")
+    url = f"/api/v1/clubs/{club.pk}/webhooks/{endpoint.pk}/deliveries/"
+
+    def ids(**query) -> list[int]:
+        return [d["id"] for d in as_alice.get(url, query).json()["results"]]
+
+    assert ids(status="pending") == [second.pk]
+    assert ids(status="succeeded") == [first.pk]
+    assert ids(status="failed") == []
+    assert ids() == [second.pk, first.pk]
+    refused = as_alice.get(url, {"status": "lost"})
+    assert refused.status_code == 400
+    assert refused.json()["errors"][0]["attr"] == "status"
+
+
+def test_after_a_rotation_both_secrets_sign_until_the_overlap_ends(
+    as_alice, as_carol, club, roster, endpoint, receiver, run_worker
+):
+    old = endpoint.secret
+    url = f"/api/v1/clubs/{club.pk}/webhooks/{endpoint.pk}/rotate-secret/"
+    rotated = as_alice.post(url).json()
+    new = rotated["secret"]
+    until = dt.datetime.fromisoformat(rotated["previous_secret_until"])
+    assert dt.timedelta(hours=23, minutes=59) < until - timezone.now() <= dt.timedelta(hours=24)
+    play_a_hand(as_carol, club, roster)
+    run_worker()
+
+    [got] = receiver.requests
+    assert len(got.headers["webhook-signature"].split(" ")) == 2
+    Webhook(old).verify(got.body, got.headers)
+    Webhook(new).verify(got.body, got.headers)
+
+    Endpoint.objects.update(previous_secret_until=timezone.now())
+    play_a_hand(as_carol, club, roster)
+    run_worker()
+    later = receiver.requests[1]
+    Webhook(new).verify(later.body, later.headers)
+    with pytest.raises(Exception, match="No matching signature"):
+        Webhook(old).verify(later.body, later.headers)
+
+
+def test_a_rotation_without_overlap_stops_the_old_secret_at_once(
+    as_alice, as_carol, club, roster, endpoint, receiver, run_worker
+):
+    old = endpoint.secret
+    url = f"/api/v1/clubs/{club.pk}/webhooks/{endpoint.pk}/rotate-secret/"
+    new = as_alice.post(url, {"overlap_seconds": 0}, format="json").json()["secret"]
+    play_a_hand(as_carol, club, roster)
+    run_worker()
+    [got] = receiver.requests
+    Webhook(new).verify(got.body, got.headers)
+    with pytest.raises(Exception, match="No matching signature"):
+        Webhook(old).verify(got.body, got.headers)
+    too_long = as_alice.post(url, {"overlap_seconds": 8 * 24 * 3600}, format="json")
+    assert (too_long.status_code, too_long.json()["errors"][0]["attr"]) == (
+        400,
+        "overlap_seconds",
+    )
 
 
 def test_a_delivery_of_another_webhook_is_not_found(

@@ -6,6 +6,7 @@ import pytest
 from standardwebhooks import Webhook
 
 from tests.factories import client_for
+from webhooks import services
 from webhooks.models import Endpoint
 
 pytestmark = pytest.mark.django_db
@@ -51,6 +52,17 @@ def test_registering_answers_the_endpoint_and_its_secret(as_alice, club, allow_l
         "http://169.254.169.254/latest/meta-data/",
         "http://[::1]/",
         "http://[::ffff:127.0.0.1]/",
+        "http://100.64.0.1/",  # shared address space
+        "http://192.0.0.8/",  # IETF protocol assignments
+        "http://198.18.0.1/",  # benchmarking
+        "http://[64:ff9b::a00:1]/",  # NAT64 of 10.0.0.1
+        "http://[64:ff9b::7f00:1]/",  # NAT64 of 127.0.0.1
+        "http://[64:ff9b:1::808:808]/",  # NAT64 for local use
+        "http://[2002:a00:1::]/",  # 6to4 of 10.0.0.1
+        "http://[2002:7f00:1::]/",  # 6to4 of 127.0.0.1
+        "http://[::a00:1]/",  # IPv4-compatible 10.0.0.1
+        "http://[::808:808]/",  # IPv4-compatible, deprecated whatever it wraps
+        "http://[2001:0:4136:e378:8000:63bf:f5ff:fffe]/",  # Teredo
     ],
 )
 def test_a_private_target_is_refused(as_alice, club, url):
@@ -59,6 +71,60 @@ def test_a_private_target_is_refused(as_alice, club, url):
     assert codes(response) == ["webhook_target_private"]
     assert response.json()["errors"][0]["attr"] == "url"
     assert not Endpoint.objects.exists()
+
+
+@pytest.mark.parametrize("url", ["http://[64:ff9b::808:808]/", "http://[2002:808:808::]/"])
+def test_a_public_address_wrapped_in_ipv6_is_accepted(as_alice, club, url):
+    assert register(as_alice, club, {**HOOK, "url": url}).status_code == 201
+
+
+def test_a_retried_registration_with_its_key_gets_the_first_answer(as_alice, club, allow_loopback):
+    first = as_alice.post(
+        f"/api/v1/clubs/{club.pk}/webhooks/", HOOK, format="json", HTTP_IDEMPOTENCY_KEY="k-1"
+    )
+    again = as_alice.post(
+        f"/api/v1/clubs/{club.pk}/webhooks/", HOOK, format="json", HTTP_IDEMPOTENCY_KEY="k-1"
+    )
+    assert (first.status_code, again.status_code) == (201, 201)
+    assert again.json() == first.json()
+    assert again["Idempotent-Replayed"] == "true"
+    assert Endpoint.objects.count() == 1
+    other = as_alice.post(
+        f"/api/v1/clubs/{club.pk}/webhooks/",
+        {**HOOK, "description": "another"},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="k-1",
+    )
+    assert (other.status_code, codes(other)) == (422, ["idempotency_key_reused"])
+
+
+def test_the_same_url_and_events_twice_is_refused_naming_the_first(as_alice, club, allow_loopback):
+    first = register(as_alice, club).json()
+    reordered = {**HOOK, "events": list(reversed(HOOK["events"]))}
+    again = register(as_alice, club, reordered)
+    assert (again.status_code, codes(again)) == (409, ["webhook_duplicate"])
+    assert str(first["id"]) in again.json()["errors"][0]["detail"]
+    assert Endpoint.objects.count() == 1
+    fewer = register(as_alice, club, {**HOOK, "events": ["hand.recorded"]})
+    assert fewer.status_code == 201
+    changed = as_alice.patch(
+        f"/api/v1/clubs/{club.pk}/webhooks/{fewer.json()['id']}/",
+        {"events": HOOK["events"]},
+        format="json",
+    )
+    assert (changed.status_code, codes(changed)) == (409, ["webhook_duplicate"])
+
+
+def test_a_club_holds_a_limited_number_of_webhooks(as_alice, club, bobs_club, allow_loopback):
+    Endpoint.objects.bulk_create(
+        Endpoint(club=club, url=f"http://127.0.0.1/{i}", events=["hand.recorded"])
+        for i in range(services.MAX_WEBHOOKS_PER_CLUB)
+    )
+    refused = register(as_alice, club)
+    assert (refused.status_code, codes(refused)) == (409, ["webhook_limit_reached"])
+    assert Endpoint.objects.filter(club=club).count() == services.MAX_WEBHOOKS_PER_CLUB
+    Endpoint.objects.filter(club=club).first().delete()
+    assert register(as_alice, club).status_code == 201
 
 
 def test_a_host_that_resolves_nowhere_is_refused(as_alice, club):

@@ -19,8 +19,9 @@ def feed(client, club, **query):
 
 
 def write(club, count: int) -> list[int]:
+    """Write ``count`` events of the club; their positions in its feed."""
     return [
-        events.write(club_id=club.pk, type=EventType.MATCH_STARTED, data={"match": i}).pk
+        events.write(club_id=club.pk, type=EventType.MATCH_STARTED, data={"match": i}).position
         for i in range(count)
     ]
 
@@ -31,19 +32,21 @@ def codes(response) -> list[str]:
 
 def test_the_cursor_pages_through_the_events_oldest_first(as_victor, club):
     ids = write(club, 5)
+    assert ids == [1, 2, 3, 4, 5]
 
     first = feed(as_victor, club, limit=2).json()
-    assert [e["id"] for e in first["results"]] == ids[:2]
+    assert [e["position"] for e in first["results"]] == ids[:2]
     assert first["results"][0] == {
-        "id": ids[0],
+        "id": Event.objects.get(club=club, position=1).pk,
+        "position": ids[0],
         "type": "match.started",
         "created_at": first["results"][0]["created_at"],
         "data": {"match": 0},
     }
     second = as_victor.get(first["next"]).json()
-    assert [e["id"] for e in second["results"]] == ids[2:4]
+    assert [e["position"] for e in second["results"]] == ids[2:4]
     last = feed(as_victor, club, after=ids[3], limit=2).json()
-    assert [e["id"] for e in last["results"]] == ids[4:]
+    assert [e["position"] for e in last["results"]] == ids[4:]
     assert last["next"] is None
     assert feed(as_victor, club, after=ids[4]).json() == {"results": [], "next": None}
 
@@ -51,7 +54,7 @@ def test_the_cursor_pages_through_the_events_oldest_first(as_victor, club):
 def test_another_clubs_events_are_never_in_the_feed(as_victor, club, bobs_club):
     mine = write(club, 1)
     write(bobs_club, 2)
-    assert [e["id"] for e in feed(as_victor, club).json()["results"]] == mine
+    assert [e["position"] for e in feed(as_victor, club).json()["results"]] == mine
 
 
 @pytest.mark.parametrize("after", ["x", "-1", "1.5", "9223372036854775808"])
@@ -65,8 +68,10 @@ def test_a_cursor_that_is_not_an_event_id_is_refused(as_victor, club, after):
 def test_events_older_than_the_kept_days_leave_the_feed(as_victor, club, settings):
     settings.EVENTS_KEPT_DAYS = 7
     old, new = write(club, 2)
-    Event.objects.filter(pk=old).update(created_at=timezone.now() - dt.timedelta(days=8))
-    assert [e["id"] for e in feed(as_victor, club).json()["results"]] == [new]
+    Event.objects.filter(club=club, position=old).update(
+        created_at=timezone.now() - dt.timedelta(days=8)
+    )
+    assert [e["position"] for e in feed(as_victor, club).json()["results"]] == [new]
 
 
 def test_only_members_read_the_feed(club, bob, api_client_plain):

@@ -8,7 +8,7 @@ from rest_framework import serializers
 
 from matches.models import Event, EventType
 from matches.selectors import LARGEST_ID
-from webhooks.models import Delivery, DeliveryStatus, Endpoint
+from webhooks.models import Attempt, Delivery, DeliveryStatus, Endpoint
 
 
 def _event_types(**kwargs: Any) -> serializers.ListField:
@@ -25,7 +25,8 @@ def _url(**kwargs: Any) -> serializers.URLField:
     return serializers.URLField(
         max_length=500,
         help_text="Where the events are POSTed: an http or https URL on a public address. A "
-        "host that resolves to a private, loopback or link-local address is refused "
+        "host that resolves to a private, loopback, link-local, reserved or shared address, "
+        "or to an IPv6 address wrapping one (NAT64, 6to4, Teredo), is refused "
         "(`webhook_target_private`), and so is one that resolves nowhere "
         "(`webhook_target_unresolvable`).",
         **kwargs,
@@ -90,6 +91,38 @@ class EndpointWithSecretSerializer(EndpointSerializer):
         fields = [*EndpointSerializer.Meta.fields, "secret"]
 
 
+class RotateSerializer(serializers.Serializer):
+    overlap_seconds = serializers.IntegerField(
+        min_value=0,
+        max_value=7 * 24 * 3600,
+        required=False,
+        default=24 * 3600,
+        help_text="How long the old secret still signs, beside the new one (default 24 hours; "
+        "0 stops it at once, at most 7 days).",
+    )
+
+
+class EndpointRotatedSerializer(EndpointWithSecretSerializer):
+    previous_secret_until = serializers.DateTimeField(
+        allow_null=True, help_text="Until when attempts are signed with the old secret too."
+    )
+
+    class Meta(EndpointWithSecretSerializer.Meta):
+        fields = [*EndpointWithSecretSerializer.Meta.fields, "previous_secret_until"]
+
+
+class AttemptSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Attempt
+        fields = ["number", "at", "duration_ms", "response_status", "response_excerpt", "error"]
+
+
+class DeliveryQuerySerializer(serializers.Serializer):
+    status = serializers.ChoiceField(
+        choices=DeliveryStatus.choices, required=False, help_text="Only the deliveries in it."
+    )
+
+
 class DeliverySerializer(serializers.ModelSerializer):
     status = serializers.ChoiceField(choices=DeliveryStatus.choices)
     event = serializers.IntegerField(
@@ -99,6 +132,9 @@ class DeliverySerializer(serializers.ModelSerializer):
         source="message_id", help_text="The webhook-id header, the same on every attempt."
     )
     payload = serializers.JSONField(help_text="The body as sent: type, timestamp and data.")
+    history = AttemptSerializer(
+        many=True, help_text="Every attempt, oldest first, redeliveries included."
+    )
 
     class Meta:
         model = Delivery
@@ -116,6 +152,7 @@ class DeliverySerializer(serializers.ModelSerializer):
             "error",
             "created_at",
             "payload",
+            "history",
         ]
 
 
@@ -124,8 +161,14 @@ class EventSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Event
-        fields = ["id", "type", "created_at", "data"]
-        extra_kwargs = {"data": {"help_text": "What happened: docs/webhooks.md, by type."}}
+        fields = ["id", "position", "type", "created_at", "data"]
+        extra_kwargs = {
+            "data": {"help_text": "What happened: docs/webhooks.md, by type."},
+            "position": {
+                "help_text": "The event's place in the club's feed, in the order events became "
+                "visible: keep the last one you read and pass it as `after`."
+            },
+        }
 
 
 class FeedQuerySerializer(serializers.Serializer):
@@ -134,7 +177,9 @@ class FeedQuerySerializer(serializers.Serializer):
         max_value=LARGEST_ID,
         required=False,
         default=0,
-        help_text="The id of the last event you have: the page starts after it (0: the oldest).",
+        help_text="The position of the last event you have: the page starts after it (0: the "
+        "oldest). Positions follow the order events became visible, so an event that commits "
+        "late is never behind a cursor already returned.",
     )
     limit = serializers.IntegerField(
         min_value=1, max_value=500, required=False, default=100, help_text="Events per page."

@@ -18,7 +18,9 @@ from rest_framework.permissions import BasePermission, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts.idempotency import idempotent
 from matches import selectors
+from matches.api import http
 from matches.api.permissions import MANAGING, member_club
 from matches.errors import error_response
 from matches.models import Event
@@ -27,6 +29,8 @@ from webhooks.api import serializers as s
 from webhooks.models import Delivery, Endpoint
 
 DISABLED = error_response("WebhookDisabled", ["webhook_disabled"])
+DUPLICATE = error_response("WebhookDuplicate", ["webhook_duplicate"])
+CONFLICTS = error_response("WebhookConflict", ["webhook_duplicate", "webhook_limit_reached"])
 
 
 class OwnersOnly(BasePermission):
@@ -49,7 +53,8 @@ def _endpoint(request: Request, club_id: int, endpoint_id: int) -> Endpoint:
 
 
 class EventFeedView(GenericAPIView):
-    """The club's events, oldest first, a page at a time after the cursor ``after``."""
+    """The club's events in the order they became visible, a page at a time after the cursor
+    ``after`` (a position)."""
 
     permission_classes = [IsAuthenticated]
     serializer_class = s.FeedSerializer
@@ -64,14 +69,14 @@ class EventFeedView(GenericAPIView):
         after, limit = query.validated_data["after"], query.validated_data["limit"]
         kept = timezone.now() - timedelta(days=settings.EVENTS_KEPT_DAYS)
         page = list(
-            Event.objects.filter(club=club, pk__gt=after, created_at__gte=kept).order_by("pk")[
-                :limit
-            ]
+            Event.objects.filter(club=club, position__gt=after, created_at__gte=kept).order_by(
+                "position"
+            )[:limit]
         )
         following = None
         if len(page) == limit:
             url = reverse("club-events", kwargs={"pk": club.pk})
-            following = request.build_absolute_uri(f"{url}?after={page[-1].pk}&limit={limit}")
+            following = request.build_absolute_uri(f"{url}?after={page[-1].position}&limit={limit}")
         return Response({"results": s.EventSerializer(page, many=True).data, "next": following})
 
 
@@ -97,8 +102,12 @@ class EndpointListView(GenericAPIView):
             201: OpenApiResponse(
                 s.EndpointWithSecretSerializer, description="The endpoint, with its secret."
             ),
+            409: CONFLICTS,
+            422: http.KEY_REUSED,
         },
+        parameters=[http.IDEMPOTENCY_KEY, http.REPLAYED],
     )
+    @idempotent
     def post(self, request: Request, pk: int) -> Response:
         club = member_club(request, pk, MANAGING)
         incoming = s.EndpointCreateSerializer(data=request.data)
@@ -129,7 +138,7 @@ class EndpointDetailView(GenericAPIView):
     @extend_schema(
         summary="Change a webhook",
         request=s.EndpointUpdateSerializer,
-        responses={200: s.EndpointSerializer},
+        responses={200: s.EndpointSerializer, 409: DUPLICATE},
     )
     def patch(self, request: Request, pk: int, webhook_pk: int) -> Response:
         endpoint = _endpoint(request, pk, webhook_pk)
@@ -145,16 +154,21 @@ class EndpointDetailView(GenericAPIView):
 
 
 class SecretRotateView(GenericAPIView):
-    """A new signing secret for a webhook (owners); the old one stops at once."""
+    """A new signing secret for a webhook (owners); the old one still signs, beside it, for
+    ``overlap_seconds`` (24 hours unless the body says otherwise)."""
 
     permission_classes = OWNERS
-    serializer_class = s.EndpointWithSecretSerializer
+    serializer_class = s.EndpointRotatedSerializer
     queryset = Endpoint.objects.none()
 
-    @extend_schema(summary="Rotate a webhook's secret", request=None)
+    @extend_schema(summary="Rotate a webhook's secret", request=s.RotateSerializer)
     def post(self, request: Request, pk: int, webhook_pk: int) -> Response:
-        rotated = services.secret_rotate(endpoint=_endpoint(request, pk, webhook_pk))
-        return Response(s.EndpointWithSecretSerializer(rotated).data)
+        endpoint = _endpoint(request, pk, webhook_pk)
+        incoming = s.RotateSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        overlap = timedelta(seconds=incoming.validated_data["overlap_seconds"])
+        rotated = services.secret_rotate(endpoint=endpoint, overlap=overlap)
+        return Response(s.EndpointRotatedSerializer(rotated).data)
 
 
 def _queued(delivery: Delivery) -> Response:
@@ -187,11 +201,18 @@ class DeliveryListView(GenericAPIView):
     queryset = Delivery.objects.none()
 
     @extend_schema(
-        summary="List a webhook's deliveries", responses={200: s.DeliverySerializer(many=True)}
+        summary="List a webhook's deliveries",
+        responses={200: s.DeliverySerializer(many=True)},
+        parameters=[s.DeliveryQuerySerializer],
     )
     def get(self, request: Request, pk: int, webhook_pk: int) -> Response:
         endpoint = _endpoint(request, pk, webhook_pk)
-        page = self.paginate_queryset(endpoint.deliveries.all())
+        query = s.DeliveryQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        deliveries = endpoint.deliveries.prefetch_related("history")
+        if "status" in query.validated_data:
+            deliveries = deliveries.filter(status=query.validated_data["status"])
+        page = self.paginate_queryset(deliveries)
         return self.get_paginated_response(s.DeliverySerializer(page, many=True).data)
 
 

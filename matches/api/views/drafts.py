@@ -7,13 +7,13 @@ from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from matches import drafts
+from matches import drafts, selectors
 from matches.api import http
 from matches.api import serializers as s
-from matches.api.permissions import requester
+from matches.api.permissions import SCOREKEEPING, requester
 from matches.api.views.hands import MatchHandsMixin
 from matches.errors import error_response
-from matches.models import HandDraftPart
+from matches.models import HandDraftPart, Role
 
 NOT_NEXT = ["match_finished", "hand_number_not_next"]
 READ_CONFLICT = error_response("DraftReadConflict", NOT_NEXT)
@@ -49,9 +49,16 @@ class DraftMixin(MatchHandsMixin):
         return self.get_match_id()
 
     def save(
-        self, match_id: int, number: int, player_id: int | None, incoming: Incoming
+        self,
+        match_id: int,
+        number: int,
+        player_id: int | None,
+        incoming: Incoming,
+        *,
+        any_part: bool = True,
     ) -> Response:
-        """Write one part from the body as read, and answer the whole draft."""
+        """Write one part from the body as read, and answer the whole draft; without
+        ``any_part``, only the requester's own player's part."""
         incoming.is_valid(raise_exception=True)
         return answer(
             drafts.draft_part_save(
@@ -62,6 +69,7 @@ class DraftMixin(MatchHandsMixin):
                 expected_version=incoming.validated_data["version"],
                 user=requester(self.request),
                 device=http.device(self.request),
+                any_part=any_part,
             )
         )
 
@@ -83,6 +91,24 @@ class HandDraftView(DraftMixin):
         if http.not_modified(request, tag):
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": tag})
         return answer(draft)
+
+    @extend_schema(
+        responses={
+            204: OpenApiResponse(
+                description="The draft is thrown away: its ending and every player's part. "
+                "Phones reading it see it empty, every part at version 0."
+            ),
+            409: READ_CONFLICT,
+        },
+    )
+    def delete(self, request: Request, match_pk: int, number: int) -> Response:
+        drafts.draft_discard(
+            match_id=self.get_match_id(),
+            number=number,
+            user=requester(request),
+            device=http.device(request),
+        )
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class HandDraftEndingView(DraftMixin):
@@ -109,9 +135,14 @@ class HandDraftEndingView(DraftMixin):
 
 
 class HandDraftPlayerView(DraftMixin):
-    """A seated player's part of the draft: their melds and the cards left in their hand."""
+    """A seated player's part of the draft: their melds and the cards left in their hand.
+
+    Scorekeepers and owners write any player's part; any member, a viewer too, writes the part
+    of the player whose login they are (the service checks it under the match's lock).
+    """
 
     serializer_class = s.HandDraftPlayerRequestSerializer  # type: ignore[assignment]
+    write_roles = frozenset(Role.values)
 
     @extend_schema(
         request=s.HandDraftPlayerRequestSerializer,
@@ -126,6 +157,10 @@ class HandDraftPlayerView(DraftMixin):
         parameters=[http.ETAG_DRAFT],
     )
     def put(self, request: Request, match_pk: int, number: int, player: int) -> Response:
-        match_id = self.get_match_id()  # 404 or 403 before the body is read
+        access = selectors.match_access(request.user, match_pk)
+        self.admit(access)  # 404 before the body is read
+        assert access is not None  # admitted
         incoming = s.HandDraftPlayerRequestSerializer(data=request.data)
-        return self.save(match_id, number, player, incoming)
+        return self.save(
+            access.match_id, number, player, incoming, any_part=access.role in SCOREKEEPING
+        )

@@ -58,6 +58,7 @@ export async function request(path, { method = "GET", body, headers = {}, signal
     if (error.name === "AbortError") throw error;
     throw new OfflineError(error);
   }
+  connected();
   const type = response.headers.get("Content-Type") ?? "";
   const data = type.includes("json") && response.status !== 204 ? await response.json() : null;
   if (!response.ok) throw new ApiError(response.status, data);
@@ -88,6 +89,12 @@ export const post = (path, body, options = {}) => request(path, { ...options, me
 export const put = (path, body, options = {}) => request(path, { ...options, method: "PUT", body });
 export const del = (path, options = {}) => request(path, { ...options, method: "DELETE" });
 
+// The server answered again: a "No connection" message shown earlier is no longer true.
+function connected() {
+  for (const box of document.querySelectorAll(".error-summary[data-offline]")) box.remove();
+}
+globalThis.addEventListener?.("online", connected);
+
 // Show an error in the page's message region (#messages): every sentence of the envelope,
 // or a plain sentence for no connection / unknown failures. Returns the element shown.
 export function showError(error, { sentences = {}, region = document.getElementById("messages") } = {}) {
@@ -104,6 +111,7 @@ export function showError(error, { sentences = {}, region = document.getElementB
     item.textContent = detail ?? String(error);
     list.append(item);
   }
+  if (error instanceof OfflineError) box.dataset.offline = "true"; // gone once the server answers
   if (error instanceof ApiError) {
     box.dataset.codes = error.codes.join(" ");
     box.dataset.status = String(error.status);

@@ -21,6 +21,7 @@ export const state = {
   reviewing: false, // the review before Record is shown instead of the editor
   focusKey: null,
   typed: { value: "", error: "" }, // the "Or type cards" field, kept across redraws
+  own: null, // a player who does not keep score: their seat, the only part this phone enters
 };
 
 // Filled by pages/entry.js: changed(), record(), saveCorrection(), …

@@ -1,10 +1,10 @@
-// The entry screen's dialogs: what a two in a meld stands for, and a 412's side-by-side view
-// of this edit against the version someone else saved meanwhile.
+// The entry screen's dialogs: what a two in a meld stands for, a 412's side-by-side view of
+// this edit against the version someone else saved meanwhile, and starting a hand again.
 import { clearMessages, request, showError } from "../api.js";
 import { RANKS, SUITS, SUIT_SYMBOLS, cardFace, cardName, colour, physical, shortFace } from "../cards.js";
 import { h } from "../dom.js";
 import { sentences, t } from "../i18n.js";
-import { actions, handNumber, matchId, root, state } from "./context.js";
+import { actions, announce, handNumber, matchId, root, state } from "./context.js";
 import { freeWilds, rows, theRest } from "./draft.js";
 import { heading } from "./render.js";
 import { suggestionsFor } from "./rulings.js";
@@ -153,6 +153,35 @@ export function chooseGap(offer) {
       onclick: () => { close(); actions.takeGap(offer, two); },
     }, cardFace(two)))),
     h("button", { type: "button", class: "button wide", onclick: close }, t("close")));
+  dialog.addEventListener("cancel", () => dialog.remove());
+  document.body.append(dialog);
+  dialog.showModal();
+}
+
+// --- starting the hand again ----------------------------------------------------------------
+
+// "Start the hand again", confirmed: `restart` clears the hand on every phone (the API's
+// DELETE …/draft/); a refusal is shown and nothing changes.
+export function confirmStartAgain(restart) {
+  const number = state.draft.number ?? state.match.next_hand;
+  const dialog = h("dialog", { class: "sheet", id: "start-again-dialog", "aria-labelledby": "again-title" });
+  const close = () => { dialog.close(); dialog.remove(); };
+  dialog.append(
+    h("h2", { id: "again-title" }, t("start_again_title", { n: number })),
+    h("p", {}, t("start_again_confirm", { n: number })),
+    h("div", { class: "button-row" },
+      h("button", { type: "button", class: "button primary danger", id: "start-again-yes", onclick: async () => {
+        close();
+        clearMessages();
+        try {
+          await restart();
+        } catch (error) {
+          showError(error, { sentences });
+          return;
+        }
+        announce(t("started_again", { n: number }));
+      } }, t("start_again_yes")),
+      h("button", { type: "button", class: "button", onclick: close }, t("cancel"))));
   dialog.addEventListener("cancel", () => dialog.remove());
   document.body.append(dialog);
   dialog.showModal();

@@ -112,9 +112,14 @@ export function openMeld(draft, player = activePlayer(draft)) {
   draft.active.group = player.melds.length - 1;
 }
 
-// Cards tapped or typed, to where the taps go now.
-export function addCards(draft, codes) {
+// Cards tapped or typed, to where the taps go now; returns the cards counted once because
+// another phone had entered them for this player already (creditTap).
+export function addCards(draft, tapped) {
   const player = activePlayer(draft);
+  const field = draft.active.group === "hand" ? "hand" : "melds";
+  const credited = [];
+  const codes = tapped.filter((code) => !(creditTap(draft, player.id, field, code) && credited.push(code)));
+  if (!codes.length) return credited;
   if (draft.active.group === "hand") {
     player.hand.push(...codes);
   } else {
@@ -124,16 +129,19 @@ export function addCards(draft, codes) {
     meld.push(...codes);
     if (draft.limits.maxMeld && meld.length >= draft.limits.maxMeld) openMeld(draft, player);
   }
+  return credited;
 }
 
 export function removeCard(draft, playerIndex, group, index) {
   const player = draft.players[playerIndex];
+  dropCredit(draft, player.id);
   if (group === "hand") player.hand.splice(index, 1);
   else player.melds[group].splice(index, 1);
 }
 
 export function removeMeld(draft, playerIndex, group) {
   const player = draft.players[playerIndex];
+  dropCredit(draft, player.id);
   player.melds.splice(group, 1);
   if (!player.melds.length) player.melds.push([]);
   if (draft.active.player === playerIndex && typeof draft.active.group === "number") {
@@ -383,6 +391,8 @@ const sameJson = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 // A draft made before sharing existed gets its empty record of what was shared.
 export function sharedOf(draft) {
   draft.shared ??= { base: {}, versions: {}, mine: {}, by: {} };
+  draft.shared.conflicts ??= {};
+  draft.shared.ahead ??= {};
   return draft.shared;
 }
 
@@ -428,7 +438,7 @@ function setPart(draft, key, data) {
 export function pendingParts(draft) {
   const shared = sharedOf(draft);
   const keys = [...(draft.ending ? [ENDING_PART] : []), ...draft.players.map((p) => String(p.id))];
-  return keys.filter((key) => !sameJson(partData(draft, key), shared.base[key] ?? emptyPart(draft, key)));
+  return keys.filter((key) => !shared.conflicts[key] && !sameJson(partData(draft, key), shared.base[key] ?? emptyPart(draft, key)));
 }
 
 // The parts of an API draft answer, by key, as {data, version, by}.
@@ -444,63 +454,96 @@ export function partsOfAnswer(answer) {
   return parts;
 }
 
-// Three lists merged as multisets (cards in hand, or melds as whole lists of cards): what
-// each phone added to or took from `base` is applied to it. The same card added on both phones
-// counts once (it is most likely the same card, tapped twice); what one phone added while the
-// other took it away cancels out. The other phone's order is kept, this phone's additions
-// follow it.
-export function mergeLists(base, local, theirs) {
-  const tally = (list) => list.reduce((m, item) => m.set(JSON.stringify(item), (m.get(JSON.stringify(item)) ?? 0) + 1), new Map());
-  const [b, l, t] = [base, local, theirs].map(tally);
-  const wanted = new Map();
-  for (const key of new Set([...b.keys(), ...l.keys(), ...t.keys()])) {
-    const from = b.get(key) ?? 0;
-    const [mine, other] = [(l.get(key) ?? 0) - from, (t.get(key) ?? 0) - from];
-    const change = mine >= 0 && other >= 0 ? Math.max(mine, other) : mine <= 0 && other <= 0 ? Math.min(mine, other) : mine + other;
-    wanted.set(key, Math.max(0, from + change));
+// The physical cards of a player's field ("melds" or "hand") as a multiset: {"7H": 2, …}.
+function cardsOf(field, value) {
+  const seen = {};
+  for (const code of field === "melds" ? value.flat() : value) seen[physical(code)] = (seen[physical(code)] ?? 0) + 1;
+  return seen;
+}
+
+// Whether every card of multiset `some` is in multiset `all`, as many times.
+const within = (some, all) => Object.entries(some).every(([card, n]) => (all[card] ?? 0) >= n);
+
+// What multiset `all` holds beyond `some`.
+function beyond(all, some) {
+  const rest = {};
+  for (const [card, n] of Object.entries(all)) if (n > (some[card] ?? 0)) rest[card] = n - (some[card] ?? 0);
+  return rest;
+}
+
+// A player's field changed on this phone and on another since they last agreed, merged by its
+// cards, never by appending one list to the other: when one phone's cards are all in the
+// other's (both tapping the same hand, one further on), the fuller version is the field, and
+// the cards this phone has not tapped yet are credited to it (`shared.ahead`), so that tapping
+// them here too counts them once. Null when each holds a card the other has not: two versions
+// of the player's cards, for the people at the table to choose from.
+function mergeField(shared, key, field, local, theirs) {
+  const [mine, other] = [cardsOf(field, local), cardsOf(field, theirs)];
+  if (within(mine, other)) {
+    shared.ahead[key] ??= {};
+    shared.ahead[key][field] = beyond(other, mine);
+    return theirs;
   }
-  const merged = [];
-  const placed = new Map();
-  for (const item of [...theirs, ...local]) {
-    const key = JSON.stringify(item);
-    if ((placed.get(key) ?? 0) >= (wanted.get(key) ?? 0)) continue;
-    placed.set(key, (placed.get(key) ?? 0) + 1);
-    merged.push(item);
-  }
-  return merged;
+  if (within(other, mine)) return local;
+  return null;
 }
 
 // Take in another phone's parts: each part newer than the one this phone last saw is merged
-// with this phone's own changes since then. Cards in hand and melds merge as lists (both
-// phones' taps are kept); the ending's answers, one value each, take the other phone's when
-// both phones changed the same one differently. Returns {changed, clashes}: whether the draft
-// changed, and the keys of the parts where an answer of this phone's gave way (the screen says
-// so).
+// with this phone's own changes since then, field by field. A field only one phone changed
+// takes that phone's; a player's field both changed merges by its cards (mergeField), and
+// where the two versions hold different cards the other phone's is shown while both wait in
+// `shared.conflicts` for a choice (nothing of that part is sent meanwhile); the ending's
+// answers, one value each, take the other phone's when both phones changed the same one
+// differently. Returns {changed, clashes}: whether the draft changed, and the keys of the
+// parts where an ending's answer of this phone's gave way (the screen says so).
 export function adoptShared(draft, answer) {
   const shared = sharedOf(draft);
   const clashes = [];
   let changed = false;
-  for (const [key, part] of Object.entries(partsOfAnswer(answer))) {
+  const parts = partsOfAnswer(answer);
+  for (const key of Object.keys(shared.versions)) {
+    // a part this phone saw written is no longer in the draft: the hand was started again
+    // (DELETE …/draft/). What this phone had shared goes too; what it had not shared yet
+    // stays, to be sent as a new part.
+    if (parts[key] || !(shared.versions[key] > 0)) continue;
+    const unsent = !sameJson(partData(draft, key), shared.base[key] ?? emptyPart(draft, key));
+    forgetPart(draft, key);
+    if (!unsent) {
+      setPart(draft, key, emptyPart(draft, key));
+      changed = true;
+    }
+  }
+  for (const [key, part] of Object.entries(parts)) {
     if (key !== ENDING_PART && !draft.players.some((p) => String(p.id) === key)) continue;
     if (part.version <= (shared.versions[key] ?? 0)) continue;
     const base = shared.base[key] ?? emptyPart(draft, key);
     const local = partData(draft, key);
-    const merged = {};
+    const whole = { ...base, ...part.data };
+    let merged = {};
+    let differs = false;
     for (const field of Object.keys(base)) {
       const theirs = part.data[field] ?? base[field];
       if (sameJson(local[field], base[field]) || sameJson(local[field], theirs)) merged[field] = theirs;
       else if (sameJson(theirs, base[field])) merged[field] = local[field];
-      else if (Array.isArray(theirs)) merged[field] = mergeLists(base[field], local[field], theirs);
-      else {
+      else if (key === ENDING_PART) {
         merged[field] = theirs;
         clashes.push(key);
+      } else {
+        merged[field] = mergeField(shared, key, field, local[field], theirs);
+        if (merged[field] === null) differs = true;
       }
+    }
+    if (differs) {
+      shared.conflicts[key] = { mine: local, theirs: whole, by: part.by ?? "" };
+      merged = whole;
+    } else if (shared.conflicts[key]) {
+      shared.conflicts[key] = { ...shared.conflicts[key], theirs: whole, by: part.by ?? "" };
     }
     if (!sameJson(merged, local)) {
       setPart(draft, key, merged);
       changed = true;
     }
-    shared.base[key] = { ...base, ...part.data };
+    shared.base[key] = whole;
     shared.versions[key] = part.version;
     // who else entered this part: its writers but this phone, as the API names them
     const by = part.by ?? "";
@@ -508,6 +551,54 @@ export function adoptShared(draft, answer) {
     shared.by[key] = [...new Set([...before, by])];
   }
   return { changed, clashes: [...new Set(clashes)] };
+}
+
+// The parts whose cards differ between this phone and another: [{key, mine, theirs, by}].
+export const conflicts = (draft) =>
+  Object.entries(sharedOf(draft).conflicts).map(([key, found]) => ({ key, ...found }));
+
+// One version of a part whose cards differed, chosen: "mine" (this phone's, sent again from
+// the part's version as it stands) or "theirs" (the other phone's, as shown).
+export function choose(draft, key, which) {
+  const shared = sharedOf(draft);
+  const found = shared.conflicts[key];
+  if (!found) return;
+  delete shared.conflicts[key];
+  delete shared.ahead[key];
+  setPart(draft, key, which === "mine" ? found.mine : found.theirs);
+}
+
+// A card tapped into a player's field that another phone entered and this phone had not
+// tapped yet: counted once. Returns whether the tap was taken by that credit.
+export function creditTap(draft, key, field, code) {
+  const ahead = sharedOf(draft).ahead[String(key)]?.[field];
+  const card = physical(code);
+  if (!ahead?.[card]) return false;
+  ahead[card] -= 1;
+  return true;
+}
+
+// This phone edited a player's cards by hand (a card or meld removed): no credit is left.
+export function dropCredit(draft, key) {
+  delete sharedOf(draft).ahead[String(key)];
+}
+
+// A part as never written: known to be empty on the server, at version 0.
+function forgetPart(draft, key) {
+  const shared = sharedOf(draft);
+  shared.base[key] = emptyPart(draft, key);
+  shared.versions[key] = 0;
+  for (const kept of [shared.conflicts, shared.ahead, shared.by, shared.mine]) delete kept[key];
+}
+
+// The hand started again on this phone (DELETE …/draft/ answered): every part empty here and
+// on the server, so that nothing of the old entry is sent again.
+export function startAgain(draft) {
+  for (const key of [ENDING_PART, ...draft.players.map((p) => String(p.id))]) {
+    forgetPart(draft, key);
+    setPart(draft, key, emptyPart(draft, key));
+  }
+  selectPlayer(draft, draft.active.player);
 }
 
 // A part this phone sent was kept by the API as `version`.

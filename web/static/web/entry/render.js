@@ -7,7 +7,7 @@ import { h, number } from "../dom.js";
 import { kindLabel, sentences, t } from "../i18n.js";
 import { actions, handNumber, matchUrl, root, state } from "./context.js";
 import {
-  activePlayer, cardTotal, copies, isWild, counts, generalViolations, meldBodyIndex, offers, overCopies,
+  activePlayer, cardTotal, conflicts, copies, isWild, counts, generalViolations, meldBodyIndex, offers, overCopies,
   playerViolations, restOffered, sharedFrom, violationsAt,
 } from "./draft.js";
 import { minus, signed } from "./format.js";
@@ -36,9 +36,11 @@ export function render() {
     root.removeAttribute("aria-busy");
     return;
   }
+  const own = state.own !== null;
   root.replaceChildren(
     heading(),
-    endingQuestion(),
+    twoVersions(),
+    own ? null : endingQuestion(),
     playerTabs(),
     playerPanel(),
     picker(),
@@ -47,8 +49,12 @@ export function render() {
   );
   root.removeAttribute("aria-busy");
   if (state.focusKey) root.querySelector(`[data-key="${CSS.escape(state.focusKey)}"]`)?.focus({ preventScroll: true });
-  root.querySelector(".group.active")?.scrollIntoView({ block: "nearest" });
+  // the entry opens at its title; later redraws keep the group being tapped in view
+  if (drawn) root.querySelector(".group.active")?.scrollIntoView({ block: "nearest" });
+  drawn = true;
 }
+
+let drawn = false;
 
 export function heading() {
   const { match, draft } = state;
@@ -75,12 +81,54 @@ function shareLine() {
   }[share.status] ?? "";
   return h("div", { class: `share-status ${share.status}`, id: "share-status" },
     h("p", { role: "status" }, text),
+    progress(),
     share.clashes?.length ? h("p", { class: "share-clash" }, t("share_clash", { parts: share.clashes.join(", ") })) : null,
     share.unsent ? h("div", { class: "button-row" },
       h("button", { type: "button", class: "button primary", id: "share-compare", onclick: () => actions.record() }, t("share_compare")),
       h("button", { type: "button", class: "button", id: "share-drop", onclick: () => actions.drop() }, t("share_drop"))) : null,
     share.status === "closed" && share.message && !share.unsent
       ? h("p", {}, h("a", { href: matchUrl, class: share.done ? "button primary" : null }, t("back_to_match"))) : null);
+}
+
+// Who has entered their own cards on their own phone: "Ben ✓ 4 melds, 3 cards" for each
+// player whose part another phone wrote (the scorekeeper taps the rest).
+function progress() {
+  const { draft } = state;
+  if (state.own !== null) return null;
+  const done = draft.players.filter((player) => sharedFrom(draft, player.id).length && cardTotal(player));
+  if (!done.length) return null;
+  const count = (n, one, many) => (n === 1 ? t(one) : t(many, { count: n }));
+  return h("ul", { class: "share-progress", id: "share-progress" }, done.map((player) => {
+    const melds = player.melds.filter((meld) => meld.length).length;
+    return h("li", { dataset: { player: player.id } }, t("progress_done", {
+      name: player.name, melds: count(melds, "one_meld", "melds_count"),
+      cards: count(player.hand.length, "one_card", "cards_count"),
+    }));
+  }));
+}
+
+// A player's cards entered differently on two phones: both versions side by side, and the
+// choice of one (entry/draft.js keeps the part unsent until then).
+function twoVersions() {
+  const [found] = conflicts(state.draft);
+  if (!found) return null;
+  const player = state.draft.players.find((p) => String(p.id) === found.key);
+  const faces = (cards) => cards.flatMap((code) => [cardFace(code), " "]);
+  const side = (title, data, cls) => h("div", { class: `stale-column ${cls}` },
+    h("h3", {}, title),
+    data.melds.length
+      ? h("ul", { class: "stale-melds" }, data.melds.map((meld) => h("li", {}, faces(meld))))
+      : h("p", { class: "muted" }, t("no_melds")),
+    h("p", {}, h("span", { class: "muted" }, `${t("in_hand")}: `), data.hand.length ? faces(data.hand) : t("nothing_held")));
+  return h("section", { class: "stale two-versions", id: "two-versions", "aria-labelledby": "two-versions-title", dataset: { player: found.key } },
+    h("h2", { id: "two-versions-title" }, t("versions_title", { name: player?.name ?? "" })),
+    h("p", { class: "muted" }, t("versions_hint")),
+    h("div", { class: "stale-columns" },
+      side(t("versions_mine"), found.mine, "yours"),
+      side(found.by ? t("versions_theirs_by", { by: found.by }) : t("versions_theirs"), found.theirs, "theirs")),
+    h("div", { class: "stale-actions" },
+      h("button", { type: "button", class: "button wide", id: "keep-mine", onclick: () => actions.choose(found.key, "mine") }, t("versions_keep_mine")),
+      h("button", { type: "button", class: "button wide", id: "keep-theirs", onclick: () => actions.choose(found.key, "theirs") }, t("versions_keep_theirs"))));
 }
 
 export function renderShare() {
@@ -142,6 +190,7 @@ function playerTabs() {
   };
   return h("div", { class: "player-tabs", role: "tablist", "aria-label": t("players"), onkeydown: move },
     draft.players.map((player, index) => {
+      if (state.own !== null && index !== state.own) return null; // a player enters their own cards only
       const result = resultOf(index);
       const problems = playerViolations(draft, state.preview.violations, index).length;
       const selected = index === draft.active.player;
@@ -253,7 +302,7 @@ function picker() {
         onclick: () => actions.openMeld() }, "+ ", t("new_meld")),
       h("button", { type: "button", class: "bar-button", "aria-pressed": inHand ? "true" : "false", dataset: { key: "bar-hand" },
         onclick: () => actions.target("hand") }, t("in_hand")),
-      h("button", { type: "button", class: "bar-button", dataset: { key: "bar-next" }, onclick: () => actions.nextPlayer() },
+      state.own !== null ? null : h("button", { type: "button", class: "bar-button", dataset: { key: "bar-next" }, onclick: () => actions.nextPlayer() },
         t("next_player"), h("span", { "aria-hidden": "true" }, " ›"))),
     offerStrip(),
     BANDS.map((band, b) => h("div", { class: `pick-grid band-${b}` },
@@ -362,6 +411,10 @@ export function renderStatus() {
 function finish() {
   const editing = handNumber !== null;
   const { draft, preview, sending } = state;
+  if (state.own !== null) {
+    // a player who does not keep score: their cards reach the scorekeeper's phone, who records
+    return h("div", { class: "finish" }, h("p", { class: "own-note", id: "own-note" }, t("own_note")));
+  }
   return h("div", { class: "finish" },
     h("p", { id: "preview-status", class: `preview-status ${preview.state}`, role: "status" }, statusText()),
     editing ? h("div", { class: "field" },
@@ -371,7 +424,11 @@ function finish() {
     h("button", {
       type: "button", class: "button primary wide", id: "record", disabled: sending, dataset: { key: "record" },
       onclick: () => (editing ? actions.saveCorrection() : actions.review()),
-    }, sending ? t("recording") : editing ? t("save_correction") : t("record")));
+    }, sending ? t("recording") : editing ? t("save_correction") : t("record")),
+    state.share && state.share.status !== "closed" ? h("button", {
+      type: "button", class: "button danger wide", id: "start-again", dataset: { key: "start-again" },
+      onclick: () => actions.confirmStartAgain(),
+    }, t("start_again")) : null);
 }
 
 // Nothing to enter here: a viewer, or a finished match. Say so, with the way back.

@@ -1,14 +1,14 @@
 // Sharing a new hand's entry with the other phones at the table, through the API's draft of
 // that hand (GET matches/{id}/hands/{n}/draft/, PUT …/draft/ending/ and
-// …/draft/players/{player}/): what this phone enters is sent a moment after each tap, and what
-// the others enter appears here, so that one person can tap the melds while each player taps
-// the cards left in their own hand. The merging itself is entry/draft.js's; this module only
-// talks to the API. Without a connection the entry simply stays on this phone, as before.
-import { ApiError, OfflineError, getAll, request } from "../api.js";
+// …/draft/players/{player}/, DELETE …/draft/ to start again): what this phone enters is sent a
+// moment after each tap, and what the others enter appears here, so that each player taps
+// their own melds and cards on their own phone while the scorekeeper taps the ending. The
+// merging itself is entry/draft.js's; this module only talks to the API. Without a connection the entry simply stays on this phone, as before.
+import { ApiError, OfflineError, request } from "../api.js";
 import { t } from "../i18n.js";
 import { actions, announce, forget, handNumber, matchId, state } from "./context.js";
 import {
-  ENDING_PART, adoptShared, isEmpty, markShared, partData, pendingParts, selectPlayer, sharedOf, target,
+  ENDING_PART, adoptShared, markShared, partData, pendingParts, sharedOf, startAgain,
 } from "./draft.js";
 
 const POLL_MS = 2500;
@@ -28,39 +28,11 @@ function setStatus(status, extra = {}) {
   actions.renderShare?.();
 }
 
-// The seat of the person signed in, if they play at this table (-1 otherwise).
-async function mySeat() {
-  const me = document.querySelector('meta[name="user"]')?.content;
-  if (!me) return -1;
-  const roster = await getAll(`players/?club=${state.match.club}`).catch(() => []);
-  const mine = Array.isArray(roster) ? roster.find((player) => player.user === me) : null;
-  return mine ? state.draft.players.findIndex((player) => player.id === mine.id) : -1;
-}
-
-let seat = null;
-
-// A phone joining an entry that another phone has begun opens on its own player's cards left
-// in hand, which its owner holds: the usual split, the scorekeeper tapping the melds. Only a
-// phone nothing was tapped on yet, still where an entry starts, is moved.
-async function joined(answer, fresh) {
-  const begun = answer.ending || answer.players?.length;
-  if (!fresh || !begun) return;
-  const index = await seat;
-  const { draft } = state;
-  if (index < 0 || pendingParts(draft).length) return;
-  selectPlayer(draft, index);
-  target(draft, "hand");
-  actions.changed({ quiet: true });
-}
-
-const untouched = (draft) => isEmpty(draft) && draft.active.player === 0 && draft.active.group === 0;
-
 // Start sharing a new hand's entry (a correction is one phone's).
 export function start() {
   if (handNumber !== null || !state.draft?.number) return;
   sharedOf(state.draft);
   state.share = { status: "joining", clashes: [] };
-  seat = mySeat();
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible" && state.share?.status !== "closed") poll();
   });
@@ -115,6 +87,19 @@ function take(answer) {
   else actions.save();
 }
 
+// Start the hand again on every phone (scorekeepers and owners): the API empties its draft,
+// this phone empties its own, and the others see it empty at their next read. A refusal
+// (offline, or the hand recorded meanwhile) is the caller's to show; nothing changes here.
+export async function restart() {
+  clearTimeout(sendTimer);
+  await request(base(), { method: "DELETE" });
+  startAgain(state.draft);
+  etag = null;
+  setStatus("sharing", { clashes: [] });
+  actions.changed({ quiet: true });
+  poll();
+}
+
 let polling = false;
 
 async function poll() {
@@ -123,14 +108,11 @@ async function poll() {
   if (polling || document.visibilityState === "hidden") return;
   polling = true;
   try {
-    const first = state.share.status === "joining";
-    const fresh = first && untouched(state.draft);
     const answer = await request(base(), { headers: etag ? { "If-None-Match": etag } : {} });
     // while a part is on its way, its answer brings the same news: this one waits
     if (!sending) {
       etag = answer.headers.get("ETag");
       take(answer.data);
-      if (first) await joined(answer.data, fresh);
     }
     if (["joining", "offline"].includes(state.share.status)) setStatus("sharing");
     if (pendingParts(state.draft).length) changed();

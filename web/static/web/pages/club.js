@@ -1,8 +1,9 @@
 // A club: its matches in progress and finished, its players; writers may start a match.
-import { get, getAll, post, showError } from "../api.js";
+import { get, getAll, post, request, showError } from "../api.js";
 import { h, pageData } from "../dom.js";
 import { sentences, t } from "../i18n.js";
 import { matchItem } from "../matchlist.js";
+import { keepForOffline } from "../offline.js";
 import { canWrite } from "../roles.js";
 
 const root = document.getElementById("club");
@@ -26,16 +27,42 @@ async function show() {
     const finished = matches.filter((match) => match.status === "finished");
     fill("live-matches", live.map(matchItem), t("no_live_matches"));
     fill("finished-matches", finished.map(matchItem), t("no_finished_matches"));
-    fill("players", players.map((player) =>
-      h("li", {}, h("a", { href: `/players/${player.id}/` }, h("span", { class: "title" }, player.name)))),
+    // owners link each player to a member's login ("this is me"): that member then enters
+    // the player's own hand on their own phone, whatever their role
+    const members = club.role === "owner" ? await getAll(`clubs/${clubId}/members/`) : [];
+    fill("players", players.map((player) => h("li", { dataset: { player: player.id } },
+      h("a", { href: `/players/${player.id}/` }, h("span", { class: "title" }, player.name)),
+      club.role === "owner" ? linkField(player, members) : null)),
     t("no_players"));
     for (const section of root.querySelectorAll("[data-section]")) section.hidden = false;
     if (club.role === "owner") document.getElementById("invite").hidden = false;
+    // the matches in progress open offline from now on, entry included
+    keepForOffline(live).then(() => { document.getElementById("live-matches").dataset.kept = "true"; });
   } catch (error) {
     showError(error, { sentences });
   } finally {
     root.removeAttribute("aria-busy");
   }
+}
+
+// Which member's login is this player's: a choice of the club's members, or nobody.
+function linkField(player, members) {
+  const id = `login-${player.id}`;
+  const status = h("p", { class: "muted link-status", id: `${id}-status`, "aria-live": "polite" });
+  const select = h("select", { id, "aria-describedby": `${id}-status`, onchange: async (event) => {
+    const user = event.target.value || null;
+    try {
+      await request(`players/${player.id}/`, { method: "PATCH", body: { user } });
+      player.user = user;
+      status.textContent = user ? t("linked", { name: player.name, user }) : t("unlinked", { name: player.name });
+    } catch (error) {
+      event.target.value = player.user ?? "";
+      showError(error, { sentences });
+    }
+  } },
+  h("option", { value: "" }, t("no_login")),
+  members.map((member) => h("option", { value: member.user, selected: member.user === player.user }, member.user)));
+  return h("div", { class: "field link-field" }, h("label", { for: id }, t("login_of", { name: player.name })), select, status);
 }
 
 function fill(id, items, empty) {

@@ -11,13 +11,13 @@ import { get, request, showError } from "../api.js";
 import { cardName } from "../cards.js";
 import { sentences, t } from "../i18n.js";
 import * as outbox from "../outbox.js";
-import { canWrite } from "../roles.js";
+import { canWrite, mySeat } from "../roles.js";
 import {
   actions, announce, forget, handNumber, loadSaved, matchId, matchUrl, root, save, state,
 } from "../entry/context.js";
 import * as share from "../entry/share.js";
 import * as drafts from "../entry/draft.js";
-import { chooseGap, chooseRest, chooseTwo } from "../entry/dialogs.js";
+import { chooseGap, chooseRest, chooseTwo, confirmStartAgain } from "../entry/dialogs.js";
 import { record, saveCorrection } from "../entry/record.js";
 import { activeGroupName, closed, render, renderShare, renderStatus } from "../entry/render.js";
 import { previewOf, suggestionsFor, IDLE } from "../entry/rulings.js";
@@ -83,8 +83,14 @@ Object.assign(actions, {
   addCards(codes) {
     const { draft } = state;
     const player = drafts.activePlayer(draft);
-    announce(t("added", { card: codes.map(cardName).join(", "), group: `${activeGroupName()} · ${player.name}` }));
-    drafts.addCards(draft, codes);
+    const added = t("added", { card: codes.map(cardName).join(", "), group: `${activeGroupName()} · ${player.name}` });
+    const once = drafts.addCards(draft, codes);
+    announce(once.length ? t("counted_once", { card: once.map(cardName).join(", ") }) : added);
+    changed();
+  },
+  // One of two versions of a player's cards, entered on two phones, chosen ("mine" or "theirs").
+  choose(key, which) {
+    drafts.choose(state.draft, key, which);
     changed();
   },
   openMeld() {
@@ -138,6 +144,7 @@ Object.assign(actions, {
   },
   chooseRest,
   chooseGap,
+  confirmStartAgain: () => confirmStartAgain(share.restart),
   // A two in the gap of a run: what it stands for is the API's to suggest (rulings/meld/);
   // the gap's card is declared only when the API suggests it, else the two stays bare.
   async takeGap(offer, two) {
@@ -218,8 +225,13 @@ async function start() {
     state.match = await get(`matches/${matchId}/`);
     // the game's limits (copies of a card, meld sizes, endings, flags) come from its description
     const [club, rules] = await Promise.all([get(`clubs/${state.match.club}/`), get(`rulesets/${state.match.ruleset}/`)]);
-    if (!canWrite(club.role)) return closed(t("entry_viewer"), matchUrl);
     if (handNumber === null && state.match.status === "finished") return closed(t("entry_finished"), matchUrl);
+    // a player opens on their own cards; one who does not keep score enters nothing else
+    const seat = handNumber === null ? await mySeat(state.match) : -1;
+    if (!canWrite(club.role)) {
+      if (seat < 0) return closed(t("entry_viewer"), matchUrl);
+      state.own = seat;
+    }
     const limits = drafts.limitsOf(rules);
     state.draft = loadSaved();
     if (handNumber !== null) {
@@ -230,7 +242,9 @@ async function start() {
     } else if (!state.draft) {
       state.draft = drafts.freshDraft(state.match.seats, limits);
       Object.assign(state.draft, await nextNumber(state.match));
+      if (seat >= 0) drafts.selectPlayer(state.draft, seat); // melds first
     }
+    if (state.own !== null && state.draft.active.player !== state.own) drafts.selectPlayer(state.draft, state.own);
     state.draft.limits = limits;
     state.draft.flags ??= Object.fromEntries(limits.flags.map((flag) => [flag.name, flag.default]));
     save();

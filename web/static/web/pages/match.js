@@ -7,7 +7,7 @@ import { raceChart, legend } from "../chart.js";
 import { h, number, pageData } from "../dom.js";
 import { cardElement } from "../cards.js";
 import { endingLabel, kindLabel, sentences, t } from "../i18n.js";
-import { canWrite } from "../roles.js";
+import { canWrite, mySeat } from "../roles.js";
 import { setupWakeLock } from "../wakelock.js";
 import * as outbox from "../outbox.js";
 import { confirmationLine, confirmHand, confirmPrompt, waitingItem, watch, withWaiting } from "../matchsync.js";
@@ -167,9 +167,11 @@ async function load() {
     match.target = match.options?.target ?? rules.target;
     const revisions = await revisionsOf(hands);
     hands.sort((a, b) => a.number - b.number);
+    // a player who does not keep score still enters their own cards of the next hand
+    const seat = !canWrite(club.role) && match.status !== "finished" ? await mySeat(match) : -1;
     state = {
       match, hands, club, waiting, revisions, etag: answer.headers.get("ETag"), role: club.role,
-      canWrite: canWrite(club.role) && match.status !== "finished",
+      canWrite: canWrite(club.role) && match.status !== "finished", seat,
     };
     render(state);
     document.dispatchEvent(new CustomEvent("arl:match", { detail: state }));
@@ -205,7 +207,7 @@ function render({ match: recorded, hands, club, waiting, revisions }) {
   for (const id of ["seats-section", "match-actions", "chart-section", "hands-section"]) document.getElementById(id).hidden = false;
   document.getElementById("chart-section").hidden = hands.length === 0;
   const entry = document.getElementById("hand-entry");
-  if (entry) entry.hidden = !state.canWrite;
+  if (entry) entry.hidden = !state.canWrite && state.seat < 0;
 }
 
 setupWakeLock(document.getElementById("wake-lock"), { onError: () => showError(new Error(t("wake_failed")), { sentences: { error: t("wake_failed") } }) });

@@ -1,0 +1,194 @@
+"""A club night on make run's embedded SQLite: every table, phone and sign-up writing at once.
+
+The server and the webhook worker run as ``make run`` runs them (``manage.py runserver``, which
+serves each request in a thread of its own, and ``manage.py worker``) on a throwaway SQLite
+file. At each of four tables two phones enter every hand (one records it, the other's entry
+confirms it) while a third writes the next hand's draft; newcomers sign up from one invitation
+link, and the worker delivers a webhook for every hand to a receiver of the test's own, all at
+the same moment. SQLite has one writer at a time: writers must queue for it
+(``transaction_mode`` IMMEDIATE and a busy timeout, arlington_site/settings.py), never be
+refused with a 503.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import sqlite3
+import threading
+from collections import Counter
+
+import pytest
+
+from bench.tables import Phone, Receiver, environment, manage, served
+from tests.factories import went_out
+
+TABLES = 4
+HANDS = 6
+SIGN_UPS = 8
+
+
+@pytest.fixture
+def busy_timeout() -> str:
+    """How long the server's writers wait for SQLite's write lock (SQLITE_BUSY_TIMEOUT)."""
+    return "20"
+
+
+@pytest.fixture
+def embedded_night(tmp_path, busy_timeout):
+    """make run's server and worker on a fresh SQLite file with the demo club; the port."""
+    env = environment(f"sqlite:///{tmp_path / 'db.sqlite3'}", "local")
+    env["SQLITE_BUSY_TIMEOUT"] = busy_timeout
+    manage(env, "migrate", "--verbosity", "0")
+    manage({**env, "DEBUG": "true"}, "seed_demo")
+    with served("sqlite", env, 1, tmp_path / "server.log") as port:
+        yield port
+
+
+def test_a_club_night_on_the_embedded_database_queues_every_write(embedded_night):
+    port = embedded_night
+    status, answer = Phone(port).call(
+        "POST", "/api/v1/auth/token/", {"username": "demo", "password": "demo-arlington"}
+    )
+    assert status == 200, answer
+    owner = Phone(port, answer["token"])  # type: ignore[index]
+    _, clubs = owner.call("GET", "/api/v1/clubs/")
+    club = clubs["results"][0]["id"]  # type: ignore[index]
+    players = []
+    for n in range(TABLES * 3):
+        status, player = owner.call("POST", "/api/v1/players/", {"club": club, "name": f"P{n}"})
+        assert status == 201, player
+        players.append(player["id"])  # type: ignore[index]
+    matches = []
+    for t in range(TABLES):
+        seated = players[3 * t : 3 * t + 3]
+        status, match = owner.call("POST", "/api/v1/matches/", {"club": club, "players": seated})
+        assert status == 201, match
+        matches.append((match["id"], seated))  # type: ignore[index]
+    receiver = Receiver()
+    threading.Thread(target=receiver.serve_forever, daemon=True).start()
+    target = f"http://127.0.0.1:{receiver.server_address[1]}/hook"
+    status, hook = owner.call(
+        "POST", f"/api/v1/clubs/{club}/webhooks/", {"url": target, "events": ["hand.recorded"]}
+    )
+    assert status == 201, hook
+    status, invitation = owner.call(
+        "POST", f"/api/v1/clubs/{club}/invitations/", {"role": "viewer", "max_uses": SIGN_UPS}
+    )
+    assert status == 201, invitation
+
+    phones: list[Phone] = []
+    start = threading.Barrier(TABLES * 3 + SIGN_UPS)
+    failures: list[BaseException] = []
+
+    def scorekeeper(match: int, seated: list[int]) -> None:
+        """One of the table's two phones entering every hand: each hand is recorded by
+        whichever phone is first (201), and the other's entry confirms it (200)."""
+        phone = Phone(port, owner.token)
+        phones.append(phone)
+        start.wait()
+        for number in range(1, HANDS + 1):
+            body = {**went_out(seated[number % 3], seated), "number": number}
+            status, _ = phone.call("POST", f"/api/v1/matches/{match}/hands/", body)
+            assert status in (200, 201), (match, number, status)
+
+    def drafting_phone(match: int, seated: list[int]) -> None:
+        phone = Phone(port, owner.token)
+        phones.append(phone)
+        start.wait()
+        for _ in range(HANDS * 2):
+            _, match_state = phone.call("GET", f"/api/v1/matches/{match}/")
+            number = match_state["next_hand"]  # type: ignore[index]
+            if number is None:
+                return
+            part = f"/api/v1/matches/{match}/hands/{number}/draft/players/{seated[0]}/"
+            phone.call("PUT", part, {"melds": [], "hand": ["4H"], "version": 0})
+
+    def newcomer(n: int) -> None:
+        phone = Phone(port)
+        phones.append(phone)
+        start.wait()
+        status, _ = phone.call(
+            "POST",
+            f"/api/v1/invitations/{invitation['code']}/signup/",  # type: ignore[index]
+            {"username": f"newcomer{n}", "password": f"card-night-{n}-secret"},
+        )
+        assert status == 201, status
+
+    def run(target: object, *args: object) -> None:
+        try:
+            target(*args)  # type: ignore[operator]
+        except BaseException as failure:  # noqa: BLE001 (reported below, with every answer)
+            failures.append(failure)
+            start.abort()
+
+    threads = [
+        threading.Thread(target=run, args=(role, match, seated))
+        for match, seated in matches
+        for role in (scorekeeper, scorekeeper, drafting_phone)
+    ]
+    threads += [threading.Thread(target=run, args=(newcomer, n)) for n in range(SIGN_UPS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    answers = [answer for phone in phones for answer in phone.answers]
+    refused = Counter((status, code) for _, status, code in answers if status >= 500 or not status)
+    assert not refused, refused
+    assert not failures, (failures, Counter(status for _, status, _ in answers))
+    for match, _ in matches:
+        entries = Counter(
+            status for path, status, _ in answers if path == f"POST /api/v1/matches/{match}/hands/"
+        )
+        assert entries == {201: HANDS, 200: HANDS}  # each hand recorded once, confirmed once
+        _, state = owner.call("GET", f"/api/v1/matches/{match}/")
+        assert state["hands_played"] == HANDS  # type: ignore[index]
+        _, hands = owner.call("GET", f"/api/v1/matches/{match}/hands/")
+        assert [h["number"] for h in hands["results"]] == list(range(1, HANDS + 1))  # type: ignore[index]
+    _, members = owner.call("GET", f"/api/v1/clubs/{club}/members/")
+    joined = {m["user"] for m in members["results"]}  # type: ignore[index]
+    assert {f"newcomer{n}" for n in range(SIGN_UPS)} <= joined
+
+
+@pytest.mark.parametrize("busy_timeout", ["1"])
+def test_a_write_lock_not_granted_in_time_is_a_busy_server_not_an_unreachable_one(
+    embedded_night, tmp_path
+):
+    """Another writer holds SQLite's write lock past the busy timeout: the hand is refused
+    with 503 database_busy and Retry-After, nothing written; once the lock is free, the same
+    hand is recorded."""
+    port = embedded_night
+    _, answer = Phone(port).call(
+        "POST", "/api/v1/auth/token/", {"username": "demo", "password": "demo-arlington"}
+    )
+    owner = Phone(port, answer["token"])  # type: ignore[index]
+    _, matches = owner.call("GET", "/api/v1/matches/?status=in_progress")
+    match = matches["results"][0]  # type: ignore[index]
+    seated = [seat["player"] for seat in match["seats"]]
+    body = went_out(seated[0], seated)
+    holder = sqlite3.connect(tmp_path / "db.sqlite3", isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # another writer, holding the write lock
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        conn.request(
+            "POST",
+            f"/api/v1/matches/{match['id']}/hands/",
+            json.dumps(body),
+            {"Content-Type": "application/json", "Authorization": f"Token {owner.token}"},
+        )
+        response = conn.getresponse()
+        refused = json.loads(response.read())
+        retry_after = response.getheader("Retry-After")
+        conn.close()
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert response.status == 503
+    assert refused["type"] == "server_error"
+    assert [e["code"] for e in refused["errors"]] == ["database_busy"]
+    assert retry_after is not None and int(retry_after) > 0
+    _, after = owner.call("GET", f"/api/v1/matches/{match['id']}/")
+    assert after["hands_played"] == match["hands_played"]  # type: ignore[index]
+    status, recorded = owner.call("POST", f"/api/v1/matches/{match['id']}/hands/", body)
+    assert status == 201, recorded

@@ -1,0 +1,258 @@
+"""Every player enters their own hand on their own phone, at the same time, and the hand is
+recorded once; two phones tapping the same hand never double a card; a bad entry is started
+again on every phone at once.
+
+Ann is Alice (the club's owner), Ben is Bob (a scorekeeper), Cleo is Victor (a viewer).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from itertools import zip_longest
+
+from playwright.sync_api import Page, expect
+from rest_framework.test import APIClient
+
+from matches.models import Hand, HandDraftPart
+from tests.factories import create_match
+from tests.web.entry import choose_ending, open_entry, record_reviewed, tap
+
+SHARED = "Shared with the other phones at this table."
+ANN_MELDS = [["AS", "AH", "AD", "AC"], ["AS", "AH", "AD"], ["KS", "KH", "KD"], ["QS", "QH", "QD"]]
+BEN_MELDS = [["5D", "6D", "7D"]]
+CLEO_MELDS = [["5C", "6C", "7C"]]
+BEN_HELD = ["3C", "4C", "8H", "9H", "10H", "JH", "3D", "4D", "8C", "9C"]
+CLEO_HELD = ["3H", "4H", "8S", "9S", "10S", "JS", "3S", "4S", "8D", "9D"]
+
+Step = Callable[[], None]
+
+
+def phone(page_as, user) -> Page:
+    """A phone signed in as ``user``; patient, since several phones share one test server."""
+    page = page_as(user)
+    page.set_default_timeout(30_000)
+    return page
+
+
+def link(roster, *users) -> None:
+    """Seat the first players of the roster as these users' own players."""
+    for player, user in zip(roster, users, strict=False):
+        player.user = user
+        player.save()
+
+
+def taps(page: Page, melds: list[list[str]], held: list[str]) -> list[Step]:
+    """One player's taps on their own part, one step each: each meld, then the held cards."""
+    steps: list[Step] = []
+    for meld in melds:
+        steps.append(lambda: page.locator('[data-key="bar-new-meld"]').click())
+        steps += [lambda card=card: tap(page, card) for card in meld]
+    if held:
+        steps.append(lambda: page.locator('[data-key="bar-hand"]').click())
+        steps += [lambda card=card: tap(page, card) for card in held]
+    return steps
+
+
+def at_once(*phones: list[Step]) -> None:
+    """The phones' taps interleaved, one tap on each in turn, as at a table."""
+    for round_ in zip_longest(*phones):
+        for step in round_:
+            if step is not None:
+                step()
+
+
+def chips(page: Page) -> list[str]:
+    return page.locator(".player-panel .chip").evaluate_all(
+        "nodes => nodes.map(n => n.dataset.card)"
+    )
+
+
+def test_three_players_enter_their_own_hands_at_once_recorded_once(
+    page_as, alice, bob, victor, roster, screenshot, assert_accessible
+):
+    ann, ben, cleo = roster[:3]
+    link(roster, alice, bob, victor)
+    match = create_match(ann.club, [ann, ben, cleo], user=alice, table="Table 5")
+    a, b, v = phone(page_as, alice), phone(page_as, bob), phone(page_as, victor)
+    for page in (a, b, v):
+        open_entry(page, match.pk)
+        expect(page.get_by_text(SHARED, exact=True)).to_be_visible()
+    expect(b.locator("#tab-1")).to_have_attribute("aria-selected", "true")
+    expect(v.locator("#tab-2")).to_have_attribute("aria-selected", "true")
+
+    choose_ending(a, str(ann.pk))
+    at_once(
+        taps(a, ANN_MELDS, []),
+        taps(b, BEN_MELDS, BEN_HELD),
+        taps(v, CLEO_MELDS, CLEO_HELD),
+    )
+    # the scorekeeper's phone shows who has entered their part, and taps nothing of theirs
+    progress = a.locator("#share-progress")
+    expect(progress.locator(f'li[data-player="{ben.pk}"]')).to_have_text("Ben ✓ 1 meld, 10 cards")
+    expect(progress.locator(f'li[data-player="{cleo.pk}"]')).to_have_text("Cleo ✓ 1 meld, 10 cards")
+    screenshot(a, "own-hands-scorekeeper")
+    screenshot(v, "own-hands-player")
+    assert_accessible(a)
+    assert_accessible(v)
+
+    record_reviewed(a)
+    expect(a.locator("#messages")).to_contain_text("Hand 1 recorded.")
+    (hand,) = Hand.objects.filter(match=match)
+    results = {r.player_id: r for r in hand.results.all()}
+    assert Counter(c["card"] for c in results[ben.pk].held) == Counter(BEN_HELD)
+    assert Counter(c["card"] for c in results[cleo.pk].held) == Counter(CLEO_HELD)
+    assert [m["cards"] for m in results[ann.pk].melds] == ANN_MELDS
+    # the scores are the engine's for exactly this hand, entered once
+    client = APIClient()
+    ruling = client.post(
+        "/api/v1/rulings/hand/",
+        {
+            "ending": "went_out",
+            "went_out": "Ann",
+            "results": [
+                {"player": "Ann", "melds": ANN_MELDS, "hand": []},
+                {"player": "Ben", "melds": BEN_MELDS, "hand": BEN_HELD},
+                {"player": "Cleo", "melds": CLEO_MELDS, "hand": CLEO_HELD},
+            ],
+        },
+        format="json",
+    ).json()
+    assert ruling["valid"]
+    nets = {r["player"]: r["net"] for r in ruling["results"]}
+    assert {p.name: results[p.pk].net for p in (ann, ben, cleo)} == nets
+    # the players' phones learn it was recorded
+    for page in (b, v):
+        expect(page.locator("#share-status")).to_contain_text(
+            "Hand 1 was recorded on another phone."
+        )
+
+
+def test_two_phones_tapping_the_same_whole_hand_never_double_a_card(
+    page_as, alice, bob, roster, screenshot
+):
+    """Alice and Bob both tap Ann's whole hand, both online, tap for tap: each card counts once."""
+    ann, ben, cleo = roster[:3]
+    match = create_match(ann.club, [ann, ben, cleo], user=alice)
+    a, b = phone(page_as, alice), phone(page_as, bob)
+    for page in (a, b):
+        open_entry(page, match.pk)
+        expect(page.get_by_text(SHARED, exact=True)).to_be_visible()
+        expect(page.locator("#tab-0")).to_have_attribute("aria-selected", "true")
+    melds = [["6H", "7H", "8H", "9H"], ["KS", "KH", "KD"]]
+    held = ["3C", "QD"]
+    at_once(taps(a, melds, held), taps(b, melds, held))
+
+    whole = Counter([*melds[0], *melds[1], *held])
+    for page in (a, b):
+        expect(page.locator(".player-panel .chip")).to_have_count(whole.total())
+    # a third phone, opened now, reads the draft as the server keeps it
+    c = phone(page_as, alice)
+    open_entry(c, match.pk)
+    expect(c.locator(".player-panel .chip")).to_have_count(whole.total())
+    assert Counter(chips(c)) == whole
+    (part,) = HandDraftPart.objects.filter(match=match, player=ann)
+    assert Counter([*sum(part.data["melds"], []), *part.data["hand"]]) == whole
+    assert part.data["hand"] == held
+    for page in (a, b):
+        assert Counter(chips(page)) == whole
+        expect(page.locator("#two-versions")).to_have_count(0)
+    screenshot(b, "same-hand-two-phones")
+
+
+def test_different_cards_on_two_phones_are_shown_side_by_side_to_choose(
+    page_as, alice, bob, roster, screenshot, assert_accessible
+):
+    ann, ben, cleo = roster[:3]
+    match = create_match(ann.club, [ann, ben, cleo], user=alice)
+    a, b = phone(page_as, alice), phone(page_as, bob)
+    for page in (a, b):
+        open_entry(page, match.pk)
+        expect(page.get_by_text(SHARED, exact=True)).to_be_visible()
+    # Bob's phone loses the draft for a moment while both enter Ann's hand differently
+    b.route("**/draft/**", lambda route: route.abort())
+    at_once(taps(a, [["6H", "7H", "8H"]], []), taps(b, [["6S", "7S", "8S"]], []))
+    expect(a.locator(".player-panel .chip")).to_have_count(3)
+    b.unroute("**/draft/**")
+    versions = b.locator("#two-versions")
+    expect(versions).to_be_visible()
+    expect(versions.locator("h2")).to_have_text("Two versions of the cards of Ann")
+    expect(versions.locator(".stale-column.yours li")).to_have_count(1)
+    expect(versions.locator(".stale-column.theirs li")).to_have_count(1)
+    screenshot(b, "two-versions")
+    assert_accessible(b)
+    b.locator("#keep-mine").click()
+    expect(versions).to_have_count(0)
+    # the choice reaches the other phone, whole: no card of the dropped version is left
+    expect(a.locator('.player-panel .chip[data-card="6S"]')).to_be_visible()
+    expect(a.locator(".player-panel .chip")).to_have_count(3)
+    assert sorted(chips(a)) == ["6S", "7S", "8S"]
+
+
+def test_a_scorekeeper_starts_the_hand_again_on_every_phone(
+    page_as, alice, bob, roster, screenshot
+):
+    ann, ben, cleo = roster[:3]
+    match = create_match(ann.club, [ann, ben, cleo], user=alice)
+    a, b = phone(page_as, alice), phone(page_as, bob)
+    for page in (a, b):
+        open_entry(page, match.pk)
+        expect(page.get_by_text(SHARED, exact=True)).to_be_visible()
+    choose_ending(a, str(ben.pk))
+    at_once(taps(a, [["6H", "7H", "8H"]], ["KC"]))
+    expect(b.locator(".player-panel .chip")).to_have_count(4)
+
+    b.locator("#start-again").click()
+    dialog = b.locator("#start-again-dialog")
+    expect(dialog).to_be_visible()
+    expect(dialog.locator("h2")).to_have_text("Start hand 1 again?")
+    screenshot(b, "start-again")
+    dialog.get_by_role("button", name="Cancel").click()
+    expect(b.locator(".player-panel .chip")).to_have_count(4)  # nothing changed
+
+    b.locator("#start-again").click()
+    b.locator("#start-again-yes").click()
+    expect(b.locator(".player-panel .chip")).to_have_count(0)
+    expect(a.locator(".player-panel .chip")).to_have_count(0)
+    expect(a.locator('input[name="ending"]:checked')).to_have_count(0)
+    assert not any(p.data.get("melds") or p.data.get("hand") for p in HandDraftPart.objects.all())
+    # the entry goes on from nothing on both phones
+    tap(a, "9D")
+    expect(b.locator('.player-panel .chip[data-card="9D"]')).to_be_visible()
+
+
+def test_an_owner_links_a_player_to_a_member_who_then_enters_their_own_hand(
+    page_as, alice, bob, victor, roster, screenshot, assert_accessible
+):
+    ann, ben, cleo = roster[:3]
+    match = create_match(ann.club, [ann, ben, cleo], user=alice)
+    a = phone(page_as, alice)
+    a.goto(f"/clubs/{ann.club.pk}/")
+    field = a.get_by_label("Login of Cleo (this is me)")
+    expect(field).to_have_value("")
+    field.select_option("victor")
+    expect(a.locator(f"#login-{cleo.pk}-status")).to_have_text(
+        "Cleo is now victor: they enter their own hand on their phone."
+    )
+    cleo.refresh_from_db()
+    assert cleo.user == victor
+    screenshot(a, "roster-this-is-me")
+    assert_accessible(a)
+
+    # a scorekeeper keeps the roster's names, the owner its logins
+    b = phone(page_as, bob)
+    b.goto(f"/clubs/{ann.club.pk}/")
+    expect(b.locator(f'#players li[data-player="{cleo.pk}"]')).to_be_visible()
+    expect(b.locator("#players select")).to_have_count(0)
+
+    v = phone(page_as, victor)
+    v.goto(f"/matches/{match.pk}/")
+    v.locator("#enter-hand").click()
+    expect(v.locator("#entry .picker")).to_be_visible()
+    expect(v.locator('[role="tab"]')).to_have_count(1)
+    expect(v.locator("#tab-2")).to_have_attribute("aria-selected", "true")
+
+    field.select_option("")
+    expect(a.locator(f"#login-{cleo.pk}-status")).to_have_text("Cleo has no login now.")
+    cleo.refresh_from_db()
+    assert cleo.user is None

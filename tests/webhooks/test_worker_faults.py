@@ -1,0 +1,158 @@
+"""The worker under faults: a worker killed with SIGKILL during an attempt, and one club's
+receivers that never answer. Real worker processes (``manage.py worker``) against the committed
+test database, and loopback receivers of the test's own.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from matches import events
+from matches.models import EventType
+from tests.matches.servers import stop_group
+from tests.matches.test_workers import ROOT, server_env
+from webhooks.models import Attempt, Delivery, Endpoint
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+class Receiver:
+    """A loopback receiver: the first ``silent`` requests get no answer until the test ends
+    (the worker's timeout cuts them off); later ones get 204."""
+
+    def __init__(self, silent: int) -> None:
+        self.silent = silent
+        self.ids: list[str] = []
+        self.arrived = threading.Condition()
+        self.released = threading.Event()
+        receiver = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+                self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                with receiver.arrived:
+                    receiver.ids.append(self.headers["webhook-id"])
+                    answer = len(receiver.ids) > receiver.silent
+                    receiver.arrived.notify_all()
+                if not answer:
+                    receiver.released.wait(timeout=120)
+                    return
+                self.send_response(204)
+                self.end_headers()
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/hooks"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def wait_for(self, count: int, timeout: float) -> bool:
+        with self.arrived:
+            return self.arrived.wait_for(lambda: len(self.ids) >= count, timeout=timeout)
+
+    def close(self) -> None:
+        self.released.set()
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def receivers() -> Iterator[Callable[[int], Receiver]]:
+    made: list[Receiver] = []
+
+    def make(silent: int) -> Receiver:
+        made.append(Receiver(silent))
+        return made[-1]
+
+    yield make
+    for receiver in made:
+        receiver.close()
+
+
+@pytest.fixture
+def workers() -> Iterator[Callable[..., subprocess.Popen[bytes]]]:
+    started: list[subprocess.Popen[bytes]] = []
+
+    def start(*options: str) -> subprocess.Popen[bytes]:
+        env = server_env(WEBHOOKS_ALLOW_PRIVATE_TARGETS="true")
+        command = [sys.executable, "manage.py", "worker", "--no-reload", "--no-startup-delay"]
+        process = subprocess.Popen(
+            [*command, "--interval", "0.2", "--verbosity", "0", *options],
+            cwd=ROOT,
+            env=env,
+            start_new_session=True,
+            stdout=subprocess.DEVNULL,
+        )
+        started.append(process)
+        return process
+
+    yield start
+    for process in started:
+        stop_group(process)
+
+
+def until(condition: Callable[[], bool], timeout: float) -> bool:
+    """Whether ``condition`` came true within ``timeout`` seconds, checked as rows change."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        threading.Event().wait(0.2)  # the next look at the database
+    return condition()
+
+
+def test_an_attempt_cut_off_by_a_killed_worker_is_made_by_another_running_worker(
+    club, receivers, workers
+):
+    receiver = receivers(1)
+    Endpoint.objects.create(club=club, url=receiver.url, events=["match.started"])
+    events.write(club_id=club.pk, type=EventType.MATCH_STARTED, data={"match": 1})
+    delivery = Delivery.objects.get()
+
+    doomed = workers("--concurrency", "1")
+    assert receiver.wait_for(1, timeout=60)
+    os.killpg(doomed.pid, signal.SIGKILL)
+    doomed.wait()
+    killed_at = time.monotonic()
+    delivery.refresh_from_db()
+    assert (delivery.status, delivery.attempts) == ("pending", 0)
+    assert delivery.leased_until is not None
+
+    workers("--concurrency", "2", "--sweep-every", "2")  # its start-up finds the lease held
+    assert until(lambda: Delivery.objects.get().status == "succeeded", timeout=150)
+    assert time.monotonic() - killed_at < 120
+    assert receiver.ids == [delivery.message_id, delivery.message_id]
+    assert Delivery.objects.get().attempts == 1
+
+
+def test_a_clubs_dead_receivers_do_not_delay_another_clubs_deliveries(
+    club, bobs_club, receivers, workers
+):
+    dead, alive = receivers(10_000), receivers(0)
+    Endpoint.objects.bulk_create(
+        Endpoint(club=club, url=f"{dead.url}?{i}", events=["match.started"]) for i in range(24)
+    )
+    events.write(club_id=club.pk, type=EventType.MATCH_STARTED, data={"match": 1})
+    Endpoint.objects.create(club=bobs_club, url=alive.url, events=["match.started"])
+    for match in range(30):
+        events.write(club_id=bobs_club.pk, type=EventType.MATCH_STARTED, data={"match": match})
+    theirs = Delivery.objects.filter(endpoint__club=bobs_club)
+
+    workers()  # as deployed: three task loops
+    assert until(lambda: theirs.filter(status="succeeded").count() == 30, timeout=60)
+    # Meanwhile the first club's receivers held at most two attempts at a time, each cut off
+    # only by the 10-second timeout: most of its deliveries are still waiting their turn.
+    assert Attempt.objects.filter(delivery__endpoint__club=club).count() <= 4
+    assert dead.wait_for(1, timeout=1)
+    assert len(dead.ids) <= 4
