@@ -79,6 +79,11 @@ def balanced_tables(best_first: Sequence[T], sizes: Sequence[int], *, seed: int)
 
 
 RESTARTS = 16  # fresh starting draws tried by the search, the first being the mode's own draw
+# Swaps the search may weigh in one draw, so that even a night of 200 players by rating is
+# drawn in seconds: it stops at the end of the pass that reaches this many (a
+# count, not a time, so the same arguments still give the same tables). Random draws of nights
+# of up to 30 players stay well under it.
+BUDGET = 60_000
 
 
 def remembering_tables(
@@ -156,15 +161,18 @@ def remembering_tables(
         spread = sum(sum(power[p] for p in table) ** 2 / len(table) for table in tables if table)
         return again, unequal, repeats, round(spread, 6)
 
+    weighed = [0]  # swaps weighed so far, against BUDGET
+
     def improve(tables: list[list[int]], rng: random.Random) -> list[list[int]]:
         sums = [sum(power[p] for p in table) for table in tables]
         better = True
-        while better:
+        while better and weighed[0] < BUDGET:
             better = False
             pairs = [(s, t) for s in range(len(tables)) for t in range(s + 1, len(tables))]
             rng.shuffle(pairs)
             for s, t in pairs:
                 one, other = tables[s], tables[t]
+                weighed[0] += len(one) * len(other)
                 for i in range(len(one)):
                     for j in range(len(other)):
                         a, b = one[i], other[j]
@@ -207,6 +215,8 @@ def remembering_tables(
     for _ in range(RESTARTS - 1):
         if best_cost[:3] == (0, floor, 0) and strength is None:
             break  # nothing left to improve: the seed's draw stands
+        if weighed[0] >= BUDGET:
+            break
         start = list(ids)
         rng.shuffle(start)
         tried = improve(_cut(start, sizes), rng)

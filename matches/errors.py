@@ -86,6 +86,14 @@ class NoSuchHand(MatchError):
     message = _("Hand {number} does not exist; it may just have been voided.")
 
 
+class NoSuchMatch(MatchError):
+    """The match a request named is gone: deleted (its club night's round undone) meanwhile."""
+
+    status = 404
+    code = "not_found"
+    message = _("Match {match} does not exist; it may just have been deleted.")
+
+
 class NotLastHand(MatchError):
     status = 409
     code = "not_last_hand"

@@ -590,7 +590,10 @@ def hand_record(
         if stored is not None:
             return stored
         _claim_key(match_id, idempotency_key)
-    match = statements.lock_match(match_id)
+    try:
+        match = statements.lock_match(match_id)
+    except Match.DoesNotExist:  # deleted while this request waited for it (a round undone)
+        raise errors.NoSuchMatch(match=match_id) from None
     if idempotency_key:
         stored = _stored_hand(match_id, idempotency_key, fingerprint)
         if stored is not None:

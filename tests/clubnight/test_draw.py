@@ -181,3 +181,15 @@ def test_late_arrivals_and_withdrawn_players_are_taken_as_they_are():
     tables = draw.remembering_tables(players, [3, 3], earlier=earlier, seed=0)
     assert sorted(p for table in tables for p in table) == players
     assert repeats(tables, earlier) == 0
+
+
+def test_a_night_of_two_hundred_by_rating_seats_everyone_reproducibly():
+    players = list(range(200))
+    sizes = draw.table_sizes(200, 2, 5)
+    earlier = [draw.random_tables(players, sizes, seed=n) for n in range(3)]
+    strength = {p: 800.0 + p for p in players}
+    tables = draw.remembering_tables(players, sizes, earlier=earlier, seed=1, strength=strength)
+    assert sorted(p for table in tables for p in table) == players
+    assert tables == draw.remembering_tables(
+        players, sizes, earlier=earlier, seed=1, strength=strength
+    )

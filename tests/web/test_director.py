@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 from clubnight import tournaments
 from clubnight.models import Round
 from matches.models import Player
+from tests.factories import record_hand, went_out
 
 
 @pytest.fixture
@@ -57,6 +58,14 @@ def test_a_director_undoes_a_round_and_changes_the_entrants(
     expect(page.locator("#board-tables")).not_to_contain_text("Ann")
     page.get_by_role("button", name="Withdraw Ben").click()  # a round is being played
     expect(page.locator("#messages")).to_contain_text("still has a match in progress")
+    for table in Round.objects.get(tournament=night).tables.all():
+        seated = list(table.match.seats.order_by("position").values_list("player_id", flat=True))
+        for _ in range(3):
+            record_hand(table.match, went_out(seated[0], seated), user=alice)
+    page.reload()
+    page.get_by_role("button", name="Withdraw Ben").click()  # between rounds: he keeps his row
+    expect(page.locator("#leaderboard-rows")).to_contain_text("Ben (withdrawn)")
+    expect(page.locator("#entrant-list li")).to_have_count(8)
 
     with page.expect_download() as download:
         page.get_by_role("link", name="Download the leaderboard (CSV)").click()
@@ -64,6 +73,7 @@ def test_a_director_undoes_a_round_and_changes_the_entrants(
     assert re.fullmatch(r"arlington-card-club-tuesday-night-leaderboard-[\d-]{10}\.csv", name)
     text = download.value.path().read_text(encoding="utf-8-sig")
     assert text.splitlines()[0].endswith("round_1,withdrawn") and "Jo" in text
+    assert [line for line in text.splitlines() if "Ben" in line][0].endswith(",yes")
 
 
 def test_a_viewer_sees_no_directors_controls(page_as, victor, night, alice):

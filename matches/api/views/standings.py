@@ -61,7 +61,9 @@ TABLE_DESCRIPTION = f"One row per player, best first, with these fields: {COLUMN
 CSV_DESCRIPTION = (
     "One row per player, best first, as CSV text: UTF-8 with a byte-order mark, a header row, "
     f"then one line per player, with these columns in this order: {COLUMNS}. A cell that a "
-    "spreadsheet would run as a formula starts with `'`."
+    "spreadsheet would run as a formula starts with `'`. `rating` is cautious (1000 + 40 × "
+    "(mu − 3 × sigma)): it rises with many good results rather than one, so a player with a "
+    "recent first win can rate below regulars who won less."
 )
 
 

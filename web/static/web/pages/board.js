@@ -25,7 +25,7 @@ function render(board) {
   document.getElementById("leaderboard-rows").replaceChildren(...board.leaderboard.map((row) =>
     h("tr", { dataset: { player: row.player } },
       h("td", { class: "num" }, row.rank),
-      h("th", { scope: "row" }, h("a", { href: `/players/${row.player}/` }, row.name)),
+      h("th", { scope: "row" }, h("a", { href: `/players/${row.player}/` }, row.name), row.withdrawn ? ` (${t("withdrawn")})` : ""),
       h("td", { class: "num" }, decimal(row.victory_points)),
       h("td", { class: "num" }, number(row.points)),
       h("td", { class: "num" }, row.matches))));

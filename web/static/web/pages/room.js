@@ -16,7 +16,7 @@ function render(board) {
   document.getElementById("room-leaderboard").replaceChildren(...board.leaderboard.map((row) =>
     h("li", { dataset: { player: row.player } },
       h("span", { class: "place" }, row.rank),
-      h("span", { class: "name" }, row.name),
+      h("span", { class: "name" }, row.name, row.withdrawn ? ` (${t("withdrawn")})` : ""),
       h("span", { class: "figures" }, t("vp_points", { vp: decimal(row.victory_points), points: number(row.points) })))));
   document.getElementById("room-tables").replaceChildren(...(board.round ? board.round.tables.map((table) => tableCard(table, { link: false })) : []));
 }

@@ -1,0 +1,92 @@
+"""Undoing a round while a scorekeeper records its first hand: real concurrent connections on
+PostgreSQL. Whichever takes the match's lock first wins; the other is refused cleanly."""
+
+from __future__ import annotations
+
+import threading
+
+import psycopg
+import pytest
+from django.db import connection, connections
+
+from clubnight import tournaments
+from clubnight.models import Round
+from matches.models import Hand, Match
+from tests.factories import client_for, went_out
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def waiting_for_a_lock() -> int:
+    """How many other sessions of the test database are waiting for a row lock right now."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+            "AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()"
+        )
+        return int(cursor.fetchone()[0])
+
+
+def until(condition) -> None:
+    """Wait for ``condition`` to hold: a state of the database, asked again until it does."""
+    for _ in range(2000):
+        if condition():
+            return
+        threading.Event().wait(0.005)
+    raise AssertionError("the database never reached the state waited for")
+
+
+def run(task, results, key):
+    def body():
+        try:
+            results[key] = task()
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=body)
+    thread.start()
+    return thread
+
+
+@pytest.fixture
+def drawn(carol, club, roster):
+    night = tournaments.tournament_create(
+        club=club, name="Race night", players=[p.pk for p in roster[:3]], user=carol
+    )
+    round_ = tournaments.round_draw(tournament=night, user=carol)
+    match = round_.tables.get().match
+    return night, match, list(match.seats.order_by("position").values_list("player", flat=True))
+
+
+@pytest.mark.parametrize("first", ["undo", "hand"])
+def test_an_undo_and_a_first_hand_at_once_one_wins_cleanly(carol, drawn, first):
+    night, match, seated = drawn
+    url = f"/api/v1/tournaments/{night.pk}/rounds/1/"
+    tasks = {
+        "undo": lambda: client_for(carol).delete(url).status_code,
+        "hand": lambda: (
+            client_for(carol)
+            .post(f"/api/v1/matches/{match.pk}/hands/", went_out(seated[0], seated), format="json")
+            .status_code
+        ),
+    }
+    results: dict[str, int] = {}
+    params = connection.get_connection_params()
+    with psycopg.connect(**params, autocommit=False) as holder:  # holds the match's row lock
+        holder.execute("SELECT 1 FROM matches_match WHERE id = %s FOR UPDATE", [match.pk])
+        second = "hand" if first == "undo" else "undo"
+        threads = [run(tasks[first], results, first)]
+        until(lambda: waiting_for_a_lock() >= 1)  # the first is queued behind the lock
+        threads.append(run(tasks[second], results, second))
+        until(lambda: waiting_for_a_lock() >= 2)  # and the second behind it
+        holder.rollback()  # release: the first in the queue goes first
+    for thread in threads:
+        thread.join(timeout=30)
+    if first == "undo":
+        assert results == {"undo": 204, "hand": 404}
+        assert not Match.objects.filter(pk=match.pk).exists()
+        assert not Round.objects.filter(tournament=night).exists()
+    else:
+        assert results == {"hand": 201, "undo": 409}
+        assert Hand.objects.filter(match=match).count() == 1
+        assert Round.objects.filter(tournament=night).count() == 1
