@@ -94,7 +94,7 @@ def draft_of(*, match_id: int, number: int) -> Draft:
     """The draft of hand ``number`` of a match; empty if nobody has written any of it.
 
     Raises ``errors.MatchFinished`` and ``errors.HandNumberNotNext`` (the hand was recorded
-    meanwhile, maybe from another phone), and ``Match.DoesNotExist``.
+    meanwhile, maybe from another phone), and ``errors.NoSuchMatch``.
     """
     match = statements.read_match(match_id)
     _check_number(match, number)

@@ -89,8 +89,13 @@ def live_of_hand(match_id: int, number: int) -> LiveHand:
 
 
 def _lock(match_id: int) -> Match:
-    """The match, locked: every live write of a match, and the finish's record, queue here."""
-    return Match.objects.select_for_update().get(pk=match_id)
+    """The match, locked: every live write of a match, and the finish's record, queue here.
+
+    Raises ``errors.NoSuchMatch`` (404) if it was deleted while this request waited for it."""
+    match = Match.objects.select_for_update().filter(pk=match_id).first()
+    if match is None:
+        raise errors.NoSuchMatch(match=match_id)
+    return match
 
 
 def _seats(match: Match) -> list[Seat]:

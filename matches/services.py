@@ -590,10 +590,7 @@ def hand_record(
         if stored is not None:
             return stored
         _claim_key(match_id, idempotency_key)
-    try:
-        match = statements.lock_match(match_id)
-    except Match.DoesNotExist:  # deleted while this request waited for it (a round undone)
-        raise errors.NoSuchMatch(match=match_id) from None
+    match = statements.lock_match(match_id)  # 404 if deleted meanwhile (a round undone)
     if idempotency_key:
         stored = _stored_hand(match_id, idempotency_key, fingerprint)
         if stored is not None:
@@ -684,8 +681,13 @@ def _locked_hand(match_id: int, number: int) -> tuple[Match, list[Seat], Hand]:
     ``errors.NoSuchHand`` if the hand is not there (voided since the caller saw it).
     """
     match = (
-        Match.objects.select_for_update(of=("self",)).select_related("created_by").get(pk=match_id)
+        Match.objects.select_for_update(of=("self",))
+        .select_related("created_by")
+        .filter(pk=match_id)
+        .first()
     )
+    if match is None:  # deleted while this request waited for it (a round undone)
+        raise errors.NoSuchMatch(match=match_id)
     # read after the lock, not within its statement: that would see the drafts as they were
     # before the wait for the lock (statements.LOCK)
     match.has_drafts = HandDraftPart.objects.filter(match=match).exists()  # type: ignore[attr-defined]

@@ -22,7 +22,8 @@ from django.db import connection
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from matches.models import Match, RevisionAction
+from matches import errors
+from matches.models import RevisionAction
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +85,8 @@ WHERE m.id = %s FOR UPDATE OF m, s
 
 
 def lock_match(match_id: int) -> LockedMatch:
-    """Lock a match and its seats, then read them; raises ``Match.DoesNotExist`` if it is gone.
+    """Lock a match and its seats, then read them; raises ``errors.NoSuchMatch`` (404) if it is
+    gone, deleted while this request waited for it (a club night's round undone).
 
     On SQLite the transaction holds the database's write lock from its first statement
     (``transaction_mode`` IMMEDIATE in the settings), so there is no row to lock.
@@ -101,7 +103,7 @@ def read_match(match_id: int) -> LockedMatch:
         cursor.execute(LOCK_MATCH, [match_id])
         rows = cursor.fetchall()
     if not rows:
-        raise Match.DoesNotExist(f"match {match_id}")
+        raise errors.NoSuchMatch(match=match_id)
     first_row = rows[0]
     club, season, table, status, played, first, created_at, creator, ruleset, options = first_row[
         :10

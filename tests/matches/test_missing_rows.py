@@ -54,3 +54,30 @@ def test_no_such_hand_is_answered_404_not_found(as_carol, club, roster, monkeypa
     response = as_carol.delete(f"/api/v1/matches/{match['id']}/hands/1/")
     assert response.status_code == 404
     assert [e["code"] for e in response.json()["errors"]] == ["not_found"]
+
+
+@pytest.mark.django_db
+def test_every_write_of_a_match_deleted_meanwhile_says_not_found(carol, club, roster):
+    """A club night's round undone deletes its matches: a write that waited for one's lock
+    then finds it gone, and answers 404 ``not_found``, whichever write it is."""
+    from matches import drafts, live
+
+    match = start_match(client_for(carol), club, roster[:3])
+    gone = match["id"] + 1000
+    writes = [
+        lambda: services.hand_record(
+            match_id=gone,
+            user=carol,
+            entry=None,  # type: ignore[arg-type]
+        ),
+        lambda: drafts.draft_part_save(
+            match_id=gone, number=1, player_id=None, data={}, expected_version=0, user=carol
+        ),
+        lambda: drafts.draft_discard(match_id=gone, number=1, user=carol),
+        lambda: live.live_start(match_id=gone, turned_up=scoring.Card.parse("7H"), user=carol),
+        lambda: services.hand_void(match_id=gone, number=1, user=carol),
+    ]
+    for write in writes:
+        with pytest.raises(errors.NoSuchMatch) as refused:
+            write()
+        assert (refused.value.status, refused.value.code) == (404, "not_found")

@@ -20,7 +20,7 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from matches import statements
+from matches import errors, statements
 from matches.models import Hand, HandResult, HandRevision, Match, Seat
 from tests.factories import record, start_match, went_out
 
@@ -189,7 +189,7 @@ def test_the_locked_read_gives_the_match_and_its_seats_in_order(club, roster, ca
     )
     with transaction.atomic():
         locked = statements.lock_match(match.pk)
-        with pytest.raises(Match.DoesNotExist):
+        with pytest.raises(errors.NoSuchMatch):
             statements.lock_match(match.pk + 1000)
     assert (locked.club, locked.table, locked.first_dealer, locked.created_by) == (
         club.pk,
