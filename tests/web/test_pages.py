@@ -86,7 +86,9 @@ def test_a_player_added_before_the_roster_arrives_stays_seated(page_as, alice, c
 
     page = page_as(alice)
     page.route(lambda url: "/api/v1/players/?club=" in url, hold)
-    page.goto(f"/clubs/{club.pk}/matches/new/")
+    asked = lambda request: "/api/v1/players/?club=" in request.url  # noqa: E731
+    with page.expect_request(asked):  # the roster is on its way when Zoe is added
+        page.goto(f"/clubs/{club.pk}/matches/new/")
     page.get_by_label("Add a player to the club").fill("Zoe")
     page.get_by_role("button", name="Add", exact=True).click()
     expect(page.locator("#seat-order")).to_contain_text("Zoe")
