@@ -79,6 +79,9 @@ SLOW = {
     "tests/matches/test_workers.py": "gunicorn and uvicorn workers in processes of their own",
     "tests/scoring/test_live_rummy_stateful.py": "a Hypothesis state machine over the rummy table",
     "tests/scoring/test_live_stateful.py": "a Hypothesis state machine over the live table",
+    "tests/test_run.py::test_an_embedded_postgresql_answers_and_is_gone_afterwards": (
+        "starts and stops a PostgreSQL server of its own"
+    ),
 }
 
 # Hypothesis' examples per property test: its default (100) in `make test`; `make test-fast`

@@ -47,10 +47,8 @@ def free_port() -> int:
 
 def server_env(**overrides: str) -> dict[str, str]:
     settings = connection.settings_dict
-    database = (
-        f"postgres://{settings['USER']}@{settings['HOST'] or '127.0.0.1'}:"
-        f"{settings['PORT'] or 5432}/{settings['NAME']}"
-    )
+    host = urllib.parse.quote(settings["HOST"] or "127.0.0.1", safe="")  # a Unix socket's too
+    database = f"postgres://{settings['USER']}@{host}:{settings['PORT'] or 5432}/{settings['NAME']}"
     env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "CACHE_BACKEND"}}
     env.update(
         DATABASE_URL=database,
