@@ -15,7 +15,6 @@ import json
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -29,6 +28,8 @@ import pytest
 from django.core.management import call_command
 from django.db import connection
 
+from tests.parallel import free_port
+
 pytestmark = pytest.mark.django_db(transaction=True)
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,13 +37,6 @@ WORKERS = 3
 ADDRESS_LIMIT = 5
 ACCOUNT_LIMIT = 3
 ATTEMPTS = 10
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 def server_env(**overrides: str) -> dict[str, str]:
