@@ -43,15 +43,19 @@ browser:
 
 # The tests run on the PostgreSQL named by DATABASE_URL; unset, on the one at 127.0.0.1:5432,
 # and when none answers there, on a throwaway PostgreSQL of their own (tests/run.py).
+# Both run on every core (pytest-xdist, -n auto: `make test WORKERS=0` for one process) in a
+# random order (pytest-randomly; its seed is printed, `--randomly-seed=N` repeats an order).
+WORKERS ?= auto
 # Everything: the browser tests and the slow ones included.
 test: venv browser
-	SECRET_KEY=$${SECRET_KEY:-arlington-test-suite-key} $(PY) -m tests.run --create-db
+	SECRET_KEY=$${SECRET_KEY:-arlington-test-suite-key} $(PY) -m tests.run --create-db \
+		-n $(WORKERS)
 
 # The quick loop: leaves out the browser tests (tests/web) and those marked slow (pytest -m),
 # and runs a fifth of Hypothesis' examples per property test (the "fast" profile).
 test-fast: venv
 	SECRET_KEY=$${SECRET_KEY:-arlington-test-suite-key} $(PY) -m tests.run --create-db -q \
-		-m "not browser and not slow" --hypothesis-profile=fast
+		-n $(WORKERS) -m "not browser and not slow" --hypothesis-profile=fast
 
 lint: venv
 	$(VENV)/bin/ruff check .

@@ -128,3 +128,10 @@ def pytest_ignore_collect(collection_path, config):
     if _SLOW_DESELECTED not in config.stash:
         config.stash[_SLOW_DESELECTED] = _slow_is_deselected(config)
     return True if config.stash[_SLOW_DESELECTED] else None
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    """The random order's seed at the end too, where -q (make test-fast) shows it as well."""
+    if config.pluginmanager.hasplugin("randomly") and hasattr(config.option, "randomly_seed"):
+        seed = config.option.randomly_seed
+        terminalreporter.write_line(f"tests in random order: repeat it with --randomly-seed={seed}")
