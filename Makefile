@@ -5,7 +5,6 @@ PY := $(VENV)/bin/python
 # (tests, lint, type checks, locks). Each lock file pins its set with hashes.
 RUN_STAMP := $(VENV)/.installed-run
 STAMP := $(VENV)/.installed
-DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/arlington
 # Where `make run` serves: `make run PORT=9000`, or `HOST=0.0.0.0` to be reached from a phone.
 HOST ?= 127.0.0.1
 PORT ?= 8000
@@ -42,16 +41,21 @@ browser:
 		>/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
 		apt-get install -y -qq chromium; }
 
+# The tests run on the PostgreSQL named by DATABASE_URL; unset, on the one at 127.0.0.1:5432,
+# and when none answers there, on a throwaway PostgreSQL of their own (tests/run.py).
+# Both run on every core (pytest-xdist, -n auto: `make test WORKERS=0` for one process) in a
+# random order (pytest-randomly; its seed is printed, `--randomly-seed=N` repeats an order).
+WORKERS ?= auto
 # Everything: the browser tests and the slow ones included.
 test: venv browser
-	DATABASE_URL=$(DATABASE_URL) SECRET_KEY=$${SECRET_KEY:-arlington-test-suite-key} \
-		$(PY) -m pytest --create-db
+	SECRET_KEY=$${SECRET_KEY:-arlington-test-suite-key} $(PY) -m tests.run --create-db \
+		-n $(WORKERS)
 
 # The quick loop: leaves out the browser tests (tests/web) and those marked slow (pytest -m),
 # and runs a fifth of Hypothesis' examples per property test (the "fast" profile).
 test-fast: venv
-	DATABASE_URL=$(DATABASE_URL) SECRET_KEY=$${SECRET_KEY:-arlington-test-suite-key} \
-		$(PY) -m pytest --create-db -q -m "not browser and not slow" --hypothesis-profile=fast
+	SECRET_KEY=$${SECRET_KEY:-arlington-test-suite-key} $(PY) -m tests.run --create-db -q \
+		-n $(WORKERS) -m "not browser and not slow" --hypothesis-profile=fast
 
 lint: venv
 	$(VENV)/bin/ruff check .

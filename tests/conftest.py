@@ -85,6 +85,9 @@ SLOW = {
     "tests/webhooks/test_feed_order.py": "writers and a reader in threads, committed rows",
     "tests/webhooks/test_worker_faults.py": "worker processes, one killed, and a lease run out",
     "tests/scoring/test_live_stateful.py": "a Hypothesis state machine over the live table",
+    "tests/test_run.py::test_an_embedded_postgresql_answers_and_is_gone_afterwards": (
+        "starts and stops a PostgreSQL server of its own"
+    ),
 }
 
 # Hypothesis' examples per property test: its default (100) in `make test`; `make test-fast`
@@ -131,3 +134,10 @@ def pytest_ignore_collect(collection_path, config):
     if _SLOW_DESELECTED not in config.stash:
         config.stash[_SLOW_DESELECTED] = _slow_is_deselected(config)
     return True if config.stash[_SLOW_DESELECTED] else None
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    """The random order's seed at the end too, where -q (make test-fast) shows it as well."""
+    if config.pluginmanager.hasplugin("randomly") and hasattr(config.option, "randomly_seed"):
+        seed = config.option.randomly_seed
+        terminalreporter.write_line(f"tests in random order: repeat it with --randomly-seed={seed}")

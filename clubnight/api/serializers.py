@@ -11,14 +11,13 @@ from clubnight.models import PublicLink, Round, Scope, Seating, Tournament
 from clubnight.tournaments import MAX_SEED
 from matches.selectors import LARGEST_ID
 from scoring import rulesets
+from scoring.api.fields import RulesetField
 
 MAX_ENTRANTS = 200
 
 
 def _ruleset(help_text: str = "Which game: Arlington (the default) or Rummy.") -> Any:
-    return serializers.ChoiceField(
-        choices=list(rulesets.RULESETS), default=rulesets.DEFAULT, help_text=help_text
-    )
+    return RulesetField(default=rulesets.DEFAULT, help_text=help_text)
 
 
 def _decimal(places: int, help_text: str) -> serializers.DecimalField:
@@ -101,7 +100,7 @@ class RoundSummarySerializer(serializers.ModelSerializer):
 
 
 class TournamentSerializer(serializers.ModelSerializer):
-    ruleset = serializers.ChoiceField(choices=list(rulesets.RULESETS))
+    ruleset = RulesetField()
     entrants = EntrantSerializer(many=True, read_only=True)
     rounds = RoundSummarySerializer(many=True, read_only=True)
 
@@ -213,7 +212,7 @@ class PublicLinkCreateSerializer(serializers.Serializer):
 
 
 class PublicLinkSerializer(serializers.ModelSerializer):
-    ruleset = serializers.ChoiceField(choices=list(rulesets.RULESETS))
+    ruleset = RulesetField()
     url = serializers.SerializerMethodField(help_text="The page anyone may open, read only.")
 
     class Meta:

@@ -81,11 +81,26 @@ class CardListField(serializers.ListField):
 
 
 class RulesetField(serializers.ChoiceField):
-    """A game's name: any ruleset registered when the request is read (``GET rulesets/``)."""
+    """A game's name: any ruleset registered when the request is read (``GET rulesets/``).
+
+    The choices are the registry's whenever they are read, also on a field made once and kept
+    (a serializer given to ``extend_schema`` at import), so that the OpenAPI document lists the
+    games registered when it is built.
+    """
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(choices=list(RULESETS), **kwargs)
 
+    @property
+    def choices(self) -> dict[Any, Any]:
+        if list(self._choices) != list(RULESETS):
+            self._set_choices(list(RULESETS))
+        return self._choices
+
+    @choices.setter
+    def choices(self, choices: Any) -> None:
+        self._set_choices(choices)
+
     def to_internal_value(self, data: Any) -> Any:
-        self.choices = list(RULESETS)  # each serializer holds its own copy of the field
+        self.choices  # noqa: B018 (reads the registry again)
         return super().to_internal_value(data)

@@ -24,6 +24,7 @@ from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from scoring import HandInput, PlayerInput
@@ -214,12 +215,26 @@ EXAMPLES: dict[str, object] = {
 """A body each game that has the ruling reads (its answer may refuse it, as a ruling)."""
 
 
+class AnyGameSchema(api_settings.DEFAULT_SCHEMA_CLASS):  # type: ignore[name-defined]
+    """The schema of a ruling served for any game: the ``ruleset`` path parameter lists the
+    games that have the ruling when the document is built, not when this module was imported
+    (a game registered or removed since then is counted as it is now)."""
+
+    def get_override_parameters(self) -> list[Any]:
+        ruling = getattr(self.view, "ruling", "")
+        names = [name for name, rules in RULESETS.items() if offers(rules, ruling)]
+        parameter = OpenApiParameter(
+            "ruleset",
+            str,
+            OpenApiParameter.PATH,
+            enum=names,
+            description="A game of GET rulesets/.",
+        )
+        return [*super().get_override_parameters(), parameter]
+
+
 def generic_schema(view: type[RulingView]) -> type[RulingView]:
     """Document a ruling served for any game that has it, the game named in the path."""
-    names = [name for name, rules in RULESETS.items() if offers(rules, view.ruling)]
-    parameter = OpenApiParameter(
-        "ruleset", str, OpenApiParameter.PATH, enum=names, description="A game of GET rulesets/."
-    )
     summary = f"Any game's {view.ruling} ruling: the body is the game's (see GET rulesets/)."
     decorated = extend_schema_view(
         post=extend_schema(
@@ -228,11 +243,10 @@ def generic_schema(view: type[RulingView]) -> type[RulingView]:
             request=OpenApiTypes.OBJECT,
             responses={200: OpenApiTypes.OBJECT},
             examples=[OpenApiExample("Request", value=EXAMPLES[view.ruling], request_only=True)],
-            parameters=[parameter],
             tags=["rulings"],
         )
     )
-    return decorated(type(f"Any{view.__name__}", (view,), {}))
+    return decorated(type(f"Any{view.__name__}", (view,), {"schema": AnyGameSchema()}))
 
 
 ROUTES: dict[str, type[RulingView]] = {name: generic_schema(view) for name, view in VIEWS.items()}

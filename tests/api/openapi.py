@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from drf_spectacular.drainage import GENERATOR_STATS
+from drf_spectacular.plumbing import _load_enum_name_overrides
 from drf_spectacular.renderers import OpenApiJsonRenderer
 from drf_spectacular.settings import spectacular_settings
 from drf_spectacular.validation import validate_schema
@@ -30,13 +31,25 @@ from tests.matches.endpoints import World
 METHODS = ("get", "put", "patch", "post", "delete")
 
 
+def built() -> tuple[dict[str, Any], tuple[str, ...]]:
+    """The document built now, from the games registered now, and what drf-spectacular warned
+    of. drf-spectacular keeps the enum names of ``ENUM_NAME_OVERRIDES`` (the registered games
+    among them) from one build to the next: they are read again, before and after, so that a
+    test that registers a game changes no later document."""
+    _load_enum_name_overrides.cache_clear()
+    GENERATOR_STATS.reset()
+    try:
+        generator = spectacular_settings.DEFAULT_GENERATOR_CLASS()
+        schema = generator.get_schema(request=None, public=True)
+        return schema, (*GENERATOR_STATS._warn_cache, *GENERATOR_STATS._error_cache)
+    finally:
+        _load_enum_name_overrides.cache_clear()
+
+
 @functools.cache
 def _rendered() -> tuple[bytes, tuple[str, ...]]:
     """The document as served, built once per run, and what drf-spectacular warned of."""
-    GENERATOR_STATS.reset()
-    generator = spectacular_settings.DEFAULT_GENERATOR_CLASS()
-    schema = generator.get_schema(request=None, public=True)
-    warnings = (*GENERATOR_STATS._warn_cache, *GENERATOR_STATS._error_cache)
+    schema, warnings = built()
     return OpenApiJsonRenderer().render(schema), warnings
 
 

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import datetime as dt
+import os
+from collections.abc import Iterator
 
 import pytest
+import redis
 from rest_framework.test import APIClient
 
 from matches import services
 from matches.models import Club, Membership, Player, Role, Season
 from tests.factories import client_for, make_user, record, start_match, went_out
 from tests.matches.endpoints import World
+from tests.parallel import redis_url
 
 
 @pytest.fixture(autouse=True)
@@ -100,3 +104,21 @@ def alices_world(club, roster, as_carol):
     match = start_match(as_carol, club, roster[:3], season=season.pk)
     assert record(as_carol, match["id"], went_out(seated[0], seated)).status_code == 201
     return World(club=club, players=roster, season=season, match=match["id"], seated=seated)
+
+
+@pytest.fixture
+def empty_redis() -> Iterator[redis.Redis]:
+    """This worker's Redis database (tests/parallel.py), emptied before and after the test;
+    the test is skipped, with the reason, where no Redis answers (failed in CI, which has one)."""
+    url = redis_url()
+    client = redis.Redis.from_url(url)
+    try:
+        client.ping()
+    except redis.ConnectionError as error:
+        reason = f"this test needs Redis at {url} (TEST_REDIS_URL): {error}"
+        if os.environ.get("CI"):
+            pytest.fail(reason)
+        pytest.skip(reason)
+    client.flushdb()
+    yield client
+    client.flushdb()

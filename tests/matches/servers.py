@@ -21,7 +21,8 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
-from tests.matches.test_workers import ROOT, free_port, server_env
+from tests.matches.test_workers import ROOT, server_env
+from tests.parallel import free_port
 
 APPLICATION_NAME = "arlington-test-server"  # libpq reads PGAPPNAME: the servers' connections
 

@@ -27,7 +27,17 @@ from scoring import (
     rummy,
 )
 from scoring.match import Finish
-from scoring.rulesets import BaseRuleset, Extends, Flag, MeldSizes, Options, Take, registered
+from scoring.rulesets import (
+    BaseRuleset,
+    Extends,
+    Flag,
+    MeldSizes,
+    Options,
+    Take,
+    register,
+    registered,
+    unregister,
+)
 from scoring.violations import violation
 from tests.factories import record, start_match
 from tests.matches.test_live_api import Table
@@ -249,3 +259,42 @@ def test_the_model_s_choices_are_the_registry_s_and_every_game_fits_a_row():
 
     assert [name for name, _ in Match._meta.get_field("ruleset").choices] == list(RULESETS)
     assert all(MIN_SEATS <= r.min_players <= r.max_players <= MAX_SEATS for r in RULESETS.values())
+
+
+def _ruleset_enums(document: Mapping[str, object]) -> list[list[str]]:
+    """Every enum of the document that lists Arlington: the games a ruleset may name."""
+    found: list[list[str]] = []
+
+    def walk(node: object) -> None:
+        if isinstance(node, dict):
+            enum = node.get("enum")
+            if isinstance(enum, list) and "arlington" in enum:
+                found.append(enum)
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(document)
+    return found
+
+
+def test_the_document_lists_the_games_registered_when_it_is_built(sets):
+    """Every field and path parameter naming a game reads the registry when the document is
+    built, not when its module was imported: tests that register a game leave no trace."""
+    from tests.api import openapi
+
+    def enums() -> list[list[str]]:
+        document, warnings = openapi.built()
+        assert warnings == ()
+        return _ruleset_enums(document)
+
+    with_sets = enums()
+    assert sum("sets" in enum for enum in with_sets) >= 5, with_sets
+    unregister(sets.name)
+    try:
+        without = enums()
+    finally:
+        register(sets)
+    assert without == [[name for name in enum if name != "sets"] for enum in with_sets]

@@ -9,48 +9,29 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
-import socket
 import threading
 import time
 from collections.abc import Iterator
 
 import pytest
-import redis
 import uvicorn
 from django.db import connection
 from rest_framework.authtoken.models import Token
 
 from matches import live
 from tests.factories import client_for, start_match
+from tests.parallel import free_port, redis_url
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+REDIS_URL = redis_url()
 
 
 @pytest.fixture
-def shared_redis(settings):
-    client = redis.Redis.from_url(REDIS_URL)
-    try:
-        client.ping()
-    except redis.ConnectionError as error:
-        # CI always has one (.ci/run starts it); a developer's machine may have none.
-        reason = f"this test needs Redis at {REDIS_URL} (TEST_REDIS_URL): {error}"
-        if os.environ.get("CI"):
-            pytest.fail(reason)
-        pytest.skip(reason)
-    client.flushdb()
+def shared_redis(settings, empty_redis):
     settings.REDIS_URL = REDIS_URL
     live._redis.cache_clear()
-    yield client
-    client.flushdb()
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+    return empty_redis
 
 
 @pytest.fixture

@@ -8,13 +8,13 @@ import sys
 from pathlib import Path
 
 import pytest
-import redis
 from rest_framework.throttling import UserRateThrottle
 
 from tests.factories import client_for
+from tests.parallel import redis_url
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
-REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+REDIS_URL = redis_url()
 
 
 def test_two_members_on_one_wifi_are_two_clients(alice, carol, club, monkeypatch):
@@ -45,25 +45,14 @@ def test_the_token_endpoint_slows_password_guessing(api_client_plain, alice, mon
 
 
 @pytest.fixture
-def shared_redis(settings):
-    client = redis.Redis.from_url(REDIS_URL)
-    try:
-        client.ping()
-    except redis.ConnectionError as error:
-        # CI always has one (.ci/run starts it); a developer's machine may have none.
-        reason = f"this test needs Redis at {REDIS_URL} (TEST_REDIS_URL): {error}"
-        if os.environ.get("CI"):
-            pytest.fail(reason)
-        pytest.skip(reason)
-    client.flushdb()
+def shared_redis(settings, empty_redis):
     settings.CACHES = {
         "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
     }
     from django.core.cache import caches
 
     caches["default"].clear()
-    yield client
-    client.flushdb()
+    return empty_redis
 
 
 def test_with_redis_url_a_second_app_server_sees_the_same_counts(alice, club, shared_redis):

@@ -15,7 +15,6 @@ import json
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -29,6 +28,8 @@ import pytest
 from django.core.management import call_command
 from django.db import connection
 
+from tests.parallel import free_port
+
 pytestmark = pytest.mark.django_db(transaction=True)
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -38,19 +39,10 @@ ACCOUNT_LIMIT = 3
 ATTEMPTS = 10
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 def server_env(**overrides: str) -> dict[str, str]:
     settings = connection.settings_dict
-    database = (
-        f"postgres://{settings['USER']}@{settings['HOST'] or '127.0.0.1'}:"
-        f"{settings['PORT'] or 5432}/{settings['NAME']}"
-    )
+    host = urllib.parse.quote(settings["HOST"] or "127.0.0.1", safe="")  # a Unix socket's too
+    database = f"postgres://{settings['USER']}@{host}:{settings['PORT'] or 5432}/{settings['NAME']}"
     env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "CACHE_BACKEND"}}
     env.update(
         DATABASE_URL=database,
