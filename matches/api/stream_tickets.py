@@ -75,4 +75,8 @@ class StreamTicketView(GenericAPIView):
             "url": request.build_absolute_uri(f"{stream}?{urlencode({'ticket': ticket})}"),
             "expires_at": timezone.now() + timedelta(seconds=TICKET_SECONDS),
         }
-        return Response(StreamTicketSerializer(body).data, status=status.HTTP_201_CREATED)
+        return Response(  # the ticket is reached at its stream URL: Location, as on every 201
+            StreamTicketSerializer(body).data,
+            status=status.HTTP_201_CREATED,
+            headers={"Location": body["url"]},
+        )

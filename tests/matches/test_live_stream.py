@@ -208,6 +208,7 @@ def ticket_url(user, match_id: int) -> str:
 
     answer = client_for(user).post(f"/api/v1/matches/{match_id}/live/stream-ticket/")
     assert answer.status_code == 201
+    assert answer["Location"] == answer.json()["url"]
     url = urlsplit(answer.json()["url"])
     return f"{url.path}?{url.query}"
 
