@@ -71,12 +71,10 @@ class StreamTicketView(GenericAPIView):
             raise exceptions.NotFound()
         ticket = issue(user_id=user.pk, match_id=match_pk)
         stream = reverse("live-stream", kwargs={"match_pk": match_pk})
-        body = {
-            "url": request.build_absolute_uri(f"{stream}?{urlencode({'ticket': ticket})}"),
-            "expires_at": timezone.now() + timedelta(seconds=TICKET_SECONDS),
-        }
+        url = request.build_absolute_uri(f"{stream}?{urlencode({'ticket': ticket})}")
+        body = {"url": url, "expires_at": timezone.now() + timedelta(seconds=TICKET_SECONDS)}
         return Response(  # the ticket is reached at its stream URL: Location, as on every 201
             StreamTicketSerializer(body).data,
             status=status.HTTP_201_CREATED,
-            headers={"Location": body["url"]},
+            headers={"Location": url},
         )
