@@ -204,6 +204,19 @@ def manage(env: dict[str, str], *args: str) -> None:
     )
 
 
+def stop_group(process: subprocess.Popen[bytes], sig: int = signal.SIGTERM) -> None:
+    """Stop a process started in a session of its own, and its children: ``sig``, then
+    SIGKILL after 20 s."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, sig)
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+
+
 @contextlib.contextmanager
 def served(kind: str, env: dict[str, str], workers: int, log: Path) -> Iterator[int]:
     """The server and the webhook worker, as that database is documented to run; the port."""
@@ -251,13 +264,7 @@ def served(kind: str, env: dict[str, str], workers: int, log: Path) -> Iterator[
         yield port
     finally:
         for process in processes:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGTERM)
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait()
+            stop_group(process)
 
 
 def play(port: int, tables: int, hands: int, sign_ups: int, receiver: Receiver) -> Night:

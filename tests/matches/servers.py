@@ -10,7 +10,6 @@ import contextlib
 import http.client
 import os
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -21,6 +20,7 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
+from bench.tables import stop_group
 from tests.matches.test_workers import ROOT, server_env
 from tests.parallel import free_port
 
@@ -45,17 +45,6 @@ def terminate_other_connections() -> None:
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
             "WHERE datname = current_database() AND pid <> pg_backend_pid()"
         )
-
-
-def stop_group(process: subprocess.Popen[bytes], sig: int = signal.SIGTERM) -> None:
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(process.pid, sig)
-    try:
-        process.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
 
 
 class AppServer:
