@@ -261,6 +261,17 @@ CACHES = {"default": _CACHES[CACHE_BACKEND]}
 ADMIN_ENABLED = env_bool("ADMIN_ENABLED", default=True)
 
 # How long a hand submission's answer is kept for retries with the same Idempotency-Key.
+# What runs after a hand is recorded, corrected or voided, in this order (matches/subscribers.py):
+# "in_transaction" inside the hand's transaction, where a failure fails the hand;
+# "after_commit" once it has committed, where a failure is logged and the hand stays.
+ARLINGTON_AFTER_HAND = [
+    {"call": "matches.tallies.after_hand", "when": "in_transaction"},
+    {"call": "matches.events.after_hand", "when": "in_transaction"},
+    {"call": "clubnight.ratings.after_hand", "when": "in_transaction"},
+]
+# The columns that other apps add to every row of a standings table, in this order.
+ARLINGTON_STANDINGS_COLUMNS = ["clubnight.columns.RATING"]
+
 IDEMPOTENCY_KEY_TTL_SECONDS = int(os.environ.get("IDEMPOTENCY_KEY_TTL_SECONDS", 24 * 60 * 60))
 
 # The club's events (docs/webhooks.md): the feed serves, and the worker keeps, EVENTS_KEPT_DAYS

@@ -29,6 +29,7 @@ from openskill.models import PlackettLuce
 
 from clubnight.models import Rating, RatingEntry
 from matches.models import Club, Match, MatchStatus, Player, Seat
+from matches.subscribers import HandChange
 
 MODEL = PlackettLuce()
 MU: float = MODEL.mu
@@ -100,6 +101,13 @@ def _entries_from(at: dt.datetime, match_id: int) -> Q:
 
 def _matches_from(at: dt.datetime, match_id: int) -> Q:
     return Q(finished_at__gt=at) | Q(finished_at=at, id__gte=match_id)
+
+
+def after_hand(change: HandChange) -> None:
+    """Replay the ratings from the hand's match on when the hand finished, changed or
+    un-finished it (the subscriber in ``settings.ARLINGTON_AFTER_HAND``)."""
+    if change.finished_match_changed:
+        match_changed(match_id=change.match.id)
 
 
 def match_changed(*, match_id: int) -> None:

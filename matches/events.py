@@ -15,6 +15,7 @@ from django.db import transaction
 
 from matches import hands, signals
 from matches.models import Event, EventType, HandConfirmation
+from matches.subscribers import HandChange
 
 
 def write(*, club_id: int, type: EventType, data: Mapping[str, Any]) -> Event:
@@ -25,6 +26,19 @@ def write(*, club_id: int, type: EventType, data: Mapping[str, Any]) -> Event:
         event = Event.objects.create(club_id=club_id, position=position, type=type, data=dict(data))
         signals.event_written.send(sender=Event, event=event)
     return event
+
+
+def after_hand(change: HandChange) -> None:
+    """The hand's events (the subscriber in ``settings.ARLINGTON_AFTER_HAND``): written in the
+    hand's transaction, with the finish the hand made."""
+    if change.kind == "recorded" and change.hand is not None:
+        hand_recorded(change.hand)
+    elif change.kind == "corrected" and change.hand is not None and change.impact is not None:
+        impact = change.impact
+        finished_now = impact["status_before"] != impact["status_after"] and change.match.finished
+        hand_corrected(change.hand, impact, finished_now=finished_now)
+    elif change.kind == "voided":
+        hand_voided(change.match, change.number)
 
 
 def hand_recorded(recorded: hands.RecordedHand) -> None:

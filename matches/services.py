@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 import scoring
-from matches import confirmations, errors, events, hands, signals, statements
+from matches import confirmations, errors, events, hands, statements, subscribers
 from matches.models import (
     Club,
     Hand,
@@ -34,10 +34,10 @@ from matches.models import (
     Role,
     Season,
     Seat,
-    Tally,
 )
 from matches.selectors import LARGEST_ID, role_in
-from matches.standings import seat_figures
+from matches.subscribers import HandChange
+from matches.tallies import retally
 from scoring import rulesets
 from scoring.after import AfterHand, SeatState, after_hand
 
@@ -347,80 +347,6 @@ def _seat_figures(seats: Sequence[Seat]) -> list[statements.SeatFigures]:
     ]
 
 
-def _lock_tallies(club_id: int, season_id: int | None) -> None:
-    """Serialise recounts of one season's tallies: two matches finishing together share players.
-
-    A transaction-scoped advisory lock on PostgreSQL; SQLite (make run) serialises writes anyway.
-    """
-    if connection.vendor != "postgresql":
-        return
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [club_id, season_id or 0])
-
-
-def retally(
-    *,
-    club_id: int,
-    season_ids: Sequence[int | None],
-    player_ids: Sequence[int],
-    ruleset: str = rulesets.DEFAULT,
-) -> None:
-    """Recount these players' tallies of one ruleset for some seasons of a club.
-
-    Tallies are counted from the finished seats of that ruleset's matches only: standings never
-    add up the results of two games.
-
-    Every change to a finished match comes through here, so this also moves the club's
-    standings stamp on, which retires its cached tables (matches/standings.py). The seasons'
-    locks are taken in one order and the club's row last, once, so that two recounts sharing a
-    season or the club cannot wait for each other.
-    """
-    for season_id in sorted(set(season_ids), key=lambda s: s or 0):
-        _lock_tallies(club_id, season_id)
-        seats = Seat.objects.filter(
-            match__club_id=club_id,
-            match__season_id=season_id,  # type: ignore[misc]
-            match__ruleset=ruleset,
-            match__status=MatchStatus.FINISHED,
-            player_id__in=player_ids,
-        )
-        figures = seats.order_by().values("player_id").annotate(**seat_figures())
-        Tally.objects.filter(
-            club_id=club_id,
-            season_id=season_id,
-            ruleset=ruleset,  # type: ignore[misc]
-            player_id__in=player_ids,
-        ).delete()
-        Tally.objects.bulk_create(
-            Tally(
-                club_id=club_id,
-                season_id=season_id,
-                ruleset=ruleset,
-                player_id=row["player_id"],
-                matches_played=row["counted"],
-                wins=row["outright"],
-                shared_wins=row["shared"],
-                victory_points=row["shares"],
-                hands_played=row["hands"],
-                went_out=row["outs"],
-                points=row["sum_of_totals"],
-            )
-            for row in figures
-        )
-    Club.standings_changed(club_id)
-
-
-def _retally_if_counted(match: Match, seats: Sequence[Seat], was_finished: bool) -> None:
-    if was_finished or match.status == MatchStatus.FINISHED:
-        retally(
-            club_id=match.club_id,
-            season_ids=[match.season_id],
-            player_ids=[seat.player_id for seat in seats],
-            ruleset=match.ruleset,
-        )
-        signals.finished_match_changed.send(sender=Match, match_id=match.pk)
-
-
 def key_lock_id(match_id: int, key: str) -> int:
     """The advisory lock that marks a submission with this key as in flight."""
     digest = hashlib.sha256(f"{match_id}:{key}".encode()).digest()
@@ -623,14 +549,10 @@ def hand_record(
     written = statements.write_hand(new)
     if match.has_drafts:  # the phones' draft of this hand is done with
         HandDraftPart.objects.filter(match_id=match_id, number__lte=new.number).delete()
-    if new.status == MatchStatus.FINISHED:
-        seated = [seat.player for seat in match.seats]
-        retally(
-            club_id=match.club, season_ids=[match.season], player_ids=seated, ruleset=match.ruleset
-        )
-        signals.finished_match_changed.send(sender=Match, match_id=match.id)
     recorded = _recorded(match, new, written, user)
-    events.hand_recorded(recorded)
+    subscribers.after_hand(
+        HandChange("recorded", new.number, recorded.match, was_finished=False, hand=recorded)
+    )
     _keep_answer(match_id, idempotency_key, fingerprint, recorded)
     return recorded
 
@@ -788,7 +710,6 @@ def hand_correct(
             at=hand.updated_at,
         )
     )
-    _retally_if_counted(match, seats, was_finished)
     corrected = hands.RecordedHand(
         number=number,
         dealer=hand.dealer_id,
@@ -810,10 +731,15 @@ def hand_correct(
         winners_before=before[2],
         winners_after=[seat.player_id for seat in seats if seat.winner],
     )
-    events.hand_corrected(
-        corrected,
-        dataclasses.asdict(impact),
-        finished_now=impact.finish_changed and impact.status_after == MatchStatus.FINISHED,
+    subscribers.after_hand(
+        HandChange(
+            "corrected",
+            number,
+            corrected.match,
+            was_finished=was_finished,
+            hand=corrected,
+            impact=dataclasses.asdict(impact),
+        )
     )
     return corrected, impact
 
@@ -859,5 +785,6 @@ def hand_void(
     hand.delete()  # with its results and confirmations
     if match.has_drafts:  # type: ignore[attr-defined]  # the numbering moves back
         HandDraftPart.objects.filter(match_id=match.pk).delete()
-    _retally_if_counted(match, seats, was_finished)
-    events.hand_voided(hands.match_state(match, seats), number)
+    subscribers.after_hand(
+        HandChange("voided", number, hands.match_state(match, seats), was_finished=was_finished)
+    )

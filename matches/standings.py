@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
 from django.db.models import (
@@ -32,6 +33,7 @@ from django.db.models import (
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import Coalesce
 from django.utils import timezone
+from django.utils.module_loading import import_string
 from redis.exceptions import RedisError
 
 from matches.models import (
@@ -108,27 +110,32 @@ class Scope:
 @dataclass(frozen=True)
 class Column:
     """A column that an app built on this one adds to every row of a table (the ratings add
-    ``rating``); this app never imports those apps, which register their columns when they
-    start. ``annotate`` gives expressions on the row's player (``OuterRef("player_id")``),
-    read in the table's one query; ``present`` makes the cell from the line they filled."""
+    ``rating``); ``settings.ARLINGTON_STANDINGS_COLUMNS`` names them, in order, and this app
+    never imports those apps. ``annotate`` gives expressions on the row's player
+    (``OuterRef("player_id")``), read in the table's one query; ``present`` makes the cell
+    from the line they filled."""
 
     name: str
     annotate: Callable[[Scope], dict[str, Any]]
     present: Callable[[dict[str, Any]], Any]
 
 
-COLUMNS: list[Column] = []
-OPTIONAL_COLUMNS = ("rating",)  # in every row, null until an app fills them
+OPTIONAL_COLUMNS = ("rating",)  # in every row, null unless a named column fills them
 
 
-def _columns(scope: Scope) -> dict[str, Any]:
-    return {key: value for column in COLUMNS for key, value in column.annotate(scope).items()}
+def columns() -> list[Column]:
+    """The extra columns ``settings.ARLINGTON_STANDINGS_COLUMNS`` names, in its order."""
+    return [import_string(path) for path in settings.ARLINGTON_STANDINGS_COLUMNS]
 
 
-def _cells(line: dict[str, Any]) -> dict[str, Any]:
+def _columns(scope: Scope, named: Sequence[Column]) -> dict[str, Any]:
+    return {key: value for column in named for key, value in column.annotate(scope).items()}
+
+
+def _cells(line: dict[str, Any], named: Sequence[Column]) -> dict[str, Any]:
     return {
         **dict.fromkeys(OPTIONAL_COLUMNS),
-        **{column.name: column.present(line) for column in COLUMNS},
+        **{column.name: column.present(line) for column in named},
     }
 
 
@@ -199,8 +206,11 @@ def standings(
         figures = seat_figures()
     if player is not None:
         rows = rows.filter(player_id=player.pk)
+    named = columns()
     lines = (
-        rows.order_by().values("player_id", "player__name").annotate(**figures, **_columns(scope))
+        rows.order_by()
+        .values("player_id", "player__name")
+        .annotate(**figures, **_columns(scope, named))
     )
     unconfirmed = _unconfirmed_matches(scope, player, using) if scope.marks_unconfirmed else None
     return rank(
@@ -222,7 +232,7 @@ def standings(
                 "unconfirmed_matches": None
                 if unconfirmed is None
                 else unconfirmed.get(line["player_id"], 0),
-                **_cells(line),
+                **_cells(line, named),
             }
             for line in lines
             if line["counted"]

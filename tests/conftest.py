@@ -37,6 +37,45 @@ def openapi_schema(_checked_openapi_schema):
     return openapi.document()
 
 
+@pytest.fixture(autouse=True)
+def _requests_commit_their_work(request):
+    """What waits for a commit runs at the end of each request of a test held in one transaction.
+
+    pytest-django's ``db`` wraps a test in a transaction that never commits, so the work a
+    service leaves for after its commit (``after_commit`` subscribers, matches/subscribers.py)
+    would never run. Each request of the test client runs it when it ends, as the request's
+    own commit would have (Django's ``captureOnCommitCallbacks``). Tests on committed rows
+    (``transactional_db``) commit for real and need nothing of this.
+    """
+    marker = request.node.get_closest_marker("django_db")
+    names = request.fixturenames
+    transactional = bool(marker and marker.kwargs.get("transaction")) or any(
+        name in names for name in ("transactional_db", "live_server")
+    )
+    if transactional or not (marker or "db" in names):
+        yield
+        return
+    from django.core.signals import request_finished, request_started
+    from django.test import TestCase
+
+    captures = []
+
+    def started(**kwargs):
+        capture = TestCase.captureOnCommitCallbacks(execute=True)
+        capture.__enter__()
+        captures.append(capture)
+
+    def finished(**kwargs):
+        while captures:
+            captures.pop().__exit__(None, None, None)
+
+    request_started.connect(started, weak=False, dispatch_uid="tests.commit-start")
+    request_finished.connect(finished, weak=False, dispatch_uid="tests.commit-end")
+    yield
+    request_started.disconnect(dispatch_uid="tests.commit-start")
+    request_finished.disconnect(dispatch_uid="tests.commit-end")
+
+
 @pytest.fixture
 def fresh_cache():
     """An empty cache before and after the test, so throttling counts never leak between tests."""

@@ -1,0 +1,95 @@
+"""The tallies the standings add up: recounted in the transaction of every change they count.
+
+A tally is one player's figures over the finished matches of one season (or of none) and one
+ruleset of a club. ``after_hand`` is the subscriber (``settings.ARLINGTON_AFTER_HAND``) that
+recounts them when a hand finishes, changes or un-finishes a match; ``retally`` does the work,
+also for a finished match moved to another season.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.db import connection
+
+from matches.models import Club, MatchStatus, Seat, Tally
+from matches.standings import seat_figures
+from matches.subscribers import HandChange
+from scoring import rulesets
+
+
+def _lock_tallies(club_id: int, season_id: int | None) -> None:
+    """Serialise recounts of one season's tallies: two matches finishing together share players.
+
+    A transaction-scoped advisory lock on PostgreSQL; SQLite (make run) serialises writes anyway.
+    """
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [club_id, season_id or 0])
+
+
+def retally(
+    *,
+    club_id: int,
+    season_ids: Sequence[int | None],
+    player_ids: Sequence[int],
+    ruleset: str = rulesets.DEFAULT,
+) -> None:
+    """Recount these players' tallies of one ruleset for some seasons of a club.
+
+    Tallies are counted from the finished seats of that ruleset's matches only: standings never
+    add up the results of two games.
+
+    Every change to a finished match comes through here, so this also moves the club's
+    standings stamp on, which retires its cached tables (matches/standings.py). The seasons'
+    locks are taken in one order and the club's row last, once, so that two recounts sharing a
+    season or the club cannot wait for each other.
+    """
+    for season_id in sorted(set(season_ids), key=lambda s: s or 0):
+        _lock_tallies(club_id, season_id)
+        seats = Seat.objects.filter(
+            match__club_id=club_id,
+            match__season_id=season_id,  # type: ignore[misc]
+            match__ruleset=ruleset,
+            match__status=MatchStatus.FINISHED,
+            player_id__in=player_ids,
+        )
+        figures = seats.order_by().values("player_id").annotate(**seat_figures())
+        Tally.objects.filter(
+            club_id=club_id,
+            season_id=season_id,
+            ruleset=ruleset,  # type: ignore[misc]
+            player_id__in=player_ids,
+        ).delete()
+        Tally.objects.bulk_create(
+            Tally(
+                club_id=club_id,
+                season_id=season_id,
+                ruleset=ruleset,
+                player_id=row["player_id"],
+                matches_played=row["counted"],
+                wins=row["outright"],
+                shared_wins=row["shared"],
+                victory_points=row["shares"],
+                hands_played=row["hands"],
+                went_out=row["outs"],
+                points=row["sum_of_totals"],
+            )
+            for row in figures
+        )
+    Club.standings_changed(club_id)
+
+
+def after_hand(change: HandChange) -> None:
+    """Recount the seated players' tallies when the hand finished, changed or un-finished the
+    match (in the hand's transaction)."""
+    if not change.finished_match_changed:
+        return
+    state = change.match
+    retally(
+        club_id=state.club,
+        season_ids=[state.season],
+        player_ids=[line.player for line in state.seats],
+        ruleset=state.ruleset,
+    )
