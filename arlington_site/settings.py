@@ -267,7 +267,8 @@ ADMIN_ENABLED = env_bool("ADMIN_ENABLED", default=True)
 ARLINGTON_AFTER_HAND = [
     {"call": "matches.tallies.after_hand", "when": "in_transaction"},
     {"call": "matches.events.after_hand", "when": "in_transaction"},
-    {"call": "clubnight.ratings.after_hand", "when": "in_transaction"},
+    {"call": "clubnight.ratings.mark_pending", "when": "in_transaction"},
+    {"call": "clubnight.ratings.replay_pending", "when": "after_commit"},
 ]
 # The columns that other apps add to every row of a standings table, in this order.
 ARLINGTON_STANDINGS_COLUMNS = ["clubnight.columns.RATING"]

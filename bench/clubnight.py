@@ -6,9 +6,9 @@ Seeds the same throwaway league as ``bench/standings.py`` (100 players, 2,000 ma
 - rating every finished match from the first (``ratings.replay``, what ``manage.py rerate``
   does), per match;
 - a replay from the last match (what the hand that finishes a match costs), and a correction
-  of the club's oldest match that makes its last player the winner (and back again), in one
-  transaction with the replay it sets off (``ratings.match_changed``, what a correction or void
-  request adds): every later entry changes. Each is taken in turns with the baseline below and
+  of the club's oldest match that makes its last player the winner (and back again), then the
+  replay it sets off once it has committed (``ratings.replay_club``, what runs after a
+  correction or void): every later entry changes. Each is taken in turns with the baseline below and
   printed as a ratio to it;
 - the public standings page (``/r/<token>/``, anonymous, rendered on the server) and its
   revalidation with ``If-None-Match`` (304), against an authenticated DRF endpoint answering a
@@ -66,7 +66,7 @@ def main() -> None:
         from django.test import Client
 
         from clubnight import ratings
-        from clubnight.models import PublicLink, RatingEntry
+        from clubnight.models import PendingReplay, PublicLink, RatingEntry
         from matches.models import Match, MatchStatus, Seat
 
         install_baseline_urls()
@@ -100,7 +100,11 @@ def main() -> None:
                     setattr(top, field, getattr(bottom, field))
                     setattr(bottom, field, kept)
                 Seat.objects.bulk_update([top, bottom], fields)
-                ratings.match_changed(match_id=first.pk)
+                PendingReplay.objects.create(
+                    club_id=club_id, ruleset="arlington", match_id=first.pk
+                )
+            with transaction.atomic():  # after the change commits, as the service runs it
+                ratings.replay_club(club_id=club_id, ruleset="arlington")
 
         def baseline() -> None:
             signed_in.get("/baseline/", secure=True)

@@ -9,19 +9,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import OuterRef, Subquery
+from django.db.models import Exists, OuterRef, Subquery
 
 from matches import standings
 
 
 def _rating_reads(scope: standings.Scope) -> dict[str, Any]:
-    """The player's current mu and sigma in the table's ruleset, read in the table's query."""
-    from clubnight.models import Rating
+    """The player's current mu and sigma in the table's ruleset, and whether a replay of the
+    club's ratings of that ruleset is pending, read in the table's query."""
+    from clubnight.models import PendingReplay, Rating
 
     kept = Rating.objects.filter(player_id=OuterRef("player_id"), ruleset=scope.ruleset)
+    pending = PendingReplay.objects.filter(club_id=scope.club_id, ruleset=scope.ruleset)
     return {
         "rating_mu": Subquery(kept.values("mu")[:1]),
         "rating_sigma": Subquery(kept.values("sigma")[:1]),
+        "rating_recomputing": Exists(pending),
     }
 
 
@@ -33,4 +36,8 @@ def _rating_cell(line: dict[str, Any]) -> int | None:
     return display(line["rating_mu"], line["rating_sigma"])
 
 
-RATING = standings.Column("rating", _rating_reads, _rating_cell)
+def _rating_settled(line: dict[str, Any]) -> bool:
+    return not line["rating_recomputing"]
+
+
+RATING = standings.Column("rating", _rating_reads, _rating_cell, _rating_settled)

@@ -63,6 +63,23 @@ class Rating(models.Model):
         ]
 
 
+class PendingReplay(models.Model):
+    """A change to a finished match whose ratings are not replayed yet.
+
+    Written in the change's transaction; the replay that runs once it has committed deletes
+    it. While one is left for a club and ruleset, that club's ratings of that ruleset are
+    being recomputed (the ratings answer says so). A match is named by id only: it may be
+    deleted before its replay runs.
+    """
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    ruleset = models.CharField(max_length=20, choices=ruleset_choices)
+    match_id = models.BigIntegerField()
+
+    class Meta:
+        indexes = [models.Index(fields=["club", "ruleset"])]
+
+
 class Tournament(models.Model):
     """A club night or tournament: entrants who play rounds at several tables."""
 

@@ -24,7 +24,7 @@ from django.utils.http import parse_etags
 from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
-from clubnight import errors, tournaments
+from clubnight import errors, ratings, tournaments
 from clubnight.models import PublicLink, Scope, Tournament
 from matches import standings
 from matches.models import Club, Match, Season
@@ -112,10 +112,22 @@ def _tag(*parts: object) -> str:
 
 def _standings_tag(link: PublicLink) -> str:
     """A standings page's ETag without rendering it: the club's standings stamp moves with
-    every change to its tables (matches.standings), and the page also shows these names."""
+    every change to its tables (matches.standings), and the page also shows these names.
+
+    The ratings it shows are replayed after the change that moved the stamp has committed:
+    while they are recomputing, the tag says so, and changes again once they are done."""
     season = link.season.name if link.season else None
+    recomputing = ratings.recomputing(
+        club_id=link.club_id, ruleset=link.ruleset, using=link.club._state.db
+    )
     return _tag(
-        PAGE_VERSION, link.pk, link.club.standings_stamp, link.club.name, season, get_language()
+        PAGE_VERSION,
+        link.pk,
+        link.club.standings_stamp,
+        link.club.name,
+        season,
+        get_language(),
+        recomputing,
     )
 
 

@@ -4,9 +4,10 @@ A finished match is a free-for-all: its winners share first place, the other pla
 by final total, highest first, and equal totals share a place (1, 1, 3, ...). Matches are
 rated in the order they finished (``finished_at``, then the match's id). When a finished
 match changes (a correction of its totals, winners or finish, a void that un-finishes it),
-``match_changed`` deletes every rating entry from that match on and replays the club's
+``replay_club`` deletes every rating entry from that match on and replays the club's
 matches of that ruleset from there, so the ratings are exactly what they would be had the
-match always been so.
+match always been so. The replay runs once the change has committed, outside its transaction
+and its locks; until it has run, the club's ratings of that ruleset are ``recomputing``.
 
 >>> places([(1, 1020, True), (2, -195, False), (3, 40, False), (4, 40, False)])
 {1: 1, 2: 4, 3: 2, 4: 2}
@@ -23,11 +24,11 @@ from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import Q, QuerySet
 from openskill.models import PlackettLuce
 
-from clubnight.models import Rating, RatingEntry
+from clubnight.models import PendingReplay, Rating, RatingEntry
 from matches.models import Club, Match, MatchStatus, Player, Seat
 from matches.subscribers import HandChange
 
@@ -84,15 +85,18 @@ def rate(before: Sequence[Skill], ranks: Sequence[int]) -> list[Skill]:
     ]
 
 
+def lock_id(club_id: int, ruleset: str) -> int:
+    """The advisory lock that serialises replays of one club's ratings of one ruleset."""
+    digest = hashlib.sha256(f"ratings:{club_id}:{ruleset}".encode()).digest()
+    return int.from_bytes(digest[:8], "big", signed=True)
+
+
 def _lock(club_id: int, ruleset: str) -> None:
     """Serialise replays of one club's ratings of one ruleset (PostgreSQL; SQLite serialises)."""
     if connection.vendor != "postgresql":
         return
-    digest = hashlib.sha256(f"ratings:{club_id}:{ruleset}".encode()).digest()
     with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT pg_advisory_xact_lock(%s)", [int.from_bytes(digest[:8], "big", signed=True)]
-        )
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [lock_id(club_id, ruleset)])
 
 
 def _entries_from(at: dt.datetime, match_id: int) -> Q:
@@ -103,35 +107,70 @@ def _matches_from(at: dt.datetime, match_id: int) -> Q:
     return Q(finished_at__gt=at) | Q(finished_at=at, id__gte=match_id)
 
 
-def after_hand(change: HandChange) -> None:
-    """Replay the ratings from the hand's match on when the hand finished, changed or
-    un-finished it (the subscriber in ``settings.ARLINGTON_AFTER_HAND``)."""
+def mark_pending(change: HandChange) -> None:
+    """Note, in the hand's transaction, that the club's ratings must be replayed from the
+    hand's match (the subscriber in ``settings.ARLINGTON_AFTER_HAND``); from then until the
+    replay, the club's ratings of the match's ruleset are recomputing."""
     if change.finished_match_changed:
-        match_changed(match_id=change.match.id)
+        state = change.match
+        PendingReplay.objects.create(club_id=state.club, ruleset=state.ruleset, match_id=state.id)
 
 
-def match_changed(*, match_id: int) -> None:
-    """Replay the ratings from this match on, after it finished, changed or un-finished.
+def replay_pending(change: HandChange) -> None:
+    """Replay the club's ratings of the hand's ruleset from the earliest pending match on,
+    once the hand has committed (the subscriber in ``settings.ARLINGTON_AFTER_HAND``)."""
+    if change.finished_match_changed:
+        with transaction.atomic():
+            replay_club(club_id=change.match.club, ruleset=change.match.ruleset)
 
-    Call it inside the transaction that changed the match, after the change is written.
+
+def recomputing(*, club_id: int, ruleset: str, using: str | None = None) -> bool:
+    """Whether a change to one of the club's finished matches of ``ruleset`` awaits its replay
+    (on the database ``using`` names, else the one the router picks)."""
+    pending = PendingReplay.objects.using(using).filter(club_id=club_id, ruleset=ruleset)
+    return pending.exists()
+
+
+def replay_club(*, club_id: int, ruleset: str) -> None:
+    """Replay the club's ratings of ``ruleset`` from the earliest match whose change is pending.
+
+    Call it in a transaction. Under the club's lock it takes every pending change there is,
+    replays once from the earliest, and deletes those it took; a change committed meanwhile
+    is left to its own replay. The new ratings and the end of the pending changes commit
+    together, so a standings table read after that holds the new ratings (``Column.settled``).
     """
-    match = Match.objects.filter(pk=match_id).values("club_id", "ruleset", "status", "finished_at")
-    row = match.first()
-    if row is None:
-        return
-    club_id, ruleset = row["club_id"], row["ruleset"]
     _lock(club_id, ruleset)
+    pending = PendingReplay.objects.filter(club_id=club_id, ruleset=ruleset)
+    taken = dict(pending.values_list("pk", "match_id"))
+    if not taken:
+        return  # an earlier replay took them
+    starts = [start for match_id in set(taken.values()) for start in _starts(match_id)]
+    if starts:
+        replay(club_id=club_id, ruleset=ruleset, start=min(starts))
+    PendingReplay.objects.filter(pk__in=list(taken)).delete()
+
+
+def rebuild(*, club_id: int, ruleset: str) -> None:
+    """Rate the club's finished matches of ``ruleset`` again from the first (``manage.py
+    rerate``); the changes pending for them are done with. Call it in a transaction."""
+    _lock(club_id, ruleset)
+    PendingReplay.objects.filter(club_id=club_id, ruleset=ruleset).delete()
+    replay(club_id=club_id, ruleset=ruleset)
+    Club.standings_changed(club_id)
+
+
+def _starts(match_id: int) -> list[tuple[dt.datetime, int]]:
+    """Where a replay for this match must start: its old finish, as rated, and its new one."""
     starts = [
         (at, match_id)
         for at in RatingEntry.objects.filter(match_id=match_id)
         .values_list("finished_at", flat=True)
         .distinct()
     ]
-    finished_at = row["finished_at"]
-    if row["status"] == MatchStatus.FINISHED and finished_at is not None:
-        starts.append((finished_at, match_id))
-    if starts:
-        replay(club_id=club_id, ruleset=ruleset, start=min(starts))
+    row = Match.objects.filter(pk=match_id).values("status", "finished_at").first()
+    if row is not None and row["status"] == MatchStatus.FINISHED and row["finished_at"]:
+        starts.append((row["finished_at"], match_id))
+    return starts
 
 
 # One statement, written out and run once for each new entry: a replay from a club's first

@@ -118,6 +118,10 @@ class Column:
     name: str
     annotate: Callable[[Scope], dict[str, Any]]
     present: Callable[[dict[str, Any]], Any]
+    settled: Callable[[dict[str, Any]], bool] | None = None
+    """Whether the column's figures in the line are final (the ratings are not while a replay
+    is pending), from what ``annotate`` read: a table with a line that is not is answered but
+    not cached. Read in the table's one query, so from the same snapshot as the figures."""
 
 
 OPTIONAL_COLUMNS = ("rating",)  # in every row, null unless a named column fills them
@@ -179,6 +183,13 @@ def _tally_figures() -> dict[str, Any]:
     }
 
 
+class Rows(list[dict[str, Any]]):
+    """A table's ranked rows; ``final`` is false when a column's figures in them are not
+    (``Column.settled``), and then the table is not cached."""
+
+    final: bool = True
+
+
 def standings(
     *,
     scope: Scope,
@@ -193,7 +204,8 @@ def standings(
     dates it adds up the seats of the matches finished then (each seat carries the player's
     total, how often they went out and their share of the victory). Players equal on every
     key share a rank, and the next rank skips (1, 2, 2, 4); among equals, rows are listed by
-    name. ``player`` keeps only that player's row.
+    name. ``player`` keeps only that player's row. The rows come as ``Rows``, which say
+    whether every named column's figures in them are final.
     """
     rows: QuerySet[Any]
     if scope.date_from is None and scope.date_to is None:
@@ -213,32 +225,39 @@ def standings(
         .annotate(**figures, **_columns(scope, named))
     )
     unconfirmed = _unconfirmed_matches(scope, player, using) if scope.marks_unconfirmed else None
-    return rank(
-        [
-            {
-                "player": line["player_id"],
-                "name": line["player__name"],
-                "matches_played": line["counted"],
-                "wins": line["outright"],
-                "shared_wins": line["shared"],
-                "victory_points": Decimal(line["shares"]).quantize(FOUR_PLACES),
-                "hands_played": line["hands"],
-                "went_out": line["outs"],
-                "points": line["sum_of_totals"],
-                # a total is the sum of the player's nets, so points per hand is the average net
-                "average_net": (Decimal(line["sum_of_totals"]) / line["hands"]).quantize(TWO_PLACES)
-                if line["hands"]
-                else None,
-                "unconfirmed_matches": None
-                if unconfirmed is None
-                else unconfirmed.get(line["player_id"], 0),
-                **_cells(line, named),
-            }
-            for line in lines
-            if line["counted"]
-        ],
-        ordering,
+    read = list(lines)
+    ranked = Rows(
+        rank(
+            [
+                {
+                    "player": line["player_id"],
+                    "name": line["player__name"],
+                    "matches_played": line["counted"],
+                    "wins": line["outright"],
+                    "shared_wins": line["shared"],
+                    "victory_points": Decimal(line["shares"]).quantize(FOUR_PLACES),
+                    "hands_played": line["hands"],
+                    "went_out": line["outs"],
+                    "points": line["sum_of_totals"],
+                    # a total is the sum of the player's nets, so points per hand is the average net
+                    "average_net": (Decimal(line["sum_of_totals"]) / line["hands"]).quantize(
+                        TWO_PLACES
+                    )
+                    if line["hands"]
+                    else None,
+                    "unconfirmed_matches": None
+                    if unconfirmed is None
+                    else unconfirmed.get(line["player_id"], 0),
+                    **_cells(line, named),
+                }
+                for line in read
+                if line["counted"]
+            ],
+            ordering,
+        )
     )
+    ranked.final = all(column.settled(line) for line in read for column in named if column.settled)
+    return ranked
 
 
 def _unconfirmed_matches(scope: Scope, player: Player | None, using: str | None) -> dict[int, int]:
@@ -302,20 +321,29 @@ class Table:
 
     def rows(self) -> list[dict[str, Any]]:
         """The ranked rows (see ``standings``)."""
+        return self._rows()[0]
+
+    def _rows(self) -> tuple[list[dict[str, Any]], bool]:
+        """The rows, and whether they are final (kept in the cache only then)."""
         key = self.key("rows")
         rows: list[dict[str, Any]] | None = cached(key)
-        if rows is None:
-            rows = standings(scope=self.scope, ordering=self.ordering, using=self.club._state.db)
+        if rows is not None:
+            return rows, True
+        rows = standings(scope=self.scope, ordering=self.ordering, using=self.club._state.db)
+        final = getattr(rows, "final", True)
+        if final:
             keep(key, rows)
-        return rows
+        return rows, final
 
     def rendered(self, name: str, render: Callable[[list[dict[str, Any]]], bytes]) -> bytes:
         """The rows as ``render`` writes them, kept under ``name`` beside the rows themselves."""
         key = self.key(name)
         body: bytes | None = cached(key)
         if body is None:
-            body = render(self.rows())
-            keep(key, body)
+            rows, final = self._rows()
+            body = render(rows)
+            if final:
+                keep(key, body)
         return body
 
 

@@ -6,9 +6,9 @@
   succeed: an exception rolls the hand back with everything else (the tallies behind the
   standings, the club's events and their webhook deliveries are written this way, so that they
   commit or roll back with the hand).
-- ``"after_commit"``: once the hand's transaction has committed, each in a transaction of its
-  own. It may fail: the failure is logged and the hand stays recorded (the ratings replay runs
-  this way, outside the hand's locks).
+- ``"after_commit"``: once the hand's transaction has committed, outside it (a subscriber that
+  writes opens a transaction of its own). It may fail: the failure is logged and the hand stays
+  recorded (the ratings replay runs this way, outside the hand's locks).
 
 The matches app calls this list and nothing else; it never imports the apps whose subscribers
 the list names, and no app changes another's lists when it starts.
@@ -92,10 +92,9 @@ def after_hand(change: HandChange) -> None:
 
 
 def _after_commit(subscriber: Subscriber, change: HandChange) -> None:
-    """Run one subscriber in its own transaction; a failure is logged, never raised."""
+    """Run one subscriber, outside the hand's transaction; a failure is logged, never raised."""
     try:
-        with transaction.atomic():
-            subscriber.function()(change)
+        subscriber.function()(change)
     except Exception:
         logger.exception(
             "%s failed after hand %s of match %s was %s; the hand stays %s",

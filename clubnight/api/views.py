@@ -12,7 +12,7 @@ from django.db.models import Prefetch, QuerySet
 from django.urls import reverse
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, status
 from rest_framework.generics import GenericAPIView
 from rest_framework.permissions import IsAuthenticated
@@ -42,6 +42,24 @@ def _query(serializer: type[Serializer], request: Request) -> dict[str, Any]:
     return dict(incoming.validated_data)
 
 
+RATINGS_STATUS = "Ratings-Status"
+RATINGS_STATUS_HEADER = OpenApiParameter(
+    RATINGS_STATUS,
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    enum=["current", "recomputing"],
+    response=[200],
+    description="`recomputing` while a change to one of the club's finished matches of this "
+    "ruleset (a hand that finished a match, a correction, a void) awaits its replay: the "
+    "ratings are those from before it, and are replaced within moments. `current` otherwise.",
+)
+
+
+def _ratings_status(club_id: int, ruleset: str) -> dict[str, str]:
+    recomputing = ratings.recomputing(club_id=club_id, ruleset=ruleset)
+    return {RATINGS_STATUS: "recomputing" if recomputing else "current"}
+
+
 class ClubRatingsView(GenericAPIView):
     """A club's ratings in one ruleset, best first (not paginated)."""
 
@@ -51,13 +69,17 @@ class ClubRatingsView(GenericAPIView):
     pagination_class = None
 
     @extend_schema(
-        parameters=[s.RulesetQuerySerializer], responses={200: s.RatingSerializer(many=True)}
+        parameters=[s.RulesetQuerySerializer, RATINGS_STATUS_HEADER],
+        responses={200: s.RatingSerializer(many=True)},
     )
     def get(self, request: Request, pk: int) -> Response:
         club = member_club(request, pk)
         query = _query(s.RulesetQuerySerializer, request)
         rows = ratings.ratings_for_club(club=club, ruleset=query["ruleset"])
-        return Response(s.RatingSerializer(rows, many=True).data)
+        return Response(
+            s.RatingSerializer(rows, many=True).data,
+            headers=_ratings_status(club.pk, query["ruleset"]),
+        )
 
 
 class PlayerRatingsView(GenericAPIView):
@@ -69,7 +91,8 @@ class PlayerRatingsView(GenericAPIView):
     pagination_class = None
 
     @extend_schema(
-        parameters=[s.RulesetQuerySerializer], responses={200: s.RatingStepSerializer(many=True)}
+        parameters=[s.RulesetQuerySerializer, RATINGS_STATUS_HEADER],
+        responses={200: s.RatingStepSerializer(many=True)},
     )
     def get(self, request: Request, pk: int) -> Response:
         player = selectors.players_visible_to(request.user).filter(pk=pk).first()
@@ -89,7 +112,10 @@ class PlayerRatingsView(GenericAPIView):
             }
             for entry in ratings.history(player=player, ruleset=query["ruleset"])
         ]
-        return Response(s.RatingStepSerializer(steps, many=True).data)
+        return Response(
+            s.RatingStepSerializer(steps, many=True).data,
+            headers=_ratings_status(player.club_id, query["ruleset"]),
+        )
 
 
 def tournaments_visible_to(request: Request) -> QuerySet[Tournament]:
