@@ -4,7 +4,7 @@
 reads build it from rows (``from_rows``). Its JSON (``to_json``) is the answer's body, the one
 an idempotency record keeps, so that a retry is answered with the hand as it was first recorded
 (``from_json``); the OpenAPI schema is made from its names and types (``JSON`` and the
-annotations; matches/api/serializers.py).
+annotations; matches/api/serializers/schema.py).
 """
 
 from __future__ import annotations
@@ -321,7 +321,7 @@ class RecordedHand:
     """A hand with its results in seating order and its match; ``replayed`` for a retry.
 
     ``to_json`` is the API's answer, byte for byte; the OpenAPI schema is made from the same
-    names and types (``matches.api.serializers.HandWithMatchSerializer``), and an idempotency
+    names and types (``matches.api.serializers.hands.HandWithMatchSerializer``), and an idempotency
     record keeps the answer, which ``from_json`` reads back.
     """
 

@@ -13,7 +13,7 @@ import json
 from rest_framework.renderers import JSONRenderer
 
 from matches import hands, selectors
-from matches.api.serializers import HandSerializer, HandWithMatchSerializer
+from matches.api.serializers.hands import HandSerializer, HandWithMatchSerializer
 from matches.models import Hand, IdempotencyRecord, Season
 from tests.factories import full_packs, record, start_match, went_out, whole_pack_out
 
