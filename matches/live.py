@@ -22,7 +22,7 @@ from django.db import transaction
 from django.utils import timezone
 
 import scoring
-from matches import errors, hands
+from matches import errors
 from matches.models import (
     Hand,
     HandDraftPart,
@@ -34,6 +34,7 @@ from matches.models import (
     Seat,
 )
 from matches.services import hands as hand_services
+from matches.state import dealer as dealer_of_hand
 from scoring import live as engine
 from scoring import rulesets
 
@@ -130,7 +131,7 @@ def live_start(*, match_id: int, turned_up: scoring.Card, user: User) -> LiveHan
         raise errors.HandDraftInProgress(number=number)
     seats = _seats(match)
     players = _players(seats)
-    dealer = hands.dealer(
+    dealer = dealer_of_hand(
         match.pk,
         match.first_dealer_id,
         [seat.player_id for seat in seats],

@@ -13,7 +13,7 @@ from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 import scoring
-from matches import errors, events, hands, statements
+from matches import errors, events, hands, state, statements
 from matches.models import (
     Hand,
     HandDraftPart,
@@ -188,7 +188,7 @@ def hand_correct(
         recorded_by=hand.recorded_by.username,
         recorded_at=hand.recorded_at,
         updated_at=hand.updated_at,
-        match=hands.match_state(match, seats),
+        match=state.match_state(match, seats),
     )
     impact = Impact(
         totals_before=before[0],
@@ -248,4 +248,4 @@ def hand_void(
     if match.has_drafts:  # type: ignore[attr-defined]  # the numbering moves back
         HandDraftPart.objects.filter(match_id=match.pk).delete()
     _retally_if_counted(match, seats, was_finished)
-    events.hand_voided(hands.match_state(match, seats), number)
+    events.hand_voided(state.match_state(match, seats), number)

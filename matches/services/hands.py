@@ -18,7 +18,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 import scoring
-from matches import confirmations, errors, events, hands, signals, statements
+from matches import confirmations, errors, events, hands, signals, state, statements
 from matches.models import (
     HandDraftPart,
     IdempotencyRecord,
@@ -244,7 +244,7 @@ def _next_hand(
     return statements.NewHand(
         match=match.id,
         number=number,
-        dealer=hands.dealer(
+        dealer=state.dealer(
             match.id,
             match.first_dealer,
             [seat.player for seat in match.seats],
@@ -288,14 +288,14 @@ def _recorded(
         recorded_by=user.get_username(),
         recorded_at=written.recorded_at,
         updated_at=written.updated_at,
-        match=hands.MatchState(
+        match=state.MatchState(
             id=match.id,
             club=match.club,
             season=match.season,
             table=match.table,
             status=new.status,
             seats=tuple(
-                hands.SeatLine(seat.position, seat.player, seat.name, figures.total, figures.winner)
+                state.SeatLine(seat.position, seat.player, seat.name, figures.total, figures.winner)
                 for seat, figures in zip(match.seats, new.seats, strict=True)
             ),
             hands_played=new.number,

@@ -8,7 +8,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext
 
-from matches import errors, events, hands
+from matches import errors, events, state
 from matches.models import (
     Club,
     Match,
@@ -106,5 +106,5 @@ def match_create(
         Seat(match=match, player=roster[player_id], position=i)
         for i, player_id in enumerate(players)
     )
-    events.match_started(hands.match_state(match, seats))
+    events.match_started(state.match_state(match, seats))
     return match

@@ -7,7 +7,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from matches import errors, hands
+from matches import errors, state
 from matches.models import (
     Match,
     Seat,
@@ -132,7 +132,7 @@ class MatchSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(serializers.DictField(child=serializers.IntegerField(), allow_null=True))
     def get_dealer_after_next(self, match: Match) -> dict[str, int] | None:
-        return hands.match_state(match, self._seats(match)).dealer_after_next
+        return state.match_state(match, self._seats(match)).dealer_after_next
 
     def get_unconfirmed_hands(self, match: Match) -> list[int] | None:
         if match.club.second_entry != SecondEntry.REQUIRED:
@@ -146,7 +146,7 @@ class MatchSerializer(serializers.ModelSerializer):
         return None if match.status == "finished" else match.hands_played + 1
 
     def get_next_dealer(self, match: Match) -> int | None:
-        return hands.match_state(match, self._seats(match)).next_dealer
+        return state.match_state(match, self._seats(match)).next_dealer
 
     def get_winners(self, match: Match) -> list[int]:
         return [seat.player_id for seat in self._seats(match) if seat.winner]

@@ -16,7 +16,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from matches import hands
+from matches import hands, state
 from matches.api.serializers.matches import SeatSerializer
 
 # --- recorded hands: the schema made from their type (matches/hands.py) ---------------------
@@ -58,7 +58,7 @@ def _schema_field(hint: Any, meta: Mapping[str, Any], **kwargs: Any) -> serializ
 # The component each value's JSON is named by, and what it says.
 SCHEMA_NAMES: dict[Any, tuple[str, str]] = {
     hands.RecordedHand: ("Hand", ""),
-    hands.MatchState: (
+    state.MatchState: (
         "HandMatch",
         "The match as a hand's answer gives it: as it now stands (read it for its marks).",
     ),
@@ -80,7 +80,7 @@ def _schema_fields(value: Any, leave_out: tuple[str, ...]) -> dict[str, serializ
     for key in value.JSON:
         if key in leave_out:
             continue
-        if (value, key) == (hands.MatchState, "seats"):  # the seats of every match's answer
+        if (value, key) == (state.MatchState, "seats"):  # the seats of every match's answer
             made[key] = SeatSerializer(many=True)
         elif key in fields:
             made[key] = _schema_field(hints[key], fields[key].metadata)
