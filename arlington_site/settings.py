@@ -265,7 +265,7 @@ ADMIN_ENABLED = env_bool("ADMIN_ENABLED", default=True)
 # "in_transaction" inside the hand's transaction, where a failure fails the hand;
 # "after_commit" once it has committed, where a failure is logged and the hand stays.
 ARLINGTON_AFTER_HAND = [
-    {"call": "matches.tallies.after_hand", "when": "in_transaction"},
+    {"call": "matches.services.tallies.after_hand", "when": "in_transaction"},
     {"call": "matches.events.after_hand", "when": "in_transaction"},
     {"call": "clubnight.ratings.mark_pending", "when": "in_transaction"},
     {"call": "clubnight.ratings.replay_pending", "when": "after_commit"},
@@ -372,8 +372,8 @@ REST_KNOX = {
 
 DRF_STANDARDIZED_ERRORS = {
     "ENABLE_IN_DEBUG_FOR_UNHANDLED_EXCEPTIONS": True,
-    "EXCEPTION_HANDLER_CLASS": "matches.errors.ProjectExceptionHandler",
-    "EXCEPTION_FORMATTER_CLASS": "matches.errors.ProjectExceptionFormatter",
+    "EXCEPTION_HANDLER_CLASS": "matches.api.errors.ProjectExceptionHandler",
+    "EXCEPTION_FORMATTER_CLASS": "matches.api.errors.ProjectExceptionFormatter",
     "ALLOWED_ERROR_STATUS_CODES": [
         "400",
         "401",
@@ -388,8 +388,8 @@ DRF_STANDARDIZED_ERRORS = {
         "503",
     ],
     "ERROR_SCHEMAS": {
-        "413": "matches.errors.RequestTooLargeResponse",
-        "503": "matches.errors.DatabaseUnavailableResponse",
+        "413": "matches.api.errors.RequestTooLargeResponse",
+        "503": "matches.api.errors.DatabaseUnavailableResponse",
     },
 }
 

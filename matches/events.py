@@ -15,6 +15,7 @@ from django.db import transaction
 
 from matches import hands, signals
 from matches.models import Event, EventType, HandConfirmation
+from matches.state import MatchState
 from matches.subscribers import HandChange
 
 
@@ -73,7 +74,7 @@ def hand_corrected(
         match_finished(state)
 
 
-def hand_voided(state: hands.MatchState, number: int) -> None:
+def hand_voided(state: MatchState, number: int) -> None:
     """The last hand voided; the match as it stands after it."""
     write(
         club_id=state.club,
@@ -100,7 +101,7 @@ def hand_confirmed(
     )
 
 
-def match_started(state: hands.MatchState) -> None:
+def match_started(state: MatchState) -> None:
     """A new match, as ``GET matches/{id}/`` answers it."""
     write(
         club_id=state.club,
@@ -109,7 +110,7 @@ def match_started(state: hands.MatchState) -> None:
     )
 
 
-def match_finished(state: hands.MatchState) -> None:
+def match_finished(state: MatchState) -> None:
     """A match that has just finished: its winners and final totals."""
     write(
         club_id=state.club,

@@ -26,7 +26,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils.module_loading import import_string
 
-from matches import hands
+from matches import hands, state
 
 logger = logging.getLogger(__name__)
 
@@ -40,7 +40,7 @@ class HandChange:
 
     kind: Literal["recorded", "corrected", "voided"]
     number: int
-    match: hands.MatchState
+    match: state.MatchState
     was_finished: bool
     """Whether the match was finished before the change."""
     hand: hands.RecordedHand | None = None

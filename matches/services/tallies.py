@@ -1,9 +1,8 @@
-"""The tallies the standings add up: recounted in the transaction of every change they count.
+"""Tallies: each player's figures per club, season and ruleset, recounted from finished seats.
 
-A tally is one player's figures over the finished matches of one season (or of none) and one
-ruleset of a club. ``after_hand`` is the subscriber (``settings.ARLINGTON_AFTER_HAND``) that
-recounts them when a hand finishes, changes or un-finishes a match; ``retally`` does the work,
-also for a finished match moved to another season.
+``after_hand`` is the subscriber (``settings.ARLINGTON_AFTER_HAND``) that recounts them when a
+hand finishes, changes or un-finishes a match; ``retally`` does the work, also for a finished
+match moved to another season.
 """
 
 from __future__ import annotations
@@ -12,10 +11,23 @@ from collections.abc import Sequence
 
 from django.db import connection
 
-from matches.models import Club, MatchStatus, Seat, Tally
+from matches import statements
+from matches.models import (
+    Club,
+    MatchStatus,
+    Seat,
+    Tally,
+)
 from matches.standings import seat_figures
 from matches.subscribers import HandChange
 from scoring import rulesets
+
+
+def _seat_figures(seats: Sequence[Seat]) -> list[statements.SeatFigures]:
+    return [
+        statements.SeatFigures(seat.pk, seat.total, seat.winner, seat.went_out, seat.victory_points)
+        for seat in seats
+    ]
 
 
 def _lock_tallies(club_id: int, season_id: int | None) -> None:
@@ -83,13 +95,13 @@ def retally(
 
 def after_hand(change: HandChange) -> None:
     """Recount the seated players' tallies when the hand finished, changed or un-finished the
-    match (in the hand's transaction)."""
+    match (the subscriber in ``settings.ARLINGTON_AFTER_HAND``; in the hand's transaction)."""
     if not change.finished_match_changed:
         return
-    state = change.match
+    match = change.match
     retally(
-        club_id=state.club,
-        season_ids=[state.season],
-        player_ids=[line.player for line in state.seats],
-        ruleset=state.ruleset,
+        club_id=match.club,
+        season_ids=[match.season],
+        player_ids=[line.player for line in match.seats],
+        ruleset=match.ruleset,
     )

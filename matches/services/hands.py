@@ -1,11 +1,11 @@
-"""Business actions of the matches app: each runs in one transaction and leaves nothing half-done.
+"""Recording a hand: read the entry, ask the match's ruleset, save the results, in one transaction.
 
-The engine (`scoring`) decides every rule; these functions lock, ask it, and save.
+The engine (`scoring`) decides every rule; these functions lock, ask it, and save. A retry
+with the same idempotency key gets the first answer and records nothing new.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -15,29 +15,18 @@ from typing import Any, cast
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import connection, transaction
-from django.db.models import OuterRef, Subquery
 from django.utils import timezone
-from django.utils.translation import gettext
 
 import scoring
-from matches import confirmations, errors, events, hands, statements, subscribers
+from matches import confirmations, errors, hands, state, statements, subscribers
 from matches.models import (
-    Club,
-    Hand,
     HandDraftPart,
-    HandRevision,
     IdempotencyRecord,
     Match,
     MatchStatus,
-    Membership,
-    Player,
-    Role,
-    Season,
     Seat,
 )
-from matches.selectors import LARGEST_ID, role_in
 from matches.subscribers import HandChange
-from matches.tallies import retally
 from scoring import rulesets
 from scoring.after import AfterHand, SeatState, after_hand
 
@@ -69,149 +58,6 @@ class HandEntry:
     results: tuple[PlayerEntry, ...]
     flags: Mapping[str, bool] = field(default_factory=dict)
     """Yes/no facts of the hand its match's ruleset asks for (Rummy: ``rummy``)."""
-
-
-# --- clubs and people ----------------------------------------------------------------------
-
-
-@transaction.atomic
-def club_create(*, name: str, user: User) -> Club:
-    """Create a club; its creator becomes its owner."""
-    club = Club.objects.create(name=name, created_by=user)
-    Membership.objects.create(club=club, user=user, role=Role.OWNER)
-    return club
-
-
-@transaction.atomic
-def membership_set(*, club: Club, user: User, role: str, by: User | None = None) -> Membership:
-    """Add a user to a club with a role, or change their role; a club keeps an owner.
-
-    ``by``, the requester, must be an owner of the club once its members are locked, so that an
-    owner demoted while their request waited for the lock is refused (``errors.NotAllowed``),
-    not obeyed. Without ``by`` (the admin, the demo), nobody is checked.
-    """
-    _lock_club(club, by)
-    membership, created = Membership.objects.select_for_update().get_or_create(
-        club=club, user=user, defaults={"role": role}
-    )
-    if not created and membership.role != role:
-        _keep_an_owner(club, membership)
-        membership.role = role
-        membership.save(update_fields=["role"])
-    return membership
-
-
-@transaction.atomic
-def membership_remove(*, membership: Membership, by: User | None = None) -> None:
-    """Remove a member; a club keeps at least one owner. ``by`` as for ``membership_set``."""
-    _lock_club(membership.club, by)
-    _keep_an_owner(membership.club, membership)
-    membership.delete()
-
-
-def _lock_club(club: Club, by: User | None = None) -> None:
-    """Serialise changes to a club's members, so two owners cannot demote each other at once."""
-    Club.objects.select_for_update().filter(pk=club.pk).exists()
-    # the requester's role as it is now that no other change can move it
-    if by is not None and role_in(by, club.pk) != Role.OWNER:
-        raise errors.NotAllowed()
-
-
-def _keep_an_owner(club: Club, leaving: Membership) -> None:
-    if leaving.role != Role.OWNER:
-        return
-    owners = Membership.objects.select_for_update().filter(club=club, role=Role.OWNER)
-    if owners.exclude(pk=leaving.pk).count() == 0:
-        raise errors.InvalidSetup("last_owner", attr="role")
-
-
-# --- matches -------------------------------------------------------------------------------
-
-
-@transaction.atomic
-def match_update(*, match: Match, table: str, season: Season | None) -> Match:
-    """Change a match's table label or season; a finished match's tallies move with it."""
-    locked = Match.objects.select_for_update().get(pk=match.pk)
-    if season is not None and season.club_id != locked.club_id:
-        raise errors.InvalidSetup("season_not_in_club", attr="season", season=season.pk)
-    before = locked.season_id
-    locked.table, locked.season = table, season
-    locked.save(update_fields=["table", "season"])
-    if locked.status == MatchStatus.FINISHED and before != locked.season_id:
-        players = list(locked.seats.values_list("player_id", flat=True))
-        retally(
-            club_id=locked.club_id,
-            season_ids=[before, locked.season_id],
-            player_ids=players,
-            ruleset=locked.ruleset,
-        )
-    return locked
-
-
-@transaction.atomic
-def match_create(
-    *,
-    club: Club,
-    players: Sequence[int],
-    user: User,
-    season: int | None = None,
-    table: str = "",
-    first_dealer: int | None = None,
-    ruleset: str = rulesets.DEFAULT,
-    options: Mapping[str, object] | None = None,
-) -> Match:
-    """Seat distinct players of the club clockwise, in the order given, for a game of ``ruleset``.
-
-    ``players`` are player ids of the club's roster; ``season``, if given, the id of one of its
-    seasons; ``first_dealer`` the id of a seated player (default: the first seat). A match
-    seats as many as its ruleset says; ``options`` (already read) are completed with the ruleset's
-    defaults and fixed for the match's life. Raises ``errors.InvalidSetup`` naming the first
-    field at fault.
-    """
-    rules = rulesets.ruleset(ruleset)
-    if not rules.min_players <= len(players) <= rules.max_players:
-        raise errors.InvalidSetup(
-            "seat_count",
-            attr="players",
-            sentence="seat_count_for_ruleset",
-            ruleset=gettext(rules.label),
-            least=rules.min_players,
-            most=rules.max_players,
-            count=len(players),
-        )
-    roster = Player.objects.in_bulk([p for p in players if 0 < p <= LARGEST_ID])
-    seen: set[int] = set()
-    for i, player_id in enumerate(players):
-        player = roster.get(player_id)
-        if player is None or player.club_id != club.pk:
-            raise errors.InvalidSetup("player_not_in_club", attr=f"players.{i}", player=player_id)
-        if player_id in seen:
-            raise errors.InvalidSetup("duplicate_player", attr=f"players.{i}", player=player.name)
-        seen.add(player_id)
-    chosen = None
-    if season is not None:
-        chosen = Season.objects.filter(club=club, pk=season).first()
-        if chosen is None:
-            raise errors.InvalidSetup("season_not_in_club", attr="season", season=season)
-    dealer = players[0] if first_dealer is None else first_dealer
-    if dealer not in seen:
-        raise errors.InvalidSetup("first_dealer_not_seated", attr="first_dealer", player=dealer)
-    match = Match.objects.create(
-        club=club,
-        season=chosen,
-        table=table,
-        seat_count=len(players),
-        ruleset=ruleset,
-        options=rules.options_with_defaults(options or {}),
-        first_dealer=roster[dealer],
-        created_by=user,
-    )
-    seats = Seat.objects.bulk_create(
-        Seat(match=match, player=roster[player_id], position=i)
-        for i, player_id in enumerate(players)
-    )
-    events.match_started(hands.match_state(match, seats))
-    return match
 
 
 @dataclass(frozen=True)
@@ -340,13 +186,6 @@ def _apply_after(match: Match, seats: Sequence[Seat], after: AfterHand) -> None:
         match.status, match.finished_at = MatchStatus.IN_PROGRESS, None
 
 
-def _seat_figures(seats: Sequence[Seat]) -> list[statements.SeatFigures]:
-    return [
-        statements.SeatFigures(seat.pk, seat.total, seat.winner, seat.went_out, seat.victory_points)
-        for seat in seats
-    ]
-
-
 def key_lock_id(match_id: int, key: str) -> int:
     """The advisory lock that marks a submission with this key as in flight."""
     digest = hashlib.sha256(f"{match_id}:{key}".encode()).digest()
@@ -405,7 +244,7 @@ def _next_hand(
     return statements.NewHand(
         match=match.id,
         number=number,
-        dealer=hands.dealer(
+        dealer=state.dealer(
             match.id,
             match.first_dealer,
             [seat.player for seat in match.seats],
@@ -449,14 +288,14 @@ def _recorded(
         recorded_by=user.get_username(),
         recorded_at=written.recorded_at,
         updated_at=written.updated_at,
-        match=hands.MatchState(
+        match=state.MatchState(
             id=match.id,
             club=match.club,
             season=match.season,
             table=match.table,
             status=new.status,
             seats=tuple(
-                hands.SeatLine(seat.position, seat.player, seat.name, figures.total, figures.winner)
+                state.SeatLine(seat.position, seat.player, seat.name, figures.total, figures.winner)
                 for seat, figures in zip(match.seats, new.seats, strict=True)
             ),
             hands_played=new.number,
@@ -569,222 +408,3 @@ def _keep_answer(
             response=recorded.to_json(),
             agreed=recorded.agreed,
         )
-
-
-@dataclass(frozen=True)
-class Impact:
-    """What a correction changed: every total, the match's status and its winners."""
-
-    totals_before: dict[int, int]
-    totals_after: dict[int, int]
-    status_before: str
-    status_after: str
-    winners_before: list[int]
-    winners_after: list[int]
-
-    @property
-    def finish_changed(self) -> bool:
-        return self.status_before != self.status_after
-
-    @property
-    def winners_changed(self) -> bool:
-        return set(self.winners_before) != set(self.winners_after)
-
-
-def _check_version(hand: Hand, expected_version: int | None) -> None:
-    if expected_version is not None and hand.version != expected_version:
-        raise errors.PreconditionFailed("hand", number=hand.number, version=hand.version)
-
-
-def _locked_hand(match_id: int, number: int) -> tuple[Match, list[Seat], Hand]:
-    """Lock a match; return it, its seats in order and its hand ``number``.
-
-    The hand comes with its recorder and ``last_revision``, its last revision number. Raises
-    ``errors.NoSuchHand`` if the hand is not there (voided since the caller saw it).
-    """
-    match = (
-        Match.objects.select_for_update(of=("self",))
-        .select_related("created_by")
-        .filter(pk=match_id)
-        .first()
-    )
-    if match is None:  # deleted while this request waited for it (a round undone)
-        raise errors.NoSuchMatch(match=match_id)
-    # read after the lock, not within its statement: that would see the drafts as they were
-    # before the wait for the lock (statements.LOCK)
-    match.has_drafts = HandDraftPart.objects.filter(match=match).exists()  # type: ignore[attr-defined]
-    seats = list(match.seats.select_related("player").order_by("position"))
-    last_revision = (
-        HandRevision.objects.filter(match=match, number=OuterRef("number"))
-        .order_by("-revision")
-        .values("revision")[:1]
-    )
-    hand = (
-        Hand.objects.filter(match=match, number=number)
-        .select_related("recorded_by")
-        .annotate(last_revision=Subquery(last_revision))
-        .first()
-    )
-    if hand is None:
-        raise errors.NoSuchHand(number=number)
-    return match, seats, hand
-
-
-@transaction.atomic
-def hand_correct(
-    *,
-    match_id: int,
-    number: int,
-    entry: HandEntry,
-    user: User,
-    reason: str = "",
-    expected_version: int | None = None,
-    device: str = "",
-) -> tuple[hands.RecordedHand, Impact]:
-    """Re-rule hand ``number``, recompute every total after it and re-decide the finish.
-
-    ``expected_version`` is the version the corrector last saw (from the hand's ETag); a
-    correction made meanwhile by someone else makes this one stale. The corrected hand is a
-    new version: the confirmations of the version it replaces no longer count.
-    """
-    match, seats, hand = _locked_hand(match_id, number)
-    _check_version(hand, expected_version)
-    names = {seat.player_id: seat.player.name for seat in seats}
-    rules = _rules(match.ruleset, match.options)
-    ruling = _rule(rules, entry, names)
-    played = list(match.hands.order_by("number").prefetch_related("results"))
-    players = [seat.player_id for seat in seats]
-    new_nets = _nets(ruling)
-    nets = [
-        new_nets if h.number == number else {r.player_id: r.net for r in h.results.all()}
-        for h in played
-    ]
-    outcome = scoring.replay(players, cast("list[Mapping[Hashable, int]]", nets), rules.finish)
-    if outcome.finished_after is not None and outcome.finished_after < len(played):
-        raise errors.CorrectionEndsMatchEarly(number=outcome.finished_after, last=len(played))
-
-    before = (
-        {seat.player_id: seat.total for seat in seats},
-        str(match.status),
-        [seat.player_id for seat in seats if seat.winner],
-    )
-    after = after_hand(
-        _seat_states(seats),
-        outcome.totals[-1],
-        decide=rules.finish,
-        out_before=hand.went_out_id,
-        out_after=entry.went_out,
-    )
-    revision: int = hand.last_revision + 1  # type: ignore[attr-defined]
-    positions = {seat.player_id: seat.position for seat in seats}
-    rows = _result_rows(rules, ruling, positions, outcome.totals[number - 1])  # type: ignore[arg-type]
-    later = {
-        r.pk: outcome.totals[h.number - 1][r.player_id]
-        for h in played
-        if h.number > number
-        for r in h.results.all()
-    }
-    was_finished = match.status == MatchStatus.FINISHED
-    _apply_after(match, seats, after)
-    hand.ending, hand.went_out_id, hand.flags = entry.ending, entry.went_out, rules.flags(entry)
-    hand.version, hand.updated_at = revision, timezone.now()
-    statements.correct_hand(
-        statements.Correction(
-            match=match.pk,
-            hand=hand.pk,
-            number=number,
-            version=revision,
-            ending=str(entry.ending),
-            went_out=entry.went_out,
-            flags=hand.flags,
-            results=rows,
-            later=later,
-            seats=_seat_figures(seats),
-            hands_played=match.hands_played,
-            status=str(match.status),
-            finished_at=match.finished_at,
-            entry=_entry_json(entry),
-            by=user.pk,
-            reason=reason,
-            device=device,
-            at=hand.updated_at,
-        )
-    )
-    corrected = hands.RecordedHand(
-        number=number,
-        dealer=hand.dealer_id,
-        ending=str(hand.ending),
-        went_out=hand.went_out_id,
-        flags=hand.flags,
-        version=hand.version,
-        results=_result_lines(rows, names),
-        recorded_by=hand.recorded_by.username,
-        recorded_at=hand.recorded_at,
-        updated_at=hand.updated_at,
-        match=hands.match_state(match, seats),
-    )
-    impact = Impact(
-        totals_before=before[0],
-        totals_after={seat.player_id: seat.total for seat in seats},
-        status_before=before[1],
-        status_after=str(match.status),
-        winners_before=before[2],
-        winners_after=[seat.player_id for seat in seats if seat.winner],
-    )
-    subscribers.after_hand(
-        HandChange(
-            "corrected",
-            number,
-            corrected.match,
-            was_finished=was_finished,
-            hand=corrected,
-            impact=dataclasses.asdict(impact),
-        )
-    )
-    return corrected, impact
-
-
-@transaction.atomic
-def hand_void(
-    *,
-    match_id: int,
-    number: int,
-    user: User,
-    reason: str = "",
-    expected_version: int | None = None,
-) -> None:
-    """Void the last hand: totals return to what they were before it; its revisions stay.
-
-    The match's drafts go: the next hand is the voided one's number again, to be entered anew.
-    """
-    match, seats, hand = _locked_hand(match_id, number)
-    _check_version(hand, expected_version)
-    if number != match.hands_played:
-        raise errors.NotLastHand(number=number, last=match.hands_played)
-    nets = {r.player_id: r.net for r in hand.results.all()}
-    after = after_hand(
-        _seat_states(seats),
-        {seat.player_id: seat.total - nets[seat.player_id] for seat in seats},
-        decide=_rules(match.ruleset, match.options).finish,
-        out_before=hand.went_out_id,
-    )
-    was_finished = match.status == MatchStatus.FINISHED
-    _apply_after(match, seats, after)
-    match.hands_played = number - 1
-    statements.void_hand(
-        match=match.pk,
-        number=number,
-        revision=hand.last_revision + 1,  # type: ignore[attr-defined]
-        seats=_seat_figures(seats),
-        status=str(match.status),
-        finished_at=match.finished_at,
-        by=user.pk,
-        reason=reason,
-        at=timezone.now(),
-    )
-    hand.delete()  # with its results and confirmations
-    if match.has_drafts:  # type: ignore[attr-defined]  # the numbering moves back
-        HandDraftPart.objects.filter(match_id=match.pk).delete()
-    subscribers.after_hand(
-        HandChange("voided", number, hands.match_state(match, seats), was_finished=was_finished)
-    )
