@@ -119,31 +119,31 @@ print(json.dumps([column.name for column in standings.columns()]))
 """
 
 
-def _columns_in_a_process(without: tuple[str, ...]) -> list[str]:
-    settings_module = (
+def _columns_in_a_process(folder: Path, without: tuple[str, ...]) -> list[str]:
+    """The standings columns that a fresh process names, with these apps left out."""
+    module = f"settings_without_{'_'.join(without) or 'nothing'}"
+    (folder / f"{module}.py").write_text(
         "from arlington_site.settings import *\n"
         f"INSTALLED_APPS = [app for app in INSTALLED_APPS if app not in {without!r}]\n"
     )
     root = Path(__file__).resolve().parents[2]
-    env = {**os.environ, "PYTHONPATH": f"{root}{os.pathsep}{root / 'tests' / 'matches'}"}
-    module = f"settings_without_{'_'.join(without) or 'nothing'}"
-    path = root / "tests" / "matches" / f"{module}.py"
-    path.write_text(settings_module)
-    try:
-        done = subprocess.run(
-            [sys.executable, "-c", SCRIPT],
-            env={**env, "DJANGO_SETTINGS_MODULE": module, "SECRET_KEY": "x"},
-            cwd=root,
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-    finally:
-        path.unlink()
+    done = subprocess.run(
+        [sys.executable, "-c", SCRIPT],
+        env={
+            **os.environ,
+            "PYTHONPATH": f"{root}{os.pathsep}{folder}",
+            "DJANGO_SETTINGS_MODULE": module,
+            "SECRET_KEY": "x",
+        },
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def test_standings_columns_are_the_same_with_and_without_clubnight_loaded():
-    with_it = _columns_in_a_process(())
-    without_it = _columns_in_a_process(("clubnight", "web"))
+def test_standings_columns_are_the_same_with_and_without_clubnight_loaded(tmp_path):
+    with_it = _columns_in_a_process(tmp_path, ())
+    without_it = _columns_in_a_process(tmp_path, ("clubnight", "web"))
     assert with_it == without_it == ["rating"]
