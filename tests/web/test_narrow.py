@@ -11,14 +11,12 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from clubnight import tournaments
 from clubnight.models import PublicLink
 from matches.invitations import invitation_create
-from matches.models import Player
 from tests.factories import create_match
 from tests.web.browsing import sign_in_cookie
 from tests.web.entry import open_entry, tap
-from tests.web.worlds import finished_and_live
+from tests.web.worlds import drawn_night, finished_and_live
 
 SIZES = {"200%-zoom": ((195, 422), 4), "320px": ((320, 700), 3)}
 
@@ -128,13 +126,7 @@ def test_every_page_fits_without_sideways_scroll(narrow, club, roster, season, a
 
 @pytest.fixture
 def night(club, roster, alice):
-    """A club night of nine players with its first round drawn, a hand played at a table."""
-    more = [Player.objects.create(club=club, name=n) for n in ("Fay", "Gus", "Hal", "Ida")]
-    night = tournaments.tournament_create(
-        club=club, name="Tuesday night", players=[p.pk for p in roster + more], user=alice
-    )
-    tournaments.round_draw(tournament=night, user=alice, seed=3)
-    return night
+    return drawn_night(club, roster, alice)
 
 
 def test_the_other_signed_in_pages_fit_without_sideways_scroll(
