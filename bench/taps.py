@@ -9,9 +9,10 @@ fresh match, taps "Enter hand 1", enters every player's melds and held cards wit
 quickest way the screen offers, records the hand, and checks that what the API recorded is
 exactly the hand on the table (same melds, same held cards, same declarations).
 
-The person uses a shortcut only when the screen shows it (a run from its two end cards, a set
-from its rank, the gap a two fills, the held-cards keypad, "the rest", the review screen); on a
-screen without them they tap every card. So the same script measures any version of the app:
+The person uses a shortcut only when the screen shows it (a run filled in from its two end
+cards, or offered after them; a set offered after its first card; a two offered for a run's
+gap; a two's suggested declaration; "the rest"; the review screen); on a screen without them
+they tap every card. So the same script measures any version of the app:
 ``--root`` serves another checkout (for example ``git archive <commit> | tar -x -C /tmp/old``).
 
 Each hand is entered twice (``--mode both``, the default): once on one phone alone, and once
