@@ -20,6 +20,15 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
         test["NAME"] = f"test_{alias['NAME']}_{os.getpid()}"
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _cheap_reset_after_committed_tests() -> None:
+    """Tests whose writes are committed empty the database with DELETE, not a flush
+    (tests/database.py)."""
+    from tests import database
+
+    database.install()
+
+
 @pytest.fixture(scope="session")
 def _checked_openapi_schema() -> None:
     """The OpenAPI document is valid, with no warning: checked once per run."""
