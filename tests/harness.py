@@ -16,8 +16,10 @@ import http.client
 import os
 import signal
 import socket
+import socketserver
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -138,6 +140,14 @@ def serving(
         yield process
     finally:
         stop(process)
+
+
+def serve_in_thread(server: socketserver.BaseServer) -> threading.Thread:
+    """``server`` answering on a thread of its own until ``server.shutdown()``, which then
+    returns within 50 ms (the standard library looks for it every half second)."""
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
+    thread.start()
+    return thread
 
 
 # --- conditions ----------------------------------------------------------------------------

@@ -6,7 +6,6 @@ The fixtures are the matches tests' own, so that ownership is proved the same wa
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -14,6 +13,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
+from tests import harness
 from tests.factories import work
 from tests.matches.conftest import *  # noqa: F403
 from tests.matches.conftest import _empty_cache, _fast_passwords  # noqa: F401  (autouse)
@@ -74,8 +74,7 @@ def receiver(settings) -> Iterator[Receiver]:
     found = Receiver(url="")
     server = _bound(found)
     found.url = f"http://127.0.0.1:{server.server_address[1]}/hooks?app=1"
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
+    harness.serve_in_thread(server)
     yield found
     server.shutdown()
     server.server_close()

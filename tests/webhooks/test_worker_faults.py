@@ -55,7 +55,7 @@ class Receiver:
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}/hooks"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        harness.serve_in_thread(self.server)
 
     def wait_for(self, count: int, timeout: float) -> bool:
         with self.arrived:
