@@ -39,6 +39,11 @@ def digest(alias: str) -> str:
     return str(value)
 
 
+def remember(alias: str) -> None:
+    """Take the digest of the kept rows as they are now, the state to keep them in."""
+    _digests[alias] = digest(alias)
+
+
 def emptied(alias: str) -> bool:
     """Delete every row of the project's tables but the kept ones; False, having changed
     nothing, when that would not leave the database as Django's flush leaves it."""
@@ -65,7 +70,7 @@ def install() -> None:
         setup(cls)
         for alias in cls._databases_names(include_mirrors=False):  # type: ignore[attr-defined]
             if connections[alias].vendor == "postgresql" and alias not in _digests:
-                _digests[alias] = digest(alias)
+                remember(alias)
 
     def fixture_teardown(self: TransactionTestCase) -> None:
         if self.available_apps is not None or self.serialized_rollback:
@@ -76,7 +81,7 @@ def install() -> None:
             flush(self)
             for alias in names:  # post_migrate wrote the kept rows again, under new ids
                 if alias in _digests:
-                    _digests[alias] = digest(alias)
+                    remember(alias)
 
     TransactionTestCase._fixture_setup = classmethod(fixture_setup)  # type: ignore[method-assign,assignment]
     TransactionTestCase._fixture_teardown = fixture_teardown  # type: ignore[method-assign]
