@@ -17,11 +17,13 @@ differs, or the database is not PostgreSQL, or the test asks for what only Djang
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from django.db import connections, transaction
 from django.test import TransactionTestCase
 
+ROOT = Path(__file__).resolve().parents[1]
 KEPT = ("django_content_type", "auth_permission")  # what post_migrate writes back after a flush
 
 _digests: dict[str, str] = {}
