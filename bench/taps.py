@@ -49,7 +49,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -58,6 +57,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from bench.taps_hands import HANDS, TOP_DISCARD, resolve  # noqa: E402
+from tests import harness  # noqa: E402
 
 USERNAME = "keeper"
 PASSWORD = "keeper-pw-1234"
@@ -137,23 +137,17 @@ def seed(root: Path, env: dict[str, str]) -> list[int]:
 
 @contextlib.contextmanager
 def serving(root: Path, env: dict[str, str], port: int) -> Iterator[str]:
-    url = f"http://127.0.0.1:{port}"
-    server = subprocess.Popen(
-        [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
-        cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    try:
-        for _ in range(600):  # up to two minutes on a busy machine
-            with contextlib.suppress(OSError):
-                urllib.request.urlopen(f"{url}/sign-in/", timeout=2)
-                break
-            time.sleep(0.2)
-        else:
-            raise SystemExit(f"the server on {url} did not start")
-        yield url
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+    command = [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"]
+    with harness.serving(
+        command,
+        ready=harness.answers_http(port, "/sign-in/"),
+        what=f"the server on port {port}",
+        env=env,
+        cwd=root,
+        log=Path(tempfile.gettempdir()) / f"arlington-taps-server-{port}.log",
+        seconds=120,  # a busy machine
+    ):
+        yield f"http://127.0.0.1:{port}"
 
 
 # --- the person ------------------------------------------------------------------------------
