@@ -7,10 +7,11 @@ from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from scoring.cards import ALL_CARDS, Card, MeldCard
+from scoring.games.arlington import RULESET as ARLINGTON
 from scoring.hands import Ending
 from scoring.live.events import Discard, Draw, Event, Extend, Meld, Pass, TakeDiscard, TakePile
 from scoring.live.state import PACK_SIZE, LiveHand, LiveRuling, Phase, TableMeld, reveal
-from scoring.rulesets import ARLINGTON, Options, Ruleset, Take
+from scoring.rulesets import Options, Ruleset, Take
 from scoring.violations import Code, Violation, violation
 
 T_ = TypeVar("T_")
@@ -34,7 +35,7 @@ def deal(
     >>> table = deal([17, 21, 33], dealer=33, turned_up=Card.parse("QS"))
     >>> table.turn_player, table.stock, table.hand_sizes
     (17, 64, (13, 13, 13))
-    >>> from scoring.rulesets import RUMMY
+    >>> from scoring.games.rummy import RULESET as RUMMY
     >>> deal([17, 21, 33], dealer=33, turned_up=Card.parse("QS"), rules=RUMMY).stock
     30
     """

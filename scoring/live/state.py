@@ -16,8 +16,9 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from scoring.cards import Card, MeldCard
+from scoring.games.arlington import RULESET as ARLINGTON
 from scoring.hands import Ending, HandInput, HandRuling
-from scoring.rulesets import ARLINGTON, Options, Ruleset
+from scoring.rulesets import Options, Ruleset
 from scoring.violations import Violation
 
 PACK_SIZE = 52
