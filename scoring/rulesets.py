@@ -25,7 +25,7 @@ import pkgutil
 import threading
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from typing import Final, Protocol
 
@@ -50,6 +50,8 @@ class Option:
     choices: tuple[str, ...] = ()
     minimum: int | None = None
     maximum: int | None = None
+    description: str = field(default="", compare=False)
+    """What the option does, in English, for the API's documentation (empty: a generic one)."""
 
     def as_dict(self) -> dict[str, object]:
         """The option as :func:`describe` shows it.

@@ -42,8 +42,20 @@ class Rummy(BaseRuleset):
     turn_over_keeps_top = False
     card_count_code = RummyCode.CARD_COUNT_EXCEEDED
     options = (
-        Option("target", rummy.DEFAULT_TARGET, minimum=1, maximum=rummy.MAX_TARGET),
-        Option("ace", rummy.Ace.LOW.value, choices=tuple(a.value for a in rummy.Ace)),
+        Option(
+            "target",
+            rummy.DEFAULT_TARGET,
+            minimum=1,
+            maximum=rummy.MAX_TARGET,
+            description="The total that ends the match (100 unless the match says otherwise).",
+        ),
+        Option(
+            "ace",
+            rummy.Ace.LOW.value,
+            choices=tuple(a.value for a in rummy.Ace),
+            description='Where an ace may stand in a run: "low" (A-2-3 only, the default) or '
+            '"high_or_low" (A-2-3 or Q-K-A, never K-A-2).',
+        ),
     )
 
     def deal_size(self, players: int) -> int:
