@@ -21,12 +21,14 @@ from __future__ import annotations
 
 import enum
 import importlib
+import importlib.util
 import pkgutil
 import threading
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
+from pathlib import Path
 from typing import Final, Protocol
 
 from scoring import games
@@ -304,6 +306,24 @@ def found_games() -> Iterator[tuple[Ruleset, str]]:
         ):
             raise GameError(f"The entry point of {origin} names no game (no name, no rule_hand).")
         yield rules, origin
+
+
+def package_locales() -> list[str]:
+    """The ``locale`` folder of each installed package that names a game, if it ships one
+    (its translations, ``locale/<language>/LC_MESSAGES/django.mo``), found without importing
+    the package: the settings read this before any game is loaded.
+
+    >>> package_locales() == [] or all(path.endswith("locale") for path in package_locales())
+    True
+    """
+    found: list[str] = []
+    for point in entry_points(group=ENTRY_POINT_GROUP):
+        spec = importlib.util.find_spec(point.module.partition(".")[0])
+        for folder in (spec.submodule_search_locations or []) if spec else []:
+            locale = Path(folder) / "locale"
+            if locale.is_dir() and str(locale) not in found:
+                found.append(str(locale))
+    return found
 
 
 class Registry(Mapping[str, Ruleset]):
