@@ -80,6 +80,9 @@ SLOW = {
     "tests/api/test_settings.py::test_the_deployment_checks_refuse_a_cache_kept_by_each_process": (
         "check --deploy in a process of its own, which builds the whole OpenAPI document"
     ),
+    "tests/matches/test_a_game_package.py": (
+        "installs a game's package with pip in a virtual environment, plays in a process there"
+    ),
     "tests/matches/test_access_log.py": "a gunicorn server of its own",
     "tests/matches/test_body_limit_server.py": "a gunicorn server of its own",
     "tests/matches/test_concurrency.py": "parallel requests in threads, committed databases",

@@ -55,7 +55,6 @@ def environment(tmp_path_factory) -> Path:
     return python
 
 
-@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_an_installed_game_is_listed_documented_and_scored_by_its_own_rules(environment):
     database = connection.settings_dict
