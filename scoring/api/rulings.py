@@ -370,10 +370,11 @@ def documented(rules: Ruleset, ruling: str) -> type[RulingView]:
     given = {o.name: data[o.name] for o in rules.options if o.name in data}
     name = f"{_title(rules.name)}{VIEWS[ruling].__name__}"
     view = type(name, (VIEWS[ruling],), {"ruleset_name": rules.name})
-    with translation.override("en"):
+    with translation.override("en"):  # the document's language, whoever reads the URLs first
         answer = view().answer(rules, rules.options_with_defaults(given), data)
+        summary = f"{rules.label}: {QUESTIONS[ruling]}"
     schema = ruling_schema(
-        summary=f"{rules.label}: {QUESTIONS[ruling]}",
+        summary=summary,
         request=request,
         response=built_answer(rules.name, ruling),
         body=body,
