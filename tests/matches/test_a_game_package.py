@@ -4,7 +4,8 @@ The package (tests/matches/game_package: Threes, sets only, a melded card 1, a h
 going out +5) names its game by the entry point group ``arlington.rulesets``. It is built and
 installed with pip into a virtual environment of its own (beside the test's packages, which
 it sees through a .pth file); a process started in that environment plays a match against
-the test database. The test's own process never sees the game.
+the test database. The test's own process never sees the game. A package whose game fails to
+load stops the service's start, naming the package.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import pytest
 from django.db import connection
 
 from scoring.rulesets import RULESETS
+from tests.scoring.test_game_discovery import installed
 
 PACKAGE = Path(__file__).parent / "game_package"
 ROOT = Path(__file__).resolve().parents[2]
@@ -88,3 +90,25 @@ def test_an_installed_game_is_listed_documented_and_scored_by_its_own_rules(envi
         f"/api/v1/rulings/threes/{ruling}/" for ruling in ("discard", "hand", "lay-off", "meld")
     ]
     assert "threes" not in RULESETS  # installed over there only
+
+
+def test_a_package_whose_game_fails_to_load_stops_the_start_naming_the_package(tmp_path):
+    installed(tmp_path, "broken-game", "broken = broken_game:RULESET", "import no_such_module\n")
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "arlington_site.settings",
+        "DEBUG": "true",
+        "PYTHONPATH": f"{ROOT}{os.pathsep}{tmp_path}",
+    }
+    started = subprocess.run(
+        (sys.executable, "manage.py", "check"),
+        capture_output=True,
+        text=True,
+        timeout=180,
+        cwd=ROOT,
+        env=env,
+    )
+    assert started.returncode != 0
+    assert "GameError" in started.stderr
+    assert "the package broken-game" in started.stderr
+    assert "ModuleNotFoundError" in started.stderr
