@@ -16,7 +16,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 from drf_standardized_errors.types import CLIENT_ERROR, Error
 
-from matches.errors import envelope
+from matches.api.errors import envelope
 
 
 def _too_large(detail: str) -> bytes:

@@ -51,7 +51,7 @@ class ContentNegotiation(DefaultContentNegotiation):
         # DRF loads this class while it starts, before the error handler's modules can load.
         from drf_standardized_errors.types import CLIENT_ERROR, Error
 
-        from matches.errors import EnvelopeError
+        from matches.api.errors import EnvelopeError
 
         found = [renderer for renderer in renderers if renderer.format == format]
         if not found:

@@ -363,8 +363,8 @@ REST_KNOX = {
 
 DRF_STANDARDIZED_ERRORS = {
     "ENABLE_IN_DEBUG_FOR_UNHANDLED_EXCEPTIONS": True,
-    "EXCEPTION_HANDLER_CLASS": "matches.errors.ProjectExceptionHandler",
-    "EXCEPTION_FORMATTER_CLASS": "matches.errors.ProjectExceptionFormatter",
+    "EXCEPTION_HANDLER_CLASS": "matches.api.errors.ProjectExceptionHandler",
+    "EXCEPTION_FORMATTER_CLASS": "matches.api.errors.ProjectExceptionFormatter",
     "ALLOWED_ERROR_STATUS_CODES": [
         "400",
         "401",
@@ -379,8 +379,8 @@ DRF_STANDARDIZED_ERRORS = {
         "503",
     ],
     "ERROR_SCHEMAS": {
-        "413": "matches.errors.RequestTooLargeResponse",
-        "503": "matches.errors.DatabaseUnavailableResponse",
+        "413": "matches.api.errors.RequestTooLargeResponse",
+        "503": "matches.api.errors.DatabaseUnavailableResponse",
     },
 }
 

@@ -6,7 +6,7 @@ from django.utils.translation import gettext as _
 from django.views import defaults
 from drf_standardized_errors.types import CLIENT_ERROR, SERVER_ERROR, Error
 
-from matches.errors import envelope
+from matches.api.errors import envelope
 
 
 def _envelope(error_type: str, code: str, detail: str, status: int) -> JsonResponse:

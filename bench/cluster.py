@@ -413,15 +413,15 @@ import json, django
 django.setup()
 from django.contrib.auth import get_user_model
 from rest_framework.authtoken.models import Token
-from matches import services
+from matches.services import clubs as club_services
 from matches.models import Player, Role
 users = get_user_model()
 owner = users.objects.create_user("rehearsal-owner", password=None)
-club = services.club_create(name="Rehearsal club", user=owner)
+club = club_services.club_create(name="Rehearsal club", user=owner)
 keepers = []
 for number in range(CLIENTS):
     keeper = users.objects.create_user(f"keeper{number}", password=None)
-    services.membership_set(club=club, user=keeper, role=Role.SCOREKEEPER)
+    club_services.membership_set(club=club, user=keeper, role=Role.SCOREKEEPER)
     keepers.append(Token.objects.create(user=keeper).key)
 players = [Player.objects.create(club=club, name=f"Seat {i:02}").pk for i in range(2 * CLIENTS)]
 print(json.dumps({"club": club.pk, "tokens": keepers, "players": players}))

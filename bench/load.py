@@ -136,19 +136,20 @@ def seed_keeper_club(match_count: int) -> Fixture:
     from django.contrib.auth import get_user_model
     from rest_framework.authtoken.models import Token
 
-    from matches import services
     from matches.models import Player, Role
+    from matches.services import clubs as club_services
+    from matches.services import matches as match_services
 
     users = get_user_model()
     owner = users.objects.create_user("bench-owner", password=None)
     keeper = users.objects.create_user("bench-keeper", password=None)
-    club = services.club_create(name="Load bench club", user=owner)
-    services.membership_set(club=club, user=keeper, role=Role.SCOREKEEPER)
+    club = club_services.club_create(name="Load bench club", user=owner)
+    club_services.membership_set(club=club, user=keeper, role=Role.SCOREKEEPER)
     roster = [Player.objects.create(club=club, name=f"Seat {i:02}") for i in range(40)]
     matches = []
     for i in range(match_count + 1):
         first, second = roster[(2 * i) % 40], roster[(2 * i + 1) % 40]
-        match = services.match_create(
+        match = match_services.match_create(
             club=club, players=[first.pk, second.pk], user=keeper, table=f"T{i}"
         )
         matches.append((match.pk, first.pk, second.pk))

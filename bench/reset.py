@@ -29,12 +29,12 @@ from bench.standings import create_database, drop_database, setup_django  # noqa
 
 def committed_rows() -> None:
     """What a test of a recorded hand commits."""
-    from matches import services
     from matches.models import Membership, Player, Role, Season
+    from matches.services import clubs as club_services
     from tests.factories import client_for, make_user, record, start_match, went_out
 
     alice, carol = make_user("alice"), make_user("carol")
-    club = services.club_create(name="Arlington Card Club", user=alice)
+    club = club_services.club_create(name="Arlington Card Club", user=alice)
     Membership.objects.create(club=club, user=carol, role=Role.SCOREKEEPER)
     players = [Player.objects.create(club=club, name=name) for name in ("Ann", "Ben", "Cleo")]
     Season.objects.create(club=club, name="Spring")

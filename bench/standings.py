@@ -100,7 +100,7 @@ def seed(players: int, matches: int, rng: random.Random) -> tuple[int, int, int]
         Season,
         Seat,
     )
-    from matches.services import retally
+    from matches.services.tallies import retally
 
     user_model = get_user_model()
     owner = user_model.objects.create_user("owner", password=None)

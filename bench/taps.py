@@ -102,18 +102,20 @@ def environment(root: Path, database: Path) -> dict[str, str]:
 SEED = """
 import json
 from django.contrib.auth import get_user_model
-from matches import services
+from matches.services import clubs as club_services
+from matches.services import matches as match_services
 from matches.models import Player
 user = get_user_model().objects.create_user(username={username!r}, password={password!r})
-club = services.club_create(name="Taps Card Club", user=user)
+club = club_services.club_create(name="Taps Card Club", user=user)
 players = []
 for name in {names!r}:
     member = get_user_model().objects.create_user(username=name.lower(), password={password!r})
-    services.membership_set(club=club, user=member, role="scorekeeper", by=user)
+    club_services.membership_set(club=club, user=member, role="scorekeeper", by=user)
     players.append(Player.objects.create(club=club, name=name, user=member))
 matches = []
 for count in {counts!r}:
-    match = services.match_create(club=club, players=[p.pk for p in players[:count]], user=user)
+    seated = [p.pk for p in players[:count]]
+    match = match_services.match_create(club=club, players=seated, user=user)
     matches.append(match.pk)
 print(json.dumps(matches))
 """

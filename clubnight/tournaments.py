@@ -19,9 +19,9 @@ from django.db.models import Count, OuterRef, Q, Subquery, Sum
 
 from clubnight import draw, errors, ratings
 from clubnight.models import Entrant, Round, RoundTable, Seating, Tournament
-from matches import services
 from matches.errors import InvalidSetup
 from matches.models import Club, Hand, Match, MatchStatus, Player, Season, Seat
+from matches.services import matches as match_services
 from scoring import rulesets
 
 MAX_SEED = 2**53  # a seed a JavaScript client can hold exactly
@@ -252,7 +252,7 @@ def round_draw(
     )
     for t, seated in enumerate(drawn, start=1):
         name = names[t - 1] if names and t <= len(names) else f"Table {t}"
-        match = services.match_create(
+        match = match_services.match_create(
             club=locked.club,
             players=seated,
             user=user,

@@ -15,7 +15,7 @@ from django.forms import ModelForm
 from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest
 
-from matches import errors, services
+from matches import errors
 from matches.models import (
     Club,
     Hand,
@@ -29,6 +29,8 @@ from matches.models import (
     Season,
     Seat,
 )
+from matches.services import clubs as club_services
+from matches.services import matches as match_services
 
 
 def meld_notation(melds: list[dict[str, Any]]) -> str:
@@ -102,7 +104,7 @@ class ClubAdmin(admin.ModelAdmin):
         super().save_related(request, form, formsets, change)
         club = form.instance
         if not change and not club.memberships.filter(role=Role.OWNER).exists():
-            services.membership_set(club=club, user=request.user, role=Role.OWNER)  # type: ignore[arg-type]
+            club_services.membership_set(club=club, user=request.user, role=Role.OWNER)  # type: ignore[arg-type]
 
 
 @admin.register(Player)
@@ -185,7 +187,7 @@ class MatchAdmin(admin.ModelAdmin):
 
     def save_model(self, request: HttpRequest, obj: Match, form: Any, change: bool) -> None:
         """Through the service, so that a finished match's tallies follow it to its season."""
-        services.match_update(match=obj, table=obj.table, season=obj.season)
+        match_services.match_update(match=obj, table=obj.table, season=obj.season)
 
     def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
         """Offer only the seasons of the match's own club."""

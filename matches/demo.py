@@ -13,8 +13,10 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 import scoring
-from matches import services
 from matches.models import Club, Match, Player, Season
+from matches.services import clubs as club_services
+from matches.services import hands as hand_services
+from matches.services import matches as match_services
 
 USERNAME = "demo"
 PASSWORD = "demo-arlington"
@@ -69,18 +71,20 @@ FINISHED_HANDS: tuple[tuple[int, tuple[Part, ...]], ...] = (
 IN_PROGRESS_HANDS: tuple[tuple[int, tuple[Part, ...]], ...] = ((1, WILD_QUEEN), (2, TWOS_SET))
 
 
-def hand_entry(deal: Sequence[Part], out: int, players: Sequence[Player]) -> services.HandEntry:
+def hand_entry(
+    deal: Sequence[Part], out: int, players: Sequence[Player]
+) -> hand_services.HandEntry:
     """The deal with ``players[out]`` going out and the others, in seat order, taking the rest.
 
     At a table of three the deal's last part is left out.
     """
     others = [p for i, p in enumerate(players) if i != out]
     seated = [players[out], *others]
-    return services.HandEntry(
+    return hand_services.HandEntry(
         ending=scoring.Ending.WENT_OUT,
         went_out=players[out].pk,
         results=tuple(
-            services.PlayerEntry(
+            hand_services.PlayerEntry(
                 player.pk,
                 tuple(scoring.parse_meld(meld) for meld in melds),
                 scoring.parse_cards(held),
@@ -97,7 +101,9 @@ def _play(
     user: User,
 ) -> None:
     for out, deal in hands:
-        services.hand_record(match_id=match.pk, entry=hand_entry(deal, out, players), user=user)
+        hand_services.hand_record(
+            match_id=match.pk, entry=hand_entry(deal, out, players), user=user
+        )
 
 
 @transaction.atomic
@@ -113,7 +119,7 @@ def seed() -> tuple[User, list[str]]:
         made.append(f"user {USERNAME}")
     club = Club.objects.filter(name=CLUB_NAME, created_by=user).first()
     if club is None:
-        club = services.club_create(name=CLUB_NAME, user=user)
+        club = club_services.club_create(name=CLUB_NAME, user=user)
         made.append(f"club {CLUB_NAME!r}")
     players = []
     for name in ROSTER:
@@ -130,7 +136,7 @@ def seed() -> tuple[User, list[str]]:
     ):
         if Match.objects.filter(club=club, table=table).exists():
             continue
-        match = services.match_create(
+        match = match_services.match_create(
             club=club, players=[p.pk for p in seated], user=user, season=season.pk, table=table
         )
         _play(match, seated, hands, user)

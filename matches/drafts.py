@@ -5,7 +5,7 @@ part per seated player (their melds and the cards left in their hand). Each part
 version, so that phones entering different players never conflict, and a phone writes a part
 only from the version it last saw (compare-and-set), so that two phones entering the same part
 never lose an update silently. A draft is unfinished work: its melds are not ruled on, only
-kept as read from notation; the hand is ruled when it is recorded (``services.hand_record``,
+kept as read from notation; the hand is ruled when it is recorded (``hand_record``,
 which deletes its draft).
 """
 

@@ -15,6 +15,7 @@ from django.db import transaction
 
 from matches import hands, signals
 from matches.models import Event, EventType, HandConfirmation
+from matches.state import MatchState
 
 
 def write(*, club_id: int, type: EventType, data: Mapping[str, Any]) -> Event:
@@ -59,7 +60,7 @@ def hand_corrected(
         match_finished(state)
 
 
-def hand_voided(state: hands.MatchState, number: int) -> None:
+def hand_voided(state: MatchState, number: int) -> None:
     """The last hand voided; the match as it stands after it."""
     write(
         club_id=state.club,
@@ -86,7 +87,7 @@ def hand_confirmed(
     )
 
 
-def match_started(state: hands.MatchState) -> None:
+def match_started(state: MatchState) -> None:
     """A new match, as ``GET matches/{id}/`` answers it."""
     write(
         club_id=state.club,
@@ -95,7 +96,7 @@ def match_started(state: hands.MatchState) -> None:
     )
 
 
-def match_finished(state: hands.MatchState) -> None:
+def match_finished(state: MatchState) -> None:
     """A match that has just finished: its winners and final totals."""
     write(
         club_id=state.club,

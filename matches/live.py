@@ -2,7 +2,8 @@
 
 The engine (``scoring.live``) rules on every event; these services lock the match, replay the
 stored log, ask the engine, save, and tell the match's watchers (``publish``). Finishing
-records the hand through ``services.hand_record``, the same service as a hand entered whole.
+records the hand through ``hand_record`` (matches/services/hands.py), the same service as a hand
+entered whole.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from django.db import transaction
 from django.utils import timezone
 
 import scoring
-from matches import errors, hands, services
+from matches import errors
 from matches.models import (
     Hand,
     HandDraftPart,
@@ -32,6 +33,8 @@ from matches.models import (
     MatchStatus,
     Seat,
 )
+from matches.services import hands as hand_services
+from matches.state import dealer as dealer_of_hand
 from scoring import live as engine
 from scoring import rulesets
 
@@ -128,7 +131,7 @@ def live_start(*, match_id: int, turned_up: scoring.Card, user: User) -> LiveHan
         raise errors.HandDraftInProgress(number=number)
     seats = _seats(match)
     players = _players(seats)
-    dealer = hands.dealer(
+    dealer = dealer_of_hand(
         match.pk,
         match.first_dealer_id,
         [seat.player_id for seat in seats],
@@ -273,16 +276,16 @@ def _finish(
     done = engine.finish(state, held)
     if not done.valid or done.hand is None:
         raise errors.EventRefused(done.violations)
-    entry = services.HandEntry(
+    entry = hand_services.HandEntry(
         ending=done.hand.ending,
         went_out=None if done.hand.went_out is None else done.hand.went_out.id,  # type: ignore[attr-defined]
         results=tuple(
-            services.PlayerEntry(player=entry.player.id, melds=entry.melds, held=entry.held)  # type: ignore[attr-defined]
+            hand_services.PlayerEntry(player=entry.player.id, melds=entry.melds, held=entry.held)  # type: ignore[attr-defined]
             for entry in done.hand.results
         ),
         flags=done.flags,
     )
-    recorded = services.hand_record(
+    recorded = hand_services.hand_record(
         match_id=live.match_id, entry=entry, user=user, number=live.number, device=device, live=True
     )  # the same hand recorded meanwhile: this log is attached to it, as its confirmation
     body = recorded.to_json()

@@ -91,9 +91,9 @@ def record(client: APIClient, match_id: int, body: dict, **headers):
 
 def create_match(club, players, *, user, season=None, table=""):
     """A match started through the service, as the API would (seats in the order given)."""
-    from matches import services
+    from matches.services import matches as match_services
 
-    return services.match_create(
+    return match_services.match_create(
         club=club,
         players=[player.pk for player in players],
         user=user,

@@ -25,10 +25,11 @@ from clubnight.api import serializers as s
 from clubnight.api.filters import TournamentFilter
 from clubnight.models import Entrant, PublicLink, Round, Tournament
 from matches import selectors
+from matches.api.errors import error_response
 from matches.api.permissions import MANAGING, SCOREKEEPING, member_club, requester
 from matches.api.renderers import DOWNLOAD, CSVRenderer, attachment
 from matches.api.views.standings import CSVErrorsAsJSON
-from matches.errors import InvalidSetup, error_response
+from matches.errors import InvalidSetup
 from matches.models import Club, Player, Season
 
 ROUND_CONFLICT = error_response("RoundConflict", ["round_in_progress"])

@@ -24,6 +24,7 @@ from rest_framework.settings import api_settings
 from accounts.idempotency import key_of
 from accounts.models import DeviceToken
 from matches import errors
+from matches.api.errors import error_response
 
 # entity-tag = [ "W/" ] DQUOTE *etagc DQUOTE; etagc = %x21 / %x23-7E / obs-text
 _TAG = r'(?:W/)?"[\x21\x23-\x7e\x80-\xff]*"'
@@ -199,9 +200,9 @@ class HeaderSchema(api_settings.DEFAULT_SCHEMA_CLASS):  # type: ignore[name-defi
         return True
 
 
-STALE = errors.error_response("Stale", ["precondition_failed"])
-PRECONDITION_REQUIRED = errors.error_response("PreconditionRequired", ["precondition_required"])
-KEY_REUSED = errors.error_response("IdempotencyKeyReused", ["idempotency_key_reused"])
+STALE = error_response("Stale", ["precondition_failed"])
+PRECONDITION_REQUIRED = error_response("PreconditionRequired", ["precondition_required"])
+KEY_REUSED = error_response("IdempotencyKeyReused", ["idempotency_key_reused"])
 
 IF_MATCH_UPDATE = _header(
     "If-Match",

@@ -26,8 +26,8 @@ from accounts.api import IssuedTokenSerializer, device_name, issue
 from accounts.idempotency import idempotent
 from matches import invitations, selectors
 from matches.api import http
+from matches.api.errors import error_response
 from matches.api.permissions import MANAGING, can_write, requester
-from matches.errors import error_response
 from matches.models import Club, Invitation, Player, Role
 
 GONE = error_response(

@@ -19,9 +19,9 @@ from rest_framework.response import Response
 
 from matches import live, selectors
 from matches.api import http
+from matches.api.errors import error_response
 from matches.api.permissions import SCOREKEEPING, ClubRole, requester
-from matches.api.serializers import HandWithMatchSerializer
-from matches.errors import error_response
+from matches.api.serializers.hands import HandWithMatchSerializer
 from matches.models import LiveHand
 from scoring.api.fields import CardField, CardListField, MeldField
 from scoring.violations import CATALOGUES

@@ -203,11 +203,14 @@ def build_world(
     The hand is played live (its event log is kept), and the next hand is being played live:
     its first player has drawn.
     """
-    from matches import live, services
+    from matches import live
+    from matches.services import clubs as club_services
     from scoring import Card
 
     users = {"owner": make_user(owner)}
-    club = services.club_create(name=club_name or f"{owner.title()}'s club", user=users["owner"])
+    club = club_services.club_create(
+        name=club_name or f"{owner.title()}'s club", user=users["owner"]
+    )
     for role, username in ((Role.SCOREKEEPER, scorekeeper), (Role.VIEWER, viewer)):
         if username:
             Membership.objects.create(club=club, user=make_user(username), role=role)

@@ -10,8 +10,8 @@ import pytest
 import redis
 from rest_framework.test import APIClient
 
-from matches import services
 from matches.models import Club, Membership, Player, Role, Season
+from matches.services import clubs as club_services
 from tests.factories import client_for, make_user, record, start_match, went_out
 from tests.matches.endpoints import World
 from tests.parallel import redis_url
@@ -56,7 +56,7 @@ def victor(db):
 
 def make_club(alice, carol, victor) -> Club:
     """Alice's club: Carol keeps score, Victor watches."""
-    club = services.club_create(name="Arlington Card Club", user=alice)
+    club = club_services.club_create(name="Arlington Card Club", user=alice)
     Membership.objects.create(club=club, user=carol, role=Role.SCOREKEEPER)
     Membership.objects.create(club=club, user=victor, role=Role.VIEWER)
     return club
@@ -86,7 +86,7 @@ def club(alice, carol, victor) -> Club:
 
 @pytest.fixture
 def bobs_club(bob) -> Club:
-    return services.club_create(name="Bob's Rummy Night", user=bob)
+    return club_services.club_create(name="Bob's Rummy Night", user=bob)
 
 
 @pytest.fixture

@@ -14,8 +14,9 @@ import psycopg
 import pytest
 from django.db import connection, connections
 
-from matches import services, standings
+from matches import standings
 from matches.models import Hand, HandResult, HandRevision, Invitation, Membership, Season, Seat
+from matches.services import hands as hand_services
 from tests.factories import client_for, full_packs, make_user, record, start_match, went_out
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -120,7 +121,8 @@ def test_a_retry_while_the_first_is_still_running_gets_409_and_records_nothing(c
         # Another app server is still recording the first submission with this key.
         first.execute("BEGIN")
         first.execute(
-            "SELECT pg_advisory_xact_lock(%s)", [services.key_lock_id(match["id"], "slow-network")]
+            "SELECT pg_advisory_xact_lock(%s)",
+            [hand_services.key_lock_id(match["id"], "slow-network")],
         )
         retry = record(client_for(carol), match["id"], body, HTTP_IDEMPOTENCY_KEY="slow-network")
         assert retry.status_code == 409

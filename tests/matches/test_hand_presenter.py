@@ -12,8 +12,8 @@ import json
 
 from rest_framework.renderers import JSONRenderer
 
-from matches import hands, selectors
-from matches.api.serializers import HandSerializer, HandWithMatchSerializer
+from matches import hands, selectors, state
+from matches.api.serializers.hands import HandSerializer, HandWithMatchSerializer
 from matches.models import Hand, IdempotencyRecord, Season
 from tests.factories import full_packs, record, start_match, went_out, whole_pack_out
 
@@ -121,7 +121,7 @@ def test_the_schema_of_a_hand_is_made_from_its_type():
     assert list(HandWithMatchSerializer().fields) == list(hands.RecordedHand.JSON)
     assert list(HandSerializer().fields) == [n for n in hands.RecordedHand.JSON if n != "match"]
     match = HandWithMatchSerializer().fields["match"]
-    assert list(match.fields) == list(hands.MatchState.JSON)
+    assert list(match.fields) == list(state.MatchState.JSON)
     assert type(match).__name__ == "HandMatchSerializer"
 
 

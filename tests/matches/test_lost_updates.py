@@ -17,8 +17,8 @@ import psycopg
 import pytest
 from django.db import connection, connections
 
-from matches import services
 from matches.models import Club, Invitation, Membership, Player, Role, Season
+from matches.services import clubs as club_services
 from tests import harness
 from tests.factories import client_for, make_user
 from tests.matches.test_concurrency import in_parallel
@@ -102,7 +102,7 @@ def test_two_owners_demoting_each_other_at_once_leave_the_club_an_owner(alice, c
     for trial in range(TRIALS):
         dora = make_user(f"dora{trial}")
         Membership.objects.update_or_create(club=club, user=alice, defaults={"role": Role.OWNER})
-        services.membership_set(club=club, user=dora, role=Role.OWNER)
+        club_services.membership_set(club=club, user=dora, role=Role.OWNER)
         url = f"/api/v1/clubs/{club.pk}/members/"
         statuses = race(
             partial(post, alice, url, {"user": dora.username, "role": "viewer"}),
@@ -142,8 +142,8 @@ def wait_until_blocked(observer: psycopg.Connection) -> None:
 @pytest.mark.parametrize("change", ["add", "remove"])
 def test_an_owner_demoted_while_their_change_waits_is_refused(alice, club, change):
     dora, newcomer = make_user("dora"), make_user("newcomer")
-    services.membership_set(club=club, user=dora, role=Role.OWNER)
-    services.membership_set(club=club, user=newcomer, role=Role.VIEWER)
+    club_services.membership_set(club=club, user=dora, role=Role.OWNER)
+    club_services.membership_set(club=club, user=newcomer, role=Role.VIEWER)
     url = f"/api/v1/clubs/{club.pk}/members/"
     answer: dict[str, int] = {}
 

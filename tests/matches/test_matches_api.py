@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from matches import services
 from matches.models import Match, Player, Season, Seat
+from matches.services import clubs as club_services
 from tests.factories import record, start_match, went_out
 
 
@@ -211,7 +211,7 @@ def test_matches_are_filtered_by_player(as_victor, roster, matches):
 
 
 def test_matches_are_filtered_by_club(as_alice, alice, club, roster, matches):
-    other = services.club_create(name="Juniors", user=alice)
+    other = club_services.club_create(name="Juniors", user=alice)
     kids = [Player.objects.create(club=other, name=name) for name in ("Kit", "Lou")]
     juniors = start_match(as_alice, other, kids)
     assert ids(as_alice.get("/api/v1/matches/", {"club": other.pk})) == [juniors["id"]]

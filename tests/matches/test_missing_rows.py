@@ -10,8 +10,10 @@ from __future__ import annotations
 import pytest
 
 import scoring
-from matches import errors, services
+from matches import errors
 from matches.models import Hand
+from matches.services import corrections as correction_services
+from matches.services import hands as hand_services
 from tests.factories import client_for, record, start_match, went_out
 
 
@@ -22,7 +24,7 @@ def test_a_service_that_misses_a_row_is_a_server_error(carol, club, roster, monk
     def missing(**kwargs: object) -> None:
         raise Hand.DoesNotExist("a bug")
 
-    monkeypatch.setattr(services, "hand_record", missing)
+    monkeypatch.setattr(hand_services, "hand_record", missing)
     client = client_for(carol)
     client.raise_request_exception = False
     response = record(client, match["id"], went_out(players[0], players))
@@ -34,12 +36,14 @@ def test_correcting_or_voiding_a_hand_voided_meanwhile_raises_no_such_hand(carol
     players = [p.pk for p in roster[:2]]
     match = start_match(client_for(carol), club, roster[:2])
     assert record(client_for(carol), match["id"], went_out(players[0], players)).status_code == 201
-    services.hand_void(match_id=match["id"], number=1, user=carol)
-    entry = services.HandEntry(ending=scoring.Ending.STOCK_EXHAUSTED, went_out=None, results=())
+    correction_services.hand_void(match_id=match["id"], number=1, user=carol)
+    entry = hand_services.HandEntry(
+        ending=scoring.Ending.STOCK_EXHAUSTED, went_out=None, results=()
+    )
     with pytest.raises(errors.NoSuchHand):
-        services.hand_correct(match_id=match["id"], number=1, entry=entry, user=carol)
+        correction_services.hand_correct(match_id=match["id"], number=1, entry=entry, user=carol)
     with pytest.raises(errors.NoSuchHand):
-        services.hand_void(match_id=match["id"], number=1, user=carol)
+        correction_services.hand_void(match_id=match["id"], number=1, user=carol)
 
 
 def test_no_such_hand_is_answered_404_not_found(as_carol, club, roster, monkeypatch):
@@ -50,7 +54,7 @@ def test_no_such_hand_is_answered_404_not_found(as_carol, club, roster, monkeypa
     def voided_meanwhile(**kwargs: object) -> None:
         raise errors.NoSuchHand(number=1)
 
-    monkeypatch.setattr(services, "hand_void", voided_meanwhile)
+    monkeypatch.setattr(correction_services, "hand_void", voided_meanwhile)
     response = as_carol.delete(f"/api/v1/matches/{match['id']}/hands/1/")
     assert response.status_code == 404
     assert [e["code"] for e in response.json()["errors"]] == ["not_found"]
@@ -65,7 +69,7 @@ def test_every_write_of_a_match_deleted_meanwhile_says_not_found(carol, club, ro
     match = start_match(client_for(carol), club, roster[:3])
     gone = match["id"] + 1000
     writes = [
-        lambda: services.hand_record(
+        lambda: hand_services.hand_record(
             match_id=gone,
             user=carol,
             entry=None,  # type: ignore[arg-type]
@@ -75,7 +79,7 @@ def test_every_write_of_a_match_deleted_meanwhile_says_not_found(carol, club, ro
         ),
         lambda: drafts.draft_discard(match_id=gone, number=1, user=carol),
         lambda: live.live_start(match_id=gone, turned_up=scoring.Card.parse("7H"), user=carol),
-        lambda: services.hand_void(match_id=gone, number=1, user=carol),
+        lambda: correction_services.hand_void(match_id=gone, number=1, user=carol),
     ]
     for write in writes:
         with pytest.raises(errors.NoSuchMatch) as refused:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from matches import services
 from matches.models import Player
+from matches.services import clubs as club_services
 
 
 def codes(response) -> list[tuple[str, str | None]]:
@@ -15,7 +15,7 @@ def codes(response) -> list[tuple[str, str | None]]:
 @pytest.fixture
 def second_club(alice):
     """Another club of Alice's, with its own roster."""
-    other = services.club_create(name="Arlington Juniors", user=alice)
+    other = club_services.club_create(name="Arlington Juniors", user=alice)
     Player.objects.create(club=other, name="Zoe")
     return other
 

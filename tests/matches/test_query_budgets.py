@@ -21,8 +21,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
-from matches import services
 from matches.models import Membership, Player, Role, Season
+from matches.services import clubs as club_services
+from matches.services import matches as match_services
 from tests.factories import client_for, make_user, record, start_match, went_out, whole_pack_out
 from tests.matches import endpoints
 from tests.matches.endpoints import API, Endpoint, World
@@ -165,7 +166,7 @@ def test_public_endpoints_stay_within_their_budget(
 def fresh_world(tag: str) -> tuple[World, APIClient]:
     """A new owner's club as in ``alices_world``: roster, season, a match with one hand."""
     owner = make_user(f"owner-{tag}")
-    club = services.club_create(name=f"Club {tag}", user=owner)
+    club = club_services.club_create(name=f"Club {tag}", user=owner)
     roster = [
         Player.objects.create(club=club, name=name) for name in ("Ann", "Ben", "Cleo", "Dev", "Eve")
     ]
@@ -180,7 +181,7 @@ def fresh_world(tag: str) -> tuple[World, APIClient]:
 
 def _many_clubs(world: World, client: APIClient, rows: int) -> str:
     for i in range(rows - 1):
-        services.club_create(name=f"{world.club.name} {i}", user=world.club.created_by)
+        club_services.club_create(name=f"{world.club.name} {i}", user=world.club.created_by)
     return f"{API}/clubs/"
 
 
@@ -200,7 +201,7 @@ def _many_seasons(world: World, client: APIClient, rows: int) -> str:
 def _many_matches(world: World, client: APIClient, rows: int) -> str:
     for i in range(rows - 1):  # two to four players, so that seats vary too
         seated = world.players[i % 2 : i % 2 + 2 + i % 3]
-        services.match_create(
+        match_services.match_create(
             club=world.club, players=[p.pk for p in seated], user=world.club.created_by
         )
     return f"{API}/matches/"
@@ -232,7 +233,7 @@ def _many_members(world: World, client: APIClient, rows: int) -> str:
 
 def _many_player_matches(world: World, client: APIClient, rows: int) -> str:
     for i in range(rows - 1):
-        services.match_create(
+        match_services.match_create(
             club=world.club,
             players=[world.player.pk, world.players[1 + i % 4].pk],
             user=world.club.created_by,

@@ -6,8 +6,8 @@ from decimal import Decimal
 
 from django.utils import timezone
 
-from matches import services
 from matches.models import Match
+from matches.services import tallies as tally_services
 from tests.matches.test_rummy_matches import codes, create
 
 
@@ -23,7 +23,7 @@ def _finish(match_id: int, totals: dict[int, int]) -> None:
         seat.save()
     match.status, match.finished_at, match.hands_played = "finished", timezone.now(), 2
     match.save()
-    services.retally(
+    tally_services.retally(
         club_id=match.club_id,
         season_ids=[match.season_id],
         player_ids=list(totals),

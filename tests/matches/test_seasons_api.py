@@ -6,8 +6,8 @@ import datetime as dt
 
 import pytest
 
-from matches import services
 from matches.models import Season
+from matches.services import clubs as club_services
 
 
 def codes(response) -> list[tuple[str, str | None]]:
@@ -81,7 +81,7 @@ def test_every_member_reads_the_seasons(as_victor, club, spring, bobs_club):
 
 
 def test_seasons_are_filtered_by_club(as_alice, club, spring):
-    other = services.club_create(name="Juniors", user=club.created_by)
+    other = club_services.club_create(name="Juniors", user=club.created_by)
     juniors = Season.objects.create(club=other, name="Juniors 2025")
     listed = as_alice.get("/api/v1/seasons/", {"club": other.pk}).json()["results"]
     assert [s["id"] for s in listed] == [juniors.pk]

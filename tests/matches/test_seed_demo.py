@@ -10,7 +10,6 @@ from django.core.management import call_command
 from django.db.models import Sum
 from rest_framework.authtoken.models import Token
 
-from matches import services
 from matches.models import (
     TARGET_TOTAL,
     Club,
@@ -22,6 +21,7 @@ from matches.models import (
     Player,
     Season,
 )
+from matches.services import clubs as club_services
 
 pytestmark = pytest.mark.django_db
 
@@ -67,7 +67,7 @@ def test_seed_demo_run_twice_creates_nothing_new():
 
 
 def test_seed_demo_if_empty_skips_a_database_with_a_club(alice):
-    services.club_create(name="Somebody's club", user=alice)
+    club_services.club_create(name="Somebody's club", user=alice)
 
     seed_demo("--if-empty")
 

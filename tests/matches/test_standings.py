@@ -20,8 +20,10 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from rest_framework.renderers import JSONRenderer
 
-from matches import services, standings
+from matches import standings
 from matches.models import Match, Player, Season, Seat
+from matches.services import matches as match_services
+from matches.services import tallies as tally_services
 from tests.factories import full_packs, record, start_match, went_out
 
 
@@ -145,7 +147,9 @@ def test_a_three_way_tie_gives_a_third_of_a_victory_point(as_carol, as_victor, c
     Seat.objects.filter(match_id=match["id"]).update(
         total=1050, winner=True, victory_points=Decimal("0.3333")
     )
-    services.retally(club_id=club.pk, season_ids=[None], player_ids=[p.pk for p in roster[:3]])
+    tally_services.retally(
+        club_id=club.pk, season_ids=[None], player_ids=[p.pk for p in roster[:3]]
+    )
     rows = table(as_victor, f"/api/v1/clubs/{club.pk}/standings/")
     assert [(r["rank"], r["name"], r["victory_points"], r["shared_wins"]) for r in rows] == [
         (1, "Ann", 0.3333, 1),
@@ -425,7 +429,7 @@ def test_moving_a_finished_match_to_another_season_moves_its_figures(
         "Ann",
         "Ben",
     ]
-    services.match_update(match=Match.objects.get(pk=match_id), table="", season=autumn)
+    match_services.match_update(match=Match.objects.get(pk=match_id), table="", season=autumn)
     assert table(as_victor, f"/api/v1/seasons/{spring.pk}/standings/") == []
     moved = table(as_victor, f"/api/v1/seasons/{autumn.pk}/standings/")
     assert [(r["name"], r["wins"]) for r in moved] == [("Ann", 1), ("Ben", 0)]

@@ -12,9 +12,10 @@ from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from matches import services, standings
+from matches import standings
 from matches.api.views import clubs as club_views
 from matches.models import Club, Match, Player, Season
+from matches.services import matches as match_services
 from tests.factories import full_packs, record, went_out
 from tests.matches.test_standings import outright, play, table
 
@@ -200,7 +201,7 @@ def test_moving_a_finished_match_to_another_season_is_in_the_next_answer(
     ]
     assert every_table(as_victor, club, autumn)["the season"] == []
 
-    services.match_update(match=Match.objects.get(pk=match_id), table="", season=autumn)
+    match_services.match_update(match=Match.objects.get(pk=match_id), table="", season=autumn)
 
     left = served_fresh(as_victor, club, spring)
     assert left["the season"] == left["the season, from the club"] == []

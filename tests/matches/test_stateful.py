@@ -17,16 +17,20 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 import scoring
-from matches import errors, services, standings
-from matches.api.serializers import HandInputSerializer
+from matches import errors, standings
+from matches.api.serializers.hands import HandInputSerializer
 from matches.models import Club, HandResult, HandRevision, Match, MatchStatus, Player, Seat
+from matches.services import clubs as club_services
+from matches.services import corrections as correction_services
+from matches.services import hands as hand_services
+from matches.services import matches as match_services
 from tests.factories import full_packs, went_out, whole_pack_out
 
 HOLDS = ["3C", "KC", "QS"]
 MACHINES = itertools.count()
 
 
-def entry_for(body: dict) -> services.HandEntry:
+def entry_for(body: dict) -> hand_services.HandEntry:
     serializer = HandInputSerializer(data=body)
     assert serializer.is_valid(), serializer.errors
     return serializer.to_entry()
@@ -37,9 +41,9 @@ class MatchBooks(RuleBasedStateMachine):
         super().__init__()
         number = next(MACHINES)  # not id(self): a machine replayed after a failure may reuse it
         self.user = get_user_model().objects.create_user(f"keeper{number}")
-        club = services.club_create(name=f"Club {number}", user=self.user)
+        club = club_services.club_create(name=f"Club {number}", user=self.user)
         self.players = [Player.objects.create(club=club, name=n).pk for n in ("Ann", "Ben")]
-        self.match = services.match_create(
+        self.match = match_services.match_create(
             club=club,
             players=sorted(self.players),
             user=self.user,
@@ -65,8 +69,8 @@ class MatchBooks(RuleBasedStateMachine):
     def nets_of(self, body: dict) -> dict[int, int]:
         seats = self.match.seats.select_related("player").order_by("position")
         names = {seat.player_id: seat.player.name for seat in seats}
-        rules = services._rules(self.match.ruleset, self.match.options)
-        ruling = services._rule(rules, entry_for(body), names)
+        rules = hand_services._rules(self.match.ruleset, self.match.options)
+        ruling = hand_services._rule(rules, entry_for(body), names)
         return {r.player.id: r.net for r in ruling.results}  # type: ignore[attr-defined]
 
     def finished(self) -> bool:
@@ -76,7 +80,7 @@ class MatchBooks(RuleBasedStateMachine):
     def record(self, data: st.DataObject) -> None:
         body = self.hand_body(data)
         try:
-            services.hand_record(match_id=self.match.pk, entry=entry_for(body), user=self.user)
+            hand_services.hand_record(match_id=self.match.pk, entry=entry_for(body), user=self.user)
         except errors.MatchFinished:
             assert self.finished()
             return
@@ -94,7 +98,7 @@ class MatchBooks(RuleBasedStateMachine):
         proposed[number - 1] = self.nets_of(body)
         early = scoring.replay(self.players, proposed).finished_after
         try:
-            services.hand_correct(
+            correction_services.hand_correct(
                 match_id=self.match.pk, number=number, entry=entry_for(body), user=self.user
             )
         except errors.CorrectionEndsMatchEarly:
@@ -108,7 +112,7 @@ class MatchBooks(RuleBasedStateMachine):
     @rule()
     def void_last(self) -> None:
         number = len(self.nets)
-        services.hand_void(match_id=self.match.pk, number=number, user=self.user)
+        correction_services.hand_void(match_id=self.match.pk, number=number, user=self.user)
         self.nets.pop()
         self.versions[number] += 1
 

@@ -125,20 +125,20 @@ def victor(transactional_db):
 @pytest.fixture
 def oscar(transactional_db):
     """A user of another club only."""
-    from matches import services
+    from matches.services import clubs as club_services
 
     user = make_user("oscar")
-    services.club_create(name="Oscar's Rummy Night", user=user)
+    club_services.club_create(name="Oscar's Rummy Night", user=user)
     return user
 
 
 @pytest.fixture
 def club(alice, bob, victor):
     """Alice owns it; Bob keeps score; Victor watches."""
-    from matches import services
     from matches.models import Membership, Role
+    from matches.services import clubs as club_services
 
-    club = services.club_create(name="Arlington Card Club", user=alice)
+    club = club_services.club_create(name="Arlington Card Club", user=alice)
     Membership.objects.create(club=club, user=bob, role=Role.SCOREKEEPER)
     Membership.objects.create(club=club, user=victor, role=Role.VIEWER)
     return club

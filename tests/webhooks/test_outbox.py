@@ -6,9 +6,11 @@ import pytest
 from django.db import transaction
 from django_tasks_db.models import DBTaskResult
 
-from matches import confirmations, services
-from matches.api.serializers import HandInputSerializer
+from matches import confirmations
+from matches.api.serializers.hands import HandInputSerializer
 from matches.models import Event
+from matches.services import hands as hand_services
+from matches.services import matches as match_services
 from tests.factories import client_for, record, start_match, went_out
 from webhooks.models import Delivery, Endpoint
 
@@ -25,7 +27,7 @@ def endpoint(club, settings):
     )
 
 
-def entry_of(body: dict) -> services.HandEntry:
+def entry_of(body: dict) -> hand_services.HandEntry:
     """A hand as the service takes it, read from its JSON as the API reads it."""
     incoming = HandInputSerializer(data=body)
     assert incoming.is_valid(), incoming.errors
@@ -64,10 +66,10 @@ def test_a_refused_hand_writes_no_event_and_no_delivery(as_carol, club, roster, 
 def test_the_event_its_deliveries_and_their_tasks_roll_back_with_the_hand(
     carol, club, roster, endpoint
 ):
-    match = services.match_create(club=club, players=[p.pk for p in roster[:3]], user=carol)
+    match = match_services.match_create(club=club, players=[p.pk for p in roster[:3]], user=carol)
     seated = [p.pk for p in roster[:3]]
     with transaction.atomic():
-        services.hand_record(
+        hand_services.hand_record(
             match_id=match.pk, user=carol, entry=entry_of(went_out(seated[0], seated))
         )
         assert types(club) == ["match.started", "hand.recorded"]

@@ -21,8 +21,8 @@ from rest_framework.response import Response
 from accounts.idempotency import idempotent
 from matches import selectors
 from matches.api import http
+from matches.api.errors import error_response
 from matches.api.permissions import MANAGING, member_club
-from matches.errors import error_response
 from matches.models import Event
 from webhooks import services
 from webhooks.api import serializers as s

@@ -13,12 +13,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import BaseSerializer
 
-from matches import selectors, services
-from matches.api import serializers as s
+from matches import selectors
 from matches.api.permissions import MANAGING, ClubRole, can_write, requester
+from matches.api.serializers import clubs as s
 from matches.api.views.base import ConditionalUpdateMixin, LocatedCreateMixin, conditional_updates
 from matches.invitations import invitation_invite_user
 from matches.models import Club, Membership
+from matches.services import clubs as club_services
 
 
 @conditional_updates(s.ClubSerializer)
@@ -42,7 +43,7 @@ class ClubViewSet(
         return selectors.clubs_visible_to(self.request.user).prefetch_related("memberships")
 
     def perform_create(self, serializer: BaseSerializer) -> None:
-        club = services.club_create(
+        club = club_services.club_create(
             name=serializer.validated_data["name"], user=requester(self.request)
         )
         serializer.instance = club
@@ -76,7 +77,7 @@ class ClubViewSet(
         username, role = incoming.validated_data["user"], incoming.validated_data["role"]
         member = club.memberships.select_related("user").filter(user__username=username).first()
         if member is not None:
-            membership = services.membership_set(
+            membership = club_services.membership_set(
                 club=club,
                 user=member.user,
                 role=role,
@@ -95,7 +96,7 @@ class ClubViewSet(
         club = self.get_object_for_read()
         self.require(club, MANAGING)
         membership = get_object_or_404(Membership, club=club, user__username=username)
-        services.membership_remove(membership=membership, by=requester(request))
+        club_services.membership_remove(membership=membership, by=requester(request))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     def get_object_for_read(self) -> Club:

@@ -9,10 +9,10 @@ from rest_framework.response import Response
 
 from matches import drafts, selectors
 from matches.api import http
-from matches.api import serializers as s
+from matches.api.errors import error_response
 from matches.api.permissions import SCOREKEEPING, requester
+from matches.api.serializers import drafts as s
 from matches.api.views.hands import MatchHandsMixin
-from matches.errors import error_response
 from matches.models import HandDraftPart, Role
 
 NOT_NEXT = ["match_finished", "hand_number_not_next"]

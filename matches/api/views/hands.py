@@ -9,14 +9,16 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from matches import confirmations, errors, hands, selectors, services
+from matches import confirmations, errors, hands, selectors
 from matches.api import http
-from matches.api import serializers as s
+from matches.api.errors import error_response
 from matches.api.filters import HandFilter
 from matches.api.permissions import SCOREKEEPING, ClubRole, requester
+from matches.api.serializers import hands as s
 from matches.api.views.base import location
-from matches.errors import error_response
 from matches.models import Hand, Role
+from matches.services import corrections as correction_services
+from matches.services import hands as hand_services
 
 RECORD_CONFLICT = error_response(
     "RecordConflict",
@@ -95,7 +97,7 @@ class HandListView(MatchHandsMixin):
         incoming = s.HandInputSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         key = http.idempotency_key(request)
-        recorded = services.hand_record(
+        recorded = hand_services.hand_record(
             match_id=match_id,
             user=requester(request),
             entry=incoming.to_entry(),
@@ -178,7 +180,7 @@ class HandDetailView(MatchHandsMixin):
         expected = http.version_from_if_match(request, current, self.stale(number, current))
         incoming = s.HandCorrectionSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
-        corrected, impact = services.hand_correct(
+        corrected, impact = correction_services.hand_correct(
             match_id=match_id,
             number=number,
             entry=incoming.to_entry(),
@@ -199,7 +201,7 @@ class HandDetailView(MatchHandsMixin):
         current = self.current_version(match_id, number)
         query = s.VoidQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        services.hand_void(
+        correction_services.hand_void(
             match_id=match_id,
             number=number,
             user=requester(request),

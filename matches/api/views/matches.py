@@ -14,14 +14,15 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.idempotency import idempotent
-from matches import errors, selectors, services
+from matches import errors, selectors
 from matches.api import http
-from matches.api import serializers as s
+from matches.api.errors import error_response
 from matches.api.filters import MatchFilter
 from matches.api.permissions import ClubRole, can_write, requester
+from matches.api.serializers import matches as s
 from matches.api.views.base import location
-from matches.errors import error_response
 from matches.models import Match
+from matches.services import matches as match_services
 
 KEY_IN_PROGRESS = error_response("CreateConflict", ["idempotency_key_in_progress"])
 WATCH = http.IF_NONE_MATCH_MATCH
@@ -77,7 +78,7 @@ class MatchViewSet(
             raise errors.InvalidSetup("unknown_club", attr="club", club=club_id)
         if not can_write(request, club.pk):
             raise exceptions.PermissionDenied()
-        match = services.match_create(club=club, user=requester(request), **data)
+        match = match_services.match_create(club=club, user=requester(request), **data)
         match = self.get_queryset().get(pk=match.pk)
         return Response(
             s.MatchSerializer(match).data,

@@ -10,9 +10,9 @@ from rest_framework.response import Response
 from rest_framework.serializers import BaseSerializer
 
 from matches import selectors, standings
-from matches.api import serializers as s
 from matches.api.filters import PlayerFilter
 from matches.api.permissions import SCOREKEEPING
+from matches.api.serializers import players as s
 from matches.api.views.base import ClubScopedViewSet, conditional_updates
 from matches.models import Player
 

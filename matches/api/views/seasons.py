@@ -5,9 +5,9 @@ from __future__ import annotations
 from django.db.models import QuerySet
 
 from matches import errors, selectors
-from matches.api import serializers as s
 from matches.api.filters import SeasonFilter
 from matches.api.permissions import MANAGING
+from matches.api.serializers import clubs as s
 from matches.api.views.base import ClubScopedViewSet, conditional_updates
 from matches.models import Club, Season
 

@@ -18,8 +18,8 @@ from rest_framework.serializers import DecimalField
 from rest_framework.settings import api_settings
 
 from matches import selectors, standings
-from matches.api import serializers as s
 from matches.api.renderers import DOWNLOAD, CSVRenderer, attachment
+from matches.api.serializers import standings as s
 from matches.api.views.seasons import season_of
 from matches.models import Club, Season
 

@@ -1,0 +1,132 @@
+"""Serializers of a club's players: the roster, each player's record and matches."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from matches import standings
+from matches.api.serializers.standings import _ratio
+from matches.models import (
+    Club,
+    Player,
+    Seat,
+)
+
+
+class PlayerSerializer(serializers.ModelSerializer):
+    club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.none())
+    user = serializers.SlugRelatedField(
+        slug_field="username",
+        queryset=get_user_model().objects.all(),
+        required=False,
+        allow_null=True,
+        help_text="The player's login, if they have one.",
+    )
+
+    class Meta:
+        model = Player
+        fields = ["id", "club", "name", "user", "created_at"]
+        read_only_fields = ["id", "created_at"]
+        validators: list[Any] = []  # uniqueness is answered by the view as a 409-free 400
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        clubs = self.context.get("member_clubs")
+        if clubs is not None:
+            self.fields["club"].queryset = clubs  # type: ignore[attr-defined]
+            # Only members of the requester's clubs can be named: other usernames read as
+            # unknown, so nobody can probe which accounts exist.
+            self.fields["user"].queryset = (  # type: ignore[attr-defined]
+                get_user_model().objects.filter(memberships__club__in=clubs).distinct()
+            )
+        if self.instance is not None:
+            self.fields["club"].read_only = True
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        user = attrs.get("user")
+        if user is None:
+            return attrs
+        club = attrs.get("club") or getattr(self.instance, "club", None)
+        if club is not None and not club.memberships.filter(user=user).exists():
+            raise serializers.ValidationError(
+                {"user": _("A player's login must be a member of the club.")}, code="not_a_member"
+            )
+        return attrs
+
+
+class BestHandSerializer(serializers.Serializer):
+    match = serializers.IntegerField()
+    number = serializers.IntegerField()
+    net = serializers.IntegerField()
+
+
+class PlayerRecordSerializer(serializers.Serializer):
+    matches_played = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    shared_wins = serializers.IntegerField()
+    victory_points = _ratio(4, "1 per outright win, 1/k per k-way shared win.")
+    hands_played = serializers.IntegerField()
+    went_out = serializers.IntegerField()
+    went_out_rate = _ratio(4, "Hands gone out in per hand played; null before any hand.")
+    average_net = _ratio(2, "Net points per hand; null before any hand.")
+    best_hand = BestHandSerializer(allow_null=True, help_text="The hand with the highest net.")
+    wild_twos_melded = serializers.IntegerField(
+        allow_null=True, help_text="Twos melded standing for another card (null on SQLite)."
+    )
+    queen_of_spades_held = serializers.IntegerField(
+        allow_null=True, help_text="Hands ended holding Q♠ (null on SQLite)."
+    )
+    average_hand_penalty = _ratio(2, "Points held in hand at the end, per hand.")
+
+
+class PlayerDetailSerializer(PlayerSerializer):
+    """A player with their record over their club's finished matches."""
+
+    record = serializers.SerializerMethodField()
+
+    class Meta(PlayerSerializer.Meta):
+        fields = [*PlayerSerializer.Meta.fields, "record"]
+
+    @extend_schema_field(PlayerRecordSerializer)
+    def get_record(self, player: Player) -> Any:
+        return PlayerRecordSerializer(standings.player_record(player=player)).data
+
+
+class PlayerMatchSerializer(serializers.ModelSerializer):
+    """One of a player's matches, from their seat."""
+
+    match = serializers.IntegerField(source="match_id")
+    season = serializers.IntegerField(source="match.season_id", allow_null=True)
+    table = serializers.CharField(source="match.table")
+    status = serializers.CharField(source="match.status")
+    seat = serializers.IntegerField(source="position")
+    total = serializers.IntegerField(help_text="Their total: final once the match is finished.")
+    won = serializers.BooleanField(source="winner")
+    shared_victory = serializers.SerializerMethodField()
+    hands_played = serializers.IntegerField(source="match.hands_played")
+    created_at = serializers.DateTimeField(source="match.created_at")
+    finished_at = serializers.DateTimeField(source="match.finished_at", allow_null=True)
+
+    class Meta:
+        model = Seat
+        fields = [
+            "match",
+            "season",
+            "table",
+            "status",
+            "seat",
+            "total",
+            "won",
+            "shared_victory",
+            "hands_played",
+            "created_at",
+            "finished_at",
+        ]
+
+    def get_shared_victory(self, seat: Seat) -> bool:
+        return bool(seat.winner and seat.victory_points < 1)

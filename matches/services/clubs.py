@@ -1,0 +1,67 @@
+"""Clubs and their members: each action runs in one transaction and leaves nothing half-done."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import User
+from django.db import transaction
+
+from matches import errors
+from matches.models import (
+    Club,
+    Membership,
+    Role,
+)
+from matches.selectors import role_in
+
+# --- clubs and people ----------------------------------------------------------------------
+
+
+@transaction.atomic
+def club_create(*, name: str, user: User) -> Club:
+    """Create a club; its creator becomes its owner."""
+    club = Club.objects.create(name=name, created_by=user)
+    Membership.objects.create(club=club, user=user, role=Role.OWNER)
+    return club
+
+
+@transaction.atomic
+def membership_set(*, club: Club, user: User, role: str, by: User | None = None) -> Membership:
+    """Add a user to a club with a role, or change their role; a club keeps an owner.
+
+    ``by``, the requester, must be an owner of the club once its members are locked, so that an
+    owner demoted while their request waited for the lock is refused (``errors.NotAllowed``),
+    not obeyed. Without ``by`` (the admin, the demo), nobody is checked.
+    """
+    _lock_club(club, by)
+    membership, created = Membership.objects.select_for_update().get_or_create(
+        club=club, user=user, defaults={"role": role}
+    )
+    if not created and membership.role != role:
+        _keep_an_owner(club, membership)
+        membership.role = role
+        membership.save(update_fields=["role"])
+    return membership
+
+
+@transaction.atomic
+def membership_remove(*, membership: Membership, by: User | None = None) -> None:
+    """Remove a member; a club keeps at least one owner. ``by`` as for ``membership_set``."""
+    _lock_club(membership.club, by)
+    _keep_an_owner(membership.club, membership)
+    membership.delete()
+
+
+def _lock_club(club: Club, by: User | None = None) -> None:
+    """Serialise changes to a club's members, so two owners cannot demote each other at once."""
+    Club.objects.select_for_update().filter(pk=club.pk).exists()
+    # the requester's role as it is now that no other change can move it
+    if by is not None and role_in(by, club.pk) != Role.OWNER:
+        raise errors.NotAllowed()
+
+
+def _keep_an_owner(club: Club, leaving: Membership) -> None:
+    if leaving.role != Role.OWNER:
+        return
+    owners = Membership.objects.select_for_update().filter(club=club, role=Role.OWNER)
+    if owners.exclude(pk=leaving.pk).count() == 0:
+        raise errors.InvalidSetup("last_owner", attr="role")
