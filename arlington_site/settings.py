@@ -8,6 +8,8 @@ from typing import Any
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from scoring.rulesets import package_locales
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 INSECURE_DEV_SECRET_KEY = "django-insecure-arlington-development-only"
@@ -304,7 +306,8 @@ LANGUAGES = [
     ("pt", "Português"),
     ("fr", "Français"),
 ]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+# The service's catalogues, then those an installed game's package ships (scoring.rulesets).
+LOCALE_PATHS = [BASE_DIR / "locale", *package_locales()]
 USE_I18N = True
 TIME_ZONE = "UTC"
 USE_TZ = True

@@ -118,22 +118,12 @@ def seed_here(count: int) -> None:
 
 
 def start(root: Path, url: str, port: int, workers: int) -> subprocess.Popen[bytes]:
-    python = root / ".venv" / "bin" / "python"
-    command = [
-        str(python),
-        "-m",
-        "gunicorn",
-        "arlington_site.wsgi:application",
-        "--workers",
-        str(workers),
-        "--bind",
-        f"127.0.0.1:{port}",
-        "--chdir",
-        str(root),
-        "--log-level",
-        "warning",
-    ]
-    return subprocess.Popen(command, env=server_env(url), cwd=root, start_new_session=True)
+    from tests import harness
+
+    python = str(root / ".venv" / "bin" / "python")
+    options = ["--chdir", str(root), "--log-level", "warning"]
+    command = harness.gunicorn(port, workers, *options, asgi=False, python=python)
+    return harness.start(command, env=server_env(url), cwd=root)
 
 
 def drive(
@@ -235,14 +225,16 @@ def compare(
     servers: list[subprocess.Popen[bytes]],
 ) -> None:
     """Serve the database from both checkouts (into ``servers``); print the paired rounds."""
-    from bench.load import free_port, wait_healthy
+    from tests import harness
 
     urls = {}
     for number, (side, root) in enumerate(sides.items()):
-        port = free_port() if args.port is None else args.port + number
+        port = harness.free_port() if args.port is None else args.port + number
         servers.append(start(root, url, port, args.workers))
         urls[side] = f"http://127.0.0.1:{port}"
-        wait_healthy(urls[side], servers[-1])
+        harness.wait_until(
+            harness.answers_http(port), what=f"{side}'s gunicorn", processes=servers[-1:]
+        )
     batches = iter(matches[i : i + per_round] for i in range(0, len(matches), per_round))
     ratios = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -327,10 +319,10 @@ def main() -> int:
         if args.rounds:
             compare(sides, url, token, matches, per_round, args, servers)
     finally:
-        from bench.load import stop
+        from tests import harness
 
         for server in servers:
-            stop(server)
+            harness.stop(server)
         with contextlib.suppress(subprocess.CalledProcessError):
             psql(f"ALTER DATABASE {name} IS_TEMPLATE false")
         psql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")

@@ -34,7 +34,6 @@ import os
 import random
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -50,6 +49,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.load import modest_hand  # noqa: E402
+from tests import harness  # noqa: E402
 
 PG_BIN = Path(
     next(
@@ -287,7 +287,7 @@ class Cluster:
             for path in folder.iterdir():
                 shutil.chown(path, "postgres", "postgres")
         self.spawn("pgbouncer", [*as_postgres(), "pgbouncer", str(folder / "pgbouncer.ini")])
-        wait_for_port(self.ports["pgbouncer"])
+        self.wait_for_port("pgbouncer", self.ports["pgbouncer"])
 
     def start_redis(self) -> None:
         folder = self.folder / "redis"
@@ -308,7 +308,7 @@ class Cluster:
                 str(folder),
             ],
         )
-        wait_for_port(self.ports["redis"])
+        self.wait_for_port("redis", self.ports["redis"])
 
     def app_env(self) -> dict[str, str]:
         ports = self.ports
@@ -335,29 +335,9 @@ class Cluster:
         }
 
     def start_app(self, name: str) -> None:
-        log = (self.folder / f"{name}.log").open("ab")
-        self.processes[name] = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "gunicorn",
-                "arlington_site.asgi:application",
-                "-k",
-                "uvicorn_worker.UvicornWorker",
-                "--workers",
-                "2",
-                "--bind",
-                f"127.0.0.1:{self.ports[name]}",
-                "--graceful-timeout",
-                "3",
-            ],
-            cwd=ROOT,
-            env=self.app_env(),
-            start_new_session=True,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-        wait_for_port(self.ports[name], seconds=60)
+        command = harness.gunicorn(self.ports[name], 2, "--graceful-timeout", "3")
+        self.spawn(name, command, env=self.app_env())
+        self.wait_for_port(name, self.ports[name])
 
     def start_haproxy(self) -> None:
         ports = self.ports
@@ -376,42 +356,30 @@ class Cluster:
             f"  server app2 127.0.0.1:{ports['app2']} check inter 1s fall 2 rise 1\n"
         )
         self.spawn("haproxy", ["haproxy", "-db", "-f", str(config)])
-        wait_for_port(ports["haproxy"])
+        self.wait_for_port("haproxy", ports["haproxy"])
 
-    def spawn(self, name: str, command: list[str]) -> None:
-        log = (self.folder / f"{name}.log").open("ab")
-        self.processes[name] = subprocess.Popen(
-            command, start_new_session=True, stdout=log, stderr=subprocess.STDOUT
+    def spawn(self, name: str, command: list[str], env: dict[str, str] | None = None) -> None:
+        self.processes[name] = harness.start(command, env=env, log=self.folder / f"{name}.log")
+
+    def wait_for_port(self, name: str, port: int) -> None:
+        """Until ``port`` accepts connections; not when ``name``'s process has exited."""
+        harness.wait_until(
+            harness.accepts(port),
+            what=f"{name} on port {port}",
+            processes=[self.processes[name]],
+            log=self.folder / f"{name}.log",
         )
 
     def kill(self, name: str, sig: int = signal.SIGTERM) -> None:
         process = self.processes.pop(name, None)
-        if process is None:
-            return
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, sig)
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
+        if process is not None:
+            harness.stop(process, sig)
 
     def stop_all(self) -> None:
         for name in ["haproxy", "app1", "app2", "pgbouncer", "redis"]:
             self.kill(name)
         self.stop_postgres("replica")
         self.stop_postgres("primary")
-
-
-def wait_for_port(port: int, seconds: float = 30) -> None:
-    deadline = time.monotonic() + seconds
-    while True:
-        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 1):
-            return
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"nothing answered on port {port}")
-        time.sleep(0.1)
 
 
 def wait_until_balanced(port: int, seconds: float = 60) -> None:

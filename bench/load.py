@@ -32,7 +32,6 @@ in-process under cProfile and prints where the time goes.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import cProfile
 import io
 import json
@@ -41,8 +40,6 @@ import os
 import pstats
 import random
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -58,6 +55,8 @@ sys.path.insert(0, str(ROOT))
 
 from bench import standings as league  # noqa: E402
 from bench.engine import realistic_hand  # noqa: E402
+from tests import harness  # noqa: E402
+from tests.harness import free_port  # noqa: E402
 
 HIGH_RATE = "1000000/s"  # per second, so that DRF's throttle history stays short
 WARMUP_SECONDS = 2
@@ -377,13 +376,6 @@ def measure(target: Target, base_url: str, workdir: Path, args: argparse.Namespa
 # --- the server ------------------------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 def start_gunicorn(database_url: str, port: int, workers: int) -> subprocess.Popen[bytes]:
     env = {
         **os.environ,
@@ -399,35 +391,9 @@ def start_gunicorn(database_url: str, port: int, workers: int) -> subprocess.Pop
         "LOG_LEVEL": "WARNING",
         "DJANGO_LOG_LEVEL": "ERROR",
     }
-    command = [
-        sys.executable,
-        "-m",
-        "gunicorn",
-        "arlington_site.wsgi:application",
-        "--workers",
-        str(workers),
-        "--bind",
-        f"127.0.0.1:{port}",
-        "--chdir",
-        str(ROOT),
-        "--config",
-        str(ROOT / "bench" / "gunicorn.conf.py"),
-        "--log-level",
-        "warning",
-    ]
-    return subprocess.Popen(command, env=env, cwd=ROOT, start_new_session=True)
-
-
-def stop(server: subprocess.Popen[bytes]) -> None:
-    """Stop gunicorn's whole process group (the arbiter and its workers)."""
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(server.pid, signal.SIGTERM)
-    try:
-        server.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(server.pid, signal.SIGKILL)
-        server.wait()
+    options = ["--chdir", str(ROOT), "--config", str(ROOT / "bench" / "gunicorn.conf.py")]
+    command = harness.gunicorn(port, workers, *options, "--log-level", "warning", asgi=False)
+    return harness.start(command, env=env)
 
 
 def call(base_url: str, path: str, *, token: str = "", body: str | None = None) -> tuple[int, Any]:
@@ -445,18 +411,6 @@ def call(base_url: str, path: str, *, token: str = "", body: str | None = None) 
             return answer.status, json.loads(answer.read() or b"null")
     except urllib.error.HTTPError as refused:
         return refused.code, json.loads(refused.read() or b"null")
-
-
-def wait_healthy(base_url: str, server: subprocess.Popen[bytes], seconds: float = 30) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise RuntimeError(f"gunicorn exited with status {server.returncode}")
-        with contextlib.suppress(OSError):
-            if call(base_url, "/healthz")[0] == 200:
-                return
-        time.sleep(0.2)
-    raise RuntimeError("gunicorn did not answer /healthz in time")
 
 
 def check_targets(base_url: str, targets: list[Target], fixture: Fixture) -> None:
@@ -572,7 +526,9 @@ def main() -> int:
         port = free_port()
         base_url = f"http://127.0.0.1:{port}"
         server = start_gunicorn(league.database_url(name), port, args.workers)
-        wait_healthy(base_url, server)
+        harness.wait_until(
+            harness.answers_http(port), what="gunicorn answering /healthz", processes=[server]
+        )
         check_targets(base_url, targets, fixture)
         print(
             f"gunicorn: {args.workers} sync workers; wrk: -t {args.threads} "
@@ -585,7 +541,7 @@ def main() -> int:
             for target in goals:
                 results.append(measure(target, base_url, Path(workdir), args))
                 results.append(measure(baseline, base_url, Path(workdir), args))
-        stop(server)
+        harness.stop(server)
         server = None
 
         print(
@@ -646,7 +602,7 @@ def main() -> int:
         return 0 if all_met else 1
     finally:
         if server is not None:
-            stop(server)
+            harness.stop(server)
         from django.db import connections
 
         connections.close_all()

@@ -36,8 +36,6 @@ import http.server
 import json
 import os
 import random
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -50,6 +48,11 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests import harness  # noqa: E402
+from tests.harness import free_port  # noqa: E402
+
 POSTGRES = os.environ.get("BENCH_POSTGRES_URL", "postgres://postgres@127.0.0.1:5432/postgres")
 OWNER = ("demo", "demo-arlington")  # the demo club's owner, made by seed_demo
 
@@ -79,12 +82,6 @@ def hand(number: int, seated: list[int]) -> dict[str, Any]:
         {"player": p, **LOSERS[i % 2]} for i, p in enumerate(others)
     ]
     return {"ending": "went_out", "went_out": winner, "results": results, "number": number}
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 class Phone:
@@ -204,19 +201,6 @@ def manage(env: dict[str, str], *args: str) -> None:
     )
 
 
-def stop_group(process: subprocess.Popen[bytes], sig: int = signal.SIGTERM) -> None:
-    """Stop a process started in a session of its own, and its children: ``sig``, then
-    SIGKILL after 20 s."""
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(process.pid, sig)
-    try:
-        process.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
-
-
 @contextlib.contextmanager
 def served(kind: str, env: dict[str, str], workers: int, log: Path) -> Iterator[int]:
     """The server and the webhook worker, as that database is documented to run; the port."""
@@ -225,46 +209,21 @@ def served(kind: str, env: dict[str, str], workers: int, log: Path) -> Iterator[
         server = [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"]
         env = {**env, "DEBUG": "true"}  # make run's settings
     else:
-        server = [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "arlington_site.asgi:application",
-            "-k",
-            "uvicorn_worker.UvicornWorker",
-            "--workers",
-            str(workers),
-            "--bind",
-            f"127.0.0.1:{port}",
-        ]
+        server = harness.gunicorn(port, workers)
     worker = [sys.executable, "manage.py", "worker", "--no-reload", "--verbosity", "0"]
-    with log.open("ab") as out:
-        processes = [
-            subprocess.Popen(
-                command,
-                cwd=ROOT,
-                env=env,
-                start_new_session=True,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-            )
-            for command in (server, worker)
-        ]
+    processes = [harness.start(command, env=env, log=log) for command in (server, worker)]
     try:
-        deadline = time.monotonic() + 120
-        while True:
-            if any(p.poll() is not None for p in processes):
-                raise SystemExit(f"the server stopped: see {log}")
-            with contextlib.suppress(OSError):
-                if Phone(port).call("GET", "/healthz")[0] == 200:
-                    break
-            if time.monotonic() > deadline:
-                raise SystemExit(f"the server did not answer in time: see {log}")
-            time.sleep(0.2)
+        harness.wait_until(
+            harness.answers_http(port),
+            what="the server answering /healthz",
+            seconds=120,
+            processes=processes,
+            log=log,
+        )
         yield port
     finally:
         for process in processes:
-            stop_group(process)
+            harness.stop(process)
 
 
 def play(port: int, tables: int, hands: int, sign_ups: int, receiver: Receiver) -> Night:

@@ -9,9 +9,10 @@ fresh match, taps "Enter hand 1", enters every player's melds and held cards wit
 quickest way the screen offers, records the hand, and checks that what the API recorded is
 exactly the hand on the table (same melds, same held cards, same declarations).
 
-The person uses a shortcut only when the screen shows it (a run from its two end cards, a set
-from its rank, the gap a two fills, the held-cards keypad, "the rest", the review screen); on a
-screen without them they tap every card. So the same script measures any version of the app:
+The person uses a shortcut only when the screen shows it (a run filled in from its two end
+cards, or offered after them; a set offered after its first card; a two offered for a run's
+gap; a two's suggested declaration; "the rest"; the review screen); on a screen without them
+they tap every card. So the same script measures any version of the app:
 ``--root`` serves another checkout (for example ``git archive <commit> | tar -x -C /tmp/old``).
 
 Each hand is entered twice (``--mode both``, the default): once on one phone alone, and once
@@ -48,7 +49,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -57,6 +57,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from bench.taps_hands import HANDS, TOP_DISCARD, resolve  # noqa: E402
+from tests import harness  # noqa: E402
 
 USERNAME = "keeper"
 PASSWORD = "keeper-pw-1234"
@@ -138,23 +139,17 @@ def seed(root: Path, env: dict[str, str]) -> list[int]:
 
 @contextlib.contextmanager
 def serving(root: Path, env: dict[str, str], port: int) -> Iterator[str]:
-    url = f"http://127.0.0.1:{port}"
-    server = subprocess.Popen(
-        [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
-        cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    try:
-        for _ in range(600):  # up to two minutes on a busy machine
-            with contextlib.suppress(OSError):
-                urllib.request.urlopen(f"{url}/sign-in/", timeout=2)
-                break
-            time.sleep(0.2)
-        else:
-            raise SystemExit(f"the server on {url} did not start")
-        yield url
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+    command = [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"]
+    with harness.serving(
+        command,
+        ready=harness.answers_http(port, "/sign-in/"),
+        what=f"the server on port {port}",
+        env=env,
+        cwd=root,
+        log=Path(tempfile.gettempdir()) / f"arlington-taps-server-{port}.log",
+        seconds=120,  # a busy machine
+    ):
+        yield f"http://127.0.0.1:{port}"
 
 
 # --- the person ------------------------------------------------------------------------------
@@ -221,18 +216,47 @@ class Person:
         wanted = sorted(card_name(code) for code in meld)
         for button in strip.get_by_role("button").all():
             label = button.get_attribute("aria-label") or ""
+            if not label.startswith("Whole meld: "):
+                continue  # a two for a gap: not this meld
             if sorted(label.split(": ", 1)[-1].split(", ")) == wanted:
                 return button
         return None
 
+    def meld_index(self) -> int | None:
+        """The meld the next taps go to (0-based), or None for the cards in hand."""
+        match = re.search(r"Meld (\d+)", self.target_text())
+        return int(match.group(1)) - 1 if match else None
+
+    def meld_holds(self, index: int, meld: list[str]) -> bool:
+        """Whether meld ``index`` of the player shown holds exactly these cards (the screen
+        filled a run in from its two ends)."""
+        row = self.page.get_by_role("tabpanel").locator("li.group:not(.hand)").nth(index)
+        labels = row.locator(".chips button").evaluate_all(
+            "(chips) => chips.map((c) => c.getAttribute('aria-label'))"
+        )
+        names = sorted(re.sub(r"^Remove |^What does | stand for\?$", "", x) for x in labels)
+        return names == sorted(card_name(code) for code in meld)
+
+    def gap_offer(self, stands: str):
+        """The screen's offer of a two standing for ``stands`` in a run's gap, or None."""
+        strip = self.page.get_by_role("group", name="Whole melds")
+        name = re.compile(rf"^A two for {re.escape(card_name(stands))}: ")
+        button = strip.get_by_role("button", name=name)
+        return button.first if strip.count() and button.count() else None
+
     def enter_meld(self, meld: list[str]) -> None:
         self.to_new_meld()
-        wild = any("=" in code for code in meld)
+        index = self.meld_index()
+        wild = [code for code in meld if "=" in code]
+        if len(wild) == 1 and "=" not in meld[0] + meld[-1] and self.enter_gap_run(meld, index):
+            return
         order = list(meld)
         if not wild and len({code[-1] for code in meld}) == 1 and len(meld) > 2:
             order = [meld[0], meld[-1], *meld[1:-1]]  # a run: its two ends first
         for tapped, code in enumerate(order, 1):
             self.tap(self.pick(code.split("=")[0]))
+            if tapped == 2 and not wild and index is not None and self.meld_holds(index, meld):
+                return  # the screen filled the run in from its two ends
             offer = None if wild or tapped > 2 else self.offer(meld)
             if offer is not None:
                 self.tap(offer)
@@ -240,6 +264,35 @@ class Person:
         for code in meld:
             if "=" in code:
                 self.declare(code)
+
+    def enter_gap_run(self, meld: list[str], index) -> bool:
+        """A run with a two in a gap (J♠ 2♦=Q♠ K♠): its two ends, then the screen's offer of
+        a two for the gap, then the two. False (nothing tapped) when the meld is no run."""
+        wild = next(code for code in meld if "=" in code)
+        two, stands = wild.split("=")
+        naturals = [code for code in meld if "=" not in code]
+        if len({code[-1] for code in [*naturals, stands]}) != 1:
+            return False
+        self.tap(self.pick(meld[0]))
+        self.tap(self.pick(meld[-1]))
+        offer = self.gap_offer(stands)
+        if offer is None:  # no such offer on this screen: the rest card by card
+            for code in meld[1:-1]:
+                self.tap(self.pick(code.split("=")[0]))
+            self.declare(wild)
+            return True
+        self.tap(offer)
+        dialog = self.page.get_by_role("dialog")
+        choice = self.button(card_name(two), dialog)
+        choice.wait_for(state="visible")
+        self.tap(choice)
+        chip = self.page.get_by_role("tabpanel").locator("li.group:not(.hand)").nth(index)
+        declared = chip.get_by_role("button", name=f"What does {card_name(wild)} stand for?")
+        with contextlib.suppress(Exception):
+            declared.wait_for(state="visible", timeout=5000)
+        if not self.shown(declared):
+            self.declare(wild)
+        return True
 
     def declare(self, code: str) -> None:
         two, represents = code.split("=")

@@ -1,6 +1,9 @@
 """A match as it stands as a typed value: its seats in order, who deals next, who won.
 
-A hand's answer carries it (``hands.RecordedHand.match``), and so do the events of the feed.
+It is the one producer of a match's JSON: the match endpoints answer ``to_json(with_marks=True)``
+(``from_match``), a hand's answer carries it without the marks (``hands.RecordedHand.match``),
+and so do the events of the feed. The OpenAPI schema of both is made from this type
+(matches/api/serializers/schema.py).
 """
 
 from __future__ import annotations
@@ -15,9 +18,10 @@ from matches.models import (
     Match,
     MatchStatus,
     Seat,
+    SecondEntry,
     ruleset_choices,
 )
-from matches.values import _from_iso, _to_json
+from matches.values import _from_iso, _json, _to_json
 from scoring import after, rulesets
 
 Previous = tuple[int, int | None]
@@ -103,6 +107,12 @@ class MatchState:
         "created_at",
         "finished_at",
     )
+    JSON_WITH_MARKS: ClassVar = (
+        *JSON[: JSON.index("shared_victory") + 1],
+        "unconfirmed_hands",
+        *JSON[JSON.index("created_by") :],
+    )
+    """The names of the match's own answer: its marks too."""
 
     id: int
     club: int
@@ -124,6 +134,14 @@ class MatchState:
     )
     previous: Previous | None = None
     """The last hand's dealer and winner, when known; the next dealer may depend on them."""
+    unconfirmed_hands: list[int] | None = field(
+        default=None,
+        metadata={
+            "help": "When the club asks for a second entry (`second_entry: required`): the "
+            "numbers of the hands nobody has confirmed yet, as they stand; else null."
+        },
+    )
+    """A mark of the match, given only where the match itself is answered (``with_marks``)."""
 
     @property
     def finished(self) -> bool:
@@ -177,10 +195,12 @@ class MatchState:
     def shared_victory(self) -> bool:
         return len(self.winners) > 1
 
-    def to_json(self) -> dict[str, Any]:
-        """The match as the API answers it with a hand: its seats in order, who deals next, who
-        won."""
-        return _to_json(self)
+    def to_json(self, *, with_marks: bool = False) -> dict[str, Any]:
+        """The match as the API answers it: with a hand, its seats in order, who deals next, who
+        won; answered for itself (``with_marks``), also its marks (``unconfirmed_hands``)."""
+        if not with_marks:
+            return _to_json(self)
+        return {name: _json(getattr(self, name)) for name in self.JSON_WITH_MARKS}
 
     @classmethod
     def from_json(cls, data: dict[str, Any], *, previous: Previous | None = None) -> MatchState:
@@ -201,10 +221,13 @@ class MatchState:
             ruleset=data.get("ruleset", rulesets.DEFAULT),
             options=data.get("options", {}),
             previous=previous,
+            unconfirmed_hands=data.get("unconfirmed_hands"),
         )
 
 
-def match_state(match: Match, seats: Iterable[Seat]) -> MatchState:
+def match_state(
+    match: Match, seats: Iterable[Seat], *, unconfirmed_hands: list[int] | None = None
+) -> MatchState:
     """A match loaded with its creator, and its seats with their players."""
     return MatchState(
         id=match.pk,
@@ -223,4 +246,14 @@ def match_state(match: Match, seats: Iterable[Seat]) -> MatchState:
         finished_at=match.finished_at,
         ruleset=match.ruleset,
         options=match.options,
+        unconfirmed_hands=unconfirmed_hands,
     )
+
+
+def from_match(match: Match) -> MatchState:
+    """A match loaded as ``selectors.matches_visible_to`` loads it (its creator, club, seats with
+    their players and ``unconfirmed`` hands prefetched), with its marks."""
+    unconfirmed = None
+    if match.club.second_entry == SecondEntry.REQUIRED:
+        unconfirmed = sorted(hand.number for hand in getattr(match, "unconfirmed", None) or [])
+    return match_state(match, match.seats.all(), unconfirmed_hands=unconfirmed)

@@ -1,9 +1,11 @@
-"""The games the service scores, behind one interface: Arlington and classic Rummy.
+"""The games the service scores, behind one interface, and the registry that finds them.
 
 A ruleset owns its meld rules, deal rules, turn rules, scoring, finish and codes, and describes
 itself (:func:`describe`); the rulesets share the card notation and the value types. The
 matches app, the rulings and the live table ask a match's ruleset, never a game's module
-directly, so a third game is one new module that calls :func:`register`.
+directly. The games are found, not listed: each module of :mod:`scoring.games` (Arlington and
+classic Rummy ship there) and each installed package's entry point in the group
+``arlington.rulesets``, so a third game is one module, in the tree or in a package of its own.
 
 >>> from scoring import parse_meld
 >>> [ruleset(name).rule_meld(parse_meld(["3H", "4H", "5H", "6H", "7H"]), {}).valid
@@ -18,20 +20,24 @@ directly, so a third game is one new module that calls :func:`register`.
 from __future__ import annotations
 
 import enum
+import importlib
+import importlib.util
+import pkgutil
+import threading
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
-from types import MappingProxyType
+from dataclasses import dataclass, field
+from importlib.metadata import entry_points
+from pathlib import Path
 from typing import Final, Protocol
 
-from scoring import hands, match, melds, rummy, turns
-from scoring.cards import QUEEN_OF_SPADES, Card, MeldCard, Rank
+from scoring import games
+from scoring.cards import Card, MeldCard, Rank
 from scoring.hands import Ending, HandInput, HandRuling
 from scoring.match import Finish
 from scoring.melds import MeldRuling
-from scoring.rummy import RummyCode
 from scoring.turns import TurnRuling
-from scoring.violations import Code, RuleCode, gettext_noop
+from scoring.violations import RuleCode
 
 Options = Mapping[str, object]
 """A match's options, as stored: each of the ruleset's :class:`Option` names with its value."""
@@ -46,6 +52,8 @@ class Option:
     choices: tuple[str, ...] = ()
     minimum: int | None = None
     maximum: int | None = None
+    description: str = field(default="", compare=False)
+    """What the option does, in English, for the API's documentation (empty: a generic one)."""
 
     def as_dict(self) -> dict[str, object]:
         """The option as :func:`describe` shows it.
@@ -260,167 +268,132 @@ class BaseRuleset:
         raise NotImplementedError("this game never takes the discard pile whole")
 
 
-class Arlington(BaseRuleset):
-    """Arlington, by the existing engine's functions (its behaviour is unchanged)."""
-
-    name = "arlington"
-    label = gettext_noop("Arlington")
-    description = gettext_noop(
-        "Oklahoma Rummy: two packs, wild twos, the 50-point queen of spades, played to 1,000."
-    )
-    min_players = hands.MIN_PLAYERS
-    max_players = hands.MAX_PLAYERS
-    packs = melds.COPIES_PER_CARD
-    wild_rank = Rank.TWO
-    meld_sizes = MeldSizes(melds.MIN_MELD, melds.MAX_MELD)
-    target = match.TARGET_TOTAL
-    endings = (Ending.WENT_OUT, Ending.STOCK_EXHAUSTED)
-    take = Take.PILE
-    extends = Extends.OWN
-    turn_over_keeps_top = True
-    card_count_code = Code.CARD_COUNT_EXCEEDED
-    never_discarded = QUEEN_OF_SPADES
-
-    def deal_size(self, players: int) -> int:
-        return hands.MIN_CARDS_PER_PLAYER
-
-    def card_points(self, card: Card) -> int:
-        return card.points
-
-    def rule_meld(self, cards: Sequence[MeldCard], options: Options) -> MeldRuling:
-        return melds.rule_meld(cards)
-
-    def rule_hand(
-        self,
-        hand: HandInput,
-        options: Options,
-        *,
-        flags: Mapping[str, bool],
-        seated: Sequence[Hashable] | None = None,
-    ) -> HandRuling:
-        return hands.rule_hand(hand, seated=seated)
-
-    def suggest(
-        self, cards: Sequence[MeldCard], options: Options
-    ) -> tuple[tuple[MeldCard, ...], ...]:
-        return tuple(melds.suggest_declarations(cards))
-
-    def rule_add(
-        self,
-        meld: Sequence[MeldCard],
-        add: Sequence[MeldCard],
-        options: Options,
-        *,
-        player: Hashable | None = None,
-        owner: Hashable | None = None,
-    ) -> TurnRuling:
-        return turns.rule_extend(meld, add, player=player, owner=owner)
-
-    def rule_discard(
-        self, card: Card, options: Options, *, taken_from_discards: Card | None = None
-    ) -> TurnRuling:
-        return turns.rule_discard(card)
-
-    def rule_take(
-        self, top_card: MeldCard, from_hand: Sequence[MeldCard], options: Options
-    ) -> TurnRuling:
-        return turns.rule_take_discards(top_card, from_hand)
-
-    def decide_finish(self, totals: Mapping[Hashable, int], options: Options) -> Finish:
-        return match.decide_finish(totals)
-
-    def winner_deals(self, seats: int) -> bool:
-        return False
-
-    def next_dealer(self, *, seats: int, dealer: int, went_out: int | None) -> int:
-        return (dealer + 1) % seats
+ENTRY_POINT_GROUP: Final = "arlington.rulesets"
+"""The entry point group an installed package names its games in (``name = "module:RULESET"``)."""
+DEFAULT: Final = "arlington"
+"""The game of a match created without one; always registered, always first."""
 
 
-class Rummy(BaseRuleset):
-    """Classic Rummy (``scoring.rummy``), with its target score and where the ace stands."""
-
-    name = "rummy"
-    label = gettext_noop("Rummy")
-    description = gettext_noop(
-        "Classic Rummy: one pack, runs of any length, lay-offs on any meld; the others pay the "
-        "winner what they hold."
-    )
-    min_players = rummy.MIN_PLAYERS
-    max_players = rummy.MAX_PLAYERS
-    packs = 1
-    meld_sizes = MeldSizes(rummy.MIN_MELD, None)
-    target = rummy.DEFAULT_TARGET
-    endings = (Ending.WENT_OUT,)
-    flags = (Flag("rummy", gettext_noop("Went out all at once (rummy)")),)
-    take = Take.DISCARD
-    extends = Extends.ANY
-    turn_over_keeps_top = False
-    card_count_code = RummyCode.CARD_COUNT_EXCEEDED
-    options = (
-        Option("target", rummy.DEFAULT_TARGET, minimum=1, maximum=rummy.MAX_TARGET),
-        Option("ace", rummy.Ace.LOW.value, choices=tuple(a.value for a in rummy.Ace)),
-    )
-
-    def deal_size(self, players: int) -> int:
-        return rummy.deal_size(players)
-
-    def card_points(self, card: Card) -> int:
-        return rummy.pips(card)
-
-    def rule_meld(self, cards: Sequence[MeldCard], options: Options) -> MeldRuling:
-        return rummy.rule_meld(cards, ace=_ace(options))
-
-    def rule_hand(
-        self,
-        hand: HandInput,
-        options: Options,
-        *,
-        flags: Mapping[str, bool],
-        seated: Sequence[Hashable] | None = None,
-    ) -> HandRuling:
-        went_rummy = bool(flags.get("rummy", False))
-        return rummy.rule_hand(hand, rummy=went_rummy, ace=_ace(options), seated=seated)
-
-    def rule_add(
-        self,
-        meld: Sequence[MeldCard],
-        add: Sequence[MeldCard],
-        options: Options,
-        *,
-        player: Hashable | None = None,
-        owner: Hashable | None = None,
-    ) -> TurnRuling:
-        return rummy.rule_lay_off(meld, add, ace=_ace(options))
-
-    def rule_discard(
-        self, card: Card, options: Options, *, taken_from_discards: Card | None = None
-    ) -> TurnRuling:
-        return rummy.rule_discard(card, taken_from_discards=taken_from_discards)
-
-    def live_flags(self, *, all_at_once: bool) -> dict[str, bool]:
-        return {"rummy": all_at_once}
-
-    def decide_finish(self, totals: Mapping[Hashable, int], options: Options) -> Finish:
-        target = int(str(options.get("target", rummy.DEFAULT_TARGET)))
-        return rummy.decide_finish(totals, target=target)
-
-    def winner_deals(self, seats: int) -> bool:
-        return seats == 2
-
-    def next_dealer(self, *, seats: int, dealer: int, went_out: int | None) -> int:
-        return rummy.next_dealer(seats=seats, dealer=dealer, went_out=went_out)
+class GameError(ValueError):
+    """A game that cannot be registered: its name is taken, or its package does not load."""
 
 
-def _ace(options: Options) -> rummy.Ace:
-    return rummy.Ace(str(options.get("ace", rummy.Ace.LOW.value)))
+def found_games() -> Iterator[tuple[Ruleset, str]]:
+    """Every game found, with where it comes from: each module of :mod:`scoring.games` that
+    defines ``RULESET``, then each entry point of :data:`ENTRY_POINT_GROUP` by its name.
+
+    An entry point names a game (``module:RULESET``) or a module that defines ``RULESET``.
+
+    >>> [(rules.name, origin) for rules, origin in found_games()][:2]
+    [('arlington', 'scoring.games.arlington'), ('rummy', 'scoring.games.rummy')]
+    """
+    for info in pkgutil.iter_modules(games.__path__, f"{games.__name__}."):
+        rules = getattr(importlib.import_module(info.name), "RULESET", None)
+        if rules is not None:
+            yield rules, info.name
+    for point in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda p: p.name):
+        package = point.dist.name if point.dist is not None else point.module
+        origin = f"the package {package} (entry point {point.name} = {point.value})"
+        try:
+            loaded = point.load()
+        except Exception as failed:
+            raise GameError(
+                f"The game of {origin} could not be loaded: {type(failed).__name__}: {failed}"
+            ) from failed
+        rules = getattr(loaded, "RULESET", loaded)
+        if not isinstance(getattr(rules, "name", None), str) or not callable(
+            getattr(rules, "rule_hand", None)
+        ):
+            raise GameError(f"The entry point of {origin} names no game (no name, no rule_hand).")
+        yield rules, origin
 
 
-ARLINGTON: Final = Arlington()
-RUMMY: Final = Rummy()
-_REGISTERED: dict[str, Ruleset] = {ARLINGTON.name: ARLINGTON, RUMMY.name: RUMMY}
-RULESETS: Final[Mapping[str, Ruleset]] = MappingProxyType(_REGISTERED)
+def package_locales() -> list[str]:
+    """The ``locale`` folder of each installed package that names a game, if it ships one
+    (its translations, ``locale/<language>/LC_MESSAGES/django.mo``), found without importing
+    the package: the settings read this before any game is loaded.
+
+    >>> package_locales() == [] or all(path.endswith("locale") for path in package_locales())
+    True
+    """
+    found: list[str] = []
+    for point in entry_points(group=ENTRY_POINT_GROUP):
+        spec = importlib.util.find_spec(point.module.partition(".")[0])
+        for folder in (spec.submodule_search_locations or []) if spec else []:
+            locale = Path(folder) / "locale"
+            if locale.is_dir() and str(locale) not in found:
+                found.append(str(locale))
+    return found
+
+
+class Registry(Mapping[str, Ruleset]):
+    """Every game by its stable name, in the order registered: the default first, then the
+    games found (:func:`found_games`), looked for on first use, then any :func:`register`-ed.
+
+    >>> list(Registry())[:2]
+    ['arlington', 'rummy']
+    """
+
+    def __init__(self) -> None:
+        self._games: dict[str, Ruleset] = {}
+        self._origins: dict[str, str] = {}
+        self._found = False
+        self._lock = threading.RLock()
+
+    def find(self) -> None:
+        """Look for the games now, once (``GameError`` names a package that fails)."""
+        with self._lock:
+            if self._found:
+                return
+            games: dict[str, Ruleset] = {}
+            origins: dict[str, str] = {}
+            for rules, origin in found_games():
+                _refuse_taken(rules.name, origin, origins)
+                games[rules.name], origins[rules.name] = rules, origin
+            if DEFAULT not in games:
+                raise GameError(f"The default game {DEFAULT!r} is missing.")
+            order = [DEFAULT, *(name for name in games if name != DEFAULT)]
+            self._games = {name: games[name] for name in order}
+            self._origins = {name: origins[name] for name in order}
+            self._found = True
+
+    def add(self, rules: Ruleset, origin: str) -> None:
+        """Register one more game (``GameError`` if its name is taken)."""
+        self.find()
+        _refuse_taken(rules.name, origin, self._origins)
+        self._games[rules.name], self._origins[rules.name] = rules, origin
+
+    def remove(self, name: str) -> None:
+        """Take a game out again (never the default)."""
+        if name == DEFAULT:
+            raise ValueError("the default ruleset stays registered")
+        del self._games[name], self._origins[name]
+
+    def origin(self, name: str) -> str:
+        """Where the game comes from: its module, or its package and entry point."""
+        self.find()
+        return self._origins[name]
+
+    def __getitem__(self, name: str) -> Ruleset:
+        self.find()
+        return self._games[name]
+
+    def __iter__(self) -> Iterator[str]:
+        self.find()
+        return iter(list(self._games))
+
+    def __len__(self) -> int:
+        self.find()
+        return len(self._games)
+
+
+def _refuse_taken(name: str, origin: str, origins: Mapping[str, str]) -> None:
+    if name in origins:
+        raise GameError(f"Two games are named {name!r}: {origins[name]} and {origin}.")
+
+
+RULESETS: Final = Registry()
 """Every ruleset by its stable name, in the order registered; the first is the default."""
-DEFAULT: Final = ARLINGTON.name
 
 
 def ruleset(name: str) -> Ruleset:
@@ -434,23 +407,19 @@ def ruleset(name: str) -> Ruleset:
 
 def register(rules: Ruleset) -> None:
     """Add a game to :data:`RULESETS` (``ValueError`` if its name is taken)."""
-    if rules.name in _REGISTERED:
-        raise ValueError(f"a ruleset named {rules.name!r} is registered already")
-    _REGISTERED[rules.name] = rules
+    RULESETS.add(rules, f"{type(rules).__module__}.{type(rules).__qualname__}")
 
 
 def unregister(name: str) -> None:
     """Take a game out of :data:`RULESETS` again (never the default)."""
-    if name == DEFAULT:
-        raise ValueError("the default ruleset stays registered")
-    del _REGISTERED[name]
+    RULESETS.remove(name)
 
 
 @contextmanager
 def registered(rules: Ruleset) -> Iterator[Ruleset]:
     """Register a game for the length of a ``with`` block (tests define games this way).
 
-    >>> Gin = type("Gin", (Rummy,), {"name": "gin"})
+    >>> Gin = type("Gin", (type(ruleset("rummy")),), {"name": "gin"})
     >>> with registered(Gin()):
     ...     "gin" in RULESETS
     True

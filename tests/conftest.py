@@ -9,15 +9,28 @@ from _pytest.mark.expression import Expression
 
 
 @pytest.fixture(scope="session")
-def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
-    """Give each test run its own database, so that runs side by side never collide."""
+def django_db_modify_db_settings(request, django_db_modify_db_settings_parallel_suffix):
+    """Give each test run its own database, so that runs side by side never collide; with
+    --reuse-db, the one database each worker keeps from run to run (a name of its own per run
+    would leave a database behind at every run, since a reused database is not dropped)."""
     from django.conf import settings
 
+    if request.config.getvalue("reuse_db"):
+        return  # pytest-django's names: test_<name>, and _gw0, _gw1 … for each worker
     for alias in settings.DATABASES.values():
         if alias["ENGINE"].endswith("sqlite3"):
             continue
         test = alias.setdefault("TEST", {})
         test["NAME"] = f"test_{alias['NAME']}_{os.getpid()}"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _cheap_reset_after_committed_tests() -> None:
+    """Tests whose writes are committed empty the database with DELETE, not a flush
+    (tests/database.py)."""
+    from tests import database
+
+    database.install()
 
 
 @pytest.fixture(scope="session")
@@ -106,6 +119,9 @@ SLOW = {
     "tests/api/test_settings.py::test_the_deployment_checks_refuse_a_cache_kept_by_each_process": (
         "check --deploy in a process of its own, which builds the whole OpenAPI document"
     ),
+    "tests/matches/test_a_game_package.py": (
+        "installs a game's package with pip in a virtual environment, plays in a process there"
+    ),
     "tests/matches/test_access_log.py": "a gunicorn server of its own",
     "tests/matches/test_body_limit_server.py": "a gunicorn server of its own",
     "tests/matches/test_concurrency.py": "parallel requests in threads, committed databases",
@@ -124,6 +140,9 @@ SLOW = {
     "tests/webhooks/test_feed_order.py": "writers and a reader in threads, committed rows",
     "tests/webhooks/test_worker_faults.py": "worker processes, one killed, and a lease run out",
     "tests/scoring/test_live_stateful.py": "a Hypothesis state machine over the live table",
+    "tests/test_database.py::test_a_reused_test_database_keeps_one_name_from_run_to_run": (
+        "two runs of pytest in processes of their own"
+    ),
     "tests/test_run.py::test_an_embedded_postgresql_answers_and_is_gone_afterwards": (
         "starts and stops a PostgreSQL server of its own"
     ),

@@ -1,13 +1,12 @@
 """What tests running side by side (pytest-xdist's workers, or several runs) must not share.
 
 Each worker has its own test database (pytest-django adds the worker's name), its own Redis
-database number, and ports that the system hands out free.
+database number, and ports that the system hands out free (tests/harness.py).
 """
 
 from __future__ import annotations
 
 import os
-import socket
 from urllib.parse import urlsplit, urlunsplit
 
 REDIS_DATABASES = 16  # Redis' default number of databases
@@ -25,11 +24,3 @@ def redis_url() -> str:
     base = urlsplit(os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15"))
     number = (int(base.path.strip("/") or 0) - worker_number()) % REDIS_DATABASES
     return urlunsplit(base._replace(path=f"/{number}"))
-
-
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that nothing listens on now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port

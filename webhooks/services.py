@@ -1,54 +1,25 @@
-"""Webhook endpoints and deliveries: each action in one transaction.
+"""Webhook endpoints and deliveries, the request side: each action in one transaction.
 
 Every event the matches app writes reaches ``event_written`` inside that app's transaction: a
 delivery per endpoint that wants it, and its task on the queue (django-tasks' database
 backend: a row in the same database), commit or roll back with the event. The worker
-(``python manage.py worker``) runs ``attempt`` for each; a failed attempt is queued again after
-the next of ``RETRY_DELAYS``.
+(``python manage.py worker``) makes the attempts (``webhooks.tasks``).
 """
 
 from __future__ import annotations
 
-import time
 import uuid
 from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
 
-from django.conf import settings
-from django.db import connection, transaction
-from django.db.models import F, Q
+from django.db import transaction
 from django.utils import timezone
 
 from matches.models import Club, Event
-from webhooks import errors, sending, targets
-from webhooks.models import TEST_TYPE, Attempt, Delivery, DeliveryStatus, Endpoint, new_secret
+from webhooks import errors, targets, tasks
+from webhooks.models import TEST_TYPE, Delivery, DeliveryStatus, Endpoint, new_secret
 
-RETRY_DELAYS = (
-    timedelta(seconds=5),
-    timedelta(minutes=5),
-    timedelta(minutes=30),
-    timedelta(hours=2),
-    timedelta(hours=5),
-    timedelta(hours=10),
-    timedelta(hours=10),
-)
-"""After each failed attempt, the wait before the next (Svix's schedule): 8 attempts in all,
-over about 28 hours."""
-DISABLE_AFTER = len(RETRY_DELAYS) + 1
-"""Failed attempts in a row, ending a delivery's last, that disable an endpoint."""
-LEASE = timedelta(seconds=2 * sending.TIMEOUT_SECONDS + 10)
-"""How long an attempt may run (to connect, then to answer, and a margin) before the sweep may
-hand it to another worker."""
-CLUB_IN_FLIGHT = 2
-"""Attempts to one club's webhooks made at once, at most: its slow receivers never hold more
-of the workers than this."""
-DEFER = timedelta(seconds=2)
-"""When a club has CLUB_IN_FLIGHT attempts running, how long its next one waits."""
-OVERDUE = timedelta(seconds=60)
-"""A pending delivery not attempted this long after it was due is queued again by the sweep."""
-SWEEP_EVERY = timedelta(seconds=30)
-"""How often each running worker sweeps for overdue deliveries."""
 MAX_WEBHOOKS_PER_CLUB = 20
 """A club's webhooks at most (GitHub's limit per repository); one more is refused (409)."""
 ROTATION_OVERLAP = timedelta(hours=24)
@@ -60,16 +31,6 @@ def _check_target(url: str) -> None:
         targets.resolve(url)
     except targets.UnsafeTarget as refused:
         raise errors.UnsafeTarget(refused.code, refused.host) from refused
-
-
-def _queue(delivery: Delivery, at: Any = None) -> None:
-    """Put the delivery's next attempt on the queue, in the caller's transaction; a copy
-    queued before is stale from now on, and does nothing when it runs."""
-    from webhooks import tasks
-
-    task = tasks.deliver if at is None else tasks.deliver.using(run_after=at)
-    delivery.task_id = str(task.enqueue(delivery.pk, delivery.attempts + 1).id)
-    Delivery.objects.filter(pk=delivery.pk).update(task_id=delivery.task_id)
 
 
 def _payload(type: str, at: Any, data: Any) -> dict[str, Any]:
@@ -88,7 +49,7 @@ def event_written(sender: Any, *, event: Event, **kwargs: Any) -> None:
                 type=event.type,
                 payload=_payload(event.type, event.created_at, event.data),
             )
-            _queue(delivery)
+            tasks.queue(delivery)
 
 
 def _lock_club(club_id: int) -> None:
@@ -158,7 +119,7 @@ def test_send(*, endpoint: Endpoint) -> Delivery:
         type=TEST_TYPE,
         payload=_payload(TEST_TYPE, now, {"club": endpoint.club_id, "webhook": endpoint.pk}),
     )
-    _queue(delivery)
+    tasks.queue(delivery)
     return delivery
 
 
@@ -172,152 +133,5 @@ def redeliver(*, delivery: Delivery) -> Delivery:
     locked.status, locked.schedule_from = DeliveryStatus.PENDING, locked.attempts
     locked.next_attempt_at = timezone.now()
     locked.save(update_fields=["status", "schedule_from", "next_attempt_at"])
-    _queue(locked)
+    tasks.queue(locked)
     return locked
-
-
-def _lease(*, delivery_id: int, number: int, task_id: str | None) -> Delivery | None:
-    """Take the lease of attempt ``number``, or None: the attempt is made or being made, the
-    task is a stale copy, or the club has CLUB_IN_FLIGHT attempts running (then it is queued
-    again DEFER from now, and another club's deliveries go first)."""
-    with transaction.atomic():
-        locked = (
-            Delivery.objects.select_for_update(of=("self",))
-            .select_related("endpoint")
-            .filter(pk=delivery_id)
-            .first()
-        )
-        now = timezone.now()
-        if (
-            locked is None
-            or locked.status != DeliveryStatus.PENDING
-            or locked.attempts + 1 != number
-            or (task_id is not None and locked.task_id not in ("", task_id))
-            or (locked.leased_until is not None and locked.leased_until > now)
-        ):
-            return None
-        club_id = locked.endpoint.club_id
-        no_key = connection.features.has_select_for_no_key_update
-        Club.objects.select_for_update(no_key=no_key).filter(pk=club_id).exists()
-        running = Delivery.objects.filter(endpoint__club_id=club_id, leased_until__gt=now)
-        if running.count() >= CLUB_IN_FLIGHT:
-            _queue(locked, at=now + DEFER)
-            return None
-        locked.leased_until = now + LEASE
-        locked.save(update_fields=["leased_until"])
-        return locked
-
-
-def attempt(*, delivery_id: int, number: int, task_id: str | None = None) -> None:
-    """Make attempt ``number`` of a delivery, if it is still due; queue the next if it fails.
-
-    The attempt is a lease (``LEASE``): taken before the request, given back with its outcome.
-    The request is sent outside any transaction; its outcome is written under the delivery's
-    lock, so a duplicate task (at-least-once) finds the attempt made and does nothing. A worker
-    killed during the attempt leaves the lease to run out; ``requeue_overdue`` then queues the
-    attempt again.
-    """
-    delivery = _lease(delivery_id=delivery_id, number=number, task_id=task_id)
-    if delivery is None:
-        return
-    endpoint = delivery.endpoint
-    now = timezone.now()
-    started = time.monotonic()
-    if endpoint.disabled_at is not None:
-        outcome = sending.Outcome(None, error="webhook_disabled")
-    else:
-        outcome = sending.send(
-            url=endpoint.url,
-            secrets=endpoint.signing_secrets(now),
-            message_id=delivery.message_id,
-            payload=delivery.payload,
-            at=now,
-        )
-    duration_ms = round((time.monotonic() - started) * 1000)
-    with transaction.atomic():
-        locked = Delivery.objects.select_for_update().get(pk=delivery_id)
-        if locked.status != DeliveryStatus.PENDING or locked.attempts + 1 != number:
-            return
-        locked.attempts, locked.last_attempt_at, locked.leased_until = number, now, None
-        locked.response_status, locked.error = outcome.status, outcome.error
-        locked.response_excerpt = outcome.excerpt
-        Attempt.objects.create(
-            delivery=locked,
-            number=number,
-            at=now,
-            duration_ms=duration_ms,
-            response_status=outcome.status,
-            response_excerpt=outcome.excerpt,
-            error=outcome.error,
-        )
-        endpoints = Endpoint.objects.filter(pk=endpoint.pk)
-        in_schedule = number - locked.schedule_from
-        if outcome.succeeded:
-            locked.status, locked.next_attempt_at = DeliveryStatus.SUCCEEDED, None
-            endpoints.update(failure_count=0)
-        elif endpoint.disabled_at is None and in_schedule <= len(RETRY_DELAYS):
-            endpoints.update(failure_count=F("failure_count") + 1)
-            locked.next_attempt_at = timezone.now() + RETRY_DELAYS[in_schedule - 1]
-            _queue(locked, at=locked.next_attempt_at)
-        else:
-            locked.status, locked.next_attempt_at = DeliveryStatus.FAILED, None
-            if endpoint.disabled_at is None:
-                endpoints.update(failure_count=F("failure_count") + 1)
-                endpoints.filter(failure_count__gte=DISABLE_AFTER).update(disabled_at=now)
-        locked.save()
-
-
-def requeue_overdue(*, late: timedelta = OVERDUE) -> int:
-    """Queue again the pending deliveries whose attempt is overdue by ``late`` and not being
-    made (a worker was killed while making it, or its task was lost); the copy queued before,
-    if any, becomes stale. Every worker runs this every SWEEP_EVERY. Returns how many."""
-    now = timezone.now()
-    overdue = Delivery.objects.filter(
-        Q(leased_until__isnull=True) | Q(leased_until__lt=now),
-        status=DeliveryStatus.PENDING,
-        next_attempt_at__lt=now - late,
-    ).values_list("pk", flat=True)
-    count = 0
-    for delivery_id in overdue:
-        with transaction.atomic():
-            delivery = Delivery.objects.select_for_update().get(pk=delivery_id)
-            if delivery.status == DeliveryStatus.PENDING and (
-                delivery.leased_until is None or delivery.leased_until < now
-            ):
-                delivery.next_attempt_at = now
-                delivery.save(update_fields=["next_attempt_at"])
-                _queue(delivery)
-                count += 1
-    return count
-
-
-def prune() -> None:
-    """Delete what is older than EVENTS_KEPT_DAYS: events, deliveries, finished tasks; and
-    queue the next clean-up a day from now."""
-    from django_tasks_db.models import DBTaskResult
-
-    from webhooks import tasks
-
-    before = timezone.now() - timedelta(days=settings.EVENTS_KEPT_DAYS)
-    with transaction.atomic():
-        Event.objects.filter(created_at__lt=before).delete()
-        Delivery.objects.filter(created_at__lt=before).exclude(
-            status=DeliveryStatus.PENDING
-        ).delete()
-        DBTaskResult.objects.filter(finished_at__lt=before).delete()
-        tasks.prune.using(run_after=timezone.now() + timedelta(days=1)).enqueue()
-
-
-def schedule_prune() -> None:
-    """Queue the clean-up unless one is already waiting."""
-    from django_tasks.base import TaskResultStatus
-    from django_tasks_db.models import DBTaskResult
-
-    from webhooks import tasks
-
-    with transaction.atomic():
-        waiting = DBTaskResult.objects.filter(
-            task_path=tasks.prune.module_path, status=TaskResultStatus.READY
-        ).exists()
-        if not waiting:
-            tasks.prune.enqueue()

@@ -12,7 +12,8 @@ from typing import Any
 from django.utils.translation import gettext
 
 from scoring import HandRuling, MeldRuling, Violation, label, render
-from scoring.rulesets import ARLINGTON, Ruleset
+from scoring.games.arlington import RULESET as ARLINGTON
+from scoring.rulesets import Ruleset
 
 
 def violation(item: Violation) -> dict[str, Any]:

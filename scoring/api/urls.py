@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from scoring.api import rulesets, rulings, rummy, views
+from scoring.api import rulesets, rulings, views
 
 urlpatterns = [
     path("rulesets/", rulesets.RulesetListView.as_view(), name="ruleset-list"),
@@ -16,15 +16,9 @@ urlpatterns = [
         name="ruling-take-discards",
     ),
     path("rulings/extend/", views.ExtendRulingView.as_view(), name="ruling-extend"),
-    path("rulings/rummy/meld/", rummy.RummyMeldRulingView.as_view(), name="ruling-rummy-meld"),
-    path("rulings/rummy/hand/", rummy.RummyHandRulingView.as_view(), name="ruling-rummy-hand"),
-    path(
-        "rulings/rummy/lay-off/", rummy.RummyLayOffRulingView.as_view(), name="ruling-rummy-lay-off"
-    ),
-    path(
-        "rulings/rummy/discard/",
-        rummy.RummyDiscardRulingView.as_view(),
-        name="ruling-rummy-discard",
+    *(
+        path(f"rulings/{route}/", view.as_view(), name=f"ruling-{route.replace('/', '-')}")
+        for route, view in rulings.game_routes().items()
     ),
     *(
         path(f"rulings/<str:ruleset>/{name}/", view.as_view(), name=f"ruling-any-{name}")

@@ -1,31 +1,17 @@
-"""Arlington's stateless rulings at rulings/…, as documented in the schema.
+"""Arlington's stateless rulings at rulings/…, the routes older than the other games'.
 
-Each is the generic ruling of ``scoring.api.rulings`` with the game fixed and its body and
-answer described; Rummy's are in ``scoring.api.rummy``.
+Each is the generic ruling of ``scoring.api.rulings`` with the game fixed, documented with the
+bodies and answers these routes have always had; the other games' routes
+(``rulings/<game>/…``) are documented from each game's description.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_view
+from drf_spectacular.utils import extend_schema_view
 
 from scoring.api import rulings
 from scoring.api import serializers as s
-
-
-def ruling_schema(*, summary: str, request: type, response: type, body: Any, answer: Any) -> Any:
-    """Document a ruling endpoint with one example request and its answer."""
-    return extend_schema(
-        summary=summary,
-        request=request,
-        responses={200: response},
-        examples=[
-            OpenApiExample("Request", value=body, request_only=True),
-            OpenApiExample("Answer", value=answer, response_only=True, status_codes=["200"]),
-        ],
-        tags=["rulings"],
-    )
+from scoring.api.rulings import ruling_schema
 
 
 @extend_schema_view(

@@ -12,6 +12,7 @@ from django.db import connection, connections
 from clubnight import tournaments
 from clubnight.models import Round
 from matches.models import Hand, Match
+from tests import harness
 from tests.factories import client_for, went_out
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -29,11 +30,7 @@ def waiting_for_a_lock() -> int:
 
 def until(condition) -> None:
     """Wait for ``condition`` to hold: a state of the database, asked again until it does."""
-    for _ in range(2000):
-        if condition():
-            return
-        threading.Event().wait(0.005)
-    raise AssertionError("the database never reached the state waited for")
+    harness.wait_until(condition, what="the state of the database waited for")
 
 
 def run(task, results, key):

@@ -54,12 +54,34 @@ def victor(db):
     return make_user("victor")
 
 
-@pytest.fixture
-def club(alice, carol, victor) -> Club:
+def make_club(alice, carol, victor) -> Club:
+    """Alice's club: Carol keeps score, Victor watches."""
     club = club_services.club_create(name="Arlington Card Club", user=alice)
     Membership.objects.create(club=club, user=carol, role=Role.SCOREKEEPER)
     Membership.objects.create(club=club, user=victor, role=Role.VIEWER)
     return club
+
+
+def make_roster(club: Club) -> list[Player]:
+    return [
+        Player.objects.create(club=club, name=name) for name in ("Ann", "Ben", "Cleo", "Dev", "Eve")
+    ]
+
+
+def make_world(club: Club, roster: list[Player], as_carol: APIClient) -> World:
+    """Alice's club with everything in it: roster, a season, a match with one hand recorded."""
+    season = Season.objects.create(
+        club=club, name="Spring", starts_on=dt.date(2025, 3, 1), ends_on=dt.date(2025, 5, 31)
+    )
+    seated = [p.pk for p in roster[:3]]
+    match = start_match(as_carol, club, roster[:3], season=season.pk)
+    assert record(as_carol, match["id"], went_out(seated[0], seated)).status_code == 201
+    return World(club=club, players=roster, season=season, match=match["id"], seated=seated)
+
+
+@pytest.fixture
+def club(alice, carol, victor) -> Club:
+    return make_club(alice, carol, victor)
 
 
 @pytest.fixture
@@ -69,9 +91,7 @@ def bobs_club(bob) -> Club:
 
 @pytest.fixture
 def roster(club) -> list[Player]:
-    return [
-        Player.objects.create(club=club, name=name) for name in ("Ann", "Ben", "Cleo", "Dev", "Eve")
-    ]
+    return make_roster(club)
 
 
 @pytest.fixture
@@ -95,15 +115,9 @@ def as_victor(victor) -> APIClient:
 
 
 @pytest.fixture
-def alices_world(club, roster, as_carol):
+def alices_world(club, roster, as_carol) -> World:
     """Alice's club with everything in it: roster, a season, a match with one hand recorded."""
-    season = Season.objects.create(
-        club=club, name="Spring", starts_on=dt.date(2025, 3, 1), ends_on=dt.date(2025, 5, 31)
-    )
-    seated = [p.pk for p in roster[:3]]
-    match = start_match(as_carol, club, roster[:3], season=season.pk)
-    assert record(as_carol, match["id"], went_out(seated[0], seated)).status_code == 201
-    return World(club=club, players=roster, season=season, match=match["id"], seated=seated)
+    return make_world(club, roster, as_carol)
 
 
 @pytest.fixture

@@ -10,19 +10,16 @@ import contextlib
 import http.client
 import os
 import shutil
-import socket
 import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from django.db import connection
 
-from bench.tables import stop_group
-from tests.matches.test_workers import ROOT, server_env
-from tests.parallel import free_port
+from tests import harness
+from tests.harness import free_port
+from tests.matches.test_workers import server_env
 
 APPLICATION_NAME = "arlington-test-server"  # libpq reads PGAPPNAME: the servers' connections
 
@@ -53,39 +50,18 @@ class AppServer:
     def __init__(self, workers: int, log: Path, **environment: str) -> None:
         self.port = free_port()
         self.log = log
-        command = [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "arlington_site.asgi:application",
-            "-k",
-            "uvicorn_worker.UvicornWorker",
-            "--workers",
-            str(workers),
-            "--bind",
-            f"127.0.0.1:{self.port}",
-            "--graceful-timeout",
-            "3",
-        ]
-        self.process = subprocess.Popen(
-            command,
-            cwd=ROOT,
-            env=server_env(PGAPPNAME=APPLICATION_NAME, **environment),
-            start_new_session=True,
-            stdout=log.open("wb"),
-            stderr=subprocess.STDOUT,
-        )
+        command = harness.gunicorn(self.port, workers, "--graceful-timeout", "3")
+        env = server_env(PGAPPNAME=APPLICATION_NAME, **environment)
+        self.process = harness.start(command, env=env, log=log)
         self.wait_until_up()
 
-    def wait_until_up(self, seconds: float = 60) -> None:
-        deadline = time.monotonic() + seconds
-        while True:
-            assert self.process.poll() is None, self.log.read_text()
-            with contextlib.suppress(OSError):
-                if self.status("GET", "/healthz") in (200, 503):
-                    return
-            assert time.monotonic() < deadline, "gunicorn did not answer /healthz in time"
-            time.sleep(0.2)
+    def wait_until_up(self) -> None:
+        harness.wait_until(
+            harness.answers_http(self.port, "/healthz", (200, 503)),
+            what="gunicorn answering /healthz",
+            processes=[self.process],
+            log=self.log,
+        )
 
     def workers(self) -> list[int]:
         """The pids of the worker processes gunicorn runs now."""
@@ -115,7 +91,7 @@ class AppServer:
         return self.answer(method, path, **kwargs)[0]  # type: ignore[arg-type]
 
     def stop(self) -> None:
-        stop_group(self.process)
+        harness.stop(self.process)
 
 
 class RedisServer:
@@ -136,39 +112,19 @@ class RedisServer:
         return f"redis://127.0.0.1:{self.port}/0"
 
     def start(self) -> None:
-        self.process = subprocess.Popen(
-            [
-                self.binary,
-                "--port",
-                str(self.port),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-                "--dir",
-                str(self.folder),
-            ],
-            start_new_session=True,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+        command = [self.binary, "--port", str(self.port), "--bind", "127.0.0.1"]
+        command += ["--save", "", "--appendonly", "no", "--dir", str(self.folder)]
+        self.process = harness.start(command, log=self.folder / "redis.log")
+        harness.wait_until(
+            harness.answers_redis(self.port),
+            what="redis-server",
+            processes=[self.process],
+            log=self.folder / "redis.log",
         )
-        deadline = time.monotonic() + 20
-        while True:
-            with (
-                contextlib.suppress(OSError),
-                socket.create_connection(("127.0.0.1", self.port), timeout=1) as probe,
-            ):
-                probe.sendall(b"PING\r\n")
-                if probe.recv(16).startswith(b"+PONG"):
-                    return
-            assert time.monotonic() < deadline, "redis-server did not start"
-            time.sleep(0.05)
 
     def stop(self) -> None:
         if self.process is not None:
-            stop_group(self.process)
+            harness.stop(self.process)
             self.process = None
 
 

@@ -21,6 +21,7 @@ from collections import Counter
 import pytest
 
 from bench.tables import Phone, Receiver, environment, manage, served
+from tests import harness
 from tests.factories import went_out
 
 TABLES = 4
@@ -66,7 +67,7 @@ def test_a_club_night_on_the_embedded_database_queues_every_write(embedded_night
         assert status == 201, match
         matches.append((match["id"], seated))  # type: ignore[index]
     receiver = Receiver()
-    threading.Thread(target=receiver.serve_forever, daemon=True).start()
+    harness.serve_in_thread(receiver)
     target = f"http://127.0.0.1:{receiver.server_address[1]}/hook"
     status, hook = owner.call(
         "POST", f"/api/v1/clubs/{club}/webhooks/", {"url": target, "events": ["hand.recorded"]}

@@ -19,8 +19,10 @@ from django.db import connection
 from rest_framework.authtoken.models import Token
 
 from matches import live
+from tests import harness
 from tests.factories import client_for, start_match
-from tests.parallel import free_port, redis_url
+from tests.harness import free_port
+from tests.parallel import redis_url
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -52,10 +54,7 @@ def servers(shared_redis) -> Iterator[list[int]]:
         thread = threading.Thread(target=server.run, daemon=True)
         thread.start()
         running.append((server, thread, port))
-    deadline = time.monotonic() + 20
-    while not all(server.started for server, _, _ in running):
-        assert time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.05)
+    harness.wait_until(lambda: all(server.started for server, _, _ in running), what="uvicorn")
     yield [port for _, _, port in running]
     for server, thread, _ in running:
         server.should_exit = True

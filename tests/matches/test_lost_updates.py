@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import datetime as dt
 import threading
-import time
 from collections.abc import Callable
 from functools import partial
 
@@ -20,6 +19,7 @@ from django.db import connection, connections
 
 from matches.models import Club, Invitation, Membership, Player, Role, Season
 from matches.services import clubs as club_services
+from tests import harness
 from tests.factories import client_for, make_user
 from tests.matches.test_concurrency import in_parallel
 
@@ -126,18 +126,17 @@ def test_one_person_invited_twice_at_once_has_one_invitation(alice, club):
         assert Invitation.objects.filter(club=club, invitee=newcomer).count() == 1
 
 
-def wait_until_blocked(observer: psycopg.Connection, seconds: float = 10) -> None:
+def wait_until_blocked(observer: psycopg.Connection) -> None:
     """Return once a session of the test database waits for a lock."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
+
+    def blocked() -> bool:
         (waiting,) = observer.execute(
             "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
             "AND wait_event_type = 'Lock'"
         ).fetchone()
-        if waiting:
-            return
-        time.sleep(0.05)
-    raise AssertionError("the request never waited for the club's lock")
+        return bool(waiting)
+
+    harness.wait_until(blocked, what="the request waiting for the club's lock")
 
 
 @pytest.mark.parametrize("change", ["add", "remove"])

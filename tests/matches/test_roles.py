@@ -5,11 +5,14 @@ Alice owns the club, Carol keeps score, Victor watches.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
-from tests.factories import record, went_out
+from tests.factories import client_for, make_user, record, shared_rows, went_out
 from tests.matches import endpoints
-from tests.matches.endpoints import Endpoint, snapshot
+from tests.matches.conftest import make_club, make_roster, make_world
+from tests.matches.endpoints import Endpoint, World, snapshot
 
 ROLES = ["alice", "carol", "victor"]  # owner, scorekeeper, viewer
 
@@ -37,6 +40,43 @@ WRITES = endpoints.OBJECT_WRITES + endpoints.CREATES
 
 def test_the_table_covers_every_write():
     assert set(EXPECTED) == {endpoint.name for endpoint in WRITES}
+
+
+@pytest.fixture(scope="module")
+def _shared(django_db_setup, django_db_blocker) -> Iterator[tuple[dict, World]]:
+    """Alice's world and its four users, built once for the module; each test's writes are
+    rolled back to it."""
+    with shared_rows(django_db_blocker):
+        with django_db_blocker.unblock():
+            users = {name: make_user(name) for name in ("alice", "bob", "carol", "victor")}
+            club = make_club(users["alice"], users["carol"], users["victor"])
+            world = make_world(club, make_roster(club), client_for(users["carol"]))
+        yield users, world
+
+
+@pytest.fixture
+def alice(_shared, db):
+    return _shared[0]["alice"]
+
+
+@pytest.fixture
+def bob(_shared, db):
+    return _shared[0]["bob"]
+
+
+@pytest.fixture
+def carol(_shared, db):
+    return _shared[0]["carol"]
+
+
+@pytest.fixture
+def victor(_shared, db):
+    return _shared[0]["victor"]
+
+
+@pytest.fixture
+def alices_world(_shared, db) -> World:
+    return _shared[1]
 
 
 @pytest.fixture

@@ -9,15 +9,11 @@ refuses to start several workers at all.
 
 from __future__ import annotations
 
-import contextlib
 import http.client
 import json
 import os
 import re
-import signal
 import subprocess
-import sys
-import time
 import urllib.parse
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -28,11 +24,11 @@ import pytest
 from django.core.management import call_command
 from django.db import connection
 
-from tests.parallel import free_port
+from tests import harness
+from tests.harness import free_port
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-ROOT = Path(__file__).resolve().parents[2]
 WORKERS = 3
 ADDRESS_LIMIT = 5
 ACCOUNT_LIMIT = 3
@@ -61,40 +57,11 @@ def server_env(**overrides: str) -> dict[str, str]:
 
 
 def gunicorn(port: int, env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
-    command = [
-        sys.executable,
-        "-m",
-        "gunicorn",
-        "arlington_site.wsgi:application",
-        "--workers",
-        str(WORKERS),
-        "--bind",
-        f"127.0.0.1:{port}",
-        "--access-logfile",
-        str(log),
-        "--access-logformat",
-        "%(p)s %(s)s %(U)s",
-    ]
-    # Started from the project's root, as the recipe does, so gunicorn reads gunicorn.conf.py.
-    return subprocess.Popen(
-        command,
-        cwd=ROOT,
-        env=env,
-        start_new_session=True,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
-
-
-def stop(server: subprocess.Popen[bytes]) -> None:
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(server.pid, signal.SIGTERM)
-    try:
-        server.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(server.pid, signal.SIGKILL)
-        server.wait()
+    """Started from the project's root, as the recipe does, so gunicorn reads gunicorn.conf.py;
+    its own output in ``log`` with ``.out`` added."""
+    options = ["--access-logfile", str(log), "--access-logformat", "%(p)s %(s)s %(U)s"]
+    command = harness.gunicorn(port, WORKERS, *options, asgi=False)
+    return harness.start(command, env=env, log=log.with_suffix(".out"))
 
 
 def request(
@@ -125,17 +92,15 @@ def served(settings, tmp_path) -> Iterator[tuple[int, Path]]:
     port, log = free_port(), tmp_path / "access.log"
     server = gunicorn(port, server_env(CACHE_BACKEND="database"), log)
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert server.poll() is None, server.stdout.read().decode() if server.stdout else ""
-            with contextlib.suppress(OSError):
-                if request(port, "GET", "/healthz").status == 200:
-                    break
-            assert time.monotonic() < deadline, "gunicorn did not answer /healthz in time"
-            time.sleep(0.2)
+        harness.wait_until(
+            harness.answers_http(port),
+            what="gunicorn answering /healthz",
+            processes=[server],
+            log=log.with_suffix(".out"),
+        )
         yield port, log
     finally:
-        stop(server)
+        harness.stop(server)
         with connection.cursor() as cursor:
             cursor.execute("DROP TABLE IF EXISTS arlington_cache")
 
@@ -233,10 +198,11 @@ def test_a_chunked_body_is_refused_with_411_not_read_as_empty(served):
 
 
 def test_several_workers_with_a_cache_kept_by_each_process_refuse_to_start(tmp_path):
-    server = gunicorn(free_port(), server_env(CACHE_BACKEND="local"), tmp_path / "access.log")
+    log = tmp_path / "access.log"
+    server = gunicorn(free_port(), server_env(CACHE_BACKEND="local"), log)
     try:
-        output, _ = server.communicate(timeout=60)
+        server.wait(timeout=60)
     finally:
-        stop(server)
+        harness.stop(server)
     assert server.returncode != 0
-    assert b"Refusing to start 3 workers" in output
+    assert "Refusing to start 3 workers" in log.with_suffix(".out").read_text()

@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 SCORING = Path(__file__).resolve().parents[2] / "scoring"
+# The engine's modules and those of its packages (scoring/live/), but not its API (scoring/api/).
 MODULES = sorted(
-    "scoring" if path.stem == "__init__" else f"scoring.{path.stem}"
-    for path in SCORING.glob("*.py")
+    ".".join(path.relative_to(SCORING.parent).with_suffix("").parts).removesuffix(".__init__")
+    for path in [*SCORING.glob("*.py"), *SCORING.glob("live/*.py")]
 )
 
 

@@ -14,6 +14,7 @@ from scoring import (
     rule_hand,
 )
 from scoring.cards import parse_cards, parse_meld
+from scoring.games.arlington import RULESET as ARLINGTON
 from scoring.live import (
     Discard,
     Draw,
@@ -30,7 +31,6 @@ from scoring.live import (
     public_state,
     replay_events,
 )
-from scoring.rulesets import ARLINGTON
 
 PLAYERS = ("ann", "bob", "cat")
 FOUR_SETS = [parse_meld([f"{rank}C", f"{rank}D", f"{rank}H"]) for rank in "3456"]

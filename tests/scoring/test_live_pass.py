@@ -6,8 +6,8 @@ import pytest
 
 from scoring import Card, Code, render
 from scoring.cards import parse_meld
+from scoring.games.rummy import RULESET as RUMMY
 from scoring.live import Discard, Draw, Meld, Pass, TakeDiscard, TakePile, deal, play, replay_events
-from scoring.rulesets import RUMMY
 
 SETS = [Meld("ann", parse_meld([f"{r}H", f"{r}D", f"{r}C"])) for r in "3456"]
 

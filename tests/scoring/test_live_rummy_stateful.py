@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from scoring import ALL_CARDS, Card, Code, MeldCard, rummy
+from scoring.games.rummy import RULESET as RUMMY
 from scoring.live import (
     Discard,
     Draw,
@@ -33,7 +34,6 @@ from scoring.live import (
     public_state,
     replay_events,
 )
-from scoring.rulesets import RUMMY
 from tests.scoring.rummy_table import RummyTable
 
 NOBODY = "nobody"

@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from scoring import Card, Ending, HandInput, PlayerInput, parse_cards, parse_meld, rummy
-from scoring.rulesets import ARLINGTON, RULESETS, RUMMY, ruleset
+from scoring.games.arlington import RULESET as ARLINGTON
+from scoring.games.rummy import RULESET as RUMMY
+from scoring.rulesets import RULESETS, ruleset
 
 
 @pytest.mark.parametrize(("players", "cards"), [(2, 10), (3, 7), (4, 7), (5, 6), (6, 6)])

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -214,9 +215,45 @@ def _origin(url: str) -> str:
     return f"{parts.scheme}://{parts.netloc}"
 
 
+class Connections:
+    """The connections the live server is answering on its threads, counted as they come
+    and go, so that a test can wait until the server is done with every request of its pages."""
+
+    def __init__(self, server) -> None:
+        self.open = 0
+        self.changed = threading.Condition()
+        serve = server.process_request_thread  # a thread per connection, until it closes
+
+        def counted(request, client_address) -> None:
+            with self.changed:
+                self.open += 1
+            try:
+                serve(request, client_address)
+            finally:
+                with self.changed:
+                    self.open -= 1
+                    self.changed.notify_all()
+
+        server.process_request_thread = counted
+
+    def wait_until_closed(self, seconds: float = 60) -> None:
+        with self.changed:
+            closed = self.changed.wait_for(lambda: self.open == 0, timeout=seconds)
+        assert closed, f"the live server still answers {self.open} connection(s)"
+
+
+@pytest.fixture(scope="session")
+def live_connections(live_server) -> Connections:
+    return Connections(live_server.thread.httpd)
+
+
 @pytest.fixture
-def new_context(browser, live_server) -> Iterator[Callable[..., BrowserContext]]:
-    """Make phone-sized contexts; each fails the test on a foreign request or a page error."""
+def new_context(browser, live_server, live_connections) -> Iterator[Callable[..., BrowserContext]]:
+    """Make phone-sized contexts; each fails the test on a foreign request or a page error.
+
+    After the test its contexts are closed, and their connections to the live server with
+    them; the database is emptied only once the server has answered the last request they
+    sent (a request still running beside that would wait for its locks, or deadlock)."""
     made: list[tuple[BrowserContext, RequestLog]] = []
 
     def make(language: str = "en-GB", **options) -> BrowserContext:
@@ -245,6 +282,7 @@ def new_context(browser, live_server) -> Iterator[Callable[..., BrowserContext]]
         context.close()
         problems += [f"request to another origin: {url}" for url in log.foreign()]
         problems += log.errors
+    live_connections.wait_until_closed()
     assert not problems, "\n".join(problems)
 
 

@@ -10,7 +10,14 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.factories import RANKS, create_match
-from tests.web.entry import choose_ending, choose_player, open_entry, tap, wait_for_preview
+from tests.web.entry import (
+    choose_ending,
+    choose_player,
+    open_entry,
+    record_reviewed,
+    tap,
+    wait_for_preview,
+)
 
 OFFERS = ".picker .offer-strip button.offer"
 WHOLE = f"{OFFERS}:not(.gap)"  # whole melds, not the gaps a two could fill
@@ -43,17 +50,15 @@ def test_a_run_from_its_two_end_cards_and_a_set_from_its_first_card(
     page = page_as(bob)
     open_entry(page, match.pk)
 
-    # 5♥ then 8♥: the run between them, one tap, and the next taps go to a new meld
+    # 5♥ then 8♥: the run between them is filled in, and the next taps go to a new meld
     tap(page, "5H")
     expect(page.locator('.player-panel .group[data-group="0"] .chip')).to_have_count(1)
     tap(page, "8H")
-    expect(page.locator(f"{OFFERS}.run")).to_have_count(1)
-    assert offered(page) == [["5H", "6H", "7H", "8H"]]  # and a two in either gap
-    expect(page.locator(f"{OFFERS}.gap")).to_have_count(2)
-    run = page.get_by_role("button", name=re.compile(r"^Whole meld: the five of hearts, the six"))
-    run.click()
+    expect(page.locator('.player-panel .group[data-group="0"] .chip')).to_have_count(4)
     assert chips(page, "0") == ["5H", "6H", "7H", "8H"]
     expect(page.locator("#picker-target")).to_contain_text("Meld 2")
+    assert offered(page) == []  # only the same run with a two in either gap
+    expect(page.locator(f"{OFFERS}.gap")).to_have_count(2)
     assert_accessible(page)
 
     # a set from its first card: all four suits, or three of them
@@ -245,3 +250,65 @@ def test_a_wild_two_by_tapping_the_gap_it_fills(page_as, bob, roster, assert_acc
     ).to_be_visible()
     assert chips(page, "0") == ["JS", "2D=QS", "KS"]
     expect(page.locator("#picker-target")).to_contain_text("Meld 2")
+
+
+def test_runs_by_their_two_ends_and_a_two_in_a_gap_are_recorded_card_by_card(
+    page_as, bob, roster, assert_accessible
+):
+    ann, ben = roster[:2]
+    match = create_match(roster[0].club, [ann, ben], user=bob)
+    page = page_as(bob)
+    open_entry(page, match.pk)
+    choose_ending(page, str(ann.pk))
+
+    # two taps a run: its two ends, the cards between filled in and shown
+    tap(page, "8H")
+    tap(page, "5H")
+    assert chips(page, "0") == ["5H", "6H", "7H", "8H"]
+    # J♠ K♠ fills J♠ Q♠ K♠; the two standing in its gap is offered while the next meld is
+    # empty, and what the two stands for is the rules service's suggestion
+    tap(page, "JS")
+    tap(page, "KS")
+    assert chips(page, "1") == ["JS", "QS", "KS"]
+    expect(page.locator("#picker-target")).to_contain_text("Meld 3")
+    page.get_by_role("button", name=re.compile(r"^A two for the queen of spades")).click()
+    page.get_by_role("dialog").get_by_role("button", name="the two of diamonds", exact=True).click()
+    expect(page.locator('.group[data-group="1"] .chip[data-card="2D=QS"]')).to_be_visible()
+    assert chips(page, "1") == ["JS", "2D=QS", "KS"]
+    expect(page.locator("#picker-target")).to_contain_text("Meld 3")
+    # a two at the end of a run is tapped; its suggestion, once taken, starts the next meld
+    for card in ("QH", "KH", "2C"):
+        tap(page, card)
+    page.get_by_role(
+        "button", name="Did you mean the two of clubs standing for the ace of hearts?"
+    ).click()
+    expect(page.locator("#picker-target")).to_contain_text("Meld 4")
+    assert chips(page, "2") == ["QH", "KH", "2C=AH"]
+    tap(page, "9C")
+    page.locator(f'{WHOLE}[data-offer="9C 9S 9H 9D"]').click()
+    assert_accessible(page)
+
+    # held cards are never filled in: 3♣ then 6♣ in hand stay two cards
+    choose_player(page, 1)
+    tap(page, "6D")
+    tap(page, "3D")
+    page.locator('[data-key="bar-hand"]').click()
+    for card in ("3C", "6C", "8S", "JH", "QD", "AC", "2H", "10S", "4H"):
+        tap(page, card)
+    assert chips(page, "hand") == ["3C", "6C", "8S", "JH", "QD", "AC", "2H", "10S", "4H"]
+    record_reviewed(page)
+    expect(page).to_have_url(re.compile(rf"/matches/{match.pk}/$"))
+
+    hand = match.hands.get()
+    results = {r.player_id: r for r in hand.results.all()}
+    melds = {pk: sorted(sorted(m["cards"]) for m in results[pk].melds) for pk in results}
+    assert melds[ann.pk] == sorted(
+        map(sorted, [["5H", "6H", "7H", "8H"], ["JS", "2D=QS", "KS"], ["QH", "KH", "2C=AH"],
+                     ["9C", "9S", "9H", "9D"]])
+    )  # fmt: skip
+    assert melds[ben.pk] == [["3D", "4D", "5D", "6D"]]
+    assert Counter(c["card"] for c in results[ben.pk].held) == Counter(
+        ["3C", "6C", "8S", "JH", "QD", "AC", "2H", "10S", "4H"]
+    )
+    # 25 + 70 + 40 + 40 melded and the 100 for going out; 20 melded less 95 held
+    assert (results[ann.pk].net, results[ben.pk].net) == (275, -75)

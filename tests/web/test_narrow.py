@@ -1,4 +1,6 @@
-"""Every page fits a small screen and 200 % zoom: no sideways scroll, no cut text.
+"""Every page fits a small screen and 200 % zoom: no sideways scroll, no cut text. Signed in
+(clubs, club, matches, entry, standings, player, scoreboard, club nights, director's board,
+room display, pairing cards) and for anyone (sign in, an invitation, the public results pages).
 
 200 % zoom of the 390×844 phone is what the browser lays out at 195×422 CSS pixels, four
 device pixels each; 320 px is the narrowest phone in use.
@@ -9,10 +11,12 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from clubnight.models import PublicLink
+from matches.invitations import invitation_create
 from tests.factories import create_match
 from tests.web.browsing import sign_in_cookie
 from tests.web.entry import open_entry, tap
-from tests.web.worlds import finished_and_live
+from tests.web.worlds import drawn_night, finished_and_live
 
 SIZES = {"200%-zoom": ((195, 422), 4), "320px": ((320, 700), 3)}
 
@@ -26,12 +30,35 @@ OVERFLOW = """(width) => {
     }
     return false;
   };
+  // nor is what sits in a box clipped to a pixel (a table's header read out, not shown)
+  const clipped = (e) => {
+    for (let p = e; p && p !== document.body; p = p.parentElement) {
+      const box = p.getBoundingClientRect();
+      const tiny = box.width <= 1 && box.height <= 1;
+      if (getComputedStyle(p).overflow === 'hidden' && tiny) return true;
+    }
+    return false;
+  };
   const shown = [...document.querySelectorAll('body *')].filter(
-    (e) => e.getClientRects().length && !e.closest('.visually-hidden') && !inBox(e));
+    (e) => e.getClientRects().length && !e.closest('.visually-hidden') && !inBox(e) && !clipped(e));
   const out = shown.filter((e) => e.getBoundingClientRect().right > width + 0.5)
     .map((e) => `wide: ${e.tagName}#${e.id}.${e.className}`);
-  const cut = shown.filter((e) => e.children.length === 0 && e.textContent.trim())
-    .filter((e) => e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'visible')
+  // text that sticks out of a box hiding its overflow, its own or an ancestor's
+  const hiddenOut = (e) => {
+    const box = e.getBoundingClientRect();
+    const right = Math.max(box.right, box.left + e.scrollWidth); // its text, past its own box
+    for (let p = e.parentElement; p && p !== document.body; p = p.parentElement) {
+      if (getComputedStyle(p).overflowX === 'visible') continue;
+      const outer = p.getBoundingClientRect();
+      if (right > outer.right + 1 || box.left < outer.left - 1) return true;
+    }
+    return false;
+  };
+  // (a chart's labels are not looked at: the chart scales as a whole, never clipped)
+  const text = (e) => e instanceof HTMLElement && !e.children.length && e.textContent.trim();
+  const ownCut = (e) => e.scrollWidth > e.clientWidth + 1
+    && getComputedStyle(e).overflowX !== 'visible';
+  const cut = shown.filter(text).filter((e) => ownCut(e) || hiddenOut(e))
     .map((e) => `cut: ${e.tagName}#${e.id}.${e.className} "${e.textContent.trim()}"`);
   return [...out, ...cut];
 }"""
@@ -48,8 +75,13 @@ def fits(page) -> list[str]:
 
 
 @pytest.fixture(params=list(SIZES), ids=list(SIZES))
-def narrow(request, new_context, live_server, alice):
-    (width, height), scale = SIZES[request.param]
+def size(request):
+    return SIZES[request.param]
+
+
+@pytest.fixture
+def narrow(size, new_context, live_server, alice):
+    (width, height), scale = size
     context = new_context(viewport={"width": width, "height": height}, device_scale_factor=scale)
     sign_in_cookie(context, alice, live_server)
     page = context.new_page()
@@ -57,7 +89,29 @@ def narrow(request, new_context, live_server, alice):
     return page
 
 
-def test_every_page_fits_without_sideways_scroll(narrow, club, roster, season, alice):
+@pytest.fixture
+def signed_out(size, new_context):
+    (width, height), scale = size
+    context = new_context(viewport={"width": width, "height": height}, device_scale_factor=scale)
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    return page
+
+
+def visit(page, pages: dict[str, tuple[str, str]], screenshot) -> dict[str, list[str]]:
+    """Each page loaded until its ``ready`` element shows, and what does not fit on it (a
+    screenshot of each, named after the page and the width)."""
+    found = {}
+    width = page.viewport_size["width"]
+    for name, (url, ready) in pages.items():
+        page.goto(url)
+        expect(page.locator(ready).first).to_be_visible()
+        found[name] = fits(page)
+        screenshot(page, f"narrow-{width}-{name.replace(' ', '-').replace(chr(39), '')}")
+    return found
+
+
+def test_every_page_fits_without_sideways_scroll(narrow, club, roster, season, alice, screenshot):
     table = finished_and_live(club, roster, season, alice)
     pages = {
         "clubs": ("/", "#club-list li"),
@@ -67,12 +121,51 @@ def test_every_page_fits_without_sideways_scroll(narrow, club, roster, season, a
         "standings": (f"/clubs/{club.pk}/standings/", "#standings-rows tr"),
         "new match": (f"/clubs/{club.pk}/matches/new/", "#match-form"),
     }
-    found = {}
-    for name, (url, ready) in pages.items():
-        narrow.goto(url)
-        expect(narrow.locator(ready).first).to_be_visible()
-        found[name] = fits(narrow)
-    assert found == {name: [] for name in pages}
+    assert visit(narrow, pages, screenshot) == {name: [] for name in pages}
+
+
+@pytest.fixture
+def night(club, roster, alice):
+    return drawn_night(club, roster, alice)
+
+
+def test_the_other_signed_in_pages_fit_without_sideways_scroll(
+    narrow, club, roster, season, alice, night, screenshot
+):
+    table = finished_and_live(club, roster, season, alice)
+    pages = {
+        "player": (f"/players/{roster[0].pk}/", "#player-matches li"),
+        "scoreboard": (f"/matches/{table.finished.pk}/scoreboard/", "#board li"),
+        "club nights": (f"/clubs/{club.pk}/tournaments/", "#tournament-list li"),
+        "director's board": (f"/tournaments/{night.pk}/", "#board-tables .night-table"),
+        "room display": (f"/tournaments/{night.pk}/room/", "#room-leaderboard li"),
+        "pairing cards": (f"/tournaments/{night.pk}/print/", "#pairing-cards li"),
+    }
+    assert visit(narrow, pages, screenshot) == {name: [] for name in pages}
+
+
+def test_the_pages_for_anyone_fit_without_sideways_scroll(
+    signed_out, club, roster, season, alice, night, screenshot
+):
+    table = finished_and_live(club, roster, season, alice)
+    invitation = invitation_create(club=club, role="viewer", by=alice)
+    links = {
+        scope: PublicLink.objects.create(club=club, created_by=alice, scope=scope, **extra)
+        for scope, extra in {
+            "standings": {},
+            "match": {"match": table.finished},
+            "tournament": {"tournament": night},
+        }.items()
+    }
+    pages = {
+        "sign in": ("/sign-in/", "form"),
+        "invitation": (f"/join/{invitation.code}", "#invitation"),
+        "public standings": (f"/r/{links['standings'].token}/", "tbody tr"),
+        "public match": (f"/r/{links['match'].token}/", "tbody tr"),
+        "public club night": (f"/r/{links['tournament'].token}/", "tbody tr"),
+        "how the rating works": ("/r/rating/", "main h1"),
+    }
+    assert visit(signed_out, pages, screenshot) == {name: [] for name in pages}
 
 
 def test_the_entry_of_five_players_fits(narrow, roster, alice):

@@ -7,11 +7,10 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from clubnight import public, tournaments
+from clubnight import public
 from clubnight.models import PublicLink
-from matches.models import Player
 from tests.factories import record_hand, went_out
-from tests.web.worlds import finished_and_live
+from tests.web.worlds import drawn_night, finished_and_live
 
 WIDTHS = {"phone": 390, "phone at 200 %": 195}
 
@@ -69,12 +68,7 @@ def test_the_rating_is_explained_in_a_sentence_and_a_page(new_context, club, ros
 
 @pytest.fixture
 def night(club, roster, alice):
-    more = [Player.objects.create(club=club, name=n) for n in ("Fay", "Gus", "Hal", "Ida")]
-    night = tournaments.tournament_create(
-        club=club, name="Tuesday night", players=[p.pk for p in roster + more], user=alice
-    )
-    tournaments.round_draw(tournament=night, user=alice, seed=3)
-    return night
+    return drawn_night(club, roster, alice)
 
 
 @pytest.mark.parametrize("width", WIDTHS.values(), ids=WIDTHS.keys())

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from clubnight import tournaments
+from matches.models import Player
 from tests.factories import create_match, full_packs, record_hand, went_out
 
 
@@ -37,3 +39,13 @@ def shared_victory(club, roster, season, user):
         record_hand(match, full_packs(ann.pk, ben.pk), user=user)
     match.refresh_from_db()
     return match
+
+
+def drawn_night(club, roster, user):
+    """A club night of nine players (the roster and four more), its first round drawn."""
+    more = [Player.objects.create(club=club, name=n) for n in ("Fay", "Gus", "Hal", "Ida")]
+    night = tournaments.tournament_create(
+        club=club, name="Tuesday night", players=[p.pk for p in roster + more], user=user
+    )
+    tournaments.round_draw(tournament=night, user=user, seed=3)
+    return night

@@ -6,7 +6,6 @@ The fixtures are the matches tests' own, so that ownership is proved the same wa
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -14,11 +13,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
+from tests import harness
 from tests.factories import work
 from tests.matches.conftest import *  # noqa: F403
 from tests.matches.conftest import _empty_cache, _fast_passwords  # noqa: F401  (autouse)
-
-PORTS = range(18840, 18860)  # this suite's own range on a shared machine
 
 
 @dataclass
@@ -58,24 +56,14 @@ def _serve(receiver: Receiver) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
-def _bound(receiver: Receiver) -> ThreadingHTTPServer:
-    for port in PORTS:
-        try:
-            return ThreadingHTTPServer(("127.0.0.1", port), _serve(receiver))
-        except OSError:
-            continue
-    raise RuntimeError("no free port in 18840-18859")
-
-
 @pytest.fixture
 def receiver(settings) -> Iterator[Receiver]:
     """A receiver on loopback; private targets allowed, as in development."""
     settings.WEBHOOKS_ALLOW_PRIVATE_TARGETS = True
     found = Receiver(url="")
-    server = _bound(found)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _serve(found))  # a port the system hands out
     found.url = f"http://127.0.0.1:{server.server_address[1]}/hooks?app=1"
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
+    harness.serve_in_thread(server)
     yield found
     server.shutdown()
     server.server_close()

@@ -12,7 +12,7 @@ from standardwebhooks import Webhook
 
 from matches.models import Event
 from tests.factories import record, start_match, went_out
-from webhooks import sending, services
+from webhooks import sending, tasks
 from webhooks.models import Delivery, Endpoint
 
 pytestmark = pytest.mark.django_db
@@ -89,7 +89,7 @@ def test_the_retries_follow_the_schedule_then_the_endpoint_is_disabled(
     delivery = Delivery.objects.get()
     waits = []
     for number in range(1, 9):
-        services.attempt(delivery_id=delivery.pk, number=number)
+        tasks.attempt(delivery_id=delivery.pk, number=number)
         delivery.refresh_from_db()
         if delivery.next_attempt_at is not None:
             waits.append(delivery.next_attempt_at - delivery.last_attempt_at)
@@ -112,8 +112,8 @@ def test_the_retries_follow_the_schedule_then_the_endpoint_is_disabled(
 def test_a_duplicate_task_sends_nothing_twice(as_carol, club, roster, endpoint, receiver):
     play_a_hand(as_carol, club, roster)
     delivery = Delivery.objects.get()
-    services.attempt(delivery_id=delivery.pk, number=1)
-    services.attempt(delivery_id=delivery.pk, number=1)
+    tasks.attempt(delivery_id=delivery.pk, number=1)
+    tasks.attempt(delivery_id=delivery.pk, number=1)
     assert len(receiver.requests) == 1
 
 
@@ -121,7 +121,7 @@ def test_only_an_excerpt_of_the_answer_is_kept(as_carol, club, roster, endpoint,
     receiver.answers, receiver.answer_body = [500], b"x" * 100_000
     play_a_hand(as_carol, club, roster)
     delivery = Delivery.objects.get()
-    services.attempt(delivery_id=delivery.pk, number=1)
+    tasks.attempt(delivery_id=delivery.pk, number=1)
     delivery.refresh_from_db()
     assert delivery.response_excerpt == "x" * sending.EXCERPT
 
@@ -133,7 +133,7 @@ def test_a_receiver_too_slow_is_a_failed_attempt(
     receiver.delay = 1.0
     play_a_hand(as_carol, club, roster)
     delivery = Delivery.objects.get()
-    services.attempt(delivery_id=delivery.pk, number=1)
+    tasks.attempt(delivery_id=delivery.pk, number=1)
     delivery.refresh_from_db()
     assert (delivery.status, delivery.error, delivery.response_status) == (
         "pending",
@@ -148,7 +148,7 @@ def test_a_target_private_at_delivery_time_is_a_failed_attempt(
     play_a_hand(as_carol, club, roster)
     settings.WEBHOOKS_ALLOW_PRIVATE_TARGETS = False
     delivery = Delivery.objects.get()
-    services.attempt(delivery_id=delivery.pk, number=1)
+    tasks.attempt(delivery_id=delivery.pk, number=1)
     delivery.refresh_from_db()
     assert (delivery.status, delivery.error) == ("pending", "webhook_target_private")
     assert receiver.requests == []
@@ -161,7 +161,7 @@ def test_a_target_wrapping_a_private_address_is_refused_at_the_attempt(
     settings.WEBHOOKS_ALLOW_PRIVATE_TARGETS = False
     Endpoint.objects.filter(pk=endpoint.pk).update(url="http://[64:ff9b::7f00:1]/hooks")
     delivery = Delivery.objects.get()
-    services.attempt(delivery_id=delivery.pk, number=1)
+    tasks.attempt(delivery_id=delivery.pk, number=1)
     delivery.refresh_from_db()
     assert (delivery.status, delivery.error) == ("pending", "webhook_target_private")
     assert receiver.requests == []
@@ -171,7 +171,7 @@ def test_a_redirect_is_not_followed(as_carol, club, roster, endpoint, receiver):
     receiver.answers = [302]
     play_a_hand(as_carol, club, roster)
     delivery = Delivery.objects.get()
-    services.attempt(delivery_id=delivery.pk, number=1)
+    tasks.attempt(delivery_id=delivery.pk, number=1)
     delivery.refresh_from_db()
     assert (delivery.status, delivery.response_status) == ("pending", 302)
     assert len(receiver.requests) == 1

@@ -18,8 +18,8 @@ import pytest
 
 from matches import events
 from matches.models import EventType
-from tests.matches.servers import stop_group
-from tests.matches.test_workers import ROOT, server_env
+from tests import harness
+from tests.matches.test_workers import server_env
 from webhooks.models import Attempt, Delivery, Endpoint
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -55,7 +55,7 @@ class Receiver:
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}/hooks"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        harness.serve_in_thread(self.server)
 
     def wait_for(self, count: int, timeout: float) -> bool:
         with self.arrived:
@@ -81,35 +81,19 @@ def receivers() -> Iterator[Callable[[int], Receiver]]:
 
 
 @pytest.fixture
-def workers() -> Iterator[Callable[..., subprocess.Popen[bytes]]]:
+def workers(tmp_path) -> Iterator[Callable[..., subprocess.Popen[bytes]]]:
     started: list[subprocess.Popen[bytes]] = []
 
     def start(*options: str) -> subprocess.Popen[bytes]:
         env = server_env(WEBHOOKS_ALLOW_PRIVATE_TARGETS="true")
         command = [sys.executable, "manage.py", "worker", "--no-reload", "--no-startup-delay"]
-        process = subprocess.Popen(
-            [*command, "--interval", "0.2", "--verbosity", "0", *options],
-            cwd=ROOT,
-            env=env,
-            start_new_session=True,
-            stdout=subprocess.DEVNULL,
-        )
-        started.append(process)
-        return process
+        command += ["--interval", "0.2", "--verbosity", "0", *options]
+        started.append(harness.start(command, env=env, log=tmp_path / "workers.log"))
+        return started[-1]
 
     yield start
     for process in started:
-        stop_group(process)
-
-
-def until(condition: Callable[[], bool], timeout: float) -> bool:
-    """Whether ``condition`` came true within ``timeout`` seconds, checked as rows change."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        threading.Event().wait(0.2)  # the next look at the database
-    return condition()
+        harness.stop(process)
 
 
 def test_an_attempt_cut_off_by_a_killed_worker_is_made_by_another_running_worker(
@@ -130,7 +114,11 @@ def test_an_attempt_cut_off_by_a_killed_worker_is_made_by_another_running_worker
     assert delivery.leased_until is not None
 
     workers("--concurrency", "2", "--sweep-every", "2")  # its start-up finds the lease held
-    assert until(lambda: Delivery.objects.get().status == "succeeded", timeout=150)
+    harness.wait_until(
+        lambda: Delivery.objects.get().status == "succeeded",
+        what="the delivery made by the running worker",
+        seconds=150,
+    )
     assert time.monotonic() - killed_at < 120
     assert receiver.ids == [delivery.message_id, delivery.message_id]
     assert Delivery.objects.get().attempts == 1
@@ -150,7 +138,10 @@ def test_a_clubs_dead_receivers_do_not_delay_another_clubs_deliveries(
     theirs = Delivery.objects.filter(endpoint__club=bobs_club)
 
     workers()  # as deployed: three task loops
-    assert until(lambda: theirs.filter(status="succeeded").count() == 30, timeout=60)
+    harness.wait_until(
+        lambda: theirs.filter(status="succeeded").count() == 30,
+        what="the other club's thirty deliveries",
+    )
     # Meanwhile the first club's receivers held at most two attempts at a time, each cut off
     # only by the 10-second timeout: most of its deliveries are still waiting their turn.
     assert Attempt.objects.filter(delivery__endpoint__club=club).count() <= 4

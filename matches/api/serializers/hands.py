@@ -9,7 +9,7 @@ from rest_framework import serializers
 
 import scoring
 from matches import hands
-from matches.api.serializers.schema import _schema_of
+from matches.api.serializers.schema import schema_of
 from matches.models import (
     HandRevision,
 )
@@ -88,9 +88,9 @@ class HandCorrectionSerializer(HandInputSerializer):
     reason = serializers.CharField(required=False, allow_blank=True, max_length=500, default="")
 
 
-HandSerializer = _schema_of(hands.RecordedHand, name="Hand", leave_out=("match",))
+HandSerializer = schema_of(hands.RecordedHand, name="Hand", leave_out=("match",))
 """A hand as the API answers it without its match (``RecordedHand.to_json(with_match=False)``)."""
-HandWithMatchSerializer = _schema_of(hands.RecordedHand, name="HandWithMatch")
+HandWithMatchSerializer = schema_of(hands.RecordedHand, name="HandWithMatch")
 """A hand as the API answers it with its match as it now stands (``RecordedHand.to_json``)."""
 
 

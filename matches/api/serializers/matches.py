@@ -4,14 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from matches import errors, state
+from matches.api.serializers.schema import schema_of
 from matches.models import (
     Match,
-    Seat,
-    SecondEntry,
 )
 from scoring import rulesets
 from scoring.api.fields import RulesetField
@@ -80,76 +78,12 @@ def _option_field(option: rulesets.Option) -> serializers.Field:
     return serializers.IntegerField()
 
 
-class SeatSerializer(serializers.ModelSerializer):
-    seat = serializers.IntegerField(source="position")
-    name = serializers.CharField(source="player.name")
-
-    class Meta:
-        model = Seat
-        fields = ["seat", "player", "name", "total", "winner"]
+# A match as the API answers it: its state's own JSON, with its marks (``from_match``). The
+# fields are read from ``state.MatchState`` for the schema; the answer is the value's
+# ``to_json``, so that a match's answer has one producer, as a hand's has.
+_MATCH = schema_of(state.MatchState, name="Match", names=state.MatchState.JSON_WITH_MARKS)
 
 
-class MatchSerializer(serializers.ModelSerializer):
-    seats = SeatSerializer(many=True)
-    next_hand = serializers.SerializerMethodField()
-    next_dealer = serializers.SerializerMethodField()
-    winners = serializers.SerializerMethodField()
-    shared_victory = serializers.SerializerMethodField()
-    created_by = serializers.CharField(source="created_by.username")
-    dealer_after_next = serializers.SerializerMethodField(
-        help_text="Who deals the hand after the next one, by the id of the player who goes out "
-        'of the next (`"none"`: the stock runs out), so that a client can move on past a hand '
-        "it has not sent yet; null once the match is finished."
-    )
-    unconfirmed_hands = serializers.SerializerMethodField(
-        help_text="When the club asks for a second entry (`second_entry: required`): the "
-        "numbers of the hands nobody has confirmed yet, as they stand; else null."
-    )
-
-    class Meta:
-        model = Match
-        fields = [
-            "id",
-            "club",
-            "season",
-            "table",
-            "ruleset",
-            "options",
-            "status",
-            "seats",
-            "hands_played",
-            "next_hand",
-            "next_dealer",
-            "dealer_after_next",
-            "first_dealer",
-            "winners",
-            "shared_victory",
-            "unconfirmed_hands",
-            "created_by",
-            "created_at",
-            "finished_at",
-        ]
-
-    @extend_schema_field(serializers.DictField(child=serializers.IntegerField(), allow_null=True))
-    def get_dealer_after_next(self, match: Match) -> dict[str, int] | None:
-        return state.match_state(match, self._seats(match)).dealer_after_next
-
-    def get_unconfirmed_hands(self, match: Match) -> list[int] | None:
-        if match.club.second_entry != SecondEntry.REQUIRED:
-            return None
-        return sorted(hand.number for hand in getattr(match, "unconfirmed", None) or [])
-
-    def _seats(self, match: Match) -> list[Seat]:
-        return sorted(match.seats.all(), key=lambda seat: seat.position)
-
-    def get_next_hand(self, match: Match) -> int | None:
-        return None if match.status == "finished" else match.hands_played + 1
-
-    def get_next_dealer(self, match: Match) -> int | None:
-        return state.match_state(match, self._seats(match)).next_dealer
-
-    def get_winners(self, match: Match) -> list[int]:
-        return [seat.player_id for seat in self._seats(match) if seat.winner]
-
-    def get_shared_victory(self, match: Match) -> bool:
-        return len(self.get_winners(match)) > 1
+class MatchSerializer(_MATCH):  # type: ignore[misc,valid-type]
+    def to_representation(self, instance: Match) -> dict[str, Any]:
+        return state.from_match(instance).to_json(with_marks=True)

@@ -1,7 +1,8 @@
 """Schemas made from a value's own type: the serializer that describes ``value.to_json()``.
 
-A recorded hand's JSON is produced by its type (``matches.hands.RecordedHand``); its schema is
-read from the same type, so that the two cannot disagree.
+A recorded hand's JSON is produced by its type (``matches.hands.RecordedHand``), and so is a
+match's (``matches.state.MatchState``); their schemas are read from the same types, so that an
+answer and its description cannot disagree.
 """
 
 from __future__ import annotations
@@ -17,9 +18,8 @@ from typing import Any
 from rest_framework import serializers
 
 from matches import hands, state
-from matches.api.serializers.matches import SeatSerializer
 
-# --- recorded hands: the schema made from their type (matches/hands.py) ---------------------
+# --- hands and matches: the schema made from their types (matches/hands.py, state.py) ------
 
 
 def _schema_field(hint: Any, meta: Mapping[str, Any], **kwargs: Any) -> serializers.Field:
@@ -38,14 +38,14 @@ def _schema_field(hint: Any, meta: Mapping[str, Any], **kwargs: Any) -> serializ
         return serializers.ChoiceField(choices=listed, **kwargs)
     if origin in (tuple, list):
         if dataclasses.is_dataclass(args[0]):
-            return _schema_of(args[0])(many=True, **kwargs)
+            return schema_of(args[0])(many=True, **kwargs)
         return serializers.ListField(child=_schema_field(args[0], {}), **kwargs)
     if origin is dict:
         if args[1] is Any:
             return serializers.JSONField(**kwargs)
         return serializers.DictField(child=_schema_field(args[1], {}), **kwargs)
     if dataclasses.is_dataclass(origin):
-        return _schema_of(origin)(**kwargs)
+        return schema_of(origin)(**kwargs)
     simple: dict[Any, type[serializers.Field]] = {
         int: serializers.IntegerField,
         str: serializers.CharField,
@@ -66,23 +66,24 @@ SCHEMA_NAMES: dict[Any, tuple[str, str]] = {
     hands.MeldLine: ("MeldOut", ""),
     hands.HeldLine: ("HeldOut", ""),
     hands.Confirmation: ("Confirmation", ""),
+    state.SeatLine: ("Seat", ""),
 }
 _SCHEMAS: dict[Any, type[serializers.Serializer]] = {}
 
 
-def _schema_fields(value: Any, leave_out: tuple[str, ...]) -> dict[str, serializers.Field]:
-    """The fields of ``value.to_json()``: its ``JSON`` names in order, each typed by its
+def _schema_fields(
+    value: Any, leave_out: tuple[str, ...], names: tuple[str, ...]
+) -> dict[str, serializers.Field]:
+    """The fields of ``value.to_json()``: its JSON ``names`` in order, each typed by its
     annotation (a property's return) and described by its field's metadata (``help``,
     ``choices``) or the property's docstring."""
     hints = typing.get_type_hints(value)
     fields = {field.name: field for field in dataclasses.fields(value)}
     made: dict[str, serializers.Field] = {}
-    for key in value.JSON:
+    for key in names:
         if key in leave_out:
             continue
-        if (value, key) == (state.MatchState, "seats"):  # the seats of every match's answer
-            made[key] = SeatSerializer(many=True)
-        elif key in fields:
+        if key in fields:
             made[key] = _schema_field(hints[key], fields[key].metadata)
         else:
             getter = getattr(value, key).fget
@@ -93,10 +94,15 @@ def _schema_fields(value: Any, leave_out: tuple[str, ...]) -> dict[str, serializ
     return made
 
 
-def _schema_of(
-    value: Any, *, name: str | None = None, leave_out: tuple[str, ...] = ()
+def schema_of(
+    value: Any,
+    *,
+    name: str | None = None,
+    leave_out: tuple[str, ...] = (),
+    names: tuple[str, ...] | None = None,
 ) -> type[serializers.Serializer]:
-    """A serializer describing ``value.to_json()`` (``_schema_fields``), for the schema only.
+    """A serializer describing ``value.to_json()`` (``_schema_fields``), for the schema only;
+    ``names`` are its JSON's when not the type's ``JSON`` (a match answered with its marks).
 
     Its fields are made whenever it is read, as a ModelSerializer's are, so that choices
     given by a callable (the registry's rulesets) are those of the moment."""
@@ -106,7 +112,8 @@ def _schema_of(
 
     def get_fields(self: serializers.Serializer) -> dict[str, serializers.Field]:
         declared = copy.deepcopy(self._declared_fields)  # a subclass's own, after the type's
-        return {**_schema_fields(value, leave_out), **declared}
+        described = value.JSON if names is None else names
+        return {**_schema_fields(value, leave_out, described), **declared}
 
     attrs = {"__doc__": doc if name is None else None, "get_fields": get_fields}
     made = type(f"{name or component}Serializer", (serializers.Serializer,), attrs)

@@ -2,8 +2,8 @@
 
 The library's own worker (``db_worker``) with its options, and two of ours. ``--concurrency``
 (default 3) runs that many task loops in threads, so that attempts to slow receivers run beside
-others (a club holds at most ``services.CLUB_IN_FLIGHT`` of them at once). A sweeper thread
-queues again, every ``services.SWEEP_EVERY`` (``--sweep-every`` seconds), the deliveries left
+others (a club holds at most ``tasks.CLUB_IN_FLIGHT`` of them at once). A sweeper thread
+queues again, every ``tasks.SWEEP_EVERY`` (``--sweep-every`` seconds), the deliveries left
 overdue by a worker killed during an attempt. Before it starts, the daily clean-up of old
 events is put on the queue if it is not there yet.
 """
@@ -20,7 +20,7 @@ from django.utils.autoreload import DJANGO_AUTORELOAD_ENV
 from django_tasks_db.management.commands.db_worker import Command as DatabaseWorker
 from django_tasks_db.management.commands.db_worker import Worker
 
-from webhooks import services
+from webhooks import tasks
 
 
 def _in_thread(target: Any, name: str) -> None:
@@ -48,16 +48,16 @@ class Command(DatabaseWorker):
         parser.add_argument(
             "--sweep-every",
             type=float,
-            default=services.SWEEP_EVERY.total_seconds(),
+            default=tasks.SWEEP_EVERY.total_seconds(),
             help="Seconds between two sweeps for overdue deliveries (default: %(default)r).",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
         concurrency, sweep_every = options.pop("concurrency"), options.pop("sweep_every")
-        requeued = services.requeue_overdue()
+        requeued = tasks.requeue_overdue()
         if requeued and options["verbosity"]:
             self.stdout.write(f"Queued {requeued} overdue deliveries again.")
-        services.schedule_prune()
+        tasks.schedule_prune()
         serving = not options["batch"] and (
             not options["reload"] or os.environ.get(DJANGO_AUTORELOAD_ENV) == "true"
         )
@@ -70,7 +70,7 @@ class Command(DatabaseWorker):
 
         def sweep() -> None:
             while not stop.wait(sweep_every):
-                services.requeue_overdue()
+                tasks.requeue_overdue()
                 connections.close_all()
 
         _in_thread(sweep, "sweeper")

@@ -149,9 +149,11 @@ export function removeMeld(draft, playerIndex, group) {
   }
 }
 
-// Replace a meld's cards (a suggestion taken).
+// Replace a meld's cards (a suggestion taken): the meld is then whole, so when it is the one
+// being entered the next taps go to a new meld, as after an offer taken.
 export function setMeld(draft, playerIndex, group, codes) {
   draft.players[playerIndex].melds[group] = [...codes];
+  if (draft.active.player === playerIndex && draft.active.group === group) openMeld(draft);
 }
 
 // Say what a two in a meld stands for (null or the two itself: the two as a two).
@@ -249,18 +251,45 @@ function available(seen, cards, copies) {
 // a copy left; null otherwise. The ace is low below a three (A 2 3) or high above a queen
 // (Q K A). `maxLength` null: no upper limit.
 export function runFromEnds(first, second, seen, copies, maxLength) {
-  if (first.includes("=") || second.includes("=")) return null;
+  return runsFromEnds(first, second, seen, copies, maxLength)[0] ?? null;
+}
+
+// Every run the two end cards make (two when an ace could be low or high), as above.
+function runsFromEnds(first, second, seen, copies, maxLength) {
+  if (first.includes("=") || second.includes("=")) return [];
   const [a, b] = [first, second].map((code) => ({ rank: code.slice(0, -1), suit: code.slice(-1) }));
-  if (a.suit !== b.suit || a.rank === b.rank) return null;
+  if (a.suit !== b.suit || a.rank === b.rank) return [];
+  const runs = [];
   for (const order of [ORDER, [...ORDER.slice(1), "A"]]) {
     const [from, to] = [order.indexOf(a.rank), order.indexOf(b.rank)].sort((x, y) => x - y);
     const length = to - from + 1;
     if (length < 3 || (maxLength && length > maxLength)) continue;
     const cards = order.slice(from, to + 1).map((rank) => `${rank}${a.suit}`);
     // the two ends are in the draft already: only the cards between must be free
-    if (available(seen, cards.slice(1, -1), copies)) return cards;
+    // without an ace both orders make the same run: it is one
+    const same = runs.some((run) => run.join(" ") === cards.join(" "));
+    if (!same && available(seen, cards.slice(1, -1), copies)) runs.push(cards);
   }
-  return null;
+  return runs;
+}
+
+// A run entered by its two ends: when the meld being entered holds just two natural cards of
+// one suit with a gap between them, and exactly one run joins them with every card between
+// still free, the meld becomes that run and the next taps go to a new meld. Returns the run,
+// or null (the two cards stay as tapped). A wild card at either end is never filled around:
+// a two beside a card may stand for another, so its runs are offered instead.
+export function fillRun(draft) {
+  const group = draft.active.group;
+  if (group === "hand") return null;
+  const player = activePlayer(draft);
+  const meld = player.melds[group];
+  if (meld.length !== 2 || meld.some((code) => code.includes("=") || isWild(draft, code))) return null;
+  const runs = runsFromEnds(meld[0], meld[1], counts(draft), copies(draft), draft.limits.maxMeld);
+  if (runs.length !== 1) return null;
+  player.melds[group] = [...runs[0]];
+  draft.filled = { player: draft.active.player, group, cards: [...runs[0]] };
+  openMeld(draft, player);
+  return runs[0];
 }
 
 // Sets completing the cards tapped so far (one card, or two of one rank): all four suits, and
@@ -289,7 +318,8 @@ export function setsFrom(codes, seen, copies, suits = ["S", "H", "D", "C"]) {
 }
 
 // The offers for the meld being entered: sets after its first card (or two of a rank), a run
-// after its two end cards. Nothing while the cards are entered into the hand.
+// after its two end cards; right after a run was filled from its ends, that run with a two in
+// one of its gaps. Nothing while the cards are entered into the hand.
 export function offers(draft) {
   const group = draft.active.group;
   if (group === "hand") return [];
@@ -302,6 +332,7 @@ export function offers(draft) {
   }
   for (const cards of setsFrom(meld, seen, copies(draft))) found.push({ kind: "set", cards });
   for (const gap of gapsFrom(draft, meld, seen)) found.push({ kind: "gap", ...gap });
+  if (!meld.length) for (const gap of filledGaps(draft, seen)) found.push({ kind: "gap", ...gap });
   return found;
 }
 
@@ -309,12 +340,15 @@ export function offers(draft) {
 // [{cards, gap, stands}] with `cards[gap]` the card the two would stand for. Offered only when
 // a wild card has a copy left and every other card between is free.
 export function gapsFrom(draft, meld, seen) {
-  const wild = draft.limits.wild;
-  if (!wild || meld.length !== 2 || meld.some((code) => code.includes("="))) return [];
-  if (!freeWilds(draft).length) return [];
+  if (!draft.limits.wild || meld.length !== 2 || meld.some((code) => code.includes("="))) return [];
   // the run the ends make, whatever is left of the card the two will stand for
   const run = runFromEnds(meld[0], meld[1], {}, copies(draft), draft.limits.maxMeld);
-  if (!run) return [];
+  return run ? gapsIn(draft, run, seen) : [];
+}
+
+function gapsIn(draft, run, seen) {
+  const wild = draft.limits.wild;
+  if (!wild || !freeWilds(draft).length) return [];
   const found = [];
   for (let gap = 1; gap < run.length - 1; gap += 1) {
     const others = run.slice(1, -1).filter((_, i) => i + 1 !== gap);
@@ -325,6 +359,20 @@ export function gapsFrom(draft, meld, seen) {
   return found;
 }
 
+// The run just filled from its two ends (fillRun), while the next meld is still empty: the
+// same run with a two in one gap instead of the card filled there, each offer naming the meld
+// it changes (`group`). The cards filled in are counted as free again, since the two replaces
+// one of them.
+function filledGaps(draft, seen) {
+  const filled = draft.filled;
+  if (!filled || filled.player !== draft.active.player || filled.group === draft.active.group) return [];
+  const meld = activePlayer(draft).melds[filled.group];
+  if (!meld || meld.join(" ") !== filled.cards.join(" ")) return [];
+  const freed = { ...seen };
+  for (const card of filled.cards.slice(1, -1)) freed[card] -= 1;
+  return gapsIn(draft, filled.cards, freed).map((gap) => ({ ...gap, group: filled.group }));
+}
+
 // The wild cards (twos) with a copy left, for a gap.
 export function freeWilds(draft) {
   const seen = counts(draft);
@@ -332,10 +380,12 @@ export function freeWilds(draft) {
 }
 
 // A gap filled: the meld's cards with `two` in place of the card at `gap` (left bare: what it
-// stands for is the API's suggestion, declared by the caller).
-export function fillGap(draft, cards, gap, two) {
+// stands for is the API's suggestion, declared by the caller), in meld `group` of the player
+// being entered.
+export function fillGap(draft, cards, gap, two, group = draft.active.group) {
   const meld = cards.map((card, i) => (i === gap ? two : card));
-  activePlayer(draft).melds[draft.active.group] = meld;
+  activePlayer(draft).melds[group] = meld;
+  draft.filled = null;
   return meld;
 }
 

@@ -288,7 +288,7 @@ function picker() {
         type: "button", class: `pick ${colour(suit)}`,
         disabled: left <= 0, dataset: { card, key: `pick-${card}` },
         "aria-label": left === 1 ? `${name}, ${t("left_of", { count: 1 })}` : name,
-        onclick: () => actions.addCards([card]),
+        onclick: () => actions.tapCard(card),
       },
       h("span", { class: "rank" }, rank), h("span", { class: "suit", "aria-hidden": "true" }, SUIT_SYMBOLS[suit]),
       left === 1 ? h("span", { class: "left", "aria-hidden": "true" }, "1") : null);

@@ -88,6 +88,18 @@ Object.assign(actions, {
     announce(once.length ? t("counted_once", { card: once.map(cardName).join(", ") }) : added);
     changed();
   },
+  // A card tapped on the picker: added, and when it is the second end of a run with a gap
+  // between, the run is filled in and shown (drafts.fillRun).
+  tapCard(code) {
+    const { draft } = state;
+    const player = drafts.activePlayer(draft);
+    const group = `${activeGroupName()} · ${player.name}`;
+    const once = drafts.addCards(draft, [code]);
+    const run = once.length ? null : drafts.fillRun(draft);
+    if (once.length) announce(t("counted_once", { card: once.map(cardName).join(", ") }));
+    else announce(t("added", { card: (run ?? [code]).map(cardName).join(", "), group }));
+    changed();
+  },
   // One of two versions of a player's cards, entered on two phones, chosen ("mine" or "theirs").
   choose(key, which) {
     drafts.choose(state.draft, key, which);
@@ -150,11 +162,11 @@ Object.assign(actions, {
   async takeGap(offer, two) {
     const { draft } = state;
     const player = draft.active.player;
-    const group = draft.active.group;
-    const meld = drafts.fillGap(draft, offer.cards, offer.gap, two);
+    const group = offer.group ?? draft.active.group;
+    const meld = drafts.fillGap(draft, offer.cards, offer.gap, two, group);
     const stands = await suggestionsFor(draft, meld, offer.gap, state.suggestions);
     if (stands.includes(offer.stands)) drafts.declare(draft, player, group, offer.gap, offer.stands);
-    announce(t("added", { card: draft.players[player].melds[group].map(cardName).join(", "), group: `${activeGroupName()} · ${draft.players[player].name}` }));
+    announce(t("added", { card: draft.players[player].melds[group].map(cardName).join(", "), group: `${t("meld_n", { n: group + 1 })} · ${draft.players[player].name}` }));
     if (draft.active.player === player && draft.active.group === group) drafts.openMeld(draft);
     changed();
   },

@@ -1,287 +1,20 @@
-"""A hand refereed as it is played: the live table, from what the table can see.
-
-The state is a value. :func:`deal` starts a hand of any ruleset (:mod:`scoring.rulesets`),
-:func:`play` rules on one event and answers the next state or every violation (the state it was
-given is left as it was), and :func:`finish` scores the ended hand with the same ruling as a
-hand entered whole. Every rule of a move is the ruleset's: the deal's sizes, what may be taken
-from the discard pile, melds, adding to melds, discards and the score. No hidden card is ever
-assumed: a card drawn from the dealt stock stays private, and only cards the table has seen
-(the turned-up card, the discard pile, melds, a turned-over stock) are tracked.
-
->>> table = deal(["ann", "bob"], dealer="ann", turned_up=Card.parse("7H"))
->>> table.turn_player, table.phase.value, table.stock
-('bob', 'draw', 77)
->>> table = play(table, Draw("bob")).state
->>> [v.code.value for v in play(table, Discard("bob", Card.parse("QS"))).violations]
-['queen_of_spades_discard']
->>> table = play(table, Discard("bob", Card.parse("9C"))).state
->>> table.turn_player, [c.code for c in table.discards]
-('ann', ['7H', '9C'])
-"""
+"""Dealing a live hand and ruling on each event, move by move."""
 
 from __future__ import annotations
 
-import enum
-from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, replace
 from typing import TypeVar
 
-from scoring.cards import ALL_CARDS, Card, MeldCard, parse_cards, parse_meld
-from scoring.hands import Ending, HandInput, HandRuling, PlayerInput
-from scoring.rulesets import ARLINGTON, Options, Ruleset, Take
+from scoring.cards import ALL_CARDS, Card, MeldCard
+from scoring.games.arlington import RULESET as ARLINGTON
+from scoring.hands import Ending
+from scoring.live.events import Discard, Draw, Event, Extend, Meld, Pass, TakeDiscard, TakePile
+from scoring.live.state import PACK_SIZE, LiveHand, LiveRuling, Phase, TableMeld, reveal
+from scoring.rulesets import Options, Ruleset, Take
 from scoring.violations import Code, Violation, violation
 
 T_ = TypeVar("T_")
-
-PACK_SIZE = 52
-"""One pack, no jokers."""
-
-
-class Phase(enum.StrEnum):
-    """Where the player whose turn it is stands in the turn."""
-
-    DRAW = "draw"
-    """The turn starts: draw from the stock or take from the discard pile, as the game allows."""
-    PLAY = "play"
-    """Drawn: meld, add to melds, then discard (or go out, or pass when nothing else is legal)."""
-    ENDED = "ended"
-    """A player went out, or nothing was left to turn over: only the held cards remain."""
-
-
-# --- events --------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Draw:
-    """Draw the top card of the stock; ``card`` only when it is known (a turned-over stock)."""
-
-    player: Hashable
-    card: Card | None = None
-
-    def as_dict(self) -> dict[str, object]:
-        """The event as JSON data.
-
-        >>> Draw(17).as_dict(), Draw(17, Card.parse("5h")).as_dict()
-        ({'type': 'draw', 'player': 17}, {'type': 'draw', 'player': 17, 'card': '5H'})
-        """
-        data: dict[str, object] = {"type": "draw", "player": self.player}
-        if self.card is not None:
-            data["card"] = self.card.code
-        return data
-
-
-@dataclass(frozen=True, slots=True)
-class TakePile:
-    """Take the whole discard pile: ``meld`` is the new meld of its top card and 2+ from hand."""
-
-    player: Hashable
-    meld: tuple[MeldCard, ...]
-
-    def as_dict(self) -> dict[str, object]:
-        """The event as JSON data.
-
-        >>> TakePile(17, parse_meld(["7H", "7D", "2C=7S"])).as_dict()
-        {'type': 'take_pile', 'player': 17, 'meld': ['7H', '7D', '2C=7S']}
-        """
-        return {"type": "take_pile", "player": self.player, "meld": [c.code for c in self.meld]}
-
-
-@dataclass(frozen=True, slots=True)
-class TakeDiscard:
-    """Take the top card of the discard pile into the hand (games whose ``take`` is ``discard``)."""
-
-    player: Hashable
-
-    def as_dict(self) -> dict[str, object]:
-        """The event as JSON data.
-
-        >>> TakeDiscard(17).as_dict()
-        {'type': 'take_discard', 'player': 17}
-        """
-        return {"type": "take_discard", "player": self.player}
-
-
-@dataclass(frozen=True, slots=True)
-class Pass:
-    """End the turn without discarding, holding only cards that can never be played (ruling 20)."""
-
-    player: Hashable
-
-    def as_dict(self) -> dict[str, object]:
-        """The event as JSON data.
-
-        >>> Pass(17).as_dict()
-        {'type': 'pass', 'player': 17}
-        """
-        return {"type": "pass", "player": self.player}
-
-
-@dataclass(frozen=True, slots=True)
-class Meld:
-    """Lay a new meld from hand."""
-
-    player: Hashable
-    cards: tuple[MeldCard, ...]
-
-    def as_dict(self) -> dict[str, object]:
-        """The event as JSON data.
-
-        >>> Meld(17, parse_meld(["JS", "QS", "KS"])).as_dict()
-        {'type': 'meld', 'player': 17, 'cards': ['JS', 'QS', 'KS']}
-        """
-        return {"type": "meld", "player": self.player, "cards": [c.code for c in self.cards]}
-
-
-@dataclass(frozen=True, slots=True)
-class Extend:
-    """Add cards from hand to a meld on the table, by its index (the game says whose melds)."""
-
-    player: Hashable
-    meld: int
-    cards: tuple[MeldCard, ...]
-
-    def as_dict(self) -> dict[str, object]:
-        """The event as JSON data.
-
-        >>> Extend(17, 3, parse_meld(["8H"])).as_dict()
-        {'type': 'extend', 'player': 17, 'meld': 3, 'cards': ['8H']}
-        """
-        return {
-            "type": "extend",
-            "player": self.player,
-            "meld": self.meld,
-            "cards": [c.code for c in self.cards],
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class Discard:
-    """End the turn by discarding one card (going out if it was the last)."""
-
-    player: Hashable
-    card: Card
-
-    def as_dict(self) -> dict[str, object]:
-        """The event as JSON data.
-
-        >>> Discard(17, Card.parse("9c")).as_dict()
-        {'type': 'discard', 'player': 17, 'card': '9C'}
-        """
-        return {"type": "discard", "player": self.player, "card": self.card.code}
-
-
-Event = Draw | TakePile | TakeDiscard | Meld | Extend | Discard | Pass
-
-
-def event_from_dict(data: Mapping[str, object]) -> Event:
-    """Read back an event written by its ``as_dict`` (raises ``NotationError`` on a bad card).
-
-    >>> event_from_dict({"type": "extend", "player": 17, "meld": 0, "cards": ["2c=as"]})
-    Extend(player=17, meld=0, cards=(MeldCard.parse('2C=AS'),))
-    """
-    kind, player = data["type"], data["player"]
-    assert isinstance(player, Hashable)
-    if kind == "draw":
-        card = data.get("card")
-        return Draw(player, None if card is None else parse_cards([card])[0])
-    if kind == "take_pile":
-        return TakePile(player, parse_meld(data["meld"]))
-    if kind == "take_discard":
-        return TakeDiscard(player)
-    if kind == "pass":
-        return Pass(player)
-    if kind == "meld":
-        return Meld(player, parse_meld(data["cards"]))
-    if kind == "extend":
-        index = data["meld"]
-        assert isinstance(index, int)
-        return Extend(player, index, parse_meld(data["cards"]))
-    if kind == "discard":
-        return Discard(player, parse_cards([data["card"]])[0])
-    raise ValueError(f"not an event type: {kind!r}")
-
-
-# --- the state -----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class TableMeld:
-    """A meld on the table: its place, its owner and its declared cards (fixed once melded)."""
-
-    index: int
-    owner: Hashable
-    cards: tuple[MeldCard, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class LiveHand:
-    """One hand as the table has seen it so far."""
-
-    number: int
-    players: tuple[Hashable, ...]
-    """Seated clockwise."""
-    dealer: Hashable
-    turn: int
-    """The seat whose turn it is (the player who went out, once the hand has ended)."""
-    phase: Phase
-    stock: int
-    stock_known: tuple[Card, ...]
-    """The stock's cards, next first, once it has been turned over; empty while private."""
-    discards: tuple[Card, ...]
-    """Bottom first, top last."""
-    melds: tuple[TableMeld, ...]
-    hand_sizes: tuple[int, ...]
-    """Cards in each seat's hand."""
-    known: tuple[tuple[Card, ...], ...]
-    """Cards known to be in each seat's hand (taken from the pile, drawn from a known stock)."""
-    seen: tuple[int, ...] = field(repr=False)
-    """How many copies of each card (by its index in ``ALL_CARDS``) the table has seen."""
-    ending: Ending | None = None
-    went_out: Hashable | None = None
-    events: int = 0
-    """How many events the hand has accepted."""
-    taken: Card | None = None
-    """The card taken from the discard pile this turn, if one was (it may not be discarded)."""
-    discarded: tuple[bool, ...] = ()
-    """Whether each seat has ended a turn with a discard: going out before that is going out all
-    at once (its last card may be a discard)."""
-    rules: Ruleset = field(default=ARLINGTON, repr=False, compare=False)
-    options: Options = field(default_factory=dict, repr=False, compare=False)
-    """The match's options, every one of them."""
-
-    @property
-    def turn_player(self) -> Hashable | None:
-        """The player whose turn it is, or ``None`` once the hand has ended."""
-        return None if self.phase is Phase.ENDED else self.players[self.turn]
-
-
-@dataclass(frozen=True, slots=True)
-class LiveRuling:
-    """The ruling on one event: the state after it, or the unchanged state and every violation."""
-
-    state: LiveHand
-    violations: tuple[Violation, ...] = ()
-
-    @property
-    def accepted(self) -> bool:
-        """Whether the event breaks no rule."""
-        return not self.violations
-
-
-@dataclass(frozen=True, slots=True)
-class Finished:
-    """The ended hand as a hand entered whole, and its ruling (``hand`` is None if refused)."""
-
-    hand: HandInput | None
-    ruling: HandRuling | None
-    violations: tuple[Violation, ...]
-    flags: Mapping[str, bool] = field(default_factory=dict)
-    """The hand's flags as the play decided them (Rummy: ``rummy``, out all at once)."""
-
-    @property
-    def valid(self) -> bool:
-        """Whether the held cards agree with the play and the hand breaks no rule."""
-        return not self.violations
 
 
 def deal(
@@ -302,7 +35,7 @@ def deal(
     >>> table = deal([17, 21, 33], dealer=33, turned_up=Card.parse("QS"))
     >>> table.turn_player, table.stock, table.hand_sizes
     (17, 64, (13, 13, 13))
-    >>> from scoring.rulesets import RUMMY
+    >>> from scoring.games.rummy import RULESET as RUMMY
     >>> deal([17, 21, 33], dealer=33, turned_up=Card.parse("QS"), rules=RUMMY).stock
     30
     """
@@ -344,6 +77,7 @@ def play(state: LiveHand, event: Event) -> LiveRuling:
     ['not_your_turn']
     >>> [v.code.value for v in play(table, Discard("ann", Card.parse("3C"))).violations]
     ['draw_first']
+    >>> from scoring.cards import parse_meld
     >>> step = play(table, TakePile("ann", parse_meld(["7H", "7D", "2C=7S"])))
     >>> step.state.hand_sizes, step.state.discards, step.state.phase.value
     ((11, 13), (), 'play')
@@ -638,24 +372,12 @@ def _from_hand(state: LiveHand, seat: int, cards: Sequence[Card], path: str) -> 
                 count=len(revealed),
             )
         )
-    seen, excess = _reveal(state.seen, revealed, state.rules.packs)
+    seen, excess = reveal(state.seen, revealed, state.rules.packs)
     found.extend(
         violation(state.rules.card_count_code, path, card=card.code, count=count)
         for card, count in excess
     )
     return _Spent(tuple(known), seen, tuple(found))
-
-
-def _reveal(
-    seen: tuple[int, ...], cards: Sequence[Card], copies: int
-) -> tuple[tuple[int, ...], list[tuple[Card, int]]]:
-    counts = list(seen)
-    excess: dict[Card, int] = {}
-    for card in cards:
-        counts[card.index] += 1
-        if counts[card.index] > copies:
-            excess[card] = counts[card.index]
-    return tuple(counts), sorted(excess.items(), key=lambda item: item[0].index)
 
 
 def _out_if_empty(state: LiveHand, seat: int) -> LiveHand:
@@ -677,131 +399,6 @@ def _with(values: tuple[T_, ...], index: int, value: T_) -> tuple[T_, ...]:
 
 def _sorted(cards: Sequence[Card]) -> tuple[Card, ...]:
     return tuple(sorted(cards, key=lambda card: card.index))
-
-
-# --- the end of the hand -------------------------------------------------------------------
-
-
-def finish(state: LiveHand, held: Mapping[Hashable, Sequence[Card]]) -> Finished:
-    """Score the ended hand from the cards left in each hand, as a hand entered whole.
-
-    ``held`` may leave out the player who went out. The count entered for each player must be
-    the count the play leaves, and include every card known to be in that hand.
-
-    >>> table = deal(["ann", "bob"], dealer="bob", turned_up=Card.parse("7H"))
-    >>> [v.code.value for v in finish(table, {}).violations]
-    ['hand_not_ended']
-    """
-    if state.phase is not Phase.ENDED:
-        return Finished(None, None, (violation(Code.HAND_NOT_ENDED, "type"),))
-    found: list[Violation] = []
-    for player in held:
-        if player not in state.players:
-            found.append(
-                violation(
-                    Code.PLAYERS_MISMATCH, f"held.{player}", problem="not_seated", player=player
-                )
-            )
-    revealed: list[Card] = []
-    for seat, player in enumerate(state.players):
-        cards = list(held.get(player, ()))
-        path = f"held.{player}"
-        if len(cards) != state.hand_sizes[seat]:
-            found.append(
-                violation(
-                    Code.HELD_COUNT_MISMATCH,
-                    path,
-                    player=player,
-                    held=state.hand_sizes[seat],
-                    count=len(cards),
-                )
-            )
-        for card in state.known[seat]:
-            if card in cards:
-                cards.remove(card)
-            else:
-                found.append(
-                    violation(Code.HELD_KNOWN_CARD_MISSING, path, player=player, card=card.code)
-                )
-        revealed.extend(cards)
-    _, excess = _reveal(state.seen, revealed, state.rules.packs)
-    found.extend(
-        violation(state.rules.card_count_code, "held", card=card.code, count=count)
-        for card, count in excess
-    )
-    if found:
-        return Finished(None, None, tuple(found))
-    hand = final_table(state, held)
-    out = None if state.went_out is None else state.players.index(state.went_out)
-    flags = state.rules.live_flags(all_at_once=out is not None and not state.discarded[out])
-    ruling = state.rules.rule_hand(hand, state.options, flags=flags, seated=state.players)
-    return Finished(hand, ruling, ruling.violations, flags)
-
-
-def final_table(state: LiveHand, held: Mapping[Hashable, Sequence[Card]]) -> HandInput:
-    """The hand as a scorekeeper would enter it whole: each player's melds and held cards.
-
-    >>> table = deal(["ann", "bob"], dealer="bob", turned_up=Card.parse("7H"))
-    >>> final_table(table, {"bob": parse_cards(["2D"])}).results[1].held
-    (Card.parse('2D'),)
-    """
-    return HandInput(
-        ending=state.ending or Ending.STOCK_EXHAUSTED,
-        went_out=state.went_out,
-        results=tuple(
-            PlayerInput(
-                player,
-                tuple(meld.cards for meld in state.melds if meld.owner == player),
-                tuple(held.get(player, ())),
-            )
-            for player in state.players
-        ),
-    )
-
-
-def public_state(
-    state: LiveHand,
-    *,
-    version: int | None = None,
-    player_id: Callable[[Hashable], object] = lambda player: player,
-) -> dict[str, object]:
-    """The state as the table may see it, as JSON data (``version`` defaults to the event count).
-
-    ``player_id`` turns a player into the identifier clients know.
-
-    >>> table = deal([17, 21], dealer=21, turned_up=Card.parse("7H"))
-    >>> data = public_state(table)
-    >>> data["turn"], data["phase"], data["stock"], data["discards"], data["hand_sizes"]
-    (17, 'draw', 77, ['7H'], {'17': 13, '21': 13})
-    """
-    return {
-        "version": state.events if version is None else version,
-        "hand": state.number,
-        "dealer": player_id(state.dealer),
-        "turn": None if state.phase is Phase.ENDED else player_id(state.players[state.turn]),
-        "phase": state.phase.value,
-        "stock": state.stock,
-        "stock_known": [card.code for card in state.stock_known],
-        "discards": [card.code for card in state.discards],
-        "melds": [
-            {
-                "index": meld.index,
-                "owner": player_id(meld.owner),
-                "cards": [card.code for card in meld.cards],
-            }
-            for meld in state.melds
-        ],
-        "hand_sizes": {
-            str(player_id(p)): n for p, n in zip(state.players, state.hand_sizes, strict=True)
-        },
-        "known_in_hand": {
-            str(player_id(p)): [card.code for card in cards]
-            for p, cards in zip(state.players, state.known, strict=True)
-        },
-        "ending": None if state.ending is None else state.ending.value,
-        "went_out": None if state.went_out is None else player_id(state.went_out),
-        "events": state.events,
-    }
 
 
 def replay_events(state: LiveHand, events: Sequence[Event]) -> LiveHand:

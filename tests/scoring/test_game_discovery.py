@@ -1,0 +1,83 @@
+"""Games are found, not listed: the modules of scoring.games, then installed packages' entry
+points (group ``arlington.rulesets``); a package that fails, or a name taken twice, is named."""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+import pytest
+
+from scoring.rulesets import ENTRY_POINT_GROUP, GameError, Registry
+
+
+def installed(root: Path, package: str, entry: str, source: str) -> None:
+    """A package installed the way pip leaves one: its module and a .dist-info naming the game."""
+    module = entry.split("=")[1].strip().split(":")[0]
+    (root / f"{module}.py").write_text(source)
+    info = root / f"{package.replace('-', '_')}-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {package}\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text(f"[{ENTRY_POINT_GROUP}]\n{entry}\n")
+
+
+def test_the_games_in_the_tree_are_found_the_default_first():
+    registry = Registry()
+    assert list(registry)[:2] == ["arlington", "rummy"]
+    assert registry.origin("rummy") == "scoring.games.rummy"
+
+
+def test_an_installed_package_s_game_is_found_by_its_entry_point(tmp_path, monkeypatch):
+    source = "from scoring.games.rummy import Rummy\n\nclass Gin(Rummy):\n    name = 'gin'\n\n"
+    installed(tmp_path, "gin-game", "gin = gin_game:RULESET", source + "RULESET = Gin()\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    registry = Registry()
+    assert list(registry)[-1] == "gin"
+    assert registry["gin"].deal_size(3) == 7
+    assert "the package gin-game" in registry.origin("gin")
+
+
+def test_an_entry_point_may_name_the_module_that_defines_the_game(tmp_path, monkeypatch):
+    source = "from scoring.games.rummy import Rummy\n\nclass Gin(Rummy):\n    name = 'gin'\n\n"
+    installed(tmp_path, "gin-game", "gin = gin_game", source + "RULESET = Gin()\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert "gin" in Registry()
+
+
+def test_two_games_of_one_name_are_refused_naming_both(tmp_path, monkeypatch):
+    source = "from scoring.games.rummy import Rummy\n\nRULESET = Rummy()\n"
+    installed(tmp_path, "other-rummy", "rummy = other_rummy:RULESET", source)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(GameError, match="named 'rummy'") as refused:
+        Registry().find()
+    assert "scoring.games.rummy" in str(refused.value)
+    assert "the package other-rummy" in str(refused.value)
+
+
+def test_a_package_whose_game_fails_to_load_is_named(tmp_path, monkeypatch):
+    installed(tmp_path, "broken-game", "broken = broken_game:RULESET", "import no_such_module\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(GameError, match="the package broken-game") as refused:
+        Registry().find()
+    assert "ModuleNotFoundError" in str(refused.value)
+
+
+def test_an_entry_point_that_names_no_game_is_refused(tmp_path, monkeypatch):
+    installed(tmp_path, "empty-game", "empty = empty_game:RULESET", "RULESET = 42\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(GameError, match="the package empty-game .* names no game"):
+        Registry().find()
+
+
+def test_a_registry_that_failed_finds_every_game_once_the_package_is_mended(tmp_path, monkeypatch):
+    installed(tmp_path, "broken-game", "broken = broken_game:RULESET", "import no_such_module\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    registry = Registry()
+    with pytest.raises(GameError):
+        registry.find()
+    (tmp_path / "no_such_module.py").write_text("")
+    mended = "import no_such_module\nfrom scoring.games.rummy import Rummy\n\n"
+    mended += "class Broken(Rummy):\n    name = 'broken'\n\nRULESET = Broken()\n"
+    (tmp_path / "broken_game.py").write_text(mended)
+    importlib.invalidate_caches()
+    assert list(registry)[:2] == ["arlington", "rummy"] and list(registry)[-1] == "broken"
