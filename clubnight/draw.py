@@ -14,8 +14,10 @@ already had a turn at the bigger table.
 
 from __future__ import annotations
 
+import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from itertools import combinations
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -84,6 +86,28 @@ RESTARTS = 16  # fresh starting draws tried by the search, the first being the m
 # count, not a time, so the same arguments still give the same tables). Random draws of nights
 # of up to 30 players stay well under it.
 BUDGET = 60_000
+# Nights small enough that every draw is weighed after the search (9 players at three tables
+# of three: 1,680 draws): the swaps alone can stop short of the best draw there.
+EVERY_DRAW = 5_000
+
+
+def _every_draw(ids: Sequence[int], sizes: Sequence[int]) -> Iterator[list[list[int]]]:
+    """Every way of cutting ``ids`` into tables of ``sizes``, in a fixed order."""
+    if not sizes:
+        yield []
+        return
+    for chosen in combinations(ids, sizes[0]):
+        left = [p for p in ids if p not in chosen]
+        for rest in _every_draw(left, sizes[1:]):
+            yield [list(chosen), *rest]
+
+
+def _draw_count(players: int, sizes: Sequence[int]) -> int:
+    count, left = 1, players
+    for size in sizes:
+        count *= math.comb(left, size)
+        left -= size
+    return count
 
 
 def remembering_tables(
@@ -109,6 +133,8 @@ def remembering_tables(
     The search starts from the mode's own draw (``random_tables``, or ``balanced_tables`` with
     the players best first), improves it by swapping two players of different tables while that
     helps, and does the same from a few other starts shuffled from ``seed``; it keeps the best.
+    On a small night (up to ``EVERY_DRAW`` possible draws) every draw is then weighed too, so
+    that the tables are the best possible on all four concerns.
     The same arguments always give the same tables. Players who are in no earlier round (late
     arrivals) have met nobody; players of earlier rounds who are not in ``players`` (withdrawn)
     are ignored. Seat order comes from the shuffled start the tables were found from.
@@ -223,4 +249,13 @@ def remembering_tables(
         tried_cost = cost(tried)
         if tried_cost < best_cost:
             best, best_cost = tried, tried_cost
+    if _draw_count(count, sizes) <= EVERY_DRAW:
+        # A small night: weigh every draw, and where the search stopped short of the best, take
+        # one of the best (the seed chooses among them, and shuffles its seats).
+        found = [(cost(option), option) for option in _every_draw(ids, sizes)]
+        least = min(found_cost for found_cost, _ in found)
+        if least < best_cost:
+            best = rng.choice([option for found_cost, option in found if found_cost == least])
+            for seats in best:
+                rng.shuffle(seats)
     return [[players[p] for p in table] for table in best]
