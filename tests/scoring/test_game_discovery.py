@@ -4,11 +4,26 @@ points (group ``arlington.rulesets``); a package that fails, or a name taken twi
 from __future__ import annotations
 
 import importlib
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from scoring.rulesets import ENTRY_POINT_GROUP, GameError, Registry
+
+
+@pytest.fixture(autouse=True)
+def forget_imported_modules(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Each test's packages are its own: a module a test imported from its temporary folder
+    (its ``broken_game``, or the ``no_such_module`` that mends it) must not be found already
+    imported by the next test. The service's own modules stay imported."""
+    yield
+    base = str(tmp_path_factory.getbasetemp())
+    for name, module in list(sys.modules.items()):
+        if (getattr(module, "__file__", None) or "").startswith(base):
+            del sys.modules[name]
+    importlib.invalidate_caches()
 
 
 def installed(root: Path, package: str, entry: str, source: str) -> None:
