@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 from rest_framework.test import APIClient
 
 from tests.factories import create_match
-from tests.web.browsing import sign_in_cookie
+from tests.web.browsing import go_offline, go_online, sign_in_cookie
 from tests.web.entry import choose_ending, enter_player, open_entry, record_reviewed
 
 ANN_MELDS = [["AS", "AH", "AD", "AC"], ["AS", "AH", "AD"], ["KS", "KH", "KD"], ["QS", "QH", "QD"]]
@@ -48,7 +48,7 @@ def test_a_hand_recorded_offline_waits_across_a_reload_and_is_sent_once_online(
     expect(page.locator("#hands-section")).to_be_visible()  # all its reads kept
     open_entry(page, match.pk)
 
-    context.set_offline(True)
+    go_offline(context)
     choose_ending(page, str(ann.pk))
     enter_player(page, 0, ANN_MELDS, [])
     enter_player(page, 1, [["5D", "6D", "7D"]], BEN_HELD)
@@ -73,7 +73,7 @@ def test_a_hand_recorded_offline_waits_across_a_reload_and_is_sent_once_online(
     assert_accessible(page)
     assert hands_through_the_api(match, bob) == []
 
-    context.set_offline(False)
+    go_online(context)
     expect(page.locator("#outbox")).to_have_count(0, timeout=20_000)
     hands = hands_through_the_api(match, bob)
     assert [hand["number"] for hand in hands] == [1]
@@ -103,7 +103,7 @@ def test_a_waiting_hand_refused_on_replay_is_kept_with_its_sentences_for_editing
     open_entry(page, match.pk)
 
     # Offline, nothing can check it: Ben's cards left in hand are forgotten.
-    context.set_offline(True)
+    go_offline(context)
     choose_ending(page, str(ann.pk))
     enter_player(page, 0, ANN_MELDS, [])
     enter_player(page, 1, [["5D", "6D", "7D"]], [])
@@ -111,7 +111,7 @@ def test_a_waiting_hand_refused_on_replay_is_kept_with_its_sentences_for_editing
     page.locator("#record").click()
     expect(page.locator('#outbox li[data-state="waiting"]')).to_have_count(1)
 
-    context.set_offline(False)
+    go_online(context)
     refused = page.locator('#outbox li[data-state="refused"]')
     expect(refused).to_have_count(1, timeout=20_000)
     expect(refused.locator('[data-code="player_without_cards"]')).to_be_visible()
@@ -242,7 +242,7 @@ def test_a_match_only_seen_in_its_clubs_list_is_entered_offline(
     page.reload()
     expect(page.locator("#live-matches")).to_have_attribute("data-kept", "true")
 
-    context.set_offline(True)
+    go_offline(context)
     page.goto(f"/matches/{match.pk}/hands/new/")
     expect(page.locator("#entry .picker")).to_be_visible()
     expect(page.locator("#entry h1")).to_have_text("Hand 1")
@@ -258,7 +258,7 @@ def test_a_match_only_seen_in_its_clubs_list_is_entered_offline(
     expect(page.locator('#outbox li[data-state="waiting"]')).to_have_count(1)
     assert hands_through_the_api(match, bob) == []
 
-    context.set_offline(False)
+    go_online(context)
     expect(page.locator("#outbox")).to_have_count(0, timeout=20_000)
     hands = hands_through_the_api(match, bob)
     assert {r["player"]: r["net"] for r in hands[0]["results"]} == {
