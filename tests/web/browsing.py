@@ -38,24 +38,3 @@ def sign_in(page: Page, username: str, password: str | None = None) -> None:
     page.locator("input[type=password]").fill(password or PASSWORD.format(username=username))
     page.locator("form.stack button[type=submit]").click()
     page.wait_for_load_state()
-
-
-def _disconnected(route) -> None:
-    route.abort("internetdisconnected")
-
-
-def go_offline(context: BrowserContext) -> None:
-    """No connection for ``context``: its pages and its service worker.
-
-    Chromium's offline emulation does not always hold for requests that pass through a service
-    worker (once in a while a hand "sent offline" reached the server), so every request of the
-    context is also refused while it is offline, the service worker's included.
-    """
-    context.set_offline(True)
-    context.route("**/*", _disconnected)
-
-
-def go_online(context: BrowserContext) -> None:
-    """The connection back, for the pages and the service worker of ``context``."""
-    context.unroute("**/*", _disconnected)
-    context.set_offline(False)

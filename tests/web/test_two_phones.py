@@ -12,7 +12,6 @@ from rest_framework.test import APIClient
 
 from matches.models import Hand, HandConfirmation, SecondEntry
 from tests.factories import create_match, went_out
-from tests.web.browsing import go_offline, go_online
 from tests.web.entry import choose_ending, enter_player, open_entry, record_reviewed
 from tests.web.test_offline import wait_for_service_worker
 
@@ -154,7 +153,7 @@ def test_an_offline_hand_moves_the_page_on_and_meets_the_other_phones_hand_side_
     mine = ["KC" if card == "3C" else card for card in BEN_HELD]
     enter_hand(b, ann, ben_held=mine)
     expect(b.locator("#preview-status.valid")).to_be_visible(timeout=15_000)  # nets known first
-    go_offline(context)
+    context.set_offline(True)
     record_reviewed(b)
 
     # The waiting hand moves the match page on: listed, counted, and the next number offered.
@@ -172,7 +171,7 @@ def test_an_offline_hand_moves_the_page_on_and_meets_the_other_phones_hand_side_
     )
     assert answer.status_code == 201
 
-    go_online(context)
+    context.set_offline(False)
     b.evaluate("() => window.dispatchEvent(new Event('online'))")
     taken = b.locator("#taken")
     expect(taken).to_be_visible(timeout=20_000)
@@ -249,13 +248,13 @@ def test_a_waiting_hand_is_not_sent_by_another_user_after_sign_out(
     b.reload()
     expect(b.locator("#hands-section")).to_be_visible()  # its reads kept for offline
     open_entry(b, match.pk)
-    go_offline(context)
+    context.set_offline(True)
     enter_hand(b, ann)
     b.locator("#record").click()
     expect(b.locator('#outbox li[data-state="waiting"]')).to_have_count(1, timeout=15_000)
     b.close()  # Bob leaves; the signal returns and Alice signs in on the same phone
     context.clear_cookies()
-    go_online(context)
+    context.set_offline(False)
     a = context.new_page()
     a.set_default_timeout(30_000)
     # through the sign-in form, as a person would: the service worker then drops the pages it
