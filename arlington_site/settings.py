@@ -267,7 +267,7 @@ ADMIN_ENABLED = env_bool("ADMIN_ENABLED", default=True)
 # "in_transaction" inside the hand's transaction, where a failure fails the hand;
 # "after_commit" once it has committed, where a failure is logged and the hand stays.
 ARLINGTON_AFTER_HAND = [
-    {"call": "matches.services.tallies.after_hand", "when": "in_transaction"},
+    {"call": "matches.services.standings.after_hand", "when": "in_transaction"},
     {"call": "matches.events.after_hand", "when": "in_transaction"},
     {"call": "clubnight.ratings.mark_pending", "when": "in_transaction"},
     {"call": "clubnight.ratings.replay_pending", "when": "after_commit"},

@@ -23,6 +23,7 @@ from matches.models import (
     HandRevision,
     IdempotencyRecord,
     Match,
+    MatchStatus,
     Membership,
     Player,
     Role,
@@ -126,6 +127,12 @@ class SeasonAdmin(admin.ModelAdmin):
     list_select_related = ["club"]
     list_filter = ["club"]
     search_fields = ["name"]
+
+    def has_delete_permission(self, request: HttpRequest, obj: Season | None = None) -> bool:
+        """Not once a match of the season has finished: its tables count those results."""
+        if obj is not None and obj.matches.filter(status=MatchStatus.FINISHED).exists():
+            return False
+        return super().has_delete_permission(request, obj)
 
 
 # --- matches and scores --------------------------------------------------------------------

@@ -273,48 +273,6 @@ class Seat(models.Model):
         return f"{self.player} at seat {self.position}"
 
 
-class Tally(models.Model):
-    """A player's figures over a club's finished matches of one ruleset and one season (or none).
-
-    Kept by the services from the seats whenever a finished match changes, so that a league
-    table adds up one row per player and season instead of every seat of every match.
-    """
-
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
-    # A season whose finished matches are tallied keeps its records: it cannot be deleted.
-    season = models.ForeignKey(
-        Season, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
-    )
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="tallies")
-    ruleset = models.CharField(
-        max_length=20,
-        choices=ruleset_choices,
-        default=DEFAULT_RULESET,
-        db_default=DEFAULT_RULESET,
-    )
-    matches_played = models.PositiveIntegerField()
-    wins = models.PositiveIntegerField()
-    shared_wins = models.PositiveIntegerField()
-    victory_points = models.DecimalField(max_digits=9, decimal_places=4)
-    hands_played = models.PositiveIntegerField()
-    went_out = models.PositiveIntegerField()
-    points = models.IntegerField()
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(
-                fields=["club", "season", "ruleset", "player"],
-                condition=Q(season__isnull=False),
-                name="one_tally_per_player_season_and_ruleset",
-            ),
-            models.UniqueConstraint(
-                fields=["club", "ruleset", "player"],
-                condition=Q(season__isnull=True),
-                name="one_tally_per_player_and_ruleset_without_season",
-            ),
-        ]
-
-
 class Ending(models.TextChoices):
     WENT_OUT = "went_out", "went_out"
     STOCK_EXHAUSTED = "stock_exhausted", "stock_exhausted"

@@ -1,9 +1,11 @@
 """Read-side queries for league tables and player records, computed in the database.
 
-Only finished matches count. A table is one aggregate query over tallies or seats, however many
-matches or players; a player's record takes three. Club and season tables are cached under the
-club's standings stamp, which moves on in the same transaction as every change to what they
-show, so a correction shows in the next answer. A player's record is not cached.
+Only finished matches count. A table is counted from the seats of the finished matches, which
+the hand's own transaction writes: one aggregate query over the seats, and one over the counted
+players for the columns other apps add, however many matches or players; a player's record
+takes three. Club and season tables are cached under the club's standings stamp, which moves on
+in the same transaction as every change to what they show, so a correction shows in the next
+answer. A player's record is not cached.
 """
 
 from __future__ import annotations
@@ -46,7 +48,6 @@ from matches.models import (
     Season,
     Seat,
     SecondEntry,
-    Tally,
 )
 from scoring import rulesets
 
@@ -112,8 +113,8 @@ class Column:
     """A column that an app built on this one adds to every row of a table (the ratings add
     ``rating``); ``settings.ARLINGTON_STANDINGS_COLUMNS`` names them, in order, and this app
     never imports those apps. ``annotate`` gives expressions on the row's player
-    (``OuterRef("player_id")``), read in the table's one query; ``present`` makes the cell
-    from the line they filled."""
+    (``OuterRef("player_id")``), read in one query over the table's players, after its figures;
+    ``present`` makes the cell from the line they filled."""
 
     name: str
     annotate: Callable[[Scope], dict[str, Any]]
@@ -121,7 +122,8 @@ class Column:
     settled: Callable[[dict[str, Any]], bool] | None = None
     """Whether the column's figures in the line are final (the ratings are not while a replay
     is pending), from what ``annotate`` read: a table with a line that is not is answered but
-    not cached. Read in the table's one query, so from the same snapshot as the figures."""
+    not cached. Read in the same query as the column's figures, so from the same snapshot, and
+    after the table's seats, so never older than them."""
 
 
 OPTIONAL_COLUMNS = ("rating",)  # in every row, null unless a named column fills them
@@ -171,18 +173,6 @@ def seat_figures() -> dict[str, Any]:
     }
 
 
-def _tally_figures() -> dict[str, Any]:
-    return {
-        "counted": Sum("matches_played"),
-        "outright": Sum("wins"),
-        "shared": Sum("shared_wins"),
-        "shares": Sum("victory_points"),
-        "hands": Sum("hands_played"),
-        "outs": Sum("went_out"),
-        "sum_of_totals": Sum("points"),
-    }
-
-
 class Rows(list[dict[str, Any]]):
     """A table's ranked rows; ``final`` is false when a column's figures in them are not
     (``Column.settled``), and then the table is not cached."""
@@ -199,39 +189,37 @@ def standings(
 ) -> list[dict[str, Any]]:
     """The table: one row per player with a counted match, ranked on the ordering's keys.
 
-    One aggregate query, on the database ``using`` names (else the one the router picks).
-    Without dates it adds up the tallies the services keep per player and season; between
-    dates it adds up the seats of the matches finished then (each seat carries the player's
-    total, how often they went out and their share of the victory). Players equal on every
+    On the database ``using`` names (else the one the router picks): one aggregate query over
+    the seats of the matches the scope counts (each seat carries the player's total, how often
+    they went out and their share of the victory), then one over the players counted, for
+    their names and the named columns (read per player, not per seat). Players equal on every
     key share a rank, and the next rank skips (1, 2, 2, 4); among equals, rows are listed by
     name. ``player`` keeps only that player's row. The rows come as ``Rows``, which say
     whether every named column's figures in them are final.
     """
-    rows: QuerySet[Any]
-    if scope.date_from is None and scope.date_to is None:
-        rows = Tally.objects.using(using).filter(club_id=scope.club_id, ruleset=scope.ruleset)
-        if scope.season_id is not None:
-            rows = rows.filter(season_id=scope.season_id)
-        figures = _tally_figures()
-    else:
-        rows = Seat.objects.using(using).filter(scope.matches("match__"))
-        figures = seat_figures()
+    rows = Seat.objects.using(using).filter(scope.matches("match__"))
     if player is not None:
         rows = rows.filter(player_id=player.pk)
+    counted = {
+        line["player_id"]: line
+        for line in rows.order_by().values("player_id").annotate(**seat_figures())
+    }
     named = columns()
-    lines = (
-        rows.order_by()
-        .values("player_id", "player__name")
-        .annotate(**figures, **_columns(scope, named))
-    )
+    read = [
+        {**counted[line["player_id"]], **line}
+        for line in Player.objects.using(using)
+        .filter(pk__in=counted)
+        .annotate(player_id=F("pk"))
+        .values("player_id", "name")
+        .annotate(**_columns(scope, named))
+    ]
     unconfirmed = _unconfirmed_matches(scope, player, using) if scope.marks_unconfirmed else None
-    read = list(lines)
     ranked = Rows(
         rank(
             [
                 {
                     "player": line["player_id"],
-                    "name": line["player__name"],
+                    "name": line["name"],
                     "matches_played": line["counted"],
                     "wins": line["outright"],
                     "shared_wins": line["shared"],

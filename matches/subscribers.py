@@ -3,8 +3,8 @@
 ``settings.ARLINGTON_AFTER_HAND`` lists them in the order they run, each with when it runs:
 
 - ``"in_transaction"``: inside the hand's transaction, right after the hand is written. It must
-  succeed: an exception rolls the hand back with everything else (the tallies behind the
-  standings, the club's events and their webhook deliveries are written this way, so that they
+  succeed: an exception rolls the hand back with everything else (the standings stamp, the
+  club's events and their webhook deliveries are written this way, so that they
   commit or roll back with the hand).
 - ``"after_commit"``: once the hand's transaction has committed, outside it (a subscriber that
   writes opens a transaction of its own). It may fail: the failure is logged and the hand stays

@@ -1,4 +1,4 @@
-"""Correcting or voiding a recorded hand, in one transaction: the finish and the tallies follow."""
+"""Correcting or voiding a recorded hand in one transaction; the finish and standings follow."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ from matches.services.hands import (
     _rules,
     _seat_states,
 )
-from matches.services.tallies import _seat_figures
+from matches.services.standings import seat_figures
 from matches.subscribers import HandChange
 from scoring.after import after_hand
 
@@ -166,7 +166,7 @@ def hand_correct(
             flags=hand.flags,
             results=rows,
             later=later,
-            seats=_seat_figures(seats),
+            seats=seat_figures(seats),
             hands_played=match.hands_played,
             status=str(match.status),
             finished_at=match.finished_at,
@@ -242,7 +242,7 @@ def hand_void(
         match=match.pk,
         number=number,
         revision=hand.last_revision + 1,  # type: ignore[attr-defined]
-        seats=_seat_figures(seats),
+        seats=seat_figures(seats),
         status=str(match.status),
         finished_at=match.finished_at,
         by=user.pk,

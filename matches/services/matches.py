@@ -18,7 +18,6 @@ from matches.models import (
     Seat,
 )
 from matches.selectors import LARGEST_ID
-from matches.services.tallies import retally
 from scoring import rulesets
 
 # --- matches -------------------------------------------------------------------------------
@@ -26,7 +25,7 @@ from scoring import rulesets
 
 @transaction.atomic
 def match_update(*, match: Match, table: str, season: Season | None) -> Match:
-    """Change a match's table label or season; a finished match's tallies move with it."""
+    """Change a match's table label or season; a finished match's results move with it."""
     locked = Match.objects.select_for_update().get(pk=match.pk)
     if season is not None and season.club_id != locked.club_id:
         raise errors.InvalidSetup("season_not_in_club", attr="season", season=season.pk)
@@ -34,13 +33,7 @@ def match_update(*, match: Match, table: str, season: Season | None) -> Match:
     locked.table, locked.season = table, season
     locked.save(update_fields=["table", "season"])
     if locked.status == MatchStatus.FINISHED and before != locked.season_id:
-        players = list(locked.seats.values_list("player_id", flat=True))
-        retally(
-            club_id=locked.club_id,
-            season_ids=[before, locked.season_id],
-            player_ids=players,
-            ruleset=locked.ruleset,
-        )
+        Club.standings_changed(locked.club_id)  # the seasons' tables count it elsewhere now
     return locked
 
 

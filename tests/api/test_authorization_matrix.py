@@ -168,7 +168,6 @@ CLUB_OF_ROW = {
     "Season": "club",
     "Match": "club",
     "Seat": "match__club",
-    "Tally": "club",
     "Hand": "match__club",
     "HandResult": "hand__match__club",
     "HandRevision": "match__club",

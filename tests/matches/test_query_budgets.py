@@ -81,9 +81,10 @@ BUDGETS = {
     "hand detail": 7,
     "hand revisions": 4,
     "hand draft": 3,  # access; the match and its seats in one statement; the parts
-    # standings computed, not cached (the cache starts empty): a cached table saves the last query
-    "club standings": 2,
-    "season standings": 2,
+    # standings computed, not cached (the cache starts empty): access, the seats' figures, the
+    # players' names and ratings; a cached table saves the last two
+    "club standings": 3,
+    "season standings": 3,
     "player matches": 4,
     # writes to an object of the club; a change reads its row under a lock in a transaction
     # of its own, which the test's transaction makes a savepoint (SAVEPOINT, RELEASE)

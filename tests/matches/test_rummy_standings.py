@@ -6,13 +6,12 @@ from decimal import Decimal
 
 from django.utils import timezone
 
-from matches.models import Match
-from matches.services import tallies as tally_services
+from matches.models import Club, Match
 from tests.matches.test_rummy_matches import codes, create
 
 
 def _finish(match_id: int, totals: dict[int, int]) -> None:
-    """Finish a match as its last hand would: totals, the winner's seat, the match, its tallies."""
+    """Finish a match as its last hand would: totals, the winner's seat, the match, the stamp."""
     match = Match.objects.get(pk=match_id)
     best = max(totals.values())
     for seat in match.seats.all():
@@ -23,12 +22,7 @@ def _finish(match_id: int, totals: dict[int, int]) -> None:
         seat.save()
     match.status, match.finished_at, match.hands_played = "finished", timezone.now(), 2
     match.save()
-    tally_services.retally(
-        club_id=match.club_id,
-        season_ids=[match.season_id],
-        player_ids=list(totals),
-        ruleset=match.ruleset,
-    )
+    Club.standings_changed(match.club_id)  # as the services do when a match finishes
 
 
 def test_standings_count_one_ruleset_at_a_time(as_carol, club, roster):

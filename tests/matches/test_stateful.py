@@ -7,7 +7,6 @@ is still among the revisions.
 
 from __future__ import annotations
 
-import datetime as dt
 import itertools
 
 import pytest
@@ -142,14 +141,6 @@ class MatchBooks(RuleBasedStateMachine):
         )
         assert winners == set(outcome.winners)
         assert match.hands_played == len(self.nets)
-
-    @invariant()
-    def the_kept_tallies_agree_with_the_seats(self) -> None:
-        kept = standings.standings(scope=standings.Scope(self.match.club_id))
-        counted = standings.standings(
-            scope=standings.Scope(self.match.club_id, date_from=dt.date(2000, 1, 1))
-        )
-        assert kept == counted
 
     @invariant()
     def the_cached_table_is_never_stale(self) -> None:
