@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.test import Client
 
-from matches.models import Club, Hand, HandResult, HandRevision, Match, MatchStatus
+from matches.models import Club, Hand, HandResult, HandRevision, Match, MatchStatus, Season
 
 pytestmark = pytest.mark.django_db
 
@@ -99,6 +99,25 @@ def test_a_finished_match_cannot_be_deleted_behind_its_standings(admin_client_wi
 
     assert response.status_code == 403
     assert Match.objects.filter(pk=match.pk).exists()
+
+
+def test_a_season_with_a_finished_match_cannot_be_deleted(admin_client_with_demo):
+    finished = Match.objects.get(status=MatchStatus.FINISHED)
+    counted = finished.season or Season.objects.create(club=finished.club, name="Counted")
+    Match.objects.filter(pk=finished.pk).update(season=counted)
+    empty = Season.objects.create(club=finished.club, name="Nothing finished")
+
+    refused = admin_client_with_demo.post(
+        f"/admin/matches/season/{counted.pk}/delete/", {"post": "yes"}
+    )
+    allowed = admin_client_with_demo.post(
+        f"/admin/matches/season/{empty.pk}/delete/", {"post": "yes"}
+    )
+
+    assert refused.status_code == 403
+    assert Season.objects.filter(pk=counted.pk).exists()
+    assert allowed.status_code == 302
+    assert not Season.objects.filter(pk=empty.pk).exists()
 
 
 def test_matches_cannot_be_added_and_only_table_and_season_change(admin_client_with_demo):
