@@ -37,7 +37,7 @@ def engine_sentences() -> set[str]:
 
 
 def domain_sentences() -> set[str]:
-    """Every sentence of matches/errors.py."""
+    """Every sentence of matches/errors/."""
     tables = [SETUP_MESSAGES, STALE_MESSAGES, REQUIRED_MESSAGES]
     found = {str(message) for table in tables for message in table.values()}
     classes = [MatchError]

@@ -188,7 +188,7 @@ def test_a_database_without_postgresqls_json_functions_gives_the_same_card_figur
     from django.db import connection
 
     from matches.models import Player
-    from matches.standings import player_record
+    from matches.records import player_record
 
     ann, ben = roster[:2]
     for winner, other in ((ann, ben), (ben, ann)):

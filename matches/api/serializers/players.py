@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from matches import standings
+from matches import records
 from matches.api.serializers.standings import _ratio
 from matches.models import (
     Club,
@@ -94,7 +94,7 @@ class PlayerDetailSerializer(PlayerSerializer):
 
     @extend_schema_field(PlayerRecordSerializer)
     def get_record(self, player: Player) -> Any:
-        return PlayerRecordSerializer(standings.player_record(player=player)).data
+        return PlayerRecordSerializer(records.player_record(player=player)).data
 
 
 class PlayerMatchSerializer(serializers.ModelSerializer):

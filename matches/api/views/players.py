@@ -9,7 +9,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import BaseSerializer
 
-from matches import selectors, standings
+from matches import records, selectors
 from matches.api.filters import PlayerFilter
 from matches.api.permissions import SCOREKEEPING
 from matches.api.serializers import players as s
@@ -41,5 +41,5 @@ class PlayerViewSet(ClubScopedViewSet):
     )
     def matches(self, request: Request, pk: str | None = None) -> Response:
         """The player's matches, newest first, with their total and whether they won."""
-        page = self.paginate_queryset(standings.matches_of(player=self.get_object()))
+        page = self.paginate_queryset(records.matches_of(player=self.get_object()))
         return self.get_paginated_response(s.PlayerMatchSerializer(page, many=True).data)

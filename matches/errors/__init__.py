@@ -2,7 +2,8 @@
 
 Each error (``MatchError`` and its subclasses) carries a stable code, the HTTP status the API
 answers with and a sentence, written here once; services raise them. How the API presents
-them is ``matches.api.errors``.
+them is ``matches.api.errors``. The live table's errors live in ``matches.errors.live`` and
+the invitations' in ``matches.errors.invitations``; every error is importable from here.
 """
 
 from __future__ import annotations
@@ -11,26 +12,29 @@ from collections.abc import Sequence
 
 from django.utils.translation import gettext_lazy as _
 
+from matches.errors.base import MatchError
+from matches.errors.invitations import (
+    AlreadyAMember,
+    ExpiresInPast,
+    InvitationExpired,
+    InvitationGone,
+    InvitationRevoked,
+    InvitationUsedUp,
+    UsernameTaken,
+)
+from matches.errors.live import (
+    DraftChanged,
+    DraftPlayerNotSeated,
+    EndingNotInGame,
+    EventRefused,
+    HandDraftInProgress,
+    LiveHandInProgress,
+    LiveHandOvertaken,
+    LiveRulesetUnsupported,
+    NothingToUndo,
+    PlayerNotSeated,
+)
 from scoring import HandDifferences, Violation
-
-
-class MatchError(Exception):
-    """Base class: a stable ``code``, the ``status`` the API answers with, and a sentence."""
-
-    status = 400
-    code = "invalid"
-    message = _("The request cannot be carried out.")
-    attr: str | None = None
-
-    def __init__(self, attr: str | None = None, **params: object) -> None:
-        self.params = params
-        if attr is not None:
-            self.attr = attr
-        super().__init__(self.detail)
-
-    @property
-    def detail(self) -> str:
-        return str(self.message).format(**self.params)
 
 
 class NotAllowed(MatchError):
@@ -216,155 +220,6 @@ class HandRejected(MatchError):
         super().__init__()
 
 
-# --- the live table ---------------------------------------------------------------------
-
-
-class LiveHandInProgress(MatchError):
-    status = 409
-    code = "live_hand_in_progress"
-    message = _("Hand {number} of this match is already being played live; abandon it first.")
-
-
-class HandDraftInProgress(MatchError):
-    status = 409
-    code = "hand_draft_in_progress"
-    attr = "number"
-    message = _(
-        "Hand {number} of this match is being entered on phones: record it, or throw its draft "
-        "away, before playing it live."
-    )
-
-
-class LiveRulesetUnsupported(MatchError):
-    status = 409
-    code = "live_ruleset_unsupported"
-    message = _(
-        "This match is played by the rules of {ruleset}, which has no live play: enter its hands "
-        "whole."
-    )
-
-
-class LiveHandOvertaken(MatchError):
-    status = 409
-    code = "live_hand_overtaken"
-    message = _(
-        "Hand {number} is being played live, but the match now has {recorded} hands recorded: "
-        "abandon this live hand and start the next one."
-    )
-
-
-class PlayerNotSeated(MatchError):
-    code = "player_not_seated"
-    message = _("Player {player} is not seated at this match.")
-
-
-class NothingToUndo(MatchError):
-    status = 409
-    code = "nothing_to_undo"
-    message = _("No event of this live hand is left to undo.")
-
-
-class EventRefused(MatchError):
-    """An event the rules refuse: every violation, each with its code and path."""
-
-    status = 409
-    code = "event_refused"
-    message = _("The event breaks the rules.")
-
-    def __init__(self, violations: Sequence[Violation]) -> None:
-        self.violations = tuple(violations)
-        super().__init__()
-
-
-class DraftPlayerNotSeated(PlayerNotSeated):
-    """A draft's player part named in the URL for a player who is not seated: no such part."""
-
-    status = 404
-    code = "not_found"
-
-
-class EndingNotInGame(MatchError):
-    """A draft's ending that the match's game does not have (Rummy's stock never runs out)."""
-
-    code = "invalid_choice"
-    attr = "ending"
-    message = _("In {ruleset}, a hand never ends this way: {ending}. It ends when: {endings}.")
-
-
-class DraftChanged(MatchError):
-    """409: the part of a draft a phone writes has changed since it read it.
-
-    ``what`` names the part: ``"ending"`` or ``"player"`` (``player``, their name); ``draft``
-    is the draft as it now stands, given in the answer beside the envelope.
-    """
-
-    status = 409
-    code = "draft_changed"
-
-    def __init__(self, what: str, *, draft: dict[str, object], **params: object) -> None:
-        self.what = what
-        self.draft = draft
-        super().__init__(None, **params)
-
-    @property
-    def detail(self) -> str:
-        return str(DRAFT_CHANGED_MESSAGES[self.what]).format(**self.params)
-
-
-DRAFT_CHANGED_MESSAGES = {
-    "ending": _(
-        "Another phone changed this part of the draft: the ending of hand {number} (now at "
-        "version {version}). Read the draft again and reapply your change."
-    ),
-    "player": _(
-        "Another phone changed this part of the draft: {player}'s cards in hand {number} (now "
-        "at version {version}). Read the draft again and reapply your change."
-    ),
-}
-
-
-# --- invitations ----------------------------------------------------------------------------
-
-
-class InvitationGone(MatchError):
-    """An invitation that exists but can no longer be used: 410, with the reason as code."""
-
-    status = 410
-
-
-class InvitationExpired(InvitationGone):
-    code = "invitation_expired"
-    message = _("This invitation has expired; ask the club for a new one.")
-
-
-class InvitationRevoked(InvitationGone):
-    code = "invitation_revoked"
-    message = _("This invitation was withdrawn by the club; ask the club for a new one.")
-
-
-class InvitationUsedUp(InvitationGone):
-    code = "invitation_used_up"
-    message = _("This invitation has been used as many times as it allows.")
-
-
-class AlreadyAMember(MatchError):
-    status = 409
-    code = "already_a_member"
-    message = _("You are already a member of {club}, as {role}; your role is unchanged.")
-
-
-class UsernameTaken(MatchError):
-    code = "username_taken"
-    attr = "username"
-    message = _("This username is taken; choose another.")
-
-
-class ExpiresInPast(MatchError):
-    code = "expires_in_past"
-    attr = "expires_at"
-    message = _("An invitation must expire in the future.")
-
-
 # --- one played hand, one record -----------------------------------------------------------
 
 
@@ -453,3 +308,42 @@ class HandAlreadyRecorded(MatchError):
                 key = "went_out_recorded" if player.went_out[0] else "went_out_submitted"
                 said.append(str(DIFFERENCE_SENTENCES[key]).format(player=name))
         return said
+
+
+__all__ = [
+    "AlreadyAMember",
+    "ConfirmationByRecorder",
+    "CorrectionEndsMatchEarly",
+    "DraftChanged",
+    "DraftPlayerNotSeated",
+    "EndingNotInGame",
+    "EventRefused",
+    "ExpiresInPast",
+    "HandAlreadyRecorded",
+    "HandDraftInProgress",
+    "HandNumberNotNext",
+    "HandRejected",
+    "IdempotencyKeyInProgress",
+    "IdempotencyKeyReused",
+    "InvalidIfMatch",
+    "InvalidIfNoneMatch",
+    "InvalidSetup",
+    "InvitationExpired",
+    "InvitationGone",
+    "InvitationRevoked",
+    "InvitationUsedUp",
+    "LiveHandInProgress",
+    "LiveHandOvertaken",
+    "LiveRulesetUnsupported",
+    "MatchError",
+    "MatchFinished",
+    "NoSuchHand",
+    "NoSuchMatch",
+    "NotAllowed",
+    "NotLastHand",
+    "NothingToUndo",
+    "PlayerNotSeated",
+    "PreconditionFailed",
+    "PreconditionRequired",
+    "UsernameTaken",
+]
