@@ -277,6 +277,10 @@ ARLINGTON_STANDINGS_COLUMNS = ["clubnight.columns.RATING"]
 
 IDEMPOTENCY_KEY_TTL_SECONDS = int(os.environ.get("IDEMPOTENCY_KEY_TTL_SECONDS", 24 * 60 * 60))
 
+# A ratings replay of more matches than this (a correction of an old match in a big club) is
+# left to the worker, and the request answers at once (docs/standings.md).
+RATINGS_REPLAY_INLINE_MATCHES = int(os.environ.get("RATINGS_REPLAY_INLINE_MATCHES", 200))
+
 # The club's events (docs/webhooks.md): the feed serves, and the worker keeps, EVENTS_KEPT_DAYS
 # days of them. Webhooks go only to public addresses unless WEBHOOKS_ALLOW_PRIVATE_TARGETS
 # (development: a receiver on this machine). Deliveries are tasks in the database, run by

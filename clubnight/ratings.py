@@ -7,7 +7,8 @@ match changes (a correction of its totals, winners or finish, a void that un-fin
 ``replay_club`` deletes every rating entry from that match on and replays the club's
 matches of that ruleset from there, so the ratings are exactly what they would be had the
 match always been so. The replay runs once the change has committed, outside its transaction
-and its locks; until it has run, the club's ratings of that ruleset are ``recomputing``.
+and its locks (a long one in the worker); until it has run, the club's ratings of that ruleset
+are ``recomputing``.
 
 >>> places([(1, 1020, True), (2, -195, False), (3, 40, False), (4, 40, False)])
 {1: 1, 2: 4, 3: 2, 4: 2}
@@ -24,6 +25,7 @@ from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Q, QuerySet
 from openskill.models import PlackettLuce
@@ -118,10 +120,36 @@ def mark_pending(change: HandChange) -> None:
 
 def replay_pending(change: HandChange) -> None:
     """Replay the club's ratings of the hand's ruleset from the earliest pending match on,
-    once the hand has committed (the subscriber in ``settings.ARLINGTON_AFTER_HAND``)."""
-    if change.finished_match_changed:
-        with transaction.atomic():
-            replay_club(club_id=change.match.club, ruleset=change.match.ruleset)
+    once the hand has committed (the subscriber in ``settings.ARLINGTON_AFTER_HAND``).
+
+    A replay of more than ``settings.RATINGS_REPLAY_INLINE_MATCHES`` matches (a correction of
+    an old match in a big club) is queued for the worker instead, so that the request answers
+    at once; the ratings say ``recomputing`` until the worker has run it.
+    """
+    if not change.finished_match_changed:
+        return
+    club_id, ruleset = change.match.club, change.match.ruleset
+    if replay_length(club_id=club_id, ruleset=ruleset) > settings.RATINGS_REPLAY_INLINE_MATCHES:
+        from clubnight import tasks  # the tasks module imports this one
+
+        tasks.replay.enqueue(club_id, ruleset)
+        return
+    with transaction.atomic():
+        replay_club(club_id=club_id, ruleset=ruleset)
+
+
+def replay_length(*, club_id: int, ruleset: str) -> int:
+    """How many of the club's finished matches of ``ruleset`` the pending changes replay."""
+    pending = PendingReplay.objects.filter(club_id=club_id, ruleset=ruleset)
+    starts = [
+        start
+        for match_id in set(pending.values_list("match_id", flat=True))
+        for start in _starts(match_id)
+    ]
+    if not starts:
+        return 0
+    finished = Match.objects.filter(club_id=club_id, ruleset=ruleset, status=MatchStatus.FINISHED)
+    return finished.filter(_matches_from(*min(starts))).count()
 
 
 def recomputing(*, club_id: int, ruleset: str, using: str | None = None) -> bool:

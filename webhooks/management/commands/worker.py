@@ -1,4 +1,5 @@
-"""``python manage.py worker``: django-tasks' database worker, which delivers the webhooks.
+"""``python manage.py worker``: django-tasks' database worker, which delivers the webhooks and
+runs the ratings replays too long for a request (``clubnight.tasks``).
 
 The library's own worker (``db_worker``) with its options, and two of ours. ``--concurrency``
 (default 3) runs that many task loops in threads, so that attempts to slow receivers run beside
@@ -34,7 +35,10 @@ def _in_thread(target: Any, name: str) -> None:
 
 
 class Command(DatabaseWorker):
-    help = "Run the queued tasks (webhook deliveries) until stopped; --batch: until none is left."
+    help = (
+        "Run the queued tasks (webhook deliveries, long ratings replays) until stopped; "
+        "--batch: until none is left."
+    )
 
     def add_arguments(self, parser: ArgumentParser) -> None:
         super().add_arguments(parser)
