@@ -16,6 +16,7 @@ changes no row at all.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -191,28 +192,40 @@ def test_every_table_says_where_its_club_is():
     assert models == set(CLUB_OF_ROW)
 
 
+def club_querysets(club_id: int) -> dict[str, Any]:
+    """Every table's rows that belong to a club, as a queryset a table."""
+    matches = apps.get_app_config("matches")
+    return {
+        name: matches.get_model(name).objects.filter(**{path: club_id}).order_by("pk").values()
+        for name, path in CLUB_OF_ROW.items()
+    }
+
+
+@functools.cache
+def club_rows_query(club_id: int) -> tuple[str, tuple[Any, ...]]:
+    """The one PostgreSQL statement of :func:`rows_of` and its parameters: built once per club,
+    since the statement depends on nothing but the club's id."""
+    columns, params = [], []
+    for queryset in club_querysets(club_id).values():
+        sql, values = queryset.query.sql_with_params()
+        pk = connection.ops.quote_name(queryset.model._meta.pk.column)
+        columns.append(f"(SELECT json_agg(t ORDER BY t.{pk})::text FROM ({sql}) t)")
+        params.extend(values)
+    return "SELECT " + ", ".join(columns), tuple(params)
+
+
 def rows_of(club_id: int) -> dict[str, Any]:
     """Every row that belongs to a club, table by table: one query for all of them.
 
     The matrix compares these before and after each of its several hundred requests, so the
     tables are read in one round trip (on PostgreSQL, each table's rows as a JSON array).
     """
-    matches = apps.get_app_config("matches")
-    querysets = {
-        name: matches.get_model(name).objects.filter(**{path: club_id}).order_by("pk").values()
-        for name, path in CLUB_OF_ROW.items()
-    }
     if connection.vendor != "postgresql":
-        return {name: list(rows) for name, rows in querysets.items()}
-    columns, params = [], []
-    for queryset in querysets.values():
-        sql, values = queryset.query.sql_with_params()
-        pk = connection.ops.quote_name(queryset.model._meta.pk.column)
-        columns.append(f"(SELECT json_agg(t ORDER BY t.{pk})::text FROM ({sql}) t)")
-        params.extend(values)
+        return {name: list(rows) for name, rows in club_querysets(club_id).items()}
+    sql, params = club_rows_query(club_id)
     with connection.cursor() as cursor:
-        cursor.execute("SELECT " + ", ".join(columns), params)
-        return dict(zip(querysets, cursor.fetchone(), strict=True))
+        cursor.execute(sql, params)
+        return dict(zip(CLUB_OF_ROW, cursor.fetchone(), strict=True))
 
 
 @dataclass

@@ -30,6 +30,7 @@ from django.db import connection, transaction
 from rest_framework.test import APIClient
 
 from tests.api import openapi
+from tests.factories import shared_rows
 
 pytestmark = pytest.mark.django_db
 
@@ -157,17 +158,32 @@ def fingerprint() -> str:
         return str(cursor.fetchone()[0])
 
 
+@pytest.fixture(scope="module")
+def _worlds(django_db_setup, django_db_blocker) -> Iterator[tuple[Any, dict[str, dict[str, str]]]]:
+    """Alice's club (Victor watches) and Bob's, with the tokens of the three, built once for the
+    module: each test's requests are rolled back, so every test meets the same rows."""
+    with shared_rows(django_db_blocker):
+        with django_db_blocker.unblock():
+            world = openapi.build_world("alice", viewer="victor")
+            bobs = openapi.build_world("bob")
+            tokens = {
+                "owner": openapi.token_for(world.club.created_by),
+                "viewer": openapi.token_for(
+                    world.club.memberships.get(user__username="victor").user
+                ),
+                "outsider": openapi.token_for(bobs.club.created_by),
+            }
+        yield world, tokens
+
+
 @pytest.fixture
-def people(settings):
+def people(_worlds, settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    world = openapi.build_world("alice", viewer="victor")
-    bobs = openapi.build_world("bob")
+    world, tokens = _worlds
     clients = {
-        "owner": APIClient(headers=openapi.token_for(world.club.created_by)),
-        "viewer": APIClient(
-            headers=openapi.token_for(world.club.memberships.get(user__username="victor").user)
-        ),
-        "outsider": APIClient(headers=openapi.token_for(bobs.club.created_by)),
+        "owner": APIClient(headers=tokens["owner"]),
+        "viewer": APIClient(headers=tokens["viewer"]),
+        "outsider": APIClient(headers=tokens["outsider"]),
         "anonymous": APIClient(),
     }
     for client in clients.values():
@@ -183,6 +199,10 @@ class Probe:
         self.values = openapi.path_values(path, world, member="victor")
         self.failures: list[str] = []
         self.sent = 0
+        # Every probe runs in a savepoint rolled back after it, so each one starts from the
+        # database as it is now: its fingerprint, taken once, is what a refused write must
+        # leave behind (taking it before each probe would read the same rows again).
+        self.before = fingerprint() if method != "get" else ""
 
     def url(self, **override: str) -> str:
         values = {
@@ -205,7 +225,6 @@ class Probe:
         for who, client in self.clients.items():
             cache.clear()  # no throttle counts a probe
             with transaction.atomic():
-                before = fingerprint() if writes else ""
                 response = (
                     getattr(client, self.method)(
                         url, body, content_type="application/json", **extra
@@ -216,7 +235,7 @@ class Probe:
                 self.sent += 1
                 problem = self.judge(response, lenient)
                 refused = response.status_code >= 400
-                if not problem and writes and refused and fingerprint() != before:
+                if not problem and writes and refused and fingerprint() != self.before:
                     problem = "the database changed"
                 transaction.set_rollback(True)
             if problem:

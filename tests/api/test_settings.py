@@ -3,6 +3,7 @@
 import os
 import subprocess
 import sys
+import urllib.parse
 from pathlib import Path
 
 import pytest
@@ -82,14 +83,38 @@ def test_unknown_api_url_is_not_found_with_the_error_envelope(api_client):
     assert [error["code"] for error in response.json()["errors"]] == ["not_found"]
 
 
-def deployment_checks(**overrides: str) -> subprocess.CompletedProcess[str]:
-    """`manage.py check --deploy` with production settings, as docs/deployment.md runs it."""
+def worker_database_url() -> str:
+    """The URL of this worker's test database, which exists while the tests run.
+
+    The database DATABASE_URL names may not exist (pytest-django creates ``test_<name>``
+    beside it): a check that connects to it would wait out the pool's timeout, 10 s, then
+    find nothing to check."""
+    from django.db import connection
+
+    settings = connection.settings_dict
+    host = urllib.parse.quote(settings["HOST"] or "127.0.0.1", safe="")  # a Unix socket's too
+    user = urllib.parse.quote(settings["USER"] or "", safe="")
+    if settings["PASSWORD"]:
+        user += ":" + urllib.parse.quote(settings["PASSWORD"], safe="")
+    return f"postgres://{user}@{host}:{settings['PORT'] or 5432}/{settings['NAME']}"
+
+
+@pytest.fixture
+def database_url(django_db_setup, django_db_blocker) -> str:
+    with django_db_blocker.unblock():
+        return worker_database_url()
+
+
+def deployment_checks(database_url: str, **overrides: str) -> subprocess.CompletedProcess[str]:
+    """`manage.py check --deploy` with production settings, as docs/deployment.md runs it, on
+    the test database (the deployment checks ask its server how many connections it takes)."""
     env = {
         k: v
         for k, v in os.environ.items()
         if k not in {"DEBUG", "SECRET_KEY", "REDIS_URL", "CACHE_BACKEND"}
     }
     env.update(
+        DATABASE_URL=database_url,
         DJANGO_SETTINGS_MODULE="arlington_site.settings",
         SECRET_KEY="x7$kP2!vQ9#mW4^zR8&tL1*bN6(cJ3)hF5@dG0%sY-aE+uI=oU~eT",
         ALLOWED_HOSTS="scores.example.org",
@@ -108,15 +133,15 @@ def deployment_checks(**overrides: str) -> subprocess.CompletedProcess[str]:
 @pytest.mark.parametrize(
     "cache", [{"CACHE_BACKEND": "database"}, {"REDIS_URL": "redis://cache.internal:6379/0"}]
 )
-def test_production_settings_pass_the_deployment_checks(cache):
-    result = deployment_checks(**cache)
+def test_production_settings_pass_the_deployment_checks(cache, database_url):
+    result = deployment_checks(database_url, **cache)
     assert result.returncode == 0, result.stderr + result.stdout
     assert "no issues" in result.stdout
 
 
 @pytest.mark.parametrize("cache", [{}, {"CACHE_BACKEND": "local"}])
-def test_the_deployment_checks_refuse_a_cache_kept_by_each_process(cache):
-    result = deployment_checks(**cache)
+def test_the_deployment_checks_refuse_a_cache_kept_by_each_process(cache, database_url):
+    result = deployment_checks(database_url, **cache)
     assert result.returncode != 0
     assert "arlington.E001" in result.stderr + result.stdout
 
