@@ -16,7 +16,8 @@ differs, or the database is not PostgreSQL, or the test asks for what only Djang
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import urllib.parse
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,17 @@ ROOT = Path(__file__).resolve().parents[1]
 KEPT = ("django_content_type", "auth_permission")  # what post_migrate writes back after a flush
 
 _digests: dict[str, str] = {}
+
+
+def server_url(settings: Mapping[str, Any], name: str | None = None) -> str:
+    """A ``postgres://`` URL for the server a connection's settings name, and the database
+    ``name`` (else theirs), for a process the tests start: host, user and password quoted, so
+    that a Unix socket's directory (the embedded server's) stays the host."""
+    host = urllib.parse.quote(settings["HOST"] or "127.0.0.1", safe="")
+    user = urllib.parse.quote(settings["USER"] or "", safe="")
+    if settings["PASSWORD"]:
+        user += ":" + urllib.parse.quote(settings["PASSWORD"], safe="")
+    return f"postgres://{user}@{host}:{settings['PORT'] or 5432}/{name or settings['NAME']}"
 
 
 def digest(alias: str) -> str:

@@ -45,15 +45,14 @@ def test_a_reused_test_database_keeps_one_name_from_run_to_run():
     """With --reuse-db, two runs use one database, kept after them, instead of one each."""
     server = settings.DATABASES["default"]
     name = f"arlington_reuse_{os.getpid()}"
-    url = f"postgres://{server['USER']}@{server['HOST'] or '127.0.0.1'}:{server['PORT'] or 5432}"
     one = "tests/test_database.py::test_committed_rows_are_deleted_and_the_migrations_rows_kept"
     command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "0"]
     command += ["-p", "no:randomly", "--reuse-db", one]
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_XDIST")}
-    env["DATABASE_URL"] = f"{url}/{name}"
+    env["DATABASE_URL"] = database.server_url(server, name)
 
     def databases() -> set[str]:
-        with psycopg.connect(f"{url}/postgres", autocommit=True) as conn:
+        with psycopg.connect(database.server_url(server, "postgres"), autocommit=True) as conn:
             rows = conn.execute(
                 "SELECT datname FROM pg_database WHERE datname LIKE %s", [f"test_{name}%"]
             ).fetchall()
@@ -67,6 +66,6 @@ def test_a_reused_test_database_keeps_one_name_from_run_to_run():
             assert finished.returncode == 0, finished.stdout + finished.stderr
             assert databases() == {f"test_{name}"}
     finally:
-        with psycopg.connect(f"{url}/postgres", autocommit=True) as conn:
+        with psycopg.connect(database.server_url(server, "postgres"), autocommit=True) as conn:
             for leftover in databases():
                 conn.execute(sql.SQL("DROP DATABASE {}").format(sql.Identifier(leftover)))

@@ -3,12 +3,12 @@
 import os
 import subprocess
 import sys
-import urllib.parse
 from pathlib import Path
 
 import pytest
 
 from arlington_site.settings import INSECURE_DEV_SECRET_KEY
+from tests import database
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
@@ -91,12 +91,7 @@ def worker_database_url() -> str:
     find nothing to check."""
     from django.db import connection
 
-    settings = connection.settings_dict
-    host = urllib.parse.quote(settings["HOST"] or "127.0.0.1", safe="")  # a Unix socket's too
-    user = urllib.parse.quote(settings["USER"] or "", safe="")
-    if settings["PASSWORD"]:
-        user += ":" + urllib.parse.quote(settings["PASSWORD"], safe="")
-    return f"postgres://{user}@{host}:{settings['PORT'] or 5432}/{settings['NAME']}"
+    return database.server_url(connection.settings_dict)
 
 
 @pytest.fixture

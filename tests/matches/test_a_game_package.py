@@ -22,6 +22,7 @@ import pytest
 from django.db import connection
 
 from scoring.rulesets import RULESETS
+from tests.database import server_url
 from tests.scoring.test_game_discovery import installed
 
 PACKAGE = Path(__file__).parent / "game_package"
@@ -63,8 +64,7 @@ def test_an_installed_game_is_listed_documented_and_scored_by_its_own_rules(envi
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "arlington_site.settings",
-        "DATABASE_URL": f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}"
-        f"/{database['NAME']}",
+        "DATABASE_URL": server_url(database),
         "PYTHONPATH": str(ROOT),
     }
     played = run(environment, Path(__file__).parent / "play_a_game_package.py", cwd=ROOT, env=env)

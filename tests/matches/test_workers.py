@@ -25,6 +25,7 @@ from django.core.management import call_command
 from django.db import connection
 
 from tests import harness
+from tests.database import server_url
 from tests.harness import free_port
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -36,9 +37,7 @@ ATTEMPTS = 10
 
 
 def server_env(**overrides: str) -> dict[str, str]:
-    settings = connection.settings_dict
-    host = urllib.parse.quote(settings["HOST"] or "127.0.0.1", safe="")  # a Unix socket's too
-    database = f"postgres://{settings['USER']}@{host}:{settings['PORT'] or 5432}/{settings['NAME']}"
+    database = server_url(connection.settings_dict)
     env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "CACHE_BACKEND"}}
     env.update(
         DATABASE_URL=database,
