@@ -138,12 +138,12 @@ export function replay() {
   return running;
 }
 
-// Replay now, whenever the connection returns, and every little while (a flaky signal does not
-// always fire "online").
+// Replay now, whenever the connection returns, and every little while, whatever the browser
+// says of its connection: a flaky signal does not always fire "online", and navigator.onLine is
+// only a hint (a browser that sees no network but its own machine's says it is offline, while
+// a server on that machine answers). A replay without a connection fails at once.
 export function start() {
   window.addEventListener("online", () => replay());
-  setInterval(() => {
-    if (navigator.onLine) replay();
-  }, RETRY_MS);
+  setInterval(() => replay(), RETRY_MS);
   return replay();
 }
