@@ -31,6 +31,15 @@ self.addEventListener("activate", (event) => {
 // What one person has read is not left for the next to find on a shared phone.
 const forget = () => Promise.all([caches.delete(PAGES), caches.delete(API)]);
 
+// An API answer served from the cache for want of a connection says so (KEPT), so that a page
+// does not take it for the server answering again (web/static/web/api.js).
+const KEPT = "X-Arlington-Kept";
+function kept(response) {
+  const headers = new Headers(response.headers);
+  headers.set(KEPT, "1");
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
 async function networkFirst(request, cacheName, fallback) {
   try {
     const response = await fetch(request);
@@ -43,7 +52,7 @@ async function networkFirst(request, cacheName, fallback) {
     // a copy kept by a page (offline.js) may differ in a header the answer varies on
     const cached = (await caches.match(request, { cacheName }))
       ?? (await caches.match(request, { cacheName, ignoreVary: true }));
-    if (cached) return cached;
+    if (cached) return cacheName === API ? kept(cached) : cached;
     if (fallback) {
       const shell = await caches.match(fallback);
       if (shell) return shell;

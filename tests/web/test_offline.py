@@ -270,3 +270,23 @@ def test_a_match_only_seen_in_its_clubs_list_is_entered_offline(
         ben.pk: -65,
         cleo.pk: -65,
     }
+
+
+def test_an_answer_kept_for_want_of_a_connection_says_so(page_as, bob, roster):
+    """The match page asks for the match every few seconds whatever the browser says of its
+    connection; offline, the service worker answers from its cache, and marks that answer, so
+    that the page does not take it for the server answering again ("No connection" stays)."""
+    match = create_match(roster[0].club, roster[:3], user=bob)
+    page = page_as(bob)
+    page.goto(f"/matches/{match.pk}/")
+    wait_for_service_worker(page)
+    page.reload()
+    expect(page.locator("#hands-section")).to_be_visible()  # its reads kept
+    read = """(url) => fetch(url, {headers: {Accept: "application/json",
+        "Accept-Language": document.documentElement.lang || "en"}})
+        .then((r) => [r.status, r.headers.get("X-Arlington-Kept")])"""
+    url = f"/api/v1/matches/{match.pk}/"
+
+    assert page.evaluate(read, url) == [200, None]  # from the server
+    page.context.set_offline(True)
+    assert page.evaluate(read, url) == [200, "1"]  # the kept copy, marked

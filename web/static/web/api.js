@@ -58,7 +58,8 @@ export async function request(path, { method = "GET", body, headers = {}, signal
     if (error.name === "AbortError") throw error;
     throw new OfflineError(error);
   }
-  connected();
+  // a copy the service worker kept, served for want of a connection, is no sign of one
+  if (!response.headers.has("X-Arlington-Kept")) connected();
   const type = response.headers.get("Content-Type") ?? "";
   const data = type.includes("json") && response.status !== 204 ? await response.json() : null;
   if (!response.ok) throw new ApiError(response.status, data);
