@@ -287,6 +287,16 @@ RATINGS_REPLAY_INLINE_MATCHES = int(os.environ.get("RATINGS_REPLAY_INLINE_MATCHE
 # `python manage.py worker`.
 EVENTS_KEPT_DAYS = int(os.environ.get("EVENTS_KEPT_DAYS", 30))
 WEBHOOKS_ALLOW_PRIVATE_TARGETS = env_bool("WEBHOOKS_ALLOW_PRIVATE_TARGETS")
+# How long a receiver has to take the connection, then to answer; an attempt's lease is twice
+# that and 10 s more (webhooks/tasks.py).
+try:
+    WEBHOOKS_TIMEOUT_SECONDS = float(os.environ.get("WEBHOOKS_TIMEOUT_SECONDS", 10))
+except ValueError:
+    WEBHOOKS_TIMEOUT_SECONDS = -1.0
+if not 0 < WEBHOOKS_TIMEOUT_SECONDS <= 60:
+    raise ImproperlyConfigured(
+        "WEBHOOKS_TIMEOUT_SECONDS is a number of seconds, above 0, at most 60."
+    )
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 
 # The live table's Server-Sent Events (matches/api/live_stream.py, docs/deployment.md): watchers

@@ -18,12 +18,18 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from standardwebhooks import Webhook
 
 from webhooks import targets
 
-TIMEOUT_SECONDS = 10
-"""To connect, and then to answer: a slower receiver is a failed attempt."""
+
+def timeout_seconds() -> float:
+    """To connect, and then to answer: a slower receiver is a failed attempt
+    (``settings.WEBHOOKS_TIMEOUT_SECONDS``)."""
+    return float(settings.WEBHOOKS_TIMEOUT_SECONDS)
+
+
 EXCERPT = 500
 """How much of a receiver's answer is kept, in characters."""
 USER_AGENT = "Arlington-Webhooks/1"
@@ -72,7 +78,7 @@ def send(
     parts = urllib.parse.urlsplit(url)
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     kind = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
-    connection = kind(host, port, timeout=TIMEOUT_SECONDS)
+    connection = kind(host, port, timeout=timeout_seconds())
 
     def to_checked_address(where: tuple[str, int], *args: Any, **kwargs: Any) -> socket.socket:
         return socket.create_connection((address, where[1]), *args, **kwargs)

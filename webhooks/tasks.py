@@ -36,18 +36,23 @@ RETRY_DELAYS = (
 over about 28 hours."""
 DISABLE_AFTER = len(RETRY_DELAYS) + 1
 """Failed attempts in a row, ending a delivery's last, that disable an endpoint."""
-LEASE = timedelta(seconds=2 * sending.TIMEOUT_SECONDS + 10)
-"""How long an attempt may run (to connect, then to answer, and a margin) before the sweep may
-hand it to another worker."""
+
 CLUB_IN_FLIGHT = 2
 """Attempts to one club's webhooks made at once, at most: its slow receivers never hold more
 of the workers than this."""
 DEFER = timedelta(seconds=2)
 """When a club has CLUB_IN_FLIGHT attempts running, how long its next one waits."""
 OVERDUE = timedelta(seconds=60)
-"""A pending delivery not attempted this long after it was due is queued again by the sweep."""
+"""A pending delivery not attempted this long after it was due is queued again by the sweep
+(the worker's ``--overdue-after``)."""
 SWEEP_EVERY = timedelta(seconds=30)
 """How often each running worker sweeps for overdue deliveries."""
+
+
+def lease() -> timedelta:
+    """How long an attempt may run (to connect, then to answer, and a margin) before the sweep
+    may hand it to another worker: 30 s with the default 10 s timeout."""
+    return timedelta(seconds=2 * sending.timeout_seconds() + 10)
 
 
 @task(takes_context=True)
@@ -97,7 +102,7 @@ def _lease(*, delivery_id: int, number: int, task_id: str | None) -> Delivery | 
         if running.count() >= CLUB_IN_FLIGHT:
             queue(locked, at=now + DEFER)
             return None
-        locked.leased_until = now + LEASE
+        locked.leased_until = now + lease()
         locked.save(update_fields=["leased_until"])
         return locked
 
@@ -105,7 +110,7 @@ def _lease(*, delivery_id: int, number: int, task_id: str | None) -> Delivery | 
 def attempt(*, delivery_id: int, number: int, task_id: str | None = None) -> None:
     """Make attempt ``number`` of a delivery, if it is still due; queue the next if it fails.
 
-    The attempt is a lease (``LEASE``): taken before the request, given back with its outcome.
+    The attempt is a lease (``lease()``): taken before the request, given back with its outcome.
     The request is sent outside any transaction; its outcome is written under the delivery's
     lock, so a duplicate task (at-least-once) finds the attempt made and does nothing. A worker
     killed during the attempt leaves the lease to run out; ``requeue_overdue`` then queues the

@@ -145,3 +145,12 @@ def test_an_unknown_cache_backend_is_refused_at_start():
     result = load_settings(SECRET_KEY="a-real-secret-for-this-test", CACHE_BACKEND="memcached")
     assert result.returncode != 0
     assert "ImproperlyConfigured" in result.stderr
+
+
+@pytest.mark.parametrize("timeout", ["0", "61", "ten"])
+def test_a_webhook_timeout_out_of_bounds_is_refused_at_start_up(timeout):
+    result = load_settings(
+        SECRET_KEY="a-real-secret-for-this-test", WEBHOOKS_TIMEOUT_SECONDS=timeout
+    )
+    assert result.returncode != 0
+    assert "ImproperlyConfigured: WEBHOOKS_TIMEOUT_SECONDS is a number of seconds" in result.stderr

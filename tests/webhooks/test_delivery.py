@@ -127,9 +127,9 @@ def test_only_an_excerpt_of_the_answer_is_kept(as_carol, club, roster, endpoint,
 
 
 def test_a_receiver_too_slow_is_a_failed_attempt(
-    as_carol, club, roster, endpoint, receiver, monkeypatch
+    as_carol, club, roster, endpoint, receiver, settings
 ):
-    monkeypatch.setattr(sending, "TIMEOUT_SECONDS", 0.3)
+    settings.WEBHOOKS_TIMEOUT_SECONDS = 0.3
     receiver.delay = 1.0
     play_a_hand(as_carol, club, roster)
     delivery = Delivery.objects.get()

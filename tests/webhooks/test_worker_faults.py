@@ -84,8 +84,8 @@ def receivers() -> Iterator[Callable[[int], Receiver]]:
 def workers(tmp_path) -> Iterator[Callable[..., subprocess.Popen[bytes]]]:
     started: list[subprocess.Popen[bytes]] = []
 
-    def start(*options: str) -> subprocess.Popen[bytes]:
-        env = server_env(WEBHOOKS_ALLOW_PRIVATE_TARGETS="true")
+    def start(*options: str, **settings: str) -> subprocess.Popen[bytes]:
+        env = server_env(WEBHOOKS_ALLOW_PRIVATE_TARGETS="true", **settings)
         command = [sys.executable, "manage.py", "worker", "--no-reload", "--no-startup-delay"]
         command += ["--interval", "0.2", "--verbosity", "0", *options]
         started.append(harness.start(command, env=env, log=tmp_path / "workers.log"))
@@ -104,7 +104,8 @@ def test_an_attempt_cut_off_by_a_killed_worker_is_made_by_another_running_worker
     events.write(club_id=club.pk, type=EventType.MATCH_STARTED, data={"match": 1})
     delivery = Delivery.objects.get()
 
-    doomed = workers("--concurrency", "1")
+    # A 1 s timeout makes the attempt's lease 12 s: what the killed worker leaves to run out.
+    doomed = workers("--concurrency", "1", WEBHOOKS_TIMEOUT_SECONDS="1")
     assert receiver.wait_for(1, timeout=60)
     os.killpg(doomed.pid, signal.SIGKILL)
     doomed.wait()
@@ -113,13 +114,24 @@ def test_an_attempt_cut_off_by_a_killed_worker_is_made_by_another_running_worker
     assert (delivery.status, delivery.attempts) == ("pending", 0)
     assert delivery.leased_until is not None
 
-    workers("--concurrency", "2", "--sweep-every", "2")  # its start-up finds the lease held
+    # its start-up finds the lease held; its sweeps queue the attempt again once the lease has
+    # run out and the delivery is 2 s past due
+    workers(
+        "--concurrency",
+        "2",
+        "--sweep-every",
+        "1",
+        "--overdue-after",
+        "2",
+        WEBHOOKS_TIMEOUT_SECONDS="1",
+    )
     harness.wait_until(
         lambda: Delivery.objects.get().status == "succeeded",
         what="the delivery made by the running worker",
         seconds=150,
     )
-    assert time.monotonic() - killed_at < 120
+    made_after = time.monotonic() - killed_at
+    assert made_after < 60
     assert receiver.ids == [delivery.message_id, delivery.message_id]
     assert Delivery.objects.get().attempts == 1
 

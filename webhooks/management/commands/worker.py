@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import threading
 from argparse import ArgumentParser
+from datetime import timedelta
 from typing import Any
 
 from django.db import connections
@@ -55,10 +56,18 @@ class Command(DatabaseWorker):
             default=tasks.SWEEP_EVERY.total_seconds(),
             help="Seconds between two sweeps for overdue deliveries (default: %(default)r).",
         )
+        parser.add_argument(
+            "--overdue-after",
+            type=float,
+            default=tasks.OVERDUE.total_seconds(),
+            help="Seconds past its due time after which a pending delivery whose lease has run "
+            "out is queued again by the sweep (default: %(default)r).",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         concurrency, sweep_every = options.pop("concurrency"), options.pop("sweep_every")
-        requeued = tasks.requeue_overdue()
+        late = timedelta(seconds=options.pop("overdue_after"))
+        requeued = tasks.requeue_overdue(late=late)
         if requeued and options["verbosity"]:
             self.stdout.write(f"Queued {requeued} overdue deliveries again.")
         tasks.schedule_prune()
@@ -66,15 +75,17 @@ class Command(DatabaseWorker):
             not options["reload"] or os.environ.get(DJANGO_AUTORELOAD_ENV) == "true"
         )
         if serving:
-            self._start_threads(concurrency, sweep_every, options)
+            self._start_threads(concurrency, sweep_every, late, options)
         super().handle(*args, **options)
 
-    def _start_threads(self, concurrency: int, sweep_every: float, options: Any) -> None:
+    def _start_threads(
+        self, concurrency: int, sweep_every: float, late: timedelta, options: Any
+    ) -> None:
         stop = threading.Event()
 
         def sweep() -> None:
             while not stop.wait(sweep_every):
-                tasks.requeue_overdue()
+                tasks.requeue_overdue(late=late)
                 connections.close_all()
 
         _in_thread(sweep, "sweeper")
