@@ -127,6 +127,9 @@ SLOW = {
     "tests/matches/test_concurrency.py": "parallel requests in threads, committed databases",
     "tests/matches/test_embedded_database.py": "a process of its own on make run's SQLite",
     "tests/matches/test_embedded_club_night.py": "make run's server and worker, writers in threads",
+    "tests/clubnight/test_ratings_replay_on_sqlite.py": (
+        "make run's server and worker, writers in threads, then rerate in a process"
+    ),
     "tests/matches/test_decide_after_lock.py": "races between threads, many rounds, committed rows",
     "tests/matches/test_hand_drafts.py::test_two_phones_writing_one_part_at_once_one_wins": (
         "two writers in threads, committed rows"
