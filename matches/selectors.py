@@ -28,9 +28,25 @@ def clubs_visible_to(user: User | AnonymousUser) -> QuerySet[Club]:
     return Club.objects.filter(memberships__user=user)
 
 
+# The club by its id, if the user is a member: one statement written out, since building it with
+# the ORM cost more than running it, on every request that names a club (a cached standings
+# table spent half its time there, docs/benchmarks.md). The same rows as
+# ``clubs_visible_to(user).filter(pk=club_id)``.
+CLUB_OF_MEMBER = f"""
+SELECT club.* FROM {Club._meta.db_table} AS club
+WHERE club.id = %s AND EXISTS (
+    SELECT 1 FROM {Membership._meta.db_table} AS membership
+    WHERE membership.club_id = club.id AND membership.user_id = %s
+)
+"""
+LARGEST_ID = 2**63 - 1  # a BigAutoField's
+
+
 def club_visible_to(user: User | AnonymousUser, club_id: int) -> Club | None:
     """One club if the user is a member of it."""
-    return clubs_visible_to(user).filter(pk=club_id).first()
+    if not user.is_authenticated or not 0 < club_id <= LARGEST_ID:
+        return None
+    return next(iter(Club.objects.raw(CLUB_OF_MEMBER, [club_id, user.pk])), None)
 
 
 def memberships_of(user: User | AnonymousUser) -> QuerySet[Membership]:
