@@ -15,7 +15,9 @@ It starts gunicorn (``--workers`` sync workers on a free loopback port, with the
 - ``POST matches/{id}/hands/``: legal 2-player hands whose nets stay modest (+165 / -95), the
   winner alternating, each wrk thread rotating over its own share of the matches, so that no
   match comes near 1,000 points (a 409 ``match_finished`` would mean the run ran out of matches);
-- ``GET clubs/{id}/standings/`` over the seeded league.
+- ``GET clubs/{id}/standings/`` over the seeded league;
+- for reference, with no goal: ``GET /bench/baseline/?size=N``, the bare endpoint answering as
+  many bytes as the standings table (kept, as the table is): what the table's size alone costs.
 
 Every figure is a throughput ratio against the mean of the baseline runs just before and just
 after it, so that a machine that gets busier or quieter during the run moves both sides. Any answer
@@ -129,6 +131,7 @@ class Fixture:
     keeper_club_id: int
     matches: list[tuple[int, int, int]]  # (match, first player, second player)
     probe: tuple[int, int, int]
+    table_bytes: int = 0  # the size of the club's standings answer
 
 
 def seed_keeper_club(match_count: int) -> Fixture:
@@ -238,6 +241,14 @@ def build_targets(fixture: Fixture, args: argparse.Namespace) -> list[Target]:
             200,
             0.5,
             [(f"{api}/clubs/{fixture.club_id}/standings/", None, None)],
+        ),
+        simple(
+            "bare, table size",
+            "GET",
+            fixture.viewer_token,
+            200,
+            None,
+            [(f"/bench/baseline/?size={fixture.table_bytes}", None, None)],
         ),
     ]
 
@@ -413,6 +424,16 @@ def call(base_url: str, path: str, *, token: str = "", body: str | None = None) 
         return refused.code, json.loads(refused.read() or b"null")
 
 
+def table_size(base_url: str, fixture: Fixture) -> int:
+    """How many bytes the club's standings answer holds."""
+    request = urllib.request.Request(
+        f"{base_url}/api/v1/clubs/{fixture.club_id}/standings/",
+        headers={"Accept": "application/json", "Authorization": f"Token {fixture.viewer_token}"},
+    )
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return len(answer.read())
+
+
 def check_targets(base_url: str, targets: list[Target], fixture: Fixture) -> None:
     """Every target answers its first request as expected; the probe match takes both hands."""
     for target in targets:
@@ -522,13 +543,14 @@ def main() -> int:
             f"2-player matches in {time.monotonic() - began:.0f} s"
         )
 
-        targets = build_targets(fixture, args)
         port = free_port()
         base_url = f"http://127.0.0.1:{port}"
         server = start_gunicorn(league.database_url(name), port, args.workers)
         harness.wait_until(
             harness.answers_http(port), what="gunicorn answering /healthz", processes=[server]
         )
+        fixture.table_bytes = table_size(base_url, fixture)
+        targets = build_targets(fixture, args)
         check_targets(base_url, targets, fixture)
         print(
             f"gunicorn: {args.workers} sync workers; wrk: -t {args.threads} "
