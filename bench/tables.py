@@ -92,18 +92,28 @@ class Phone:
         self.answers: list[tuple[str, int, str]] = []
         self.recording: list[float] = []
 
-    def call(self, method: str, path: str, body: object = None) -> tuple[int, Any]:
-        headers = {"Content-Type": "application/json", "Accept": "application/json"}
+    def call(
+        self, method: str, path: str, body: object = None, extra: dict[str, str] | None = None
+    ) -> tuple[int, Any]:
+        status, data, _ = self.exchange(method, path, body, extra or {})
+        return status, data
+
+    def exchange(
+        self, method: str, path: str, body: object, extra: dict[str, str]
+    ) -> tuple[int, Any, http.client.HTTPMessage | None]:
+        """One request with ``extra`` headers: its status, its JSON (None if it is not JSON)
+        and its headers (None with no answer)."""
+        headers = {"Content-Type": "application/json", "Accept": "application/json", **extra}
         if self.token:
             headers["Authorization"] = f"Token {self.token}"
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=120)
         try:
             conn.request(method, path, None if body is None else json.dumps(body), headers)
             response = conn.getresponse()
-            status, raw = response.status, response.read()
+            status, raw, answered = response.status, response.read(), response.headers
         except (OSError, http.client.HTTPException):  # refused, reset or cut: no answer
             self.answers.append((f"{method} {path}", 0, "no_answer"))
-            return 0, None
+            return 0, None, None
         finally:
             conn.close()
         data = json.loads(raw) if raw[:1] in (b"{", b"[") else None
@@ -111,7 +121,7 @@ class Phone:
         if status >= 400 and isinstance(data, dict) and data.get("errors"):
             code = data["errors"][0]["code"]
         self.answers.append((f"{method} {path}", status, code))
-        return status, data
+        return status, data, answered
 
 
 class Receiver(http.server.ThreadingHTTPServer):

@@ -15,8 +15,6 @@ match.
 
 from __future__ import annotations
 
-import http.client
-import json
 import sqlite3
 import threading
 from collections import Counter
@@ -63,35 +61,6 @@ class Scorer(Phone):
 
     def correct(self, match: int, number: int, body: object) -> tuple[int, Any]:
         return self.call("PUT", f"/api/v1/matches/{match}/hands/{number}/", body, {"If-Match": "*"})
-
-    def call(
-        self, method: str, path: str, body: object = None, extra: dict[str, str] | None = None
-    ) -> tuple[int, Any]:
-        status, data, _ = self.exchange(method, path, body, extra or {})
-        return status, data
-
-    def exchange(
-        self, method: str, path: str, body: object, extra: dict[str, str]
-    ) -> tuple[int, Any, http.client.HTTPMessage | None]:
-        headers = {"Content-Type": "application/json", "Accept": "application/json", **extra}
-        if self.token:
-            headers["Authorization"] = f"Token {self.token}"
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=120)
-        try:
-            conn.request(method, path, None if body is None else json.dumps(body), headers)
-            response = conn.getresponse()
-            status, raw, answered = response.status, response.read(), response.headers
-        except (OSError, http.client.HTTPException):  # refused, reset or cut: no answer
-            self.answers.append((f"{method} {path}", 0, "no_answer"))
-            return 0, None, None
-        finally:
-            conn.close()
-        data = json.loads(raw) if raw[:1] in (b"{", b"[") else None
-        code = ""
-        if status >= 400 and isinstance(data, dict) and data.get("errors"):
-            code = data["errors"][0]["code"]
-        self.answers.append((f"{method} {path}", status, code))
-        return status, data, answered
 
     def ratings(self, club: int) -> tuple[str, list[dict[str, Any]]]:
         """The club's ratings and their Ratings-Status (current or recomputing)."""
