@@ -104,8 +104,9 @@ def test_an_attempt_cut_off_by_a_killed_worker_is_made_by_another_running_worker
     events.write(club_id=club.pk, type=EventType.MATCH_STARTED, data={"match": 1})
     delivery = Delivery.objects.get()
 
-    # A 1 s timeout makes the attempt's lease 12 s: what the killed worker leaves to run out.
-    doomed = workers("--concurrency", "1", WEBHOOKS_TIMEOUT_SECONDS="1")
+    # A 5 s timeout makes the attempt's lease 20 s, what the killed worker leaves to run out; it
+    # is also how long the test has to kill the worker before the attempt fails of itself.
+    doomed = workers("--concurrency", "1", WEBHOOKS_TIMEOUT_SECONDS="5")
     assert receiver.wait_for(1, timeout=60)
     os.killpg(doomed.pid, signal.SIGKILL)
     doomed.wait()
@@ -116,15 +117,7 @@ def test_an_attempt_cut_off_by_a_killed_worker_is_made_by_another_running_worker
 
     # its start-up finds the lease held; its sweeps queue the attempt again once the lease has
     # run out and the delivery is 2 s past due
-    workers(
-        "--concurrency",
-        "2",
-        "--sweep-every",
-        "1",
-        "--overdue-after",
-        "2",
-        WEBHOOKS_TIMEOUT_SECONDS="1",
-    )
+    workers("--concurrency", "2", "--sweep-every", "1", "--overdue-after", "2")
     harness.wait_until(
         lambda: Delivery.objects.get().status == "succeeded",
         what="the delivery made by the running worker",
