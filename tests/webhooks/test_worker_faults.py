@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from django.core.management import CommandError, call_command
 
 from matches import events
 from matches.models import EventType
@@ -152,3 +153,10 @@ def test_a_clubs_dead_receivers_do_not_delay_another_clubs_deliveries(
     assert Attempt.objects.filter(delivery__endpoint__club=club).count() <= 4
     assert dead.wait_for(1, timeout=1)
     assert len(dead.ids) <= 4
+
+
+@pytest.mark.parametrize("late", ["-1", "soon", "inf"])
+def test_an_overdue_delay_that_is_no_number_of_seconds_is_refused(late):
+    """A negative delay would count deliveries not yet due as overdue."""
+    with pytest.raises(CommandError, match="is not a number of seconds, 0 or more"):
+        call_command("worker", "--batch", "--overdue-after", late)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import threading
-from argparse import ArgumentParser
+from argparse import ArgumentParser, ArgumentTypeError
 from datetime import timedelta
 from typing import Any
 
@@ -23,6 +23,18 @@ from django_tasks_db.management.commands.db_worker import Command as DatabaseWor
 from django_tasks_db.management.commands.db_worker import Worker
 
 from webhooks import tasks
+
+
+def seconds(text: str) -> float:
+    """A number of seconds, 0 or more: a negative delay would count deliveries not yet due as
+    overdue and attempt them before their retry time."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value < float("inf"):
+        raise ArgumentTypeError(f"{text!r} is not a number of seconds, 0 or more")
+    return value
 
 
 def _in_thread(target: Any, name: str) -> None:
@@ -58,7 +70,7 @@ class Command(DatabaseWorker):
         )
         parser.add_argument(
             "--overdue-after",
-            type=float,
+            type=seconds,
             default=tasks.OVERDUE.total_seconds(),
             help="Seconds past its due time after which a pending delivery whose lease has run "
             "out is queued again by the sweep (default: %(default)r).",
