@@ -89,6 +89,13 @@ def record(client: APIClient, match_id: int, body: dict, **headers):
     return client.post(f"/api/v1/matches/{match_id}/hands/", body, format="json", **headers)
 
 
+def correct(client: APIClient, match_id: int, number: int, body: dict):
+    """PUT a correction of hand ``number`` over whatever version it is at (If-Match: *); the
+    response, whatever it is."""
+    url = f"/api/v1/matches/{match_id}/hands/{number}/"
+    return client.put(url, body, format="json", HTTP_IF_MATCH="*")
+
+
 def create_match(club, players, *, user, season=None, table=""):
     """A match started through the service, as the API would (seats in the order given)."""
     from matches.services import matches as match_services

@@ -14,7 +14,7 @@ import pytest
 from clubnight import ratings
 from clubnight.ratings import NEWCOMER, display, rate
 from tests.clubnight.games import outright, play, tied
-from tests.factories import full_packs, record, went_out
+from tests.factories import correct, full_packs, record, went_out
 
 
 def rows(client, club, **params) -> dict[str, dict]:
@@ -72,12 +72,7 @@ def test_a_correction_that_changes_the_winner_reverses_the_ratings(
     before = rows(as_victor, club)
     assert before["Ann"]["rating"] > before["Ben"]["rating"]
     # Hand 2 corrected: Ann was holding Q♠, so Ben wins the first match 1,050 to 970.
-    response = as_carol.put(
-        f"/api/v1/matches/{first}/hands/2/",
-        full_packs(ann.pk, ben.pk, first_holds="QS"),
-        format="json",
-        HTTP_IF_MATCH="*",
-    )
+    response = correct(as_carol, first, 2, full_packs(ann.pk, ben.pk, first_holds="QS"))
     assert response.status_code == 200, response.json()
     ann_1, ben_1 = rate([NEWCOMER, NEWCOMER], [2, 1])
     ann_2, ben_2 = rate([ann_1, ben_1], [1, 2])
@@ -117,12 +112,7 @@ def test_a_correction_of_an_earlier_match_replays_the_later_ones_in_order(
     first = play(as_carol, club, [ann, ben], [full_packs(ann.pk, ben.pk, second_holds="KC")] * 2)
     outright(as_carol, club, ben, cleo)
     outright(as_carol, club, cleo, ann)
-    as_carol.put(
-        f"/api/v1/matches/{first}/hands/2/",
-        full_packs(ann.pk, ben.pk, first_holds="QS"),
-        format="json",
-        HTTP_IF_MATCH="*",
-    )
+    correct(as_carol, first, 2, full_packs(ann.pk, ben.pk, first_holds="QS"))
     ann_1, ben_1 = rate([NEWCOMER, NEWCOMER], [2, 1])
     ben_2, cleo_2 = rate([ben_1, NEWCOMER], [1, 2])
     cleo_3, ann_3 = rate([cleo_2, ann_1], [1, 2])
@@ -220,12 +210,7 @@ def test_replays_after_corrections_and_voids_equal_rating_from_scratch_row_for_r
     outright(as_carol, club, eve, ann)
     play(as_carol, club, [ann, cleo, dev], [went_out(cleo.pk, trio)] * 3)
     # The first match corrected (Ben now wins it), a middle one un-finished: both replay.
-    response = as_carol.put(
-        f"/api/v1/matches/{first}/hands/2/",
-        full_packs(ann.pk, ben.pk, first_holds="QS"),
-        format="json",
-        HTTP_IF_MATCH="*",
-    )
+    response = correct(as_carol, first, 2, full_packs(ann.pk, ben.pk, first_holds="QS"))
     assert response.status_code == 200, response.json()
     assert as_carol.delete(f"/api/v1/matches/{voided}/hands/2/").status_code == 204
     replayed = _stored_ratings()

@@ -19,7 +19,7 @@ from clubnight.models import PendingReplay, Rating, RatingEntry
 from clubnight.ratings import NEWCOMER, rate
 from tests.clubnight.games import outright, play
 from tests.clubnight.test_ratings import _stored_ratings, rows
-from tests.factories import full_packs, work
+from tests.factories import correct, full_packs, work
 
 REPLAY = "clubnight.tasks.replay"
 
@@ -51,12 +51,7 @@ def test_a_long_replay_is_queued_and_the_worker_runs_it(
     assert {name: row["matches"] for name, row in before.items()} == {"Ann": 2, "Ben": 2, "Cleo": 2}
 
     # Correcting the first match replays all three: more than two, so the worker's job.
-    response = as_carol.put(
-        f"/api/v1/matches/{first}/hands/2/",
-        full_packs(ann.pk, ben.pk, first_holds="QS"),
-        format="json",
-        HTTP_IF_MATCH="*",
-    )
+    response = correct(as_carol, first, 2, full_packs(ann.pk, ben.pk, first_holds="QS"))
     assert response.status_code == 200, response.json()
     assert queued_replays() == 1
     assert PendingReplay.objects.filter(club=club).count() == 1

@@ -9,7 +9,7 @@ import pytest
 from django.db import connections
 
 from matches.models import HandDraftPart
-from tests.factories import client_for, record, start_match, went_out, whole_pack_out
+from tests.factories import client_for, correct, record, start_match, went_out, whole_pack_out
 
 pytestmark = pytest.mark.django_db
 
@@ -286,8 +286,7 @@ def test_correcting_a_hand_leaves_the_draft_alone(as_carol, match, seated):
     assert record(as_carol, match["id"], went_out(seated[0], seated)).status_code == 201
     put_player(as_carol, match["id"], seated[0], {"hand": ["4H"], "version": 0}, number=2)
     correction = {**went_out(seated[1], seated), "reason": "dispute"}
-    url = f"/api/v1/matches/{match['id']}/hands/1/"
-    assert as_carol.put(url, correction, format="json", HTTP_IF_MATCH="*").status_code == 200
+    assert correct(as_carol, match["id"], 1, correction).status_code == 200
     assert HandDraftPart.objects.count() == 1
 
 

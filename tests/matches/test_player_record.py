@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.factories import full_packs, record, start_match, went_out
+from tests.factories import correct, full_packs, record, start_match, went_out
 
 
 def wild_two_hand(winner: int, other: int) -> dict[str, object]:
@@ -143,9 +143,7 @@ def test_the_record_follows_a_correction(as_carol, as_victor, finished, roster):
     # Hand 1 re-entered without the wild two: Ann melds the 7S itself.
     body = wild_two_hand(ann.pk, ben.pk)
     body["results"][0]["melds"][3] = ["7H", "7D", "7S"]
-    response = as_carol.put(
-        f"/api/v1/matches/{finished}/hands/1/", body, format="json", HTTP_IF_MATCH="*"
-    )
+    response = correct(as_carol, finished, 1, body)
     assert response.status_code == 200, response.json()
     assert as_victor.get(f"/api/v1/players/{ann.pk}/").json()["record"]["wild_twos_melded"] == 0
 

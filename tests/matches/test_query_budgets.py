@@ -24,7 +24,15 @@ from rest_framework.test import APIClient
 from matches.models import Membership, Player, Role, Season
 from matches.services import clubs as club_services
 from matches.services import matches as match_services
-from tests.factories import client_for, make_user, record, start_match, went_out, whole_pack_out
+from tests.factories import (
+    client_for,
+    correct,
+    make_user,
+    record,
+    start_match,
+    went_out,
+    whole_pack_out,
+)
 from tests.matches import endpoints
 from tests.matches.endpoints import API, Endpoint, World
 
@@ -219,7 +227,7 @@ def _many_revisions(world: World, client: APIClient, rows: int) -> str:
     url = f"{API}/matches/{world.match}/hands/1/"
     for i in range(1, rows):
         body = {**went_out(world.seated[i % 3], world.seated), "reason": f"dispute {i}"}
-        response = client.put(url, body, format="json", HTTP_IF_MATCH="*")
+        response = correct(client, world.match, 1, body)
         assert response.status_code == 200, response.json()
     return f"{url}revisions/"
 

@@ -23,7 +23,7 @@ from rest_framework.renderers import JSONRenderer
 from matches import standings
 from matches.models import Club, Match, Player, Season, Seat
 from matches.services import matches as match_services
-from tests.factories import full_packs, record, start_match, went_out
+from tests.factories import correct, full_packs, record, start_match, went_out
 
 
 def play(client, club, players, hands, **extra) -> int:
@@ -215,12 +215,7 @@ def test_a_correction_changes_who_leads_at_once(as_carol, as_victor, club, roste
         ("Ben", 0, 1040),
     ]
     # In hand 2 Ann was caught holding Q♠ (440) and Ben nothing but a 3 (530): 970 to 1,050.
-    response = as_carol.put(
-        f"/api/v1/matches/{match_id}/hands/2/",
-        full_packs(ann.pk, ben.pk, first_holds="QS"),
-        format="json",
-        HTTP_IF_MATCH="*",
-    )
+    response = correct(as_carol, match_id, 2, full_packs(ann.pk, ben.pk, first_holds="QS"))
     assert response.status_code == 200, response.json()
     after = table(as_victor, url)
     assert [(r["rank"], r["name"], r["wins"], r["points"]) for r in after] == [

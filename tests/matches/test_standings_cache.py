@@ -16,7 +16,7 @@ from matches import standings
 from matches.api.views import clubs as club_views
 from matches.models import Club, Match, Player, Season
 from matches.services import matches as match_services
-from tests.factories import full_packs, record, went_out
+from tests.factories import correct, full_packs, record, went_out
 from tests.matches.test_standings import outright, play, table
 
 DATES = {"from": "2000-01-01", "to": "2999-12-31"}  # every match of the tests finishes between
@@ -161,12 +161,7 @@ def test_a_correction_of_a_finished_match_is_in_the_next_answer(
     assert lines(before["the season"]) == [("Ann", 1, 1060), ("Ben", 0, 1040)]
 
     # In hand 2 Ann was caught holding Q♠ (440) and Ben nothing but a 3 (530): 970 to 1,050.
-    response = as_carol.put(
-        f"/api/v1/matches/{match_id}/hands/2/",
-        full_packs(ann.pk, ben.pk, first_holds="QS"),
-        format="json",
-        HTTP_IF_MATCH="*",
-    )
+    response = correct(as_carol, match_id, 2, full_packs(ann.pk, ben.pk, first_holds="QS"))
     assert response.status_code == 200
 
     served = served_fresh(as_victor, club, spring)

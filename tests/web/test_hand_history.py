@@ -6,7 +6,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 from rest_framework.test import APIClient
 
-from tests.factories import create_match, record_hand, went_out
+from tests.factories import correct, create_match, record_hand, went_out
 
 
 def test_a_corrected_hand_shows_its_reason_and_its_earlier_version(
@@ -19,8 +19,7 @@ def test_a_corrected_hand_shows_its_reason_and_its_earlier_version(
     client = APIClient()
     client.force_authenticate(bob)
     body = {**went_out(cleo.pk, [ann.pk, ben.pk, cleo.pk]), "reason": "Cleo went out, not Ann"}
-    url = f"/api/v1/matches/{match.pk}/hands/1/"
-    answer = client.put(url, body, format="json", HTTP_IF_MATCH="*")
+    answer = correct(client, match.pk, 1, body)
     assert answer.status_code == 200, answer.json()
 
     page = page_as(victor)  # a viewer sees the history too
