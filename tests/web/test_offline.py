@@ -4,6 +4,8 @@ returns, with the Idempotency-Key it was made with."""
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import expect
 from rest_framework.test import APIClient
 
@@ -31,6 +33,26 @@ def wait_for_service_worker(page) -> None:
             return
         page.wait_for_timeout(100)
     raise AssertionError("the service worker never took the page")
+
+
+# Counts, on the page's root element, each "outbox-change" the page fires: the outbox fires one
+# whenever an entry is added, updated or removed, and once at the end of every replay, the first
+# of which starts as the page opens.
+COUNT_OUTBOX_CHANGES = """
+window.addEventListener("outbox-change", () => {
+  const marks = document.documentElement.dataset;
+  marks.outboxChanges = String(Number(marks.outboxChanges ?? 0) + 1);
+});
+"""
+
+
+def wait_for_outbox_replay(page) -> None:
+    """Until the outbox of the page just opened has been replayed (or changed) at least once.
+
+    The page must have been given ``COUNT_OUTBOX_CHANGES`` (``add_init_script``) before it opened.
+    A page that finds nothing of its user's to send fires its first change at the end of the
+    replay it starts as it opens, so anything that replay would send has been sent by then."""
+    expect(page.locator("html")).to_have_attribute("data-outbox-changes", re.compile(r"^[1-9]"))
 
 
 def test_a_hand_recorded_offline_waits_across_a_reload_and_is_sent_once_online(
@@ -88,8 +110,9 @@ def test_a_hand_recorded_offline_waits_across_a_reload_and_is_sent_once_online(
     }
 
     # Sending again (another tab, a second replay) never records a second hand.
+    page.add_init_script(COUNT_OUTBOX_CHANGES)
     page.reload()
-    page.wait_for_timeout(500)
+    wait_for_outbox_replay(page)
     assert len(hands_through_the_api(match, bob)) == 1
 
 

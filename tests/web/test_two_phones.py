@@ -13,7 +13,11 @@ from rest_framework.test import APIClient
 from matches.models import Hand, HandConfirmation, SecondEntry
 from tests.factories import create_match, went_out
 from tests.web.entry import choose_ending, enter_player, open_entry, record_reviewed
-from tests.web.test_offline import wait_for_service_worker
+from tests.web.test_offline import (
+    COUNT_OUTBOX_CHANGES,
+    wait_for_outbox_replay,
+    wait_for_service_worker,
+)
 
 ANN_MELDS = [["AS", "AH", "AD", "AC"], ["AS", "AH", "AD"], ["KS", "KH", "KD"], ["QS", "QH", "QD"]]
 BEN_HELD = ["3C", "4C", "8H", "9H", "10H", "JH", "3D", "4D", "8C", "9C"]
@@ -257,6 +261,7 @@ def test_a_waiting_hand_is_not_sent_by_another_user_after_sign_out(
     context.set_offline(False)
     a = context.new_page()
     a.set_default_timeout(30_000)
+    a.add_init_script(COUNT_OUTBOX_CHANGES)
     # through the sign-in form, as a person would: the service worker then drops the pages it
     # kept for Bob (a session cookie set behind its back would leave them, to be served to
     # Alice if the network is slow to answer)
@@ -267,6 +272,6 @@ def test_a_waiting_hand_is_not_sent_by_another_user_after_sign_out(
     a.wait_for_load_state()
     a.goto(f"/matches/{match.pk}/")
     expect(a.get_by_role("link", name="Enter hand 1")).to_be_visible()
-    a.wait_for_timeout(3000)  # the outbox replays when a page starts
+    wait_for_outbox_replay(a)  # the outbox replays when a page starts: Bob's hand stays
     expect(a.locator("#outbox")).to_have_count(0)
     assert Hand.objects.filter(match=match).count() == 0
