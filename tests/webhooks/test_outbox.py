@@ -136,3 +136,23 @@ def test_only_the_first_confirmation_of_a_version_is_announced(carol, victor, al
         assert confirmations.confirmation_add(hand=hand, user=victor, device="phone")
         assert not confirmations.confirmation_add(hand=hand, user=victor, device="phone")
     assert Event.objects.filter(type="hand.confirmed").count() == 1
+
+
+def test_a_hand_reaches_the_enabled_endpoints_of_its_club_that_want_it(
+    as_carol, club, bobs_club, roster, settings
+):
+    settings.WEBHOOKS_ALLOW_PRIVATE_TARGETS = True
+    url = "http://127.0.0.1:18859/"
+    wanting = [Endpoint.objects.create(club=club, url=url, events=ALL) for _ in range(2)]
+    Endpoint.objects.create(club=club, url=url, events=["match.started"])  # not this type
+    Endpoint.objects.create(club=club, url=url, events=ALL, disabled_at="2026-01-01T00:00:00Z")
+    Endpoint.objects.create(club=bobs_club, url=url, events=ALL)  # another club's
+    seated = [p.pk for p in roster[:3]]
+    match = start_match(as_carol, club, roster[:3])
+    assert record(as_carol, match["id"], went_out(seated[0], seated)).status_code == 201
+
+    recorded = Event.objects.get(club=club, type="hand.recorded")
+    deliveries = Delivery.objects.filter(event=recorded).order_by("endpoint_id")
+    assert [d.endpoint_id for d in deliveries] == [e.pk for e in wanting]
+    assert {d.message_id for d in deliveries} == {f"evt_{recorded.pk}"}
+    assert deliveries[0].payload["data"] == recorded.data
