@@ -24,7 +24,7 @@ def write(*, club_id: int, type: EventType, data: Mapping[str, Any]) -> Event:
     holds it (and the club's feed counter, until it commits)."""
     with transaction.atomic(savepoint=False):  # the caller's transaction, when there is one
         position = Event.next_position(club_id)
-        event = Event.objects.create(club_id=club_id, position=position, type=type, data=dict(data))
+        event = Event.insert(club_id=club_id, position=position, type=type, data=dict(data))
         signals.event_written.send(sender=Event, event=event)
     return event
 

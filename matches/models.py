@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import secrets
 from decimal import Decimal
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
 from django.db import connection, models, transaction
@@ -694,3 +694,32 @@ class Event(models.Model):
             cursor.execute(NEXT_POSITION, [club_id])
             (position,) = cursor.fetchone()
         return int(position)
+
+    @classmethod
+    def insert(cls, *, club_id: int, position: int, type: str, data: dict[str, Any]) -> Event:
+        """Insert one event, as ``Event.objects.create`` would, through a written statement.
+
+        Every recorded hand writes one in its transaction, and building the INSERT with the ORM
+        cost more than running it. Each value is prepared by its own field, as the ORM
+        prepares it, so the row is the same on PostgreSQL and SQLite.
+        """
+        event = cls(club_id=club_id, position=position, type=type, data=data)
+        params = []
+        for name in INSERTED_EVENT_FIELDS:
+            field = cast("models.Field[Any, Any]", cls._meta.get_field(name))  # concrete fields
+            params.append(field.get_db_prep_save(getattr(event, field.attname), connection))
+        with connection.cursor() as cursor:
+            cursor.execute(INSERT_EVENT, params)
+            (event.pk,) = cursor.fetchone()
+        event._state.adding = False
+        event._state.db = connection.alias
+        return event
+
+
+# The columns of INSERT_EVENT, in its order.
+INSERTED_EVENT_FIELDS = ("club", "position", "type", "data", "created_at")
+INSERT_EVENT = f"""
+INSERT INTO "{Event._meta.db_table}" (club_id, position, type, data, created_at)
+VALUES (%s, %s, %s, %s, %s)
+RETURNING id
+"""

@@ -156,3 +156,16 @@ def test_a_hand_reaches_the_enabled_endpoints_of_its_club_that_want_it(
     assert [d.endpoint_id for d in deliveries] == [e.pk for e in wanting]
     assert {d.message_id for d in deliveries} == {f"evt_{recorded.pk}"}
     assert deliveries[0].payload["data"] == recorded.data
+
+
+def test_an_event_inserted_by_its_statement_reads_back_as_the_orm_writes_it(club):
+    data = {"match": 1, "text": "Zoë's 2♦=Q♠", "nested": {"nets": [-65, 340]}, "none": None}
+    with transaction.atomic():
+        written = Event.insert(club_id=club.pk, position=7, type="hand.recorded", data=data)
+        made = Event.objects.create(club=club, position=8, type="hand.recorded", data=data)
+    assert not written._state.adding
+    read, other = Event.objects.get(pk=written.pk), Event.objects.get(pk=made.pk)
+    assert (read.club_id, read.position, read.type) == (club.pk, 7, "hand.recorded")
+    assert read.data == data
+    assert read.data == other.data and read.created_at == written.created_at
+    assert read.created_at.tzinfo is not None
