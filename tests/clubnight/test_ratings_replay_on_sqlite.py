@@ -259,10 +259,13 @@ def test_the_worker_replays_ratings_beside_live_writes_and_ends_where_a_rebuild_
     harness.wait_until(settled, what="the replays of the night", seconds=60, log=night.log)
     queued = replays(night.database)
     assert set(queued) == {"SUCCESSFUL"}, queued
-    # one replay queued for each hand that finished a match or changed a finished one, and
-    # none for a confirmation: the demo's match, 6 + 4 finished, every correction, 1 voided
+    # At most one replay queued for each hand that finished a match or changed a finished one,
+    # and none for a confirmation: the demo's match, 6 + 4 finished, every correction, 1 voided.
+    # A change whose pending row a running replay already took (between the change's commit and
+    # its own look at what is pending) has nothing left to replay and queues none; the ratings
+    # below show that every change was replayed all the same.
     corrections = sum(1 for path, status, _ in answers if path.startswith("PUT") and status == 200)
-    assert queued["SUCCESSFUL"] == 1 + 6 + 4 + corrections + 1
+    assert 0 < queued["SUCCESSFUL"] <= 1 + 6 + 4 + corrections + 1
     replayed = owner.ratings(club)[1]
     replayed_rows = stored(night.database)
 
