@@ -182,6 +182,9 @@ class RecordedHand:
     )
     agreed: bool = False
     """The hand was already recorded, and the submission agreed with it: nothing new written."""
+    _json: dict[str, Any] | None = field(default=None, init=False, repr=False, compare=False)
+    """``to_json``'s answer, made once: a recorded hand is its event, its answer and the answer
+    kept under its Idempotency-Key."""
 
     @property
     def rummy(self) -> bool | None:
@@ -195,7 +198,10 @@ class RecordedHand:
 
         Recording a hand is the API's busiest write, and walking nested output serializers
         cost more than the rest of presenting it, so the value writes its own JSON."""
-        body = _to_json(self)
+        if self._json is None:
+            object.__setattr__(self, "_json", _to_json(self))  # frozen, so set as dataclasses do
+        assert self._json is not None
+        body = dict(self._json)  # the caller's own top level; what is inside is shared, unchanged
         if not with_match:
             del body["match"]
         return body

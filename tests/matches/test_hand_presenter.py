@@ -14,7 +14,7 @@ from rest_framework.renderers import JSONRenderer
 
 from matches import hands, selectors, state
 from matches.api.serializers.hands import HandSerializer, HandWithMatchSerializer
-from matches.models import Hand, IdempotencyRecord, Season
+from matches.models import Event, Hand, IdempotencyRecord, Season
 from tests.factories import full_packs, record, start_match, went_out, whole_pack_out
 
 
@@ -149,3 +149,31 @@ def test_an_answer_kept_before_the_answer_was_the_json_of_its_value_is_replayed(
 
 
 COMPUTED = ("next_hand", "next_dealer", "dealer_after_next", "winners", "shared_victory")
+
+
+def test_a_recorded_hand_is_written_as_json_once_for_its_event_answer_and_key(
+    as_carol, club, roster, monkeypatch
+):
+    """The event, the answer and the answer kept under the key share one walk over the hand;
+    each caller still gets a top level of its own."""
+    walked = []
+    walk = hands._to_json
+
+    def counting(value: object) -> dict:
+        if isinstance(value, hands.RecordedHand):
+            walked.append(value.number)
+        return walk(value)
+
+    monkeypatch.setattr(hands, "_to_json", counting)
+    seated = [p.pk for p in roster[:3]]
+    match = start_match(as_carol, club, roster[:3])
+    answer = record(as_carol, match["id"], went_out(seated[0], seated), HTTP_IDEMPOTENCY_KEY="k1")
+    assert answer.status_code == 201
+    assert walked == [1]
+    event = Event.objects.get(club=club, type="hand.recorded")
+    kept = IdempotencyRecord.objects.get(match_id=match["id"], key="k1")
+    assert event.data["hand"] == answer.json() == kept.response
+
+    value = hands.RecordedHand.from_json(answer.json())
+    without = value.to_json(with_match=False)
+    assert "match" not in without and "match" in value.to_json()  # the kept one is untouched
