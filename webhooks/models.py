@@ -47,9 +47,6 @@ class Endpoint(models.Model):
     def __str__(self) -> str:
         return self.url
 
-    def wants(self, type: str) -> bool:
-        return type in self.events
-
     def signing_secrets(self, now: datetime) -> list[str]:
         """The secrets an attempt made ``now`` is signed with: the current one, and the one
         before it while its overlap lasts."""
