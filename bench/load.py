@@ -118,6 +118,55 @@ class Result:
     statuses: dict[int, int]
     socket_errors: int
     unexpected: int
+    cpu: dict[str, float] = field(default_factory=dict)  # CPU ms a request, by CPU_KINDS
+
+
+# --- CPU time by process ---------------------------------------------------------------------
+
+CPU_KINDS = ("app", "db", "cache")  # gunicorn and its workers, PostgreSQL, Redis
+
+
+def cpu_seconds(server_pid: int) -> dict[str, float]:
+    """The CPU seconds spent so far by the app server (``server_pid`` and its children), by
+    PostgreSQL's processes and by Redis's, from /proc (empty without /proc).
+
+    A request's share of each is the difference over a run divided by its requests: what the
+    work behind one answer costs the machine, beside the throughput ratio that hides where it
+    goes. PostgreSQL's processes include those serving any other client of the same server.
+    """
+    proc = Path("/proc")
+    if not proc.is_dir():
+        return {}
+    tick = os.sysconf("SC_CLK_TCK")
+    totals = dict.fromkeys(CPU_KINDS, 0.0)
+    for entry in proc.iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:  # gone meanwhile
+            continue
+        name = stat[stat.index("(") + 1 : stat.rindex(")")]
+        fields = stat[stat.rindex(")") + 2 :].split()  # state, ppid, ..., utime (11), stime (12)
+        if server_pid in (int(entry.name), int(fields[1])):
+            kind = "app"
+        elif name.startswith("postgres"):
+            kind = "db"
+        elif name.startswith("redis"):
+            kind = "cache"
+        else:
+            continue
+        totals[kind] += (int(fields[11]) + int(fields[12])) / tick
+    return totals
+
+
+def cpu_per_request(
+    before: dict[str, float], after: dict[str, float], requests: int
+) -> dict[str, float]:
+    """CPU milliseconds a request, by kind, between two ``cpu_seconds`` readings."""
+    if not before or not requests:
+        return {}
+    return {kind: 1000 * (after[kind] - before[kind]) / requests for kind in CPU_KINDS}
 
 
 # --- the data --------------------------------------------------------------------------------
@@ -362,15 +411,19 @@ def run_wrk(base_url: str, script: Path, seconds: int, args: argparse.Namespace)
     raise RuntimeError(f"wrk gave no summary:\n{finished.stdout}\n{finished.stderr}")
 
 
-def measure(target: Target, base_url: str, workdir: Path, args: argparse.Namespace) -> Result:
-    """Warm up, then measure one target."""
+def measure(
+    target: Target, base_url: str, workdir: Path, args: argparse.Namespace, server_pid: int
+) -> Result:
+    """Warm up, then measure one target, with the CPU time its requests took."""
     slug = target.label.replace("/", "-").replace(" ", "-")
     warm = workdir / f"{slug}-warmup.lua"
     warm.write_text(lua_script(target, target.warmup, target.warmup_alternates, args.threads))
     run_wrk(base_url, warm, WARMUP_SECONDS, args)
     script = workdir / f"{slug}.lua"
     script.write_text(lua_script(target, target.requests, target.alternates, args.threads))
+    before = cpu_seconds(server_pid)
     summary = run_wrk(base_url, script, args.duration, args)
+    after = cpu_seconds(server_pid)
     statuses = {int(k): v for k, v in summary["statuses"].items()}
     return Result(
         label=target.label,
@@ -381,6 +434,7 @@ def measure(target: Target, base_url: str, workdir: Path, args: argparse.Namespa
         statuses=statuses,
         socket_errors=summary["socket_errors"],
         unexpected=sum(n for status, n in statuses.items() if status != target.expected),
+        cpu=cpu_per_request(before, after, summary["requests"]),
     )
 
 
@@ -559,16 +613,17 @@ def main() -> int:
         baseline, goals = targets[0], targets[1:]
         results: list[Result] = []  # baseline, target, baseline, target, ..., baseline
         with tempfile.TemporaryDirectory(prefix="arlington-load-") as workdir:
-            results.append(measure(baseline, base_url, Path(workdir), args))
+            pid = server.pid
+            results.append(measure(baseline, base_url, Path(workdir), args, pid))
             for target in goals:
-                results.append(measure(target, base_url, Path(workdir), args))
-                results.append(measure(baseline, base_url, Path(workdir), args))
+                results.append(measure(target, base_url, Path(workdir), args, pid))
+                results.append(measure(baseline, base_url, Path(workdir), args, pid))
         harness.stop(server)
         server = None
 
         print(
             f"\n{'target':<16} {'req/s':>8} {'ratio':>6} {'p50 ms':>7} {'p99 ms':>7}  "
-            f"{'requests':>8}  errors"
+            f"{'requests':>8}  {'CPU ms a request: app db cache':<31} errors"
         )
         ratios = {}
         for i, r in enumerate(results):
@@ -582,9 +637,10 @@ def main() -> int:
             if i % 2:  # between two baselines: compared with their mean
                 ratios[r.label] = r.rps / ((results[i - 1].rps + results[i + 1].rps) / 2)
                 ratio = f"{ratios[r.label]:5.2f}x"
+            cpu = "  ".join(f"{r.cpu[kind]:5.2f}" for kind in CPU_KINDS) if r.cpu else "-"
             print(
                 f"{r.label:<16} {r.rps:8.0f} {ratio} {r.p50_ms:7.1f} "
-                f"{r.p99_ms:7.1f}  {r.requests:8d}  {detail}"
+                f"{r.p99_ms:7.1f}  {r.requests:8d}  {cpu:<31} {detail}"
             )
 
         from matches.models import Match, MatchStatus
