@@ -198,10 +198,11 @@ class RecordedHand:
 
         Recording a hand is the API's busiest write, and walking nested output serializers
         cost more than the rest of presenting it, so the value writes its own JSON."""
-        if self._json is None:
-            object.__setattr__(self, "_json", _to_json(self))  # frozen, so set as dataclasses do
-        assert self._json is not None
-        body = dict(self._json)  # the caller's own top level; what is inside is shared, unchanged
+        made = self._json
+        if made is None:
+            made = _to_json(self)
+            object.__setattr__(self, "_json", made)  # frozen, so set as dataclasses do
+        body = dict(made)  # the caller's own top level; what is inside is shared, unchanged
         if not with_match:
             del body["match"]
         return body
