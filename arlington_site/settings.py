@@ -257,7 +257,26 @@ _CACHES = {
 }
 if CACHE_BACKEND not in _CACHES or (CACHE_BACKEND == "redis" and not REDIS_URL):
     raise ImproperlyConfigured("CACHE_BACKEND is redis (with REDIS_URL), database or local.")
-CACHES = {"default": _CACHES[CACHE_BACKEND]}
+_tables_kept = os.environ.get("TABLES_KEPT", "200").strip()
+if not _tables_kept.isdigit():
+    raise ImproperlyConfigured("TABLES_KEPT is a whole number of tables, 0 or more.")
+TABLES_KEPT = int(_tables_kept)
+CACHES = {
+    "default": _CACHES[CACHE_BACKEND],
+    # Each process's own copies of the standings answers it served last, asked before the
+    # shared cache (matches/standings.py): their keys name the club's standings stamp, so a
+    # copy is never stale. At most TABLES_KEPT of them, the least recently read go first;
+    # 0 keeps none.
+    "tables": (
+        {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "arlington-tables",
+            "OPTIONS": {"MAX_ENTRIES": TABLES_KEPT, "CULL_FREQUENCY": 4},
+        }
+        if TABLES_KEPT > 0
+        else {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}
+    ),
+}
 
 # The admin (/admin/) can be switched off where nobody needs it: its pages are then 404s.
 ADMIN_ENABLED = env_bool("ADMIN_ENABLED", default=True)

@@ -19,7 +19,9 @@ from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import cache, caches
+from django.core.cache.backends.base import BaseCache
+from django.core.cache.backends.dummy import DummyCache
 from django.db.models import (
     Count,
     Exists,
@@ -67,6 +69,9 @@ CACHE_SECONDS = 60 * 60
 # Part of every key: moved on when what a table's entries hold changes shape, so that a new
 # release never reads the entries of an older one.
 CACHE_VERSION = 2
+# Each process's own copy of the tables it served last (settings.CACHES), asked before the
+# shared cache.
+NEAR = "tables"
 
 
 @dataclass(frozen=True)
@@ -332,17 +337,40 @@ class Table:
 _CACHE_ERRORS = (RedisError, OSError)
 
 
+_NONE_KEPT = DummyCache("", {})
+
+
+def _near() -> BaseCache:
+    """This process's own copies; none are kept by settings whose CACHES have no ``tables``."""
+    return caches[NEAR] if NEAR in settings.CACHES else _NONE_KEPT
+
+
 def cached(key: str) -> Any:
-    """The cached value, or None when it is missing or the cache cannot be reached."""
+    """The cached value, or None when it is missing or the cache cannot be reached.
+
+    This process's own copy (the ``tables`` cache) is asked first, then the shared cache,
+    whose value this process then keeps too. A key names the club's stamp (see ``Table``): what
+    is stored under it is never older than that stamp, so a copy is as good as the shared
+    entry, and a table asked for again costs no trip to the shared cache.
+    """
+    near = _near()
+    value = near.get(key)
+    if value is not None:
+        return value
     try:
-        return cache.get(key)
+        value = cache.get(key)
     except _CACHE_ERRORS:
         logger.warning("cache unreachable; computing %s afresh", key)
         return None
+    if value is not None:
+        near.set(key, value, CACHE_SECONDS)
+    return value
 
 
 def keep(key: str, value: Any) -> None:
-    """Cache the value for CACHE_SECONDS, unless the cache cannot be reached."""
+    """Cache the value for CACHE_SECONDS here and in the shared cache (unless it cannot be
+    reached)."""
+    _near().set(key, value, CACHE_SECONDS)
     try:
         cache.set(key, value, CACHE_SECONDS)
     except _CACHE_ERRORS:

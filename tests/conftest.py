@@ -91,12 +91,15 @@ def _requests_commit_their_work(request):
 
 @pytest.fixture
 def fresh_cache():
-    """An empty cache before and after the test, so throttling counts never leak between tests."""
+    """Empty caches before and after the test, so that neither throttling counts nor tables
+    kept by this process leak between tests."""
     from django.core.cache import cache
 
-    cache.clear()
+    from tests.factories import empty_caches
+
+    empty_caches()
     yield cache
-    cache.clear()
+    empty_caches()
 
 
 @pytest.fixture

@@ -236,3 +236,12 @@ def work() -> None:
     from django.core.management import call_command
 
     call_command("worker", batch=True, startup_delay=False, reload=False, verbosity=0)
+
+
+def empty_caches() -> None:
+    """Every cache emptied: the shared one and each process's own copies (settings.CACHES)."""
+    from django.conf import settings
+    from django.core.cache import caches
+
+    for alias in settings.CACHES:
+        caches[alias].clear()

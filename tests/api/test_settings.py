@@ -147,6 +147,43 @@ def test_an_unknown_cache_backend_is_refused_at_start():
     assert "ImproperlyConfigured" in result.stderr
 
 
+TABLES = """
+import django
+from django.core.cache import caches
+from django.core.cache.backends.locmem import LocMemCache
+django.setup()
+tables = caches["tables"]
+print(f"kept up to {tables._max_entries}" if isinstance(tables, LocMemCache) else "none kept")
+"""
+
+
+@pytest.mark.parametrize(
+    ("kept", "expected"),
+    [("", "kept up to 200"), ("25", "kept up to 25"), ("0", "none kept")],
+)
+def test_each_process_keeps_as_many_tables_as_tables_kept_says(kept, expected):
+    overrides = {"TABLES_KEPT": kept} if kept else {}
+    env = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "TABLES_KEPT"}}
+    env.update(DJANGO_SETTINGS_MODULE="arlington_site.settings", SECRET_KEY="x", **overrides)
+    result = subprocess.run(
+        [sys.executable, "-c", TABLES],
+        cwd=PROJECT_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == expected
+
+
+@pytest.mark.parametrize("kept", ["-1", "many", "2.5"])
+def test_a_count_of_tables_kept_that_is_no_whole_number_is_refused_at_start_up(kept):
+    result = load_settings(SECRET_KEY="a-real-secret-for-this-test", TABLES_KEPT=kept)
+    assert result.returncode != 0
+    assert "ImproperlyConfigured: TABLES_KEPT is a whole number of tables" in result.stderr
+
+
 @pytest.mark.parametrize("timeout", ["0", "61", "ten"])
 def test_a_webhook_timeout_out_of_bounds_is_refused_at_start_up(timeout):
     result = load_settings(

@@ -14,7 +14,6 @@ import json
 from decimal import Decimal
 
 import pytest
-from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -23,7 +22,7 @@ from rest_framework.renderers import JSONRenderer
 from matches import standings
 from matches.models import Club, Match, Player, Season, Seat
 from matches.services import matches as match_services
-from tests.factories import correct, full_packs, record, start_match, went_out
+from tests.factories import correct, empty_caches, full_packs, record, start_match, went_out
 
 
 def play(client, club, players, hands, **extra) -> int:
@@ -381,7 +380,7 @@ def test_anonymous_requests_are_refused(client, league):
 
 def queries_for(client, url: str) -> int:
     """Queries of a request that computes its table: the cache is emptied first."""
-    cache.clear()
+    empty_caches()
     with CaptureQueriesContext(connection) as captured:
         response = client.get(url)
     assert response.status_code == 200

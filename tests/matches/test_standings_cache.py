@@ -8,7 +8,7 @@ two-player match at 1,020 to -195.
 from __future__ import annotations
 
 import pytest
-from django.core.cache import cache
+from django.core.cache import caches
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -16,7 +16,7 @@ from matches import standings
 from matches.api.views import clubs as club_views
 from matches.models import Club, Match, Player, Season
 from matches.services import matches as match_services
-from tests.factories import correct, full_packs, record, went_out
+from tests.factories import correct, empty_caches, full_packs, record, went_out
 from tests.matches.test_standings import outright, play, table
 
 DATES = {"from": "2000-01-01", "to": "2999-12-31"}  # every match of the tests finishes between
@@ -58,7 +58,7 @@ def every_table(client, club: Club, season: Season) -> dict[str, list[dict]]:
 def served_fresh(client, club: Club, season: Season) -> dict[str, list[dict]]:
     """Every table as served now, checked against what an empty cache gives."""
     served = every_table(client, club, season)
-    cache.clear()
+    empty_caches()
     assert served == every_table(client, club, season)
     return served
 
@@ -131,6 +131,67 @@ def test_each_query_of_a_club_has_its_own_entry(as_carol, as_victor, club, roste
     assert table(as_victor, url, **{"from": "2999-01-01"}) == []
     assert table(as_victor, url, to="2000-01-01") == []
     assert len(table(as_victor, url, **DATES)) == 3
+
+
+@pytest.fixture
+def shared_reads(monkeypatch) -> list[str]:
+    """The keys read from the shared cache (the process's own copies are not counted)."""
+    keys: list[str] = []
+    shared = caches["default"]
+    read = shared.get
+
+    def counted(key, *args, **kwargs):
+        keys.append(key)
+        return read(key, *args, **kwargs)
+
+    monkeypatch.setattr(shared, "get", counted)
+    return keys
+
+
+def test_a_table_this_process_served_is_not_read_from_the_shared_cache_again(
+    as_carol, as_victor, club, roster, computed, shared_reads
+):
+    outright(as_carol, club, roster[0], roster[1])
+    url = f"/api/v1/clubs/{club.pk}/standings/"
+    first = as_victor.get(url)
+    shared_reads.clear()  # the throttles' counts and the first answer's misses
+
+    again = [as_victor.get(url) for _ in range(3)]
+
+    assert [key for key in shared_reads if key.startswith("standings:")] == []
+    assert len(computed) == 1
+    assert {answer.content for answer in again} == {first.content}
+
+
+def test_a_table_another_process_kept_is_read_from_the_shared_cache_once(
+    as_carol, as_victor, club, roster, computed, shared_reads
+):
+    outright(as_carol, club, roster[0], roster[1])
+    url = f"/api/v1/clubs/{club.pk}/standings/"
+    first = as_victor.get(url)
+    caches[standings.NEAR].clear()  # as a worker that has not served it yet finds it
+    shared_reads.clear()
+
+    again = [as_victor.get(url) for _ in range(3)]
+
+    assert len([key for key in shared_reads if key.startswith("standings:")]) == 1
+    assert len(computed) == 1
+    assert {answer.content for answer in again} == {first.content}
+
+
+def test_a_change_is_in_the_next_answer_although_this_process_kept_the_old_table(
+    as_carol, as_victor, club, roster
+):
+    ann, ben = roster[:2]
+    outright(as_carol, club, ann, ben)
+    url = f"/api/v1/clubs/{club.pk}/standings/"
+    assert lines(table(as_victor, url)) == [("Ann", 1, 1020), ("Ben", 0, -195)]
+    old = standings.standings_for_club(club=Club.objects.get(pk=club.pk)).key("json")
+
+    outright(as_carol, club, ben, ann)
+
+    assert caches[standings.NEAR].get(old) is not None  # still held by this process
+    assert lines(table(as_victor, url)) == [("Ann", 1, 825), ("Ben", 1, 825)]
 
 
 # --- every change is in the next answer ------------------------------------------------------
