@@ -17,12 +17,16 @@ LOAD_SETTINGS = (
 )
 
 
-def load_settings(**overrides: str) -> subprocess.CompletedProcess[str]:
-    """Import the settings in a fresh interpreter, with DEBUG and SECRET_KEY unset unless given."""
-    env = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "SECRET_KEY"}}
+def load_settings(
+    script: str = LOAD_SETTINGS, **overrides: str
+) -> subprocess.CompletedProcess[str]:
+    """Run ``script`` (by default: import the settings) in a fresh interpreter, with DEBUG,
+    SECRET_KEY and TABLES_KEPT unset unless given."""
+    unset = {"DEBUG", "SECRET_KEY", "TABLES_KEPT"}
+    env = {k: v for k, v in os.environ.items() if k not in unset}
     env.update(DJANGO_SETTINGS_MODULE="arlington_site.settings", **overrides)
     return subprocess.run(
-        [sys.executable, "-c", LOAD_SETTINGS],
+        [sys.executable, "-c", script],
         cwd=PROJECT_ROOT,
         env=env,
         capture_output=True,
@@ -163,16 +167,7 @@ print(f"kept up to {tables._max_entries}" if isinstance(tables, LocMemCache) els
 )
 def test_each_process_keeps_as_many_tables_as_tables_kept_says(kept, expected):
     overrides = {"TABLES_KEPT": kept} if kept else {}
-    env = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "TABLES_KEPT"}}
-    env.update(DJANGO_SETTINGS_MODULE="arlington_site.settings", SECRET_KEY="x", **overrides)
-    result = subprocess.run(
-        [sys.executable, "-c", TABLES],
-        cwd=PROJECT_ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    result = load_settings(TABLES, SECRET_KEY="a-real-secret-for-this-test", **overrides)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == expected
 
