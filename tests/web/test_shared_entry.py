@@ -11,7 +11,7 @@ from collections import Counter
 
 from playwright.sync_api import expect
 
-from matches.models import Hand
+from matches.models import Hand, HandDraftPart
 from tests.factories import create_match, record_hand, went_out
 from tests.web.entry import choose_ending, choose_player, open_entry, record_reviewed, tap
 
@@ -343,3 +343,30 @@ def test_taps_that_missed_the_recorded_hand_are_kept_to_compare(page_as, alice, 
     expect(taken).to_be_visible()
     expect(taken.locator("h2")).to_have_text("Hand 1 is already recorded, differently")
     assert Hand.objects.filter(match=match).count() == 1
+
+
+OFFLINE = "No connection: this entry stays on this phone until it returns."
+
+
+def test_taps_made_without_a_connection_are_shared_once_it_returns(page_as, alice, bob, roster):
+    """Nothing changed on the server meanwhile, so the phone's next read brings no news (304):
+    its taps still go as soon as the connection is back, and the screen says it is shared."""
+    ann, ben, cleo = roster[:3]
+    match = create_match(ann.club, [ann, ben, cleo], user=alice)
+    a, b = phone(page_as, alice), phone(page_as, bob)
+    for page in (a, b):
+        open_entry(page, match.pk)
+        expect(page.get_by_text(SHARED, exact=True)).to_be_visible()
+    held(b, 1, ["KC"])
+    choose_player(a, 1)
+    expect(a.locator('.player-panel li.group.hand .chip[data-card="KC"]')).to_be_visible()
+
+    b.route("**/draft/**", lambda route: route.abort())
+    held(b, 1, ["QC"])
+    expect(b.get_by_text(OFFLINE, exact=True)).to_be_visible()
+    b.unroute("**/draft/**")
+
+    expect(b.get_by_text(SHARED, exact=True)).to_be_visible()
+    expect(a.locator('.player-panel li.group.hand .chip[data-card="QC"]')).to_be_visible()
+    part = HandDraftPart.objects.get(match=match, player=ben)
+    assert part.data["hand"] == ["KC", "QC"]

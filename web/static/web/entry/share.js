@@ -111,20 +111,24 @@ async function poll() {
   polling = true;
   try {
     const before = written;
-    const answer = await request(base(), { headers: etag ? { "If-None-Match": etag } : {} });
-    // while a part is on its way, its answer brings the same news: this one waits; and an
-    // answer read before this phone's last write may lack the part it wrote (a part missing
-    // reads as thrown away): the next read brings the news instead
-    if (!sending && written === before) {
-      etag = answer.headers.get("ETag");
-      take(answer.data);
+    try {
+      const answer = await request(base(), { headers: etag ? { "If-None-Match": etag } : {} });
+      // while a part is on its way, its answer brings the same news: this one waits; and an
+      // answer read before this phone's last write may lack the part it wrote (a part missing
+      // reads as thrown away): the next read brings the news instead
+      if (!sending && written === before) {
+        etag = answer.headers.get("ETag");
+        take(answer.data);
+      }
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 304)) throw error; // 304: nothing new
     }
+    // the server answered, with news or without: the connection is back, and what this phone
+    // tapped meanwhile goes now
     if (["joining", "offline"].includes(state.share.status)) setStatus("sharing");
     if (pendingParts(state.draft).length) changed();
   } catch (error) {
-    if (error instanceof ApiError && error.status === 304) {
-      // nothing new on the server
-    } else if (error instanceof ApiError && error.status === 409) {
+    if (error instanceof ApiError && error.status === 409) {
       close(error);
       return;
     } else if (error instanceof OfflineError) {
