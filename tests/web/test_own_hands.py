@@ -210,9 +210,11 @@ def test_a_scorekeeper_starts_the_hand_again_on_every_phone(
     dialog.get_by_role("button", name="Cancel").click()
     expect(b.locator(".player-panel .chip")).to_have_count(4)  # nothing changed
 
+    expect(b.locator("#preview-status")).not_to_have_text("")  # the old entry's check
     b.locator("#start-again").click()
     b.locator("#start-again-yes").click()
     expect(b.locator(".player-panel .chip")).to_have_count(0)
+    expect(b.locator("#preview-status")).to_have_text("")  # nothing entered, nothing to check
     expect(a.locator(".player-panel .chip")).to_have_count(0)
     expect(a.locator('input[name="ending"]:checked')).to_have_count(0)
     assert not any(p.data.get("melds") or p.data.get("hand") for p in HandDraftPart.objects.all())

@@ -370,3 +370,43 @@ def test_taps_made_without_a_connection_are_shared_once_it_returns(page_as, alic
     expect(a.locator('.player-panel li.group.hand .chip[data-card="QC"]')).to_be_visible()
     part = HandDraftPart.objects.get(match=match, player=ben)
     assert part.data["hand"] == ["KC", "QC"]
+
+
+def test_a_hand_started_again_keeps_only_the_cards_this_phone_had_not_sent(page_as, alice, roster):
+    """The merge, run in the page: Ben's part had been shared (a run), then this phone tapped a
+    fourth card onto the run and one held card, unsent, when another phone started the hand
+    again. Only those two taps stay, to be sent as a new part: the run is gone, as everywhere."""
+    ann, ben = roster[:2]
+    match = create_match(ann.club, [ann, ben], user=alice)
+    a = phone(page_as, alice)
+    open_entry(a, match.pk)
+    emptied = {"number": 1, "ending": None, "players": []}
+    outcome = merged(
+        a,
+        ann.pk,
+        ben.pk,
+        emptied,
+        """const shared = d.sharedOf(draft);
+  shared.versions[String(ben)] = 2;
+  shared.base[String(ben)] = {melds: [["5D", "6D", "7D"]], hand: ["KC"]};
+  draft.players[1].melds = [["5D", "6D", "7D", "8D"], []];
+  draft.players[1].hand = ["KC", "QC"];""",
+    )
+    assert outcome["ben"] == {"melds": [["8D"]], "hand": ["QC"]}
+    assert outcome["result"]["changed"] is True
+    assert outcome["pending"] == [str(ben.pk)]
+
+    # a phone that had sent everything keeps nothing of that part
+    nothing = merged(
+        a,
+        ann.pk,
+        ben.pk,
+        emptied,
+        """const shared = d.sharedOf(draft);
+  shared.versions[String(ben)] = 2;
+  shared.base[String(ben)] = {melds: [["5D", "6D", "7D"]], hand: ["KC"]};
+  draft.players[1].melds = [["5D", "6D", "7D"], []];
+  draft.players[1].hand = ["KC"];""",
+    )
+    assert nothing["ben"] == {"melds": [], "hand": []}
+    assert nothing["pending"] == []

@@ -538,6 +538,30 @@ function mergeField(shared, key, field, local, theirs) {
   return null;
 }
 
+// What this phone changed in a part since it last saw it shared (`base`), or null for
+// nothing: the ending's answers as they stand here; a player's cards beyond those shared, card
+// by card (a meld keeps only its cards tapped since, a meld left with none goes), so that
+// nothing thrown away on another phone comes back with them.
+function unsentOf(key, local, base) {
+  if (sameJson(local, base)) return null;
+  if (key === ENDING_PART) return local;
+  const counts = (codes) => {
+    const seen = {};
+    for (const code of codes) seen[code] = (seen[code] ?? 0) + 1;
+    return seen;
+  };
+  const minus = (codes, shared) => codes.filter((code) => {
+    if (!(shared[code] > 0)) return true;
+    shared[code] -= 1; // one shared copy accounts for this card
+    return false;
+  });
+  const sharedMelds = counts(base.melds.flat());
+  return {
+    melds: local.melds.map((meld) => minus(meld, sharedMelds)).filter((meld) => meld.length),
+    hand: minus(local.hand, counts(base.hand)),
+  };
+}
+
 // Take in another phone's parts: each part newer than the one this phone last saw is merged
 // with this phone's own changes since then, field by field. A field only one phone changed
 // takes that phone's; a player's field both changed merges by its cards (mergeField), and
@@ -553,13 +577,14 @@ export function adoptShared(draft, answer) {
   const parts = partsOfAnswer(answer);
   for (const key of Object.keys(shared.versions)) {
     // a part this phone saw written is no longer in the draft: the hand was started again
-    // (DELETE …/draft/). What this phone had shared goes too; what it had not shared yet
+    // (DELETE …/draft/). What was shared goes, here too; what this phone had not shared yet
     // stays, to be sent as a new part.
     if (parts[key] || !(shared.versions[key] > 0)) continue;
-    const unsent = !sameJson(partData(draft, key), shared.base[key] ?? emptyPart(draft, key));
+    const local = partData(draft, key);
+    const kept = unsentOf(key, local, shared.base[key] ?? emptyPart(draft, key)) ?? emptyPart(draft, key);
     forgetPart(draft, key);
-    if (!unsent) {
-      setPart(draft, key, emptyPart(draft, key));
+    if (!sameJson(kept, local)) {
+      setPart(draft, key, kept);
       changed = true;
     }
   }

@@ -97,7 +97,7 @@ export async function restart() {
   startAgain(state.draft);
   etag = null;
   setStatus("sharing", { clashes: [] });
-  actions.changed({ quiet: true });
+  actions.changed(); // the preview too: an empty entry has none
   poll();
 }
 
