@@ -295,6 +295,9 @@ def test_each_players_phone_opens_on_their_own_melds(page_as, alice, bob, victor
     expect(v.locator("#record")).to_have_count(0)
     expect(v.locator("#start-again")).to_have_count(0)
     expect(v.locator("#own-note")).to_be_visible()
+    # a part of the screen with nothing to show is left out, never written as "null"
+    for page in (a, b, v):
+        assert "null" not in page.locator("#entry").inner_text()
     for card in ["5C", "6C", "7C"]:
         tap(v, card)
     v.locator('[data-key="bar-hand"]').click()

@@ -37,7 +37,7 @@ export function render() {
     return;
   }
   const own = state.own !== null;
-  root.replaceChildren(
+  const parts = [
     heading(),
     twoVersions(),
     own ? null : endingQuestion(),
@@ -46,7 +46,8 @@ export function render() {
     picker(),
     typing(),
     finish(),
-  );
+  ];
+  root.replaceChildren(...parts.filter(Boolean)); // a part with nothing to show is left out
   root.removeAttribute("aria-busy");
   if (state.focusKey) root.querySelector(`[data-key="${CSS.escape(state.focusKey)}"]`)?.focus({ preventScroll: true });
   // the entry opens at its title; later redraws keep the group being tapped in view
