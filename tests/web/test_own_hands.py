@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 from rest_framework.test import APIClient
 
 from matches.models import Hand, HandDraftPart
-from tests.factories import create_match
+from tests.factories import create_match, record_hand, went_out
 from tests.web.entry import choose_ending, open_entry, record_reviewed, tap
 
 SHARED = "Shared with the other phones at this table."
@@ -258,3 +258,31 @@ def test_an_owner_links_a_player_to_a_member_who_then_enters_their_own_hand(
     expect(a.locator(f"#login-{cleo.pk}-status")).to_have_text("Cleo has no login now.")
     cleo.refresh_from_db()
     assert cleo.user is None
+
+
+def test_a_player_whose_taps_missed_the_recorded_hand_is_offered_no_refused_button(
+    page_as, alice, victor, roster
+):
+    """Cleo (Victor, who keeps no score) taps while her signal is gone, and the scorekeeper
+    records the hand meanwhile: her phone keeps the taps and offers to drop them, but not to
+    compare with the recorded hand, which would record a hand she may not record."""
+    ann, ben, cleo = roster[:3]
+    link(roster, alice, None, victor)
+    match = create_match(ann.club, [ann, ben, cleo], user=alice)
+    v = phone(page_as, victor)
+    open_entry(v, match.pk)
+    expect(v.get_by_text(SHARED, exact=True)).to_be_visible()
+    v.route("**/draft/**", lambda route: route.abort())
+    tap(v, "9C")
+    expect(
+        v.get_by_text("No connection: this entry stays on this phone until it returns.")
+    ).to_be_visible()
+    record_hand(match, {**went_out(ann.pk, [ann.pk, ben.pk, cleo.pk]), "number": 1}, user=alice)
+    v.unroute("**/draft/**")
+
+    expect(v.locator("#share-status")).to_contain_text(
+        "Hand 1 was recorded on another phone before your last changes reached it."
+    )
+    expect(v.locator("#share-drop")).to_be_visible()
+    expect(v.locator("#share-compare")).to_have_count(0)
+    assert Hand.objects.filter(match=match).count() == 1

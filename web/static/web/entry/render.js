@@ -85,7 +85,8 @@ function shareLine() {
     progress(),
     share.clashes?.length ? h("p", { class: "share-clash" }, t("share_clash", { parts: share.clashes.join(", ") })) : null,
     share.unsent ? h("div", { class: "button-row" },
-      h("button", { type: "button", class: "button primary", id: "share-compare", onclick: () => actions.record() }, t("share_compare")),
+      // comparing records the hand, which a player who keeps no score may not do
+      state.own !== null ? null : h("button", { type: "button", class: "button primary", id: "share-compare", onclick: () => actions.record() }, t("share_compare")),
       h("button", { type: "button", class: "button", id: "share-drop", onclick: () => actions.drop() }, t("share_drop"))) : null,
     share.status === "closed" && share.message && !share.unsent
       ? h("p", {}, h("a", { href: matchUrl, class: share.done ? "button primary" : null }, t("back_to_match"))) : null);
