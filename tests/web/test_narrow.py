@@ -168,9 +168,18 @@ def test_the_pages_for_anyone_fit_without_sideways_scroll(
     assert visit(signed_out, pages, screenshot) == {name: [] for name in pages}
 
 
-def test_the_entry_of_five_players_fits(narrow, roster, alice):
+def test_the_entry_of_five_players_fits(narrow, roster, alice, screenshot):
     match = create_match(roster[0].club, roster, user=alice)
     open_entry(narrow, match.pk)
+    # nothing tapped yet: the suit legend stands where the offers will
+    expect(narrow.locator(".suit-legend")).to_be_visible()
+    screenshot(narrow, f"narrow-{narrow.viewport_size['width']}-entry-picker")
+    assert fits(narrow) == []
+    # every key shows its whole card (10♥ is the widest), none spilling onto the next
+    spilled = (
+        "(keys) => keys.filter((k) => k.scrollWidth > k.clientWidth + 1).map((k) => k.ariaLabel)"
+    )
+    assert narrow.locator(".picker .pick").evaluate_all(spilled) == []
     tap(narrow, "KH")
     assert fits(narrow) == []
     # every player's tab names them whole
