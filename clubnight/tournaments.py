@@ -134,14 +134,24 @@ def earlier_tables(tournament: Tournament) -> list[list[list[int]]]:
 
 
 def _between_rounds(tournament: Tournament) -> tuple[Tournament, Round | None]:
-    """Lock the tournament, and refuse while a match of its last round is being played."""
+    """Lock the tournament, and refuse while a match of any of its rounds is being played.
+
+    Usually that is the last round's; a correction can also reopen a finished table of an
+    earlier round, whose players would otherwise be drawn at a second table. The night's
+    matches are locked too, so that a correction reopening one either commits first (and is
+    seen here) or waits until this change has committed.
+    """
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
     last = locked.rounds.order_by("-number").first()
-    if (
-        last is not None
-        and Match.objects.filter(round_table__round=last, status=MatchStatus.IN_PROGRESS).exists()
-    ):
-        raise errors.RoundInProgress(number=last.number)
+    playing = sorted(
+        number
+        for number, status in Match.objects.select_for_update(of=("self",))
+        .filter(round_table__round__tournament=locked)
+        .values_list("round_table__round__number", "status")
+        if status == MatchStatus.IN_PROGRESS
+    )
+    if playing:
+        raise errors.RoundInProgress(number=playing[0])
     return locked, last
 
 
@@ -228,8 +238,8 @@ def round_draw(
     earlier rounds (``draw.remembering_tables``: pairs meet again as seldom as they can, turns
     at the bigger table go round), then follows ``seating``: ``random`` (the ``seed`` decides,
     a fresh random one when none is given) or ``rating`` (tables of even strength). The seed
-    is kept with the round, so a draw can be reproduced. Refused while the last round has a
-    match in progress.
+    is kept with the round, so a draw can be reproduced. Refused while a match of any round is
+    in progress.
     """
     locked, last = _between_rounds(tournament)
     entrants = {

@@ -268,7 +268,7 @@ class RoundListView(TournamentMixin):
 class EntrantListView(TournamentMixin):
     """A tournament's entrants, withdrawn ones included (GET); enter a player (POST, directors).
 
-    Entrants change between rounds only: while a match of the last round is being played, 409.
+    Entrants change between rounds only: while a match of the night is being played, 409.
     """
 
     serializer_class = s.EntrantLineSerializer

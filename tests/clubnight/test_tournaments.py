@@ -12,7 +12,7 @@ from clubnight import draw
 from matches.models import Match, Player
 from scoring.rulesets import RULESETS
 from tests.clubnight.games import outright
-from tests.factories import record, went_out
+from tests.factories import correct, record, went_out
 
 
 def create(client, club, players, **extra):
@@ -239,3 +239,28 @@ def test_the_second_round_seats_nobody_with_a_first_round_table_mate(as_carol, c
     ]
     assert again == []
     assert draw_round(as_carol, tournament, seed=1).status_code == 409  # round 2 in progress
+
+
+def test_a_table_reopened_by_a_correction_holds_back_the_next_draw(as_carol, club, crowd):
+    """Round 1's table finished and round 2 was drawn; then a correction of round 1's last hand
+    takes its winner below 1,000 points and the match is played on. Its players are still at
+    that table, so the night neither draws them at another nor changes its entrants."""
+    tournament = create(as_carol, club, crowd[:2]).json()["id"]
+    first = draw_round(as_carol, tournament).json()
+    finish_round(as_carol, first)
+    second = draw_round(as_carol, tournament).json()
+    ids = [s["player"] for s in first["tables"][0]["seats"]]
+    reopened = correct(as_carol, first["matches"][0], 3, went_out(ids[1], ids))
+    assert reopened.status_code == 200
+    assert Match.objects.get(pk=first["matches"][0]).status == "in_progress"
+    finish_round(as_carol, second)
+
+    third = draw_round(as_carol, tournament)
+    assert third.status_code == 409
+    assert third.json()["errors"][0]["code"] == "round_in_progress"
+    assert third.json()["errors"][0]["detail"].startswith("Round 1 still has a match in progress")
+    late = as_carol.post(
+        f"/api/v1/tournaments/{tournament}/entrants/", {"player": crowd[2].pk}, format="json"
+    )
+    assert late.status_code == 409
+    assert Match.objects.filter(round_table__round__tournament=tournament).count() == 2
