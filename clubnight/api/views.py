@@ -20,11 +20,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import Serializer
 
+from accounts.idempotency import idempotent
 from clubnight import public, ratings, tournaments
 from clubnight.api import serializers as s
 from clubnight.api.filters import TournamentFilter
 from clubnight.models import Entrant, PublicLink, Round, Tournament
 from matches import selectors
+from matches.api import http
 from matches.api.errors import error_response
 from matches.api.permissions import MANAGING, SCOREKEEPING, member_club, requester
 from matches.api.renderers import DOWNLOAD, CSVRenderer, attachment
@@ -148,7 +150,12 @@ class TournamentListView(GenericAPIView):
         page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
         return self.get_paginated_response(s.TournamentSerializer(page, many=True).data)
 
-    @extend_schema(request=s.TournamentCreateSerializer, responses={201: s.TournamentSerializer})
+    @extend_schema(
+        request=s.TournamentCreateSerializer,
+        responses={201: s.TournamentSerializer},
+        parameters=[http.IDEMPOTENCY_KEY, http.REPLAYED],
+    )
+    @idempotent
     def post(self, request: Request) -> Response:
         incoming = s.TournamentCreateSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
@@ -432,7 +439,9 @@ class PublicLinkListView(GenericAPIView):
     @extend_schema(
         request=s.PublicLinkCreateSerializer,
         responses={201: OpenApiResponse(s.PublicLinkSerializer, description="The new link.")},
+        parameters=[http.IDEMPOTENCY_KEY, http.REPLAYED],
     )
+    @idempotent
     def post(self, request: Request, pk: int) -> Response:
         club = member_club(request, pk, MANAGING)
         incoming = s.PublicLinkCreateSerializer(data=request.data)

@@ -5,9 +5,11 @@ from __future__ import annotations
 import pytest
 
 from accounts.models import DeviceToken, IdempotentAnswer
+from clubnight.models import PublicLink, Tournament
 from matches.models import Club, Invitation, Match, Player, Season
 
 API = "/api/v1"
+KINDS = ["match", "player", "season", "club", "invitation", "club night", "public link"]
 
 
 @pytest.fixture
@@ -23,10 +25,16 @@ def creations(club, roster):
         "season": (f"{API}/seasons/", {"club": club.pk, "name": "Summer"}, Season),
         "club": (f"{API}/clubs/", {"name": "Second club"}, Club),
         "invitation": (f"{API}/clubs/{club.pk}/invitations/", {"role": "viewer"}, Invitation),
+        "club night": (
+            f"{API}/tournaments/",
+            {"club": club.pk, "name": "Friday night", "players": [p.pk for p in roster[:4]]},
+            Tournament,
+        ),
+        "public link": (f"{API}/clubs/{club.pk}/public-links/", {"scope": "standings"}, PublicLink),
     }
 
 
-@pytest.mark.parametrize("kind", ["match", "player", "season", "club", "invitation"])
+@pytest.mark.parametrize("kind", KINDS)
 def test_a_retry_with_the_same_key_gets_the_first_answer_and_creates_nothing(
     as_alice, creations, kind
 ):
@@ -43,7 +51,7 @@ def test_a_retry_with_the_same_key_gets_the_first_answer_and_creates_nothing(
     assert model.objects.count() == before + 1
 
 
-@pytest.mark.parametrize("kind", ["match", "player", "season", "club", "invitation"])
+@pytest.mark.parametrize("kind", KINDS)
 def test_the_same_key_with_another_body_is_refused(as_alice, creations, kind):
     url, body, model = creations[kind]
     assert as_alice.post(url, body, format="json", HTTP_IDEMPOTENCY_KEY="k").status_code == 201

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from clubnight import tournaments
-from clubnight.models import PublicLink
+from clubnight.models import PublicLink, Tournament
 from matches.models import Player
 from tests.factories import record_hand, went_out
 from tests.web.worlds import finished_and_live
@@ -96,6 +96,28 @@ def test_a_scorekeeper_starts_a_club_night_from_the_club(
     page.get_by_role("button", name="Start the club night").click()
     expect(page).to_have_url(re.compile(r"/tournaments/\d+/$"))
     expect(page.get_by_role("heading", level=1)).to_have_text("Friday cup")
+
+
+def test_a_double_tap_on_start_starts_one_club_night(page_as, bob, club, roster):
+    page = page_as(bob)
+    page.goto(f"/clubs/{club.pk}/tournaments/")
+    page.get_by_label("Name").fill("Friday cup")
+    for player in roster[:4]:
+        page.get_by_label(player.name, exact=True).check()
+    posts = []
+    page.on(
+        "request",
+        lambda request: (
+            posts.append(request.headers.get("idempotency-key"))
+            if request.method == "POST" and request.url.endswith("/api/v1/tournaments/")
+            else None
+        ),
+    )
+    page.get_by_role("button", name="Start the club night").dblclick()
+    expect(page).to_have_url(re.compile(r"/tournaments/\d+/$"))
+    expect(page.get_by_role("heading", level=1)).to_have_text("Friday cup")
+    assert Tournament.objects.filter(club=club).count() == 1
+    assert len(posts) == 1 and posts[0]  # sent once, with a key for a retry
 
 
 def test_the_player_page_charts_the_rating_and_standings_show_it(

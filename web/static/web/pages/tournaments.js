@@ -30,21 +30,33 @@ async function show() {
   }
 }
 
+// One key for this page's night: a second tap, or a retry after a lost answer, gets the night
+// the first one started instead of starting another (only a started night is kept under it).
+const key = crypto.randomUUID?.() ?? `${Date.now()}-${Math.random()}`;
+let starting = false;
+
 document.getElementById("tournament-form").addEventListener("submit", async (event) => {
   event.preventDefault();
+  if (starting) return;
   const form = event.currentTarget;
   const data = new FormData(form);
   const players = data.getAll("players").map(Number);
   const problem = document.getElementById("tournament-error");
   problem.textContent = players.length < 2 ? t("pick_players") : "";
   if (players.length < 2) return;
+  const button = form.querySelector('button[type="submit"]');
+  starting = true;
+  if (button) button.disabled = true;
   try {
     const { data: night } = await request("tournaments/", {
       method: "POST",
+      headers: { "Idempotency-Key": key },
       body: { club: Number(clubId), name: data.get("name"), ruleset: data.get("ruleset"), players },
     });
     location.assign(`/tournaments/${night.id}/`);
   } catch (error) {
+    starting = false;
+    if (button) button.disabled = false;
     problem.textContent = error.errors?.map((e) => e.detail).join(" ") ?? "";
     if (!problem.textContent) showError(error, { sentences });
   }
