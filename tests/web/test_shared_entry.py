@@ -384,32 +384,28 @@ def test_a_hand_started_again_keeps_only_the_cards_this_phone_had_not_sent(page_
     a = phone(page_as, alice)
     open_entry(a, match.pk)
     emptied = {"number": 1, "ending": None, "players": []}
-    outcome = merged(
-        a,
-        ann.pk,
-        ben.pk,
-        emptied,
-        """const shared = d.sharedOf(draft);
+
+    def started_again(melds: str, hand: str) -> dict:
+        """Ben's part as this phone last saw it shared, then as it stands here: ``melds`` and
+        ``hand`` as JavaScript arrays."""
+        return merged(
+            a,
+            ann.pk,
+            ben.pk,
+            emptied,
+            f"""const shared = d.sharedOf(draft);
   shared.versions[String(ben)] = 2;
-  shared.base[String(ben)] = {melds: [["5D", "6D", "7D"]], hand: ["KC"]};
-  draft.players[1].melds = [["5D", "6D", "7D", "8D"], []];
-  draft.players[1].hand = ["KC", "QC"];""",
-    )
+  shared.base[String(ben)] = {{melds: [["5D", "6D", "7D"]], hand: ["KC"]}};
+  draft.players[1].melds = [...{melds}, []];
+  draft.players[1].hand = {hand};""",
+        )
+
+    outcome = started_again('[["5D", "6D", "7D", "8D"]]', '["KC", "QC"]')
     assert outcome["ben"] == {"melds": [["8D"]], "hand": ["QC"]}
     assert outcome["result"]["changed"] is True
     assert outcome["pending"] == [str(ben.pk)]
 
     # a phone that had sent everything keeps nothing of that part
-    nothing = merged(
-        a,
-        ann.pk,
-        ben.pk,
-        emptied,
-        """const shared = d.sharedOf(draft);
-  shared.versions[String(ben)] = 2;
-  shared.base[String(ben)] = {melds: [["5D", "6D", "7D"]], hand: ["KC"]};
-  draft.players[1].melds = [["5D", "6D", "7D"], []];
-  draft.players[1].hand = ["KC"];""",
-    )
+    nothing = started_again('[["5D", "6D", "7D"]]', '["KC"]')
     assert nothing["ben"] == {"melds": [], "hand": []}
     assert nothing["pending"] == []
