@@ -5,14 +5,12 @@ stands, and the correction after it reopens the table as any later correction wo
 
 from __future__ import annotations
 
-import psycopg
 import pytest
-from django.db import connection
 
 from clubnight import tournaments
 from clubnight.models import Round
 from matches.models import Match, MatchStatus
-from tests.clubnight.test_undo_race import run, until, waiting_for_a_lock
+from tests.clubnight.test_undo_race import queued_behind_a_match
 from tests.factories import client_for, correct, record, went_out
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -53,18 +51,7 @@ def test_a_draw_and_a_correction_reopening_round_1_at_once(carol, second_round_p
             ).status_code
         ),
     }
-    results: dict[str, int] = {}
-    params = connection.get_connection_params()
-    with psycopg.connect(**params, autocommit=False) as holder:  # holds round 1's match
-        holder.execute("SELECT 1 FROM matches_match WHERE id = %s FOR UPDATE", [match.pk])
-        second = "draw" if first == "correction" else "correction"
-        threads = [run(tasks[first], results, first)]
-        until(lambda: waiting_for_a_lock() >= 1)  # the first is queued behind the lock
-        threads.append(run(tasks[second], results, second))
-        until(lambda: waiting_for_a_lock() >= 2)  # and the second behind it
-        holder.rollback()  # release: the first in the queue goes first
-    for thread in threads:
-        thread.join(timeout=30)
+    results = queued_behind_a_match(match.pk, tasks, first)  # round 1's match held
     match.refresh_from_db()
     assert match.status == MatchStatus.IN_PROGRESS  # the correction reopened it either way
     if first == "correction":

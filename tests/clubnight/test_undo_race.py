@@ -45,6 +45,25 @@ def run(task, results, key):
     return thread
 
 
+def queued_behind_a_match(match_id: int, tasks: dict, first: str) -> dict[str, int]:
+    """Run the two ``tasks`` while another connection holds the match's row lock: ``first``
+    queues behind it, then the other behind ``first``; the lock is released and each task's
+    result kept under its name, in the order they were queued."""
+    results: dict[str, int] = {}
+    second = next(name for name in tasks if name != first)
+    params = connection.get_connection_params()
+    with psycopg.connect(**params, autocommit=False) as holder:  # holds the match's row lock
+        holder.execute("SELECT 1 FROM matches_match WHERE id = %s FOR UPDATE", [match_id])
+        threads = [run(tasks[first], results, first)]
+        until(lambda: waiting_for_a_lock() >= 1)  # the first is queued behind the lock
+        threads.append(run(tasks[second], results, second))
+        until(lambda: waiting_for_a_lock() >= 2)  # and the second behind it
+        holder.rollback()  # release: the first in the queue goes first
+    for thread in threads:
+        thread.join(timeout=30)
+    return results
+
+
 @pytest.fixture
 def drawn(carol, club, roster):
     night = tournaments.tournament_create(
@@ -67,18 +86,7 @@ def test_an_undo_and_a_first_hand_at_once_one_wins_cleanly(carol, drawn, first):
             .status_code
         ),
     }
-    results: dict[str, int] = {}
-    params = connection.get_connection_params()
-    with psycopg.connect(**params, autocommit=False) as holder:  # holds the match's row lock
-        holder.execute("SELECT 1 FROM matches_match WHERE id = %s FOR UPDATE", [match.pk])
-        second = "hand" if first == "undo" else "undo"
-        threads = [run(tasks[first], results, first)]
-        until(lambda: waiting_for_a_lock() >= 1)  # the first is queued behind the lock
-        threads.append(run(tasks[second], results, second))
-        until(lambda: waiting_for_a_lock() >= 2)  # and the second behind it
-        holder.rollback()  # release: the first in the queue goes first
-    for thread in threads:
-        thread.join(timeout=30)
+    results = queued_behind_a_match(match.pk, tasks, first)
     if first == "undo":
         assert results == {"undo": 204, "hand": 404}
         assert not Match.objects.filter(pk=match.pk).exists()
