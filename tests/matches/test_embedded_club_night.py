@@ -193,3 +193,102 @@ def test_a_write_lock_not_granted_in_time_is_a_busy_server_not_an_unreachable_on
     assert after["hands_played"] == match["hands_played"]  # type: ignore[index]
     status, recorded = owner.call("POST", f"/api/v1/matches/{match['id']}/hands/", body)
     assert status == 201, recorded
+
+
+NIGHTS = 4
+
+
+def test_draws_and_corrections_reopening_round_1_at_once_on_the_embedded_database(
+    embedded_night,
+):
+    """On make run's SQLite, with its worker: four nights, each of two players with rounds 1
+    and 2 played, where a director draws round 3 at the moment a scorekeeper corrects round
+    1's last hand so that its table is played on. SQLite lets one writer in at a time, so each
+    night ends one of two ways: the correction first, and the draw held back (409 naming
+    round 1); or the draw first, and the correction after it, which the club's feed shows
+    (its positions follow the commits): round 3's match.started before the hand.corrected."""
+    port = embedded_night
+    _, answer = Phone(port).call(
+        "POST", "/api/v1/auth/token/", {"username": "demo", "password": "demo-arlington"}
+    )
+    owner = Phone(port, answer["token"])  # type: ignore[index]
+    _, clubs = owner.call("GET", "/api/v1/clubs/")
+    club = clubs["results"][0]["id"]  # type: ignore[index]
+
+    def finish(match: int, seated: list[int]) -> None:
+        for _ in range(3):
+            status, hand = owner.call(
+                "POST", f"/api/v1/matches/{match}/hands/", went_out(seated[0], seated)
+            )
+            assert status == 201, hand
+
+    nights = []
+    for n in range(NIGHTS):
+        pair = []
+        for seat in range(2):
+            status, player = owner.call(
+                "POST", "/api/v1/players/", {"club": club, "name": f"Night {n} seat {seat}"}
+            )
+            assert status == 201, player
+            pair.append(player["id"])  # type: ignore[index]
+        status, night = owner.call(
+            "POST", "/api/v1/tournaments/", {"club": club, "name": f"Night {n}", "players": pair}
+        )
+        assert status == 201, night
+        first_table = None
+        for _ in range(2):
+            status, drawn = owner.call("POST", f"/api/v1/tournaments/{night['id']}/rounds/", {})  # type: ignore[index]
+            assert status == 201, drawn
+            table = drawn["tables"][0]  # type: ignore[index]
+            seated = [seat["player"] for seat in table["seats"]]
+            finish(table["match"], seated)
+            first_table = first_table or (table["match"], seated)
+        nights.append((night["id"], *first_table))  # type: ignore[index]
+
+    start = threading.Barrier(2 * NIGHTS)
+    answers: dict[tuple[int, str], tuple[int, object]] = {}
+
+    def draw(night: int) -> None:
+        phone = Phone(port, owner.token)
+        start.wait()
+        answers[night, "draw"] = phone.call("POST", f"/api/v1/tournaments/{night}/rounds/", {})
+
+    def correction(night: int, match: int, seated: list[int]) -> None:
+        phone = Phone(port, owner.token)
+        start.wait()
+        answers[night, "correction"] = phone.call(
+            "PUT",
+            f"/api/v1/matches/{match}/hands/3/",
+            went_out(seated[1], seated),
+            {"If-Match": "*"},
+        )
+
+    threads = [threading.Thread(target=draw, args=(night,)) for night, _, _ in nights]
+    threads += [threading.Thread(target=correction, args=entry) for entry in nights]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    _, feed = owner.call("GET", f"/api/v1/clubs/{club}/events/?after=0&limit=500")
+    position = {
+        (event["type"], event["data"]["match"]): event["position"]
+        for event in feed["results"]  # type: ignore[index]
+        if event["type"] in ("match.started", "hand.corrected")
+    }
+    for night, match, _ in nights:
+        drawn_status, drawn = answers[night, "draw"]
+        corrected_status, corrected = answers[night, "correction"]
+        assert corrected_status == 200, corrected
+        _, state = owner.call("GET", f"/api/v1/matches/{match}/")
+        assert state["status"] == "in_progress"  # type: ignore[index]
+        _, rounds = owner.call("GET", f"/api/v1/tournaments/{night}/rounds/")
+        if drawn_status == 409:
+            assert drawn["errors"][0]["code"] == "round_in_progress"  # type: ignore[index]
+            assert drawn["errors"][0]["detail"].startswith("Round 1 ")  # type: ignore[index]
+            assert len(rounds) == 2
+        else:
+            assert drawn_status == 201, drawn
+            assert len(rounds) == 3
+            third = drawn["tables"][0]["match"]  # type: ignore[index]
+            assert position["match.started", third] < position["hand.corrected", match]
