@@ -29,8 +29,8 @@ from matches import selectors
 from matches.api import http
 from matches.api.errors import error_response
 from matches.api.permissions import MANAGING, SCOREKEEPING, member_club, requester
-from matches.api.renderers import DOWNLOAD, CSVRenderer, attachment
-from matches.api.views.standings import CSVErrorsAsJSON
+from matches.api.renderers import DOWNLOAD, attachment
+from matches.api.views.standings import CSVOnly
 from matches.errors import InvalidSetup
 from matches.models import Club, Player, Season
 
@@ -373,14 +373,10 @@ LEADERBOARD_COLUMNS = ["rank", "player", "name", "victory_points", "points", "ma
         )
     },
 )
-class LeaderboardCSVView(CSVErrorsAsJSON, TournamentMixin):
+class LeaderboardCSVView(CSVOnly, TournamentMixin):
     """The tournament's leaderboard as a CSV download, with every round's points."""
 
-    renderer_classes = [CSVRenderer]
     pagination_class = None
-
-    def perform_content_negotiation(self, request: Request, force: bool = False) -> Any:
-        return CSVRenderer(), CSVRenderer.media_type
 
     def get(self, request: Request, pk: int) -> Response:
         tournament = self.get_tournament()

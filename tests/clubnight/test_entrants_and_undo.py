@@ -187,3 +187,13 @@ def test_the_csv_of_another_clubs_night_is_a_404_in_json(as_bob, as_carol, club,
     assert response.status_code == 404
     assert response.json()["errors"][0]["code"] == "not_found"
     assert "Content-Disposition" not in response
+
+
+def test_the_leaderboard_csv_asked_for_json_is_a_406_in_json(as_victor, as_carol, club, crowd):
+    tournament = create(as_carol, club, crowd[:4]).json()["id"]
+    url = f"/api/v1/tournaments/{tournament}/leaderboard/csv/"
+    response = as_victor.get(url, {"format": "json"})
+    assert response.status_code == 406
+    assert response.json()["errors"][0]["code"] == "not_acceptable"
+    assert response.json()["errors"][0]["attr"] == "format"
+    assert as_victor.get(url, {"format": "csv"})["Content-Type"] == "text/csv; charset=utf-8"

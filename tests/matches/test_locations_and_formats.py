@@ -50,6 +50,27 @@ def test_a_format_that_is_not_offered_is_a_406_that_says_so(as_victor, club, url
     assert response.json()["errors"][0]["attr"] == "format"
 
 
+@pytest.mark.parametrize("format", ["json", "xml"])
+@pytest.mark.parametrize(
+    "url", ["/api/v1/clubs/{club}/standings/csv/", "/api/v1/seasons/{season}/standings/csv/"]
+)
+def test_a_csv_url_asked_for_another_format_is_a_406_in_json(as_victor, club, url, format):
+    from matches.models import Season
+
+    season = Season.objects.create(club=club, name="Spring", starts_on=dt.date(2026, 3, 1))
+    response = as_victor.get(url.format(club=club.pk, season=season.pk), {"format": format})
+    assert response.status_code == 406
+    assert response["Content-Type"] == "application/json"
+    assert [(e["code"], e["attr"]) for e in response.json()["errors"]] == [
+        ("not_acceptable", "format")
+    ]
+    assert "csv" in response.json()["errors"][0]["detail"]
+    assert "Content-Disposition" not in response
+    named = as_victor.get(url.format(club=club.pk, season=season.pk), {"format": "csv"})
+    assert named.status_code == 200
+    assert named["Content-Type"] == "text/csv; charset=utf-8"
+
+
 def test_a_replayed_hand_answers_the_same_location(as_carol, club, roster):
     match = start_match(as_carol, club, roster[:3])
     seated = [p.pk for p in roster[:3]]

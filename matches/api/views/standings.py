@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django.http import HttpResponse, HttpResponseBase
 from django.utils import timezone
@@ -10,6 +10,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions
 from rest_framework.generics import GenericAPIView, get_object_or_404  # 404 for clubs/abc/
+from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
@@ -181,13 +182,24 @@ class SeasonStandingsView(StandingsView):
         )
 
 
-class AsCSV(StandingsView):
-    """The same table, always as CSV text: one operation a generated client reads as text."""
+class CSVOnly(CSVErrorsAsJSON):
+    """A ``…/csv/`` URL: CSV text whatever ``Accept`` says, one operation a generated client reads
+    as text. A ``?format=`` naming another format is a 406, as on every other URL."""
 
     renderer_classes = [CSVRenderer]
 
     def perform_content_negotiation(self, request: Request, force: bool = False) -> Any:
+        if force:  # the negotiation itself failed: its error leaves in JSON
+            return JSONRenderer(), JSONRenderer.media_type
+        named = request.query_params.get(api_settings.URL_FORMAT_OVERRIDE or "format")
+        if named:  # a 406 unless it names csv
+            negotiator = cast(DefaultContentNegotiation, self.get_content_negotiator())
+            negotiator.filter_renderers([CSVRenderer()], named)
         return CSVRenderer(), CSVRenderer.media_type
+
+
+class AsCSV(CSVOnly, StandingsView):
+    """The same table, always as CSV text."""
 
 
 def csv_schema(query: type[s.StandingsQuerySerializer]) -> Any:
