@@ -87,6 +87,7 @@ MIDDLEWARE = [
     "arlington_site.limits.RequestSizeLimitMiddleware",
     "arlington_site.replicas.ReadYourWritesMiddleware",
     "arlington_site.middleware.CommonMiddleware",
+    "arlington_site.views.api_not_found",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",

@@ -1,5 +1,7 @@
 """Site-wide error views: API paths answer with the same JSON envelope as the API."""
 
+from collections.abc import Callable
+
 from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
@@ -28,6 +30,29 @@ def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     if request.path.startswith("/api/"):
         return _envelope(CLIENT_ERROR, "not_found", _("Not found."), 404)
     return defaults.page_not_found(request, exception)
+
+
+def api_not_found(
+    get_response: Callable[[HttpRequest], HttpResponse],
+) -> Callable[..., HttpResponse]:
+    """Middleware: a URL under /api/ that matches nothing answers the envelope under DEBUG too.
+
+    With DEBUG on, as under ``make run``, Django answers such a URL with its own debugging page
+    instead of calling ``handler404``, so a client written against a development server would
+    get HTML where every other error is JSON. Any other 404 passes as it is.
+    """
+
+    def middleware(request: HttpRequest) -> HttpResponse:
+        response = get_response(request)
+        if (
+            response.status_code == 404
+            and request.path.startswith("/api/")
+            and response.get("Content-Type", "").startswith("text/html")
+        ):
+            return _envelope(CLIENT_ERROR, "not_found", _("Not found."), 404)
+        return response
+
+    return middleware
 
 
 def server_error(request: HttpRequest) -> HttpResponse:

@@ -87,6 +87,20 @@ def test_unknown_api_url_is_not_found_with_the_error_envelope(api_client):
     assert [error["code"] for error in response.json()["errors"]] == ["not_found"]
 
 
+@pytest.mark.django_db
+def test_unknown_api_url_answers_the_envelope_under_debug_too(api_client, settings):
+    settings.DEBUG = True  # as make run serves: Django draws its debugging page for a bad URL
+    response = api_client.get("/api/v1/no-such-endpoint/", HTTP_ACCEPT_LANGUAGE="fr")
+    assert response.status_code == 404
+    assert response["Content-Type"] == "application/json"
+    assert response.json()["errors"] == [
+        {"code": "not_found", "detail": "Pas trouvé.", "attr": None}
+    ]
+    page = api_client.get("/no-such-page/")  # a page is still the debugging page there
+    assert page.status_code == 404
+    assert page["Content-Type"].startswith("text/html")
+
+
 def worker_database_url() -> str:
     """The URL of this worker's test database, which exists while the tests run.
 
