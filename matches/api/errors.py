@@ -9,11 +9,17 @@ envelope error in one place, ``violation_errors``.
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Sequence
 from typing import Any
 
+import rest_framework.fields
+import rest_framework.relations
+import rest_framework.validators
 from django.db import InterfaceError, OperationalError
-from django.utils.translation import gettext
+from django.utils.functional import Promise
+from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 from drf_standardized_errors.formatter import ExceptionFormatter
 from drf_standardized_errors.handler import ExceptionHandler
@@ -194,13 +200,47 @@ class ProjectExceptionFormatter(ExceptionFormatter):
         if isinstance(self.exc, EnvelopeError):
             return self.exc.errors
         errors: list[Error] = super().get_errors()
-        return errors
+        return [named(error) for error in errors]
 
     def format_error_response(self, error_response: ErrorResponse) -> Any:
         body = envelope(error_response.type, error_response.errors)
         if isinstance(self.exc, EnvelopeError):
             body.update(self.exc.extra)
         return body
+
+
+def named(error: Error) -> Error:
+    """The error, its sentence led by the field's path when it is one of DRF's own sentences.
+
+    DRF says "This field may not be blank." without saying which field; a list of such
+    sentences tells a person nothing without reading ``attr``. They become
+    "name: This field may not be blank."; the project's own sentences, which name their card or
+    field, are left as they are.
+    """
+    if error.attr is None or not any(s.fullmatch(str(error.detail)) for s in drf_sentences()):
+        return error
+    detail = gettext("%(field)s: %(message)s") % {"field": error.attr, "message": error.detail}
+    return Error(error.code, detail, error.attr)
+
+
+def drf_sentences() -> list[re.Pattern[str]]:
+    """DRF's own sentences for a field's errors, in the active language, their blanks ``.*``."""
+    return _drf_sentences(get_language())
+
+
+@functools.cache
+def _drf_sentences(language: str) -> list[re.Pattern[str]]:
+    messages: set[str] = set()
+    for module in (rest_framework.fields, rest_framework.relations, serializers):
+        for value in vars(module).values():
+            if isinstance(value, type) and issubclass(value, rest_framework.fields.Field):
+                messages.update(str(m) for m in value.default_error_messages.values())
+    for value in vars(rest_framework.validators).values():
+        message = getattr(value, "message", None) if isinstance(value, type) else None
+        if isinstance(message, Promise):
+            messages.add(str(message))
+    blank = re.compile(r"\\\{\w+\\\}|%\\\(\w+\\\)[sd]")  # {name} or %(name)s, escaped
+    return [re.compile(blank.sub(".*", re.escape(m)), re.DOTALL) for m in sorted(messages)]
 
 
 # --- their OpenAPI schemas ------------------------------------------------------------------

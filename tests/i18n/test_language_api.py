@@ -81,11 +81,18 @@ def test_the_generic_validation_messages_are_translated(api_client):
     pt = post(api_client, MELD, {}, language="pt")
     assert first_error(fr) == {
         "code": "required",
-        "detail": "Ce champ est obligatoire.",
+        "detail": "cards : Ce champ est obligatoire.",
         "attr": "cards",
     }
     assert first_error(pt)["code"] == "required"
-    assert first_error(pt)["detail"] == "Este campo é obrigatório."
+    assert first_error(pt)["detail"] == "cards: Este campo é obrigatório."
+
+
+def test_the_projects_own_sentences_are_not_led_by_their_field(api_client):
+    error = first_error(post(api_client, MELD, {"cards": ["JS", "QX", "KS"]}))
+    assert error["attr"].startswith("cards")
+    assert "QX" in error["detail"]  # it names the card itself
+    assert not error["detail"].startswith(f"{error['attr']}:"), error
 
 
 def test_an_invalid_choice_is_explained_in_french(api_client):

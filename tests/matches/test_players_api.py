@@ -144,6 +144,8 @@ def test_an_unreadable_player_is_a_400(as_carol, club, body, code, attr):
     response = as_carol.post("/api/v1/players/", body, format="json")
     assert response.status_code == 400
     assert (code, attr) in codes(response)
+    error = next(e for e in response.json()["errors"] if e["attr"] == attr)
+    assert error["detail"].startswith(f"{attr}: "), error  # the sentence names its field
     assert not Player.objects.exists()
 
 
