@@ -14,7 +14,7 @@ MESSAGES = {
         "A tournament of {ruleset} needs at least {least} players; {count} given."
     ),
     "cannot_seat": _("{count} players cannot be seated at tables of {least} to {most}."),
-    "player_not_entered": _("Player {player} is not entered in this tournament."),
+    "player_not_entered": _("{player} is not entered in this tournament."),
     "entrant_seated_twice": _("{player} is seated at more than one table."),
     "entrant_not_seated": _("{player} is entered but seated at no table."),
     "table_size": _(
@@ -40,7 +40,10 @@ class ClubnightError(MatchError):
 class RoundInProgress(MatchError):
     status = 409
     code = "round_in_progress"
-    message = _("Round {number} still has a match in progress; finish it before the next draw.")
+    message = _(
+        "Round {number} still has a match in progress; players join or leave, and the next "
+        "round is drawn, only once it is finished."
+    )
 
 
 class AlreadyEntered(MatchError):

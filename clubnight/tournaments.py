@@ -67,7 +67,11 @@ def tournament_create(
 
 
 def _check_tables(
-    tables: Sequence[Sequence[int]], entrants: dict[int, Player], rules: rulesets.Ruleset
+    tables: Sequence[Sequence[int]],
+    entrants: dict[int, Player],
+    rules: rulesets.Ruleset,
+    *,
+    club: int,
 ) -> None:
     seated: set[int] = set()
     for t, table in enumerate(tables):
@@ -82,9 +86,10 @@ def _check_tables(
                 count=len(table),
             )
         for s, player in enumerate(table):
-            if player not in entrants:
+            if player not in entrants:  # named when on the roster (a withdrawn one, say)
+                name = Player.objects.filter(club=club, pk=player).values_list("name", flat=True)
                 raise errors.ClubnightError(
-                    "player_not_entered", attr=f"tables.{t}.{s}", player=player
+                    "player_not_entered", attr=f"tables.{t}.{s}", player=name.first() or player
                 )
             if player in seated:
                 raise errors.ClubnightError(
@@ -250,7 +255,7 @@ def round_draw(
     }
     rules = rulesets.ruleset(locked.ruleset)
     if tables is not None:
-        _check_tables(tables, entrants, rules)
+        _check_tables(tables, entrants, rules, club=locked.club_id)
         drawn = [list(table) for table in tables]
         seating, seed = Seating.DIRECTOR, None
     else:

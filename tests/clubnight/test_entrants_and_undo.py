@@ -84,6 +84,8 @@ def test_entrants_do_not_change_while_a_round_is_played(as_carol, club, crowd):
     leaving = as_carol.delete(f"{entrants_url(tournament)}{crowd[0].pk}/")
     assert leaving.status_code == 409 and codes(leaving) == ["round_in_progress"]
     assert len(as_carol.get(entrants_url(tournament)).json()) == 4
+    sentence = late.json()["errors"][0]["detail"]
+    assert sentence.startswith("Round 1 still has a match in progress") and "join" in sentence
 
 
 def test_an_entrant_must_be_of_the_club_and_not_entered_yet(as_carol, club, crowd, bobs_club):

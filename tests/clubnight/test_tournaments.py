@@ -128,6 +128,21 @@ def test_a_directors_tables_must_seat_every_entrant_once_at_legal_tables(
     assert Match.objects.count() == 0
 
 
+def test_a_roster_player_at_a_directors_table_who_is_not_entered_is_named(as_carol, club, crowd):
+    players = crowd[:4]
+    tournament = create(as_carol, club, players[:3]).json()["id"]
+    tables = [[players[0].pk, players[1].pk], [players[2].pk, players[3].pk]]
+    response = draw_round(as_carol, tournament, tables=tables)
+    assert response.status_code == 400
+    assert response.json()["errors"] == [
+        {
+            "code": "player_not_entered",
+            "detail": f"{players[3].name} is not entered in this tournament.",
+            "attr": "tables.1.1",
+        }
+    ]
+
+
 def test_the_next_round_waits_for_the_last_to_finish(as_carol, club, crowd):
     players = crowd[:2]
     tournament = create(as_carol, club, players).json()["id"]
