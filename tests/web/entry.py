@@ -4,6 +4,12 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
+# The sample hand the web tests tap: Ann goes out with these melds (+340); Ben and Cleo each
+# meld a 15-point run and hold these 80 points (-65).
+ANN_MELDS = [["AS", "AH", "AD", "AC"], ["AS", "AH", "AD"], ["KS", "KH", "KD"], ["QS", "QH", "QD"]]
+BEN_HELD = ["3C", "4C", "8H", "9H", "10H", "JH", "3D", "4D", "8C", "9C"]
+CLEO_HELD = ["3H", "4H", "8S", "9S", "10S", "JS", "3S", "4S", "8D", "9D"]
+
 
 def open_entry(page: Page, match_id: int) -> None:
     """The entry screen for the next hand, loaded and ready for taps."""

@@ -9,6 +9,9 @@ from playwright.sync_api import expect
 
 from tests.factories import create_match
 from tests.web.entry import (
+    ANN_MELDS,
+    BEN_HELD,
+    CLEO_HELD,
     choose_ending,
     enter_player,
     open_entry,
@@ -16,10 +19,6 @@ from tests.web.entry import (
     tap,
     wait_for_preview,
 )
-
-BEN_HELD = ["3C", "4C", "8H", "9H", "10H", "JH", "3D", "4D", "8C", "9C"]
-CLEO_HELD = ["3H", "4H", "8S", "9S", "10S", "JS", "3S", "4S", "8D", "9D"]
-ANN_MELDS = [["AS", "AH", "AD", "AC"], ["AS", "AH", "AD"], ["KS", "KH", "KD"], ["QS", "QH", "QD"]]
 
 
 def test_a_broken_meld_is_shown_on_that_meld_and_the_hand_is_refused_until_fixed(

@@ -10,6 +10,9 @@ from matches.models import Match, MatchStatus
 from tests.factories import RANKS, SUITS, record_hand, went_out
 from tests.web.browsing import sign_in
 from tests.web.entry import (
+    ANN_MELDS,
+    BEN_HELD,
+    CLEO_HELD,
     choose_ending,
     declare_two,
     enter_player,
@@ -18,10 +21,6 @@ from tests.web.entry import (
 )
 
 ENTER_HAND = re.compile(r"^Enter hand \d+$")  # the next hand, by its number
-
-BEN_HELD = ["3C", "4C", "8H", "9H", "10H", "JH", "3D", "4D", "8C", "9C"]
-CLEO_HELD = ["3H", "4H", "8S", "9S", "10S", "JS", "3S", "4S", "8D", "9D"]
-ANN_OUT = [["AS", "AH", "AD", "AC"], ["AS", "AH", "AD"], ["KS", "KH", "KD"], ["QS", "QH", "QD"]]
 
 
 def sets_of(ranks: list[str], *, leaving: str = "") -> list[list[str]]:
@@ -113,7 +112,7 @@ def test_a_scorekeeper_scores_a_match_to_1000_by_tapping_cards(
         page,
         str(ann.pk),
         [
-            (ANN_OUT, []),
+            (ANN_MELDS, []),
             ([["5D", "6D", "7D"]], BEN_HELD),
             ([["5C", "6C", "7C"]], CLEO_HELD),
         ],

@@ -11,11 +11,15 @@ from rest_framework.test import APIClient
 
 from tests.factories import create_match
 from tests.web.browsing import sign_in_cookie
-from tests.web.entry import choose_ending, enter_player, open_entry, record_reviewed
-
-ANN_MELDS = [["AS", "AH", "AD", "AC"], ["AS", "AH", "AD"], ["KS", "KH", "KD"], ["QS", "QH", "QD"]]
-BEN_HELD = ["3C", "4C", "8H", "9H", "10H", "JH", "3D", "4D", "8C", "9C"]
-CLEO_HELD = ["3H", "4H", "8S", "9S", "10S", "JS", "3S", "4S", "8D", "9D"]
+from tests.web.entry import (
+    ANN_MELDS,
+    BEN_HELD,
+    CLEO_HELD,
+    choose_ending,
+    enter_player,
+    open_entry,
+    record_reviewed,
+)
 
 
 def hands_through_the_api(match, user) -> list[dict]:

@@ -16,14 +16,19 @@ from rest_framework.test import APIClient
 
 from matches.models import Hand, HandDraftPart
 from tests.factories import create_match, record_hand, went_out
-from tests.web.entry import choose_ending, open_entry, record_reviewed, tap
+from tests.web.entry import (
+    ANN_MELDS,
+    BEN_HELD,
+    CLEO_HELD,
+    choose_ending,
+    open_entry,
+    record_reviewed,
+    tap,
+)
 
 SHARED = "Shared with the other phones at this table."
-ANN_MELDS = [["AS", "AH", "AD", "AC"], ["AS", "AH", "AD"], ["KS", "KH", "KD"], ["QS", "QH", "QD"]]
 BEN_MELDS = [["5D", "6D", "7D"]]
 CLEO_MELDS = [["5C", "6C", "7C"]]
-BEN_HELD = ["3C", "4C", "8H", "9H", "10H", "JH", "3D", "4D", "8C", "9C"]
-CLEO_HELD = ["3H", "4H", "8S", "9S", "10S", "JS", "3S", "4S", "8D", "9D"]
 
 Step = Callable[[], None]
 
