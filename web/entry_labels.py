@@ -47,6 +47,11 @@ ENTRY_SENTENCES: dict[str, Any] = {
     "recorded": _("Hand %(n)s recorded."),
     "corrected": _("Hand %(n)s corrected."),
     "queued": _("No connection: the hand is waiting and will be sent when the connection returns."),
+    "match_gone": _(
+        "Nothing was recorded: this match is no longer there. The director may have taken "
+        "its round back, or you are no longer a member of the club."
+    ),
+    "to_club": _("Back to the club"),
     "stale_title": _("Someone corrected this hand while you were editing it"),
     "stale_yours": _("Your edit"),
     "stale_theirs": _("Now recorded (version %(version)s, by %(by)s)"),

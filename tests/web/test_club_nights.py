@@ -12,6 +12,7 @@ from clubnight import tournaments
 from clubnight.models import PublicLink, Tournament
 from matches.models import Player
 from tests.factories import record_hand, went_out
+from tests.web.entry import ANN_MELDS, BEN_HELD, choose_ending, enter_player, open_entry
 from tests.web.worlds import finished_and_live
 
 
@@ -161,3 +162,30 @@ def test_a_public_results_page_opens_signed_out_without_scripts(
     assert_accessible(page)
     link.delete()
     assert page.goto(f"/r/{link.token}/").status == 404
+
+
+def test_a_table_recording_into_a_round_the_director_took_back_is_told_so(
+    page_as, alice, club, roster
+):
+    ann, ben = roster[:2]
+    two = tournaments.tournament_create(
+        club=club, name="Short night", players=[ann.pk, ben.pk], user=alice
+    )
+    match = tournaments.round_draw(tournament=two, user=alice).tables.get().match
+    page = page_as(alice)
+    open_entry(page, match.pk)
+    choose_ending(page, str(ann.pk))
+    seats = list(match.seats.order_by("position").values_list("player_id", flat=True))
+    enter_player(page, seats.index(ann.pk), ANN_MELDS, [])  # the draw chose who sits first
+    enter_player(page, seats.index(ben.pk), [["5D", "6D", "7D"]], BEN_HELD)
+    expect(page.locator("#preview-status.valid")).to_be_visible(timeout=15_000)
+    page.locator("#record").click()
+    expect(page.locator("#review")).to_be_visible()
+
+    assert tournaments.round_undo(tournament=two, number=1)  # while the table reviews its hand
+    page.locator("#review-record").click()
+    messages = page.locator("#messages")
+    expect(messages).to_contain_text("Nothing was recorded: this match is no longer there.")
+    expect(messages).not_to_contain_text("Not found.")
+    messages.get_by_role("link", name="Back to the club").click()
+    expect(page).to_have_url(re.compile(rf"/clubs/{club.pk}/$"))

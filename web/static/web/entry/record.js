@@ -26,7 +26,15 @@ function showRefusal(error) {
     actions.render();
   }
   const box = showError(error, { sentences });
-  if (error instanceof ApiError) box.prepend(h("h2", {}, t("problems")));
+  if (error instanceof ApiError && error.status === 404) {
+    // the match is gone (a director took its round back) or this login lost the club
+    box.replaceChildren(
+      h("p", {}, t("match_gone")),
+      h("a", { class: "button", href: `/clubs/${state.match.club}/` }, t("to_club")),
+    );
+  } else if (error instanceof ApiError) {
+    box.prepend(h("h2", {}, t("problems")));
+  }
 }
 
 // The preview's nets by player id (the preview names players by name), for a waiting hand.
