@@ -73,6 +73,37 @@ def test_a_private_target_is_refused(as_alice, club, url):
     assert not Endpoint.objects.exists()
 
 
+@pytest.mark.parametrize(
+    ("url", "code", "named"),
+    [
+        ("ftp://127.0.0.1:18859/hooks", "webhook_url_scheme", "ftp://"),
+        ("FTPS://127.0.0.1:18859/hooks", "webhook_url_scheme", "ftps://"),
+        ("http://127.0.0.1:99999/hooks", "webhook_url_port", "99999"),
+        ("http://[::1]:0/hooks", "webhook_url_port", "0"),
+        ("http://user:pw@127.0.0.1:18859/hooks", "webhook_url_credentials", "password"),
+    ],
+)
+def test_a_url_events_cannot_be_sent_to_as_written_is_refused_naming_why(
+    as_alice, club, allow_loopback, url, code, named
+):
+    response = register(as_alice, club, {**HOOK, "url": url})
+    assert response.status_code == 400
+    assert [(e["code"], e["attr"]) for e in response.json()["errors"]] == [(code, "url")]
+    assert named in response.json()["errors"][0]["detail"]
+    assert not Endpoint.objects.exists()
+    created = register(as_alice, club).json()["id"]
+    changed = as_alice.patch(
+        f"/api/v1/clubs/{club.pk}/webhooks/{created}/", {"url": url}, format="json"
+    )
+    assert (changed.status_code, codes(changed)) == (400, [code])
+    assert Endpoint.objects.get().url == HOOK["url"]
+
+
+def test_a_port_written_out_and_an_https_url_are_accepted(as_alice, club, allow_loopback):
+    for url in ("https://127.0.0.1:443/hooks", "HTTP://[::1]:65535/hooks"):
+        assert register(as_alice, club, {**HOOK, "url": url}).status_code == 201, url
+
+
 @pytest.mark.parametrize("url", ["http://[64:ff9b::808:808]/", "http://[2002:808:808::]/"])
 def test_a_public_address_wrapped_in_ipv6_is_accepted(as_alice, club, url):
     assert register(as_alice, club, {**HOOK, "url": url}).status_code == 201

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import urllib.parse
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from matches.models import Event, EventType
@@ -21,10 +23,43 @@ def _event_types(**kwargs: Any) -> serializers.ListField:
     )
 
 
-def _url(**kwargs: Any) -> serializers.URLField:
-    return serializers.URLField(
+class WebhookURLField(serializers.URLField):
+    """A URL events can be sent to: http or https, a port that is one, no user name or password.
+
+    DRF's URL field also takes ``ftp://`` and ``ftps://``, which would be sent as plain HTTP;
+    a port is checked only for its digits (``:99999``), which then failed as an unresolvable
+    host; credentials would never be sent, while the URL is shown back with them.
+    """
+
+    default_error_messages = {
+        "webhook_url_scheme": _(
+            "A webhook URL starts with http:// or https://; {scheme}:// is not sent to."
+        ),
+        "webhook_url_port": _("{port} is not a port: a port is a number from 1 to 65535."),
+        "webhook_url_credentials": _(
+            "A webhook URL carries no user name or password, which would never be sent; "
+            "the signature tells your receiver who sent the event."
+        ),
+    }
+
+    def run_validators(self, value: str) -> None:
+        super().run_validators(value)  # a URL first
+        parts = urllib.parse.urlsplit(value)
+        if parts.scheme.lower() not in ("http", "https"):
+            self.fail("webhook_url_scheme", scheme=parts.scheme)
+        written = parts.netloc.rpartition("@")[2].rpartition("]")[2].partition(":")[2]
+        if written and not (written.isdigit() and 1 <= int(written) <= 65535):
+            self.fail("webhook_url_port", port=written)
+        if "@" in parts.netloc:
+            self.fail("webhook_url_credentials")
+
+
+def _url(**kwargs: Any) -> WebhookURLField:
+    return WebhookURLField(
         max_length=500,
-        help_text="Where the events are POSTed: an http or https URL on a public address. A "
+        help_text="Where the events are POSTed: an http or https URL on a public address, "
+        "without a user name or password (`webhook_url_scheme`, `webhook_url_port`, "
+        "`webhook_url_credentials`). A "
         "host that resolves to a private, loopback, link-local, reserved or shared address, "
         "or to an IPv6 address wrapping one (NAT64, 6to4, Teredo), is refused "
         "(`webhook_target_private`), and so is one that resolves nowhere "
