@@ -70,6 +70,8 @@ def send(
     *, url: str, secrets: Sequence[str], message_id: str, payload: Any, at: datetime
 ) -> Outcome:
     """POST the payload to the URL once; never raises for what the receiver does."""
+    if urllib.parse.urlsplit(url).scheme not in ("http", "https"):  # one registered before
+        return Outcome(None, error="webhook_url_scheme")  # the API refused other schemes
     try:
         host, port, address = targets.resolve(url)
     except targets.UnsafeTarget as refused:

@@ -167,6 +167,19 @@ def test_a_target_wrapping_a_private_address_is_refused_at_the_attempt(
     assert receiver.requests == []
 
 
+def test_a_url_of_another_scheme_kept_from_before_is_never_sent_to(
+    as_carol, club, roster, endpoint, receiver
+):
+    play_a_hand(as_carol, club, roster)
+    ftp = receiver.url.replace("http://", "ftp://")  # the receiver would answer it as HTTP
+    Endpoint.objects.filter(pk=endpoint.pk).update(url=ftp)
+    delivery = Delivery.objects.get()
+    tasks.attempt(delivery_id=delivery.pk, number=1)
+    delivery.refresh_from_db()
+    assert (delivery.status, delivery.error) == ("pending", "webhook_url_scheme")
+    assert receiver.requests == []
+
+
 def test_a_redirect_is_not_followed(as_carol, club, roster, endpoint, receiver):
     receiver.answers = [302]
     play_a_hand(as_carol, club, roster)
