@@ -201,6 +201,9 @@ SETUP_MESSAGES = {
         "A match of {ruleset} seats {least} to {most} players; {count} given."
     ),
     "unknown_option": _("{option} is not an option of {ruleset}; its options are: {options}."),
+    "unknown_option_none": _("{option} is not an option of {ruleset}, which has none."),
+    "unknown_flag": _("{flag} is not a flag of {ruleset} hands; their flags are: {flags}."),
+    "unknown_flag_none": _("{flag} is not a flag of {ruleset} hands, which have none."),
     "duplicate_player": _("{player} is listed more than once."),
     "player_not_in_club": _("Player {player} is not on this club's roster."),
     "first_dealer_not_seated": _("The first dealer {player} is not seated at this match."),

@@ -69,7 +69,23 @@ class Rules:
     options: Mapping[str, object]
 
     def flags(self, entry: HandEntry) -> dict[str, bool]:
-        """The hand's flags this ruleset knows, each stated (false when left out)."""
+        """The hand's flags this ruleset knows, each stated (false when left out).
+
+        A name the ruleset does not know is refused: a misspelt flag (``rumy``) would otherwise
+        be recorded as its default and change the score unseen. ``rummy`` passes everywhere,
+        as the older top-level field that Arlington hands may send and do not read.
+        """
+        known = [flag.name for flag in self.ruleset.flags]
+        for name in entry.flags:
+            if name not in known and name != "rummy":
+                raise errors.InvalidSetup(
+                    "unknown_flag",
+                    attr=f"flags.{name}",
+                    sentence="unknown_flag" if known else "unknown_flag_none",
+                    flag=name,
+                    ruleset=self.ruleset.label,
+                    flags=", ".join(known),
+                )
         return {
             flag.name: bool(entry.flags.get(flag.name, flag.default)) for flag in self.ruleset.flags
         }

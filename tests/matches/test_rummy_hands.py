@@ -223,3 +223,41 @@ def test_a_correction_may_say_the_hand_was_a_rummy(as_carol, rummy_match, roster
     revisions = as_carol.get(f"{url}revisions/").json()
     kept = revisions["results"] if isinstance(revisions, dict) else revisions
     assert [r["hand"].get("rummy") for r in kept] == [None, True]
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "flags", "sentence"),
+    [
+        ("rummy", {"rumy": True}, "rumy is not a flag of Rummy hands; their flags are: rummy."),
+        ("arlington", {"bogus": True}, "bogus is not a flag of Arlington hands, which have none."),
+    ],
+)
+def test_a_flag_the_game_does_not_know_is_refused_and_records_nothing(
+    as_carol, club, roster, ruleset, flags, sentence
+):
+    ids = [p.pk for p in roster[:3]]
+    match = start_match(as_carol, club, roster[:3], ruleset=ruleset)
+    body = three_handed(ids[0], ids) if ruleset == "rummy" else went_out(ids[0], ids)
+    refused = record(as_carol, match["id"], {**body, "flags": flags})
+    assert refused.status_code == 400
+    (name,) = flags
+    assert refused.json()["errors"] == [
+        {"code": "unknown_flag", "detail": sentence, "attr": f"flags.{name}"}
+    ]
+    assert as_carol.get(f"/api/v1/matches/{match['id']}/hands/").json()["count"] == 0
+    recorded = record(as_carol, match["id"], body)
+    assert recorded.status_code == 201
+    url = f"/api/v1/matches/{match['id']}/hands/1/"
+    etag = recorded["ETag"]
+    corrected = as_carol.put(url, {**body, "flags": flags}, format="json", HTTP_IF_MATCH=etag)
+    assert corrected.status_code == 400
+    assert corrected.json()["errors"][0]["code"] == "unknown_flag"
+    assert as_carol.get(url)["ETag"] == etag  # the hand as it was
+
+
+def test_the_rummy_flag_is_still_ignored_by_an_arlington_hand(as_carol, club, roster):
+    ids = [p.pk for p in roster[:3]]
+    match = start_match(as_carol, club, roster[:3])
+    answer = record(as_carol, match["id"], {**went_out(ids[0], ids), "flags": {"rummy": True}})
+    assert answer.status_code == 201
+    assert nets(answer.json()) == [340, -65, -65]

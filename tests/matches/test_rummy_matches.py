@@ -75,3 +75,10 @@ def test_an_unknown_ruleset_or_option_is_a_400_naming_it(as_carol, club, roster,
     assert response.status_code == 400
     assert codes(response) == expected
     assert not Match.objects.exists()
+
+
+def test_an_option_of_a_game_that_has_none_says_so(as_carol, club, roster):
+    response = create(as_carol, club, roster[:3], options={"target": 100})
+    assert response.json()["errors"][0]["detail"] == (
+        "target is not an option of arlington, which has none."
+    )

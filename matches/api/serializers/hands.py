@@ -54,7 +54,8 @@ class HandInputSerializer(serializers.Serializer):
         child=serializers.BooleanField(),
         required=False,
         help_text="The yes/no facts the match's game asks of a hand (GET rulesets/: flags), "
-        "by name; those left out take their defaults, those the game does not ask are ignored.",
+        "by name; those left out take their defaults. A name the game does not have is 400 "
+        "`unknown_flag` (`rummy` passes in any game, as the older top-level field).",
     )
 
     def to_entry(self) -> hand_services.HandEntry:

@@ -52,10 +52,9 @@ class MatchCreateSerializer(serializers.Serializer):
         for name, value in attrs["options"].items():
             option = known.get(name)
             if option is None:
-                sentence = errors.SETUP_MESSAGES["unknown_option"].format(
-                    option=name,
-                    ruleset=rules.name,
-                    options=", ".join(known) or "-",
+                message = "unknown_option" if known else "unknown_option_none"
+                sentence = errors.SETUP_MESSAGES[message].format(
+                    option=name, ruleset=rules.name, options=", ".join(known)
                 )
                 problems[name] = [serializers.ErrorDetail(sentence, code="unknown_option")]
                 continue
