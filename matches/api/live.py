@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import ObjectDoesNotExist
+from django.urls import reverse
 from django.utils.translation import gettext
 from drf_spectacular.utils import (
     OpenApiResponse,
@@ -259,8 +260,11 @@ class LiveView(LiveMixin):
             user=requester(request),
             turned_up=incoming.validated_data["turned_up"],
         )
-        return Response(
-            started.state, status=status.HTTP_201_CREATED, headers={"ETag": live.etag(started)}
+        where = request.build_absolute_uri(reverse("live", kwargs={"match_pk": match_id}))
+        return Response(  # the live hand is read at this URL: Location, as on every 201
+            started.state,
+            status=status.HTTP_201_CREATED,
+            headers={"ETag": live.etag(started), "Location": where},
         )
 
     @extend_schema(responses={204: None, 412: http.STALE}, parameters=[http.IF_MATCH_LIVE_OPTIONAL])

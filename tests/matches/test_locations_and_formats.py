@@ -39,6 +39,20 @@ def test_starting_a_match_and_recording_a_hand_answer_their_locations(as_carol, 
     assert as_carol.get(hand["Location"]).json()["number"] == 1
 
 
+def test_a_confirmation_and_a_live_start_answer_their_locations(as_carol, as_alice, club, roster):
+    seated = [p.pk for p in roster[:3]]
+    match = start_match(as_carol, club, roster[:3])
+    record(as_carol, match["id"], went_out(seated[0], seated))
+    confirmed = as_alice.post(f"/api/v1/matches/{match['id']}/hands/1/confirmations/")
+    assert confirmed.status_code == 201
+    assert confirmed["Location"] == f"http://testserver/api/v1/matches/{match['id']}/hands/1/"
+    assert as_alice.get(confirmed["Location"]).json()["confirmations"]
+    live = as_carol.post(f"/api/v1/matches/{match['id']}/live/", {"turned_up": "7H"}, format="json")
+    assert live.status_code == 201, live.json()
+    assert live["Location"] == f"http://testserver/api/v1/matches/{match['id']}/live/"
+    assert as_carol.get(live["Location"])["ETag"] == live["ETag"]
+
+
 @pytest.mark.parametrize(
     "url", ["/api/v1/clubs/{club}/standings/", "/api/v1/clubs/", "/api/v1/clubs/{club}/"]
 )

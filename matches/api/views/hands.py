@@ -266,5 +266,8 @@ class HandConfirmationsView(MatchHandsMixin):
         return Response(
             body,
             status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
-            headers={"ETag": http.hand_etag(hand.version, body)},
+            headers={  # a confirmation is read as its hand: Location, as on every 201
+                "ETag": http.hand_etag(hand.version, body),
+                "Location": location(request, "hand-detail", match_pk=match_id, number=number),
+            },
         )
