@@ -271,6 +271,34 @@ ETAG = _header(
     required=True,
     response=[200, 201],
 )
+ETAG_LIVE = _header(
+    "ETag",
+    "The live state's ETag: send it in If-Match with the next event, an undo or an abandon, "
+    "or in If-None-Match to poll (304 while the state is the same). After a `finish`, the "
+    'recorded hand\'s version (`"1"`), as its If-Match takes it.',
+    required=True,
+    response=[200, 201],
+)
+ETAG_MATCH = _header(
+    "ETag",
+    "The match's ETag: it moves whenever a hand is recorded, corrected, voided or confirmed. "
+    "Send it in If-None-Match to poll (304 while nothing changed).",
+    required=True,
+    response=[200],
+)
+ETAG_OBJECT = _header(
+    "ETag",
+    "A digest of the fields a change can make: send it in If-Match so that a change made by "
+    "someone else meanwhile is a 412, not overwritten, or in If-None-Match to read it again "
+    "(304 while it is the same).",
+    required=True,
+    response=[200],
+)
+IF_NONE_MATCH_OBJECT = _header(
+    "If-None-Match",
+    "The ETag last read: 304 with no body while the fields a change can make are the same.",
+    required=False,
+)
 REPLAYED = _header(
     "Idempotent-Replayed",
     "`true` when this is the first answer to an earlier request "

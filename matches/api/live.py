@@ -239,7 +239,7 @@ class LiveView(LiveMixin):
             200: LiveStateSerializer,
             304: OpenApiResponse(description="Not modified."),
         },
-        parameters=[http.IF_NONE_MATCH],
+        parameters=[http.IF_NONE_MATCH, http.ETAG_LIVE],
     )
     def get(self, request: Request, match_pk: int) -> Response:
         current = live.live_in_play(self.admit())
@@ -249,7 +249,9 @@ class LiveView(LiveMixin):
         return Response(current.state, headers={"ETag": tag, "Cache-Control": "no-cache"})
 
     @extend_schema(
-        request=LiveStartSerializer, responses={201: LiveStateSerializer, 409: START_CONFLICT}
+        request=LiveStartSerializer,
+        responses={201: LiveStateSerializer, 409: START_CONFLICT},
+        parameters=[http.ETAG_LIVE],
     )
     def post(self, request: Request, match_pk: int) -> Response:
         match_id = self.admit()
@@ -286,7 +288,7 @@ class LiveEventsView(LiveMixin):
             422: http.KEY_REUSED,
             428: http.PRECONDITION_REQUIRED,
         },
-        parameters=[http.IF_MATCH_LIVE, http.IDEMPOTENCY_KEY_LIVE],
+        parameters=[http.IF_MATCH_LIVE, http.IDEMPOTENCY_KEY_LIVE, http.ETAG_LIVE],
     )
     def post(self, request: Request, match_pk: int) -> Response:
         match_id = self.admit()
@@ -317,7 +319,7 @@ class LiveLastEventView(LiveMixin):
             412: http.STALE,
             428: http.PRECONDITION_REQUIRED,
         },
-        parameters=[http.IF_MATCH_LIVE],
+        parameters=[http.IF_MATCH_LIVE, http.ETAG_LIVE],
     )
     def delete(self, request: Request, match_pk: int) -> Response:
         current = live.live_undo(match_id=self.admit(), if_match=http.if_match_value(request))

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Any
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 from django_filters.rest_framework import DjangoFilterBackend
-from drf_spectacular.utils import extend_schema, extend_schema_view
-from rest_framework import exceptions, mixins, viewsets
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from rest_framework import exceptions, mixins, status, viewsets
 from rest_framework.filters import OrderingFilter
 from rest_framework.generics import GenericAPIView, get_object_or_404  # 404 for clubs/abc/
 from rest_framework.permissions import IsAuthenticated
@@ -25,11 +25,17 @@ from matches.api.permissions import ClubRole, can_write
 
 
 def conditional_updates(serializer: type[BaseSerializer]) -> Any:
-    """The schema of PUT and PATCH on a resource that takes If-Match."""
+    """The schema of a resource whose reads answer an ETag and whose PUT and PATCH take
+    If-Match."""
     documented = extend_schema(
-        parameters=[http.IF_MATCH_UPDATE], responses={200: serializer, 412: http.STALE}
+        parameters=[http.IF_MATCH_UPDATE, http.ETAG_OBJECT],
+        responses={200: serializer, 412: http.STALE},
     )
-    return extend_schema_view(update=documented, partial_update=documented)
+    read = extend_schema(
+        parameters=[http.IF_NONE_MATCH_OBJECT, http.ETAG_OBJECT],
+        responses={200: serializer, 304: OpenApiResponse(description="Not modified.")},
+    )
+    return extend_schema_view(retrieve=read, update=documented, partial_update=documented)
 
 
 class ConditionalUpdateMixin(GenericAPIView if TYPE_CHECKING else object):  # type: ignore[misc]
@@ -51,8 +57,10 @@ class ConditionalUpdateMixin(GenericAPIView if TYPE_CHECKING else object):  # ty
 
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         instance = self.get_object()
-        data = self.get_serializer(instance).data
-        return Response(data, headers={"ETag": self.etag_of(instance)})
+        tag = self.etag_of(instance)
+        if http.not_modified(request, tag):
+            return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": tag})
+        return Response(self.get_serializer(instance).data, headers={"ETag": tag})
 
     def get_locked_object(self) -> Any:
         """The object in the URL, as ``get_object`` finds it, read with a row lock on it."""

@@ -35,7 +35,7 @@ WATCH = http.IF_NONE_MATCH_MATCH
         parameters=[http.IDEMPOTENCY_KEY, http.REPLAYED],
     ),
     retrieve=extend_schema(
-        parameters=[WATCH],
+        parameters=[WATCH, http.ETAG_MATCH],
         responses={200: s.MatchSerializer, 304: OpenApiResponse(description="Not modified.")},
     ),
 )
