@@ -12,11 +12,15 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from scoring.api.rulings import ROUTES
+from scoring.rulesets import DEFAULT, RULESETS, turn_rulings
+
 RESOURCES = {
     "clubs": "club-list",
     "players": "player-list",
     "seasons": "season-list",
     "matches": "match-list",
+    "tournaments": "tournament-list",
     "invitations": "my-invitations",
     "rulesets": "ruleset-list",
 }
@@ -36,8 +40,8 @@ class ApiRootView(APIView):
 
     Sign in for a device token with `POST auth/tokens/` (`{"username", "password", "name"}`)
     and send it as `Authorization: Token <token>`; in this browsable view, use "Log in".
-    The rulings need no login. The OpenAPI description is at `schema`, its page at `docs`
-    (Swagger UI).
+    The rulings need no login: Arlington's at `rulings`, each other game's at `game_rulings`.
+    The OpenAPI description is at `schema`, its page at `docs` (Swagger UI).
     """
 
     permission_classes = [AllowAny]
@@ -50,6 +54,17 @@ class ApiRootView(APIView):
         sign_in = url("rest_framework:login") + "?next=" + reverse("api-root")
         body: dict[str, Any] = {name: url(route) for name, route in RESOURCES.items()}
         body["rulings"] = {name: url(route) for name, route in RULINGS.items()}
+        body["game_rulings"] = {  # the other games' rulings, as the games registered now have them
+            game: {
+                ruling: request.build_absolute_uri(
+                    reverse(f"ruling-any-{ruling}", kwargs={"ruleset": game})
+                )
+                for ruling in ("meld", "hand", *turn_rulings(rules))
+                if ruling in ROUTES
+            }
+            for game, rules in RULESETS.items()
+            if game != DEFAULT
+        }
         body["auth"] = {**{name: url(route) for name, route in AUTH.items()}, "sign_in": sign_in}
         body.update(schema=url("schema"), docs=url("swagger-ui"))
         return Response(body)

@@ -26,8 +26,11 @@ def test_the_api_root_lists_the_resources_and_rulings(anonymous):
     assert response.status_code == 200
     body = response.json()
     api = "http://testserver/api/v1/"
-    for name in ("clubs", "players", "seasons", "matches"):
+    for name in ("clubs", "players", "seasons", "matches", "tournaments"):
         assert body[name] == f"{api}{name}/"
+    assert body["game_rulings"]["rummy"]["meld"] == f"{api}rulings/rummy/meld/"
+    assert set(body["game_rulings"]["rummy"]) >= {"meld", "hand"}
+    assert "arlington" not in body["game_rulings"]  # its rulings are "rulings"
     assert body["rulings"] == {
         name: f"{api}rulings/{name}/"
         for name in ("meld", "hand", "discard", "take-discards", "extend")
@@ -42,10 +45,11 @@ def test_every_link_of_the_api_root_leads_somewhere(anonymous, django_user_model
     user = django_user_model.objects.create_user("rooted", password="rooted-pw-1234")
     anonymous.force_authenticate(user)
     body = anonymous.get("/api/v1/").json()
-    links = [body[name] for name in ("clubs", "players", "seasons", "matches", "schema")]
-    for link in links:
+    names = ("clubs", "players", "seasons", "matches", "tournaments", "schema")
+    for link in [body[name] for name in names]:
         assert anonymous.get(link).status_code == 200, link
-    for link in body["rulings"].values():
+    game_rulings = [link for game in body["game_rulings"].values() for link in game.values()]
+    for link in [*body["rulings"].values(), *game_rulings]:
         assert anonymous.post(link, {}, format="json").status_code == 400, link
     assert anonymous.get(body["auth"]["sign_in"]).status_code == 200
 
