@@ -116,7 +116,7 @@ class PreconditionFailed(MatchError):
 STALE_MESSAGES = {
     "hand": _(
         "Hand {number} has changed since you read it (it is now at version {version}); read "
-        "it again and reapply your correction."
+        "it again before you change it."
     ),
     "object": _(
         "It has changed since you read it (its ETag is now {etag}); read it again and reapply "

@@ -104,11 +104,12 @@ class DraftChanged(MatchError):
 
 DRAFT_CHANGED_MESSAGES = {
     "ending": _(
-        "Another phone changed this part of the draft: the ending of hand {number} (now at "
-        "version {version}). Read the draft again and reapply your change."
+        "This part of the draft has changed since the version you sent: the ending of hand "
+        "{number} (now at version {version}). Read the draft again and reapply your change."
     ),
     "player": _(
-        "Another phone changed this part of the draft: {player}'s cards in hand {number} (now "
-        "at version {version}). Read the draft again and reapply your change."
+        "This part of the draft has changed since the version you sent: {player}'s cards in "
+        "hand {number} (now at version {version}). Read the draft again and reapply your "
+        "change."
     ),
 }

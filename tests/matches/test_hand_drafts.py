@@ -133,6 +133,16 @@ def test_a_stale_ending_is_refused(as_alice, as_carol, match):
     assert stale.json()["draft"]["ending"]["ending"] == "went_out"
 
 
+def test_a_phone_sending_its_own_old_version_is_not_told_another_phone_changed_it(as_carol, match):
+    put_ending(as_carol, match["id"], {"ending": "went_out", "version": 0})
+    again = put_ending(as_carol, match["id"], {"ending": "stock_exhausted", "version": 0})
+    assert again.status_code == 409 and codes(again) == ["draft_changed"]
+    assert again.json()["errors"][0]["detail"] == (
+        "This part of the draft has changed since the version you sent: the ending of hand 1 "
+        "(now at version 1). Read the draft again and reapply your change."
+    )
+
+
 def test_a_version_ahead_of_a_part_never_written_is_refused(as_carol, match, seated):
     response = put_player(as_carol, match["id"], seated[0], {"hand": [], "version": 3})
     assert response.status_code == 409 and codes(response) == ["draft_changed"]

@@ -333,6 +333,11 @@ def test_a_correction_with_a_stale_etag_is_refused_with_412(as_carol, trio, rost
     assert Hand.objects.get(match_id=trio["id"], number=1).went_out_id == players[1]
     stale_void = as_carol.delete(hand_url(trio["id"], 1), HTTP_IF_MATCH='"1"')
     assert stale_void.status_code == 412
+    sentence = stale_void.json()["errors"][0]["detail"]  # fits a void as well as a correction
+    assert sentence == (
+        "Hand 1 has changed since you read it (it is now at version 2); read it again before "
+        "you change it."
+    )
 
 
 def test_a_correction_answers_with_its_impact(as_carol, club, roster):
