@@ -15,6 +15,7 @@ MeldCard.parse('2D=QS')
 from __future__ import annotations
 
 import enum
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -257,7 +258,7 @@ def parse_meld(texts: object) -> tuple[MeldCard, ...]:
     ['JS', '2D=QS', 'KS']
     """
     if not isinstance(texts, (list, tuple)):
-        raise NotationError("not_a_list", repr(texts))
+        raise NotationError("not_a_list", shown(texts))
     try:
         return tuple(map(_parse_meld_card, texts))
     except Exception:  # find which card, and say so, on the slow path
@@ -271,7 +272,7 @@ def parse_cards(texts: object) -> tuple[Card, ...]:
     ['2D', '4H']
     """
     if not isinstance(texts, (list, tuple)):
-        raise NotationError("not_a_list", repr(texts))
+        raise NotationError("not_a_list", shown(texts))
     try:
         return tuple(map(_parse_card, texts))
     except Exception:  # find which card, and say so, on the slow path
@@ -286,4 +287,16 @@ def _at(index: int, parse: Callable[[str], T], text: object) -> T:
 
 
 def _bad(value: object) -> NoReturn:
-    raise NotationError("invalid_card", repr(value))
+    raise NotationError("invalid_card", shown(value))
+
+
+def shown(value: object) -> str:
+    """A value that is not card text, written as the JSON it came in: ``["7D"]``, ``null``.
+
+    >>> shown(["7D"]), shown(None), shown(7)
+    ('["7D"]', 'null', '7')
+    """
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):  # not from JSON: as Python writes it
+        return repr(value)

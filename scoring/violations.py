@@ -375,12 +375,20 @@ def render(item: Violation, translate: Callable[[str], str] = _identity) -> str:
     return sentence
 
 
+NOTATION_SHOWN = 24
+"""The longest text a notation sentence repeats whole; a longer one is cut, ending in "…"."""
+
+
 def render_notation(code: str, text: str, translate: Callable[[str], str] = _identity) -> str:
     """The human sentence for a notation error with ``code`` about ``text``.
 
     >>> render_notation("declaration_on_non_two", "7H=7D")
     '7H=7D: only a two may stand for another card.'
+    >>> render_notation("invalid_card", "Q" * 3000)[:30]
+    'QQQQQQQQQQQQQQQQQQQQQQQ… is no'
     """
+    if len(text) > NOTATION_SHOWN:
+        text = text[: NOTATION_SHOWN - 1] + "…"
     return translate(NOTATION_MESSAGES[code]).format(text=text)
 
 

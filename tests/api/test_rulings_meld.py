@@ -94,3 +94,20 @@ def test_rulings_are_throttled_with_the_error_envelope(api_client, monkeypatch):
     body = api_client.post(URL, {"cards": ["5H", "6H", "7H"]}, format="json").json()
     assert body["type"] == "client_error"
     assert body["errors"][0]["code"] == "throttled"
+
+
+@pytest.mark.parametrize(
+    ("card", "shown"),
+    [
+        (["7D"], '["7D"] is not a card'),  # as sent in JSON, not as Python writes a list
+        (7, "7 is not a card"),
+        ("Q" * 3000, "QQQQQQQQQQQQQQQQQQQQQQQ… is not a card"),  # cut, not echoed whole
+    ],
+)
+def test_an_unreadable_card_is_named_as_sent_and_briefly(api_client, card, shown):
+    response = api_client.post(URL, {"cards": ["JS", card, "KS"]}, format="json")
+    assert response.status_code == 400
+    (error,) = response.json()["errors"]
+    assert (error["code"], error["attr"]) == ("invalid_card", "cards.1")
+    assert error["detail"].startswith(shown), error["detail"]
+    assert len(error["detail"]) < 120
