@@ -200,13 +200,23 @@ class ProjectExceptionFormatter(ExceptionFormatter):
         if isinstance(self.exc, EnvelopeError):
             return self.exc.errors
         errors: list[Error] = super().get_errors()
-        return [named(error) for error in errors]
+        return [named(located(error)) for error in errors]
 
     def format_error_response(self, error_response: ErrorResponse) -> Any:
         body = envelope(error_response.type, error_response.errors)
         if isinstance(self.exc, EnvelopeError):
             body.update(self.exc.extra)
         return body
+
+
+def located(error: Error) -> Error:
+    """The error with ``attr`` the path of what it is about: a nested object's or list's own
+    error (``results`` sent as ``{}``) is about ``results``, not ``results.non_field_errors``;
+    the body's own errors keep ``non_field_errors``."""
+    suffix = ".non_field_errors"
+    if error.attr is None or not error.attr.endswith(suffix):
+        return error
+    return Error(error.code, error.detail, error.attr[: -len(suffix)])
 
 
 def named(error: Error) -> Error:

@@ -90,6 +90,8 @@ def test_deal_level_checks(api_client, change, code):
         (lambda h: h["results"][0]["melds"][2].__setitem__(1, "4X"), "results.0.melds.2.1"),
         (lambda h: h["results"][0].pop("player"), "results.0.player"),
         (lambda h: h["results"][0].update(melds="JS QS KS"), "results.0.melds"),
+        (lambda h: h.update(results={}), "results"),  # the list itself, not a field of it
+        (lambda h: h["results"].__setitem__(0, ["JS"]), "results.0"),
     ],
 )
 def test_unreadable_hand_is_a_400_naming_the_field(api_client, change, attr):
@@ -99,6 +101,7 @@ def test_unreadable_hand_is_a_400_naming_the_field(api_client, change, attr):
     assert response.status_code == 400
     assert response.json()["type"] == "validation_error"
     assert attr in [e["attr"] for e in response.json()["errors"]]
+    assert not any("non_field_errors" in e["attr"] for e in response.json()["errors"])
 
 
 def test_hundreds_of_melds_are_refused_before_any_work(api_client):
