@@ -14,6 +14,7 @@ from typing import Any, cast
 from django.conf import settings
 from django.db import connection, models, transaction
 from django.db.models import F, Q
+from django.db.models.functions import Lower
 from django.utils import timezone
 
 from scoring.rulesets import DEFAULT as DEFAULT_RULESET
@@ -131,7 +132,9 @@ class Player(models.Model):
     class Meta:
         ordering = ["name", "id"]
         constraints = [
-            models.UniqueConstraint(fields=["club", "name"], name="player_name_unique_in_club"),
+            models.UniqueConstraint(  # "Ann" and "ann" are one name at a table
+                Lower("name"), "club", name="player_name_unique_in_club_any_case"
+            ),
         ]
 
     def __str__(self) -> str:

@@ -157,3 +157,16 @@ def test_a_players_login_must_be_a_member_and_other_names_read_as_unknown(as_car
     assert stranger.status_code == nobody.status_code == 400
     assert stranger.json()["errors"][0]["code"] == nobody.json()["errors"][0]["code"]
     assert member.status_code == 201
+
+
+def test_a_name_is_taken_in_any_case(as_carol, club, roster):
+    taken = roster[0].name
+    for name in (taken.lower(), taken.upper()):
+        response = as_carol.post("/api/v1/players/", {"club": club.pk, "name": name}, format="json")
+        assert response.status_code == 400
+        assert codes(response) == [("unique", "name")]
+    renamed = as_carol.patch(
+        f"/api/v1/players/{roster[1].pk}/", {"name": taken.swapcase()}, format="json"
+    )
+    assert renamed.status_code == 400 and codes(renamed) == [("unique", "name")]
+    assert Player.objects.filter(club=club, name__iexact=taken).count() == 1
