@@ -10,7 +10,6 @@ fix, not a change made by someone else.
 
 from __future__ import annotations
 
-import enum
 import hashlib
 import json
 import re
@@ -54,36 +53,6 @@ def if_match_tags(request: Request) -> list[str] | None:
     if header is None or header.strip() == "*":
         return None
     return _tags(header, errors.InvalidIfMatch)
-
-
-class IfMatch(enum.Enum):
-    """What a request's If-Match says of the current ETag."""
-
-    ABSENT = "absent"  # no header
-    ANY = "any"  # ``*``
-    CURRENT = "current"  # names the current tag (among others, maybe)
-    STALE = "stale"  # names only other tags
-
-
-def if_match(request: Request, current: str) -> IfMatch:
-    """Read If-Match against the current ETag; a malformed header is a 400.
-
-    >>> from rest_framework.test import APIRequestFactory
-    >>> if_match(APIRequestFactory().put("/", HTTP_IF_MATCH='"7", W/"8"'), '"8"')
-    <IfMatch.STALE: 'stale'>
-    """
-    if "If-Match" not in request.headers:
-        return IfMatch.ABSENT
-    tags = if_match_tags(request)
-    if tags is None:
-        return IfMatch.ANY
-    return IfMatch.CURRENT if current in tags else IfMatch.STALE
-
-
-def require_current(request: Request, current: str, stale: errors.MatchError) -> None:
-    """Raise ``stale`` unless If-Match is absent, ``*``, or names ``current`` exactly."""
-    if if_match(request, current) is IfMatch.STALE:
-        raise stale
 
 
 def version_from_if_match(request: Request, current: int, stale: errors.MatchError) -> int | None:
@@ -169,6 +138,39 @@ def hand_etag(version: int, body: Any) -> str:
     """
     digest = hashlib.sha256(json.dumps(body, default=str, sort_keys=True).encode()).hexdigest()
     return f'"{version}.{digest[:10]}"'
+
+
+def object_etag(fields: str, body: Any) -> str:
+    """A club's, player's or season's ETag as served: ``fields`` (``digest_etag`` of what a
+    change can make, quoted), then a digest of the answer, ``"5c0a1f7e2b9d4e3a6f81.3e1b0c9a2d"``.
+
+    As with a hand's, If-Match reads only the first part (``fields_from_if_match``): a hand
+    recorded since, which changes a player's record, is no conflict for a rename. If-None-Match
+    compares the whole tag, so a read answers 304 only while the whole answer is the same.
+    """
+    digest = hashlib.sha256(json.dumps(body, default=str, sort_keys=True).encode()).hexdigest()
+    return f'"{fields.strip(chr(34))}.{digest[:10]}"'
+
+
+def names_fields(request: Request, fields: str) -> bool:
+    """Whether If-Match is absent, ``*``, or names the current first part ``fields`` of an
+    object's ETag: the tag as served, or that part alone (the whole tag of earlier versions of
+    the API). A malformed header is a 400.
+
+    >>> from rest_framework.test import APIRequestFactory
+    >>> put = APIRequestFactory().put
+    >>> names_fields(put("/", HTTP_IF_MATCH='"5c0a.3e1b"'), '"5c0a"')
+    True
+    >>> names_fields(put("/", HTTP_IF_MATCH='"5c0a"'), '"5c0a"')
+    True
+    >>> names_fields(put("/", HTTP_IF_MATCH='"5c0b.3e1b"'), '"5c0a"')
+    False
+    """
+    tags = if_match_tags(request)
+    if tags is None:
+        return True
+    inner = fields.strip('"')
+    return any(tag == fields or tag.startswith(f'"{inner}.') for tag in tags)
 
 
 def digest_etag(values: list[Any]) -> str:
@@ -288,9 +290,10 @@ ETAG_MATCH = _header(
 )
 ETAG_OBJECT = _header(
     "ETag",
-    "A digest of the fields a change can make: send it in If-Match so that a change made by "
-    "someone else meanwhile is a 412, not overwritten, or in If-None-Match to read it again "
-    "(304 while it is the same).",
+    "A digest of the fields a change can make, then a digest of the whole answer: "
+    '`"5c0a1f7e2b9d4e3a6f81.3e1b0c9a2d"`. Send it in If-Match, which reads the first part, so '
+    "that a change to those fields made meanwhile is a 412, not overwritten; or in "
+    "If-None-Match, which compares the whole tag (304 while the answer is the same).",
     required=True,
     response=[200],
 )

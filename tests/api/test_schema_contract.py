@@ -328,3 +328,10 @@ def test_the_stream_names_its_event_models_and_takes_a_ticket(served):
     issuing = served["paths"]["/api/v1/matches/{match_pk}/live/stream-ticket/"]["post"]
     answer = resolve(served, issuing["responses"]["201"]["content"]["application/json"]["schema"])
     assert set(answer["required"]) == {"url", "expires_at"}
+
+
+def test_a_players_read_declares_the_record_it_answers(served):
+    answer = served["paths"]["/api/v1/players/{id}/"]["get"]["responses"]["200"]
+    model = resolve(served, answer["content"]["application/json"]["schema"])
+    assert "record" in model["properties"]
+    assert "record" in model["required"]

@@ -24,18 +24,20 @@ from matches.api import http
 from matches.api.permissions import ClubRole, can_write
 
 
-def conditional_updates(serializer: type[BaseSerializer]) -> Any:
+def conditional_updates(
+    serializer: type[BaseSerializer], read: type[BaseSerializer] | None = None
+) -> Any:
     """The schema of a resource whose reads answer an ETag and whose PUT and PATCH take
-    If-Match."""
-    documented = extend_schema(
+    If-Match; ``read`` is the answer of a read when it says more than a change's."""
+    change = extend_schema(
         parameters=[http.IF_MATCH_UPDATE, http.ETAG_OBJECT],
         responses={200: serializer, 412: http.STALE},
     )
-    read = extend_schema(
+    reading = extend_schema(
         parameters=[http.IF_NONE_MATCH_OBJECT, http.ETAG_OBJECT],
-        responses={200: serializer, 304: OpenApiResponse(description="Not modified.")},
+        responses={200: read or serializer, 304: OpenApiResponse(description="Not modified.")},
     )
-    return extend_schema_view(retrieve=read, update=documented, partial_update=documented)
+    return extend_schema_view(retrieve=reading, update=change, partial_update=change)
 
 
 class ConditionalUpdateMixin(GenericAPIView if TYPE_CHECKING else object):  # type: ignore[misc]
@@ -46,21 +48,34 @@ class ConditionalUpdateMixin(GenericAPIView if TYPE_CHECKING else object):  # ty
     after the other, so neither undoes the other and a rule across fields (a season's dates)
     is checked against what the other change wrote. A client that must not overwrite a change
     to the same field sends the ETag it read in If-Match (412 ``precondition_failed`` if the
-    object has changed since). The ETag is a digest of the fields the API changes
-    (``etag_fields``), so it moves only when they do.
+    object has changed since). The ETag has two parts (``http.object_etag``): a digest of the
+    fields the API changes (``etag_fields``), which If-Match reads, so that only a change to
+    them is a conflict; then a digest of the whole answer, which If-None-Match reads too, so
+    that a read answers 304 only while nothing in it changed (a player's record, your role).
     """
 
     etag_fields: tuple[str, ...] = ("name",)
+    read_serializer_class: type[BaseSerializer] | None = None
+    """What a read answers, when it says more than the answer to a change (a player's record)."""
+
+    def fields_tag(self, instance: Any) -> str:
+        return http.digest_etag([instance.pk, *(getattr(instance, n) for n in self.etag_fields)])
+
+    def read_body(self, instance: Any) -> Any:
+        read = self.read_serializer_class or self.get_serializer_class()
+        return read(instance, context=self.get_serializer_context()).data
 
     def etag_of(self, instance: Any) -> str:
-        return http.digest_etag([instance.pk, *(getattr(instance, n) for n in self.etag_fields)])
+        """The ETag a read of ``instance`` answers (a stale change's 412 names it)."""
+        return http.object_etag(self.fields_tag(instance), self.read_body(instance))
 
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         instance = self.get_object()
-        tag = self.etag_of(instance)
+        body = self.read_body(instance)
+        tag = http.object_etag(self.fields_tag(instance), body)
         if http.not_modified(request, tag):
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": tag})
-        return Response(self.get_serializer(instance).data, headers={"ETag": tag})
+        return Response(body, headers={"ETag": tag})
 
     def get_locked_object(self) -> Any:
         """The object in the URL, as ``get_object`` finds it, read with a row lock on it."""
@@ -75,14 +90,14 @@ class ConditionalUpdateMixin(GenericAPIView if TYPE_CHECKING else object):  # ty
         http.if_match_tags(request)  # a malformed If-Match is refused before any work
         with transaction.atomic():
             locked = self.get_locked_object()
-            current = self.etag_of(locked)
-            http.require_current(
-                request, current, errors.PreconditionFailed("object", etag=current)
-            )
+            if not http.names_fields(request, self.fields_tag(locked)):
+                raise errors.PreconditionFailed("object", etag=self.etag_of(locked))
             serializer = self.get_serializer(locked, data=request.data, partial=partial)
             serializer.is_valid(raise_exception=True)
             self.perform_update(serializer)
-        return Response(serializer.data, headers={"ETag": self.etag_of(serializer.instance)})
+        body = serializer.data  # its tag digests this answer: no second read of the record
+        tag = http.object_etag(self.fields_tag(serializer.instance), body)
+        return Response(body, headers={"ETag": tag})
 
 
 class LocatedCreateMixin(

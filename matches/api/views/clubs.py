@@ -33,6 +33,7 @@ class ClubViewSet(
 ):
     """Clubs you belong to. The creator of a club becomes its owner."""
 
+    etag_fields = ("name", "second_entry")
     serializer_class = s.ClubSerializer
     permission_classes = [IsAuthenticated, ClubRole]
     write_roles = MANAGING

@@ -7,7 +7,6 @@ from drf_spectacular.utils import extend_schema
 from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.serializers import BaseSerializer
 
 from matches import records, selectors
 from matches.api.filters import PlayerFilter
@@ -17,11 +16,12 @@ from matches.api.views.base import ClubScopedViewSet, conditional_updates
 from matches.models import Player
 
 
-@conditional_updates(s.PlayerSerializer)
+@conditional_updates(s.PlayerSerializer, read=s.PlayerDetailSerializer)
 class PlayerViewSet(ClubScopedViewSet):
     """Players on the rosters of your clubs; a player need not have a login."""
 
     etag_fields = ("name", "user_id")
+    read_serializer_class = s.PlayerDetailSerializer
     serializer_class = s.PlayerSerializer
     filterset_class = PlayerFilter
     ordering_fields = ["name", "created_at"]
@@ -29,11 +29,6 @@ class PlayerViewSet(ClubScopedViewSet):
 
     def get_queryset(self) -> QuerySet[Player]:
         return selectors.players_visible_to(self.request.user)
-
-    def get_serializer_class(self) -> type[BaseSerializer]:
-        if self.action == "retrieve":
-            return s.PlayerDetailSerializer
-        return s.PlayerSerializer
 
     @extend_schema(responses={200: s.PlayerMatchSerializer(many=True)})
     @action(
