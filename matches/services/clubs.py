@@ -9,6 +9,7 @@ from matches import errors
 from matches.models import (
     Club,
     Membership,
+    Player,
     Role,
 )
 from matches.selectors import role_in
@@ -45,10 +46,17 @@ def membership_set(*, club: Club, user: User, role: str, by: User | None = None)
 
 @transaction.atomic
 def membership_remove(*, membership: Membership, by: User | None = None) -> None:
-    """Remove a member; a club keeps at least one owner. ``by`` as for ``membership_set``."""
+    """Remove a member; a club keeps at least one owner. ``by`` as for ``membership_set``.
+
+    The players of the club linked to the member's login lose the link: a player's login is a
+    member's, and one who comes back through an invitation is linked again by it.
+    """
     _lock_club(membership.club, by)
     _keep_an_owner(membership.club, membership)
     membership.delete()
+    linked = Player.objects.filter(club=membership.club_id, user=membership.user_id)
+    if linked.update(user=None):
+        Club.standings_changed(membership.club_id)
 
 
 def _lock_club(club: Club, by: User | None = None) -> None:

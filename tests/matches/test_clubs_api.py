@@ -198,3 +198,30 @@ def test_an_id_that_is_not_a_number_is_not_found_never_a_500(as_alice, club, met
     response = getattr(as_alice, method)(url, {"user": "carol", "role": "owner"}, format="json")
     assert response.status_code == 404
     assert codes(response) == ["not_found"]
+
+
+def test_a_removed_member_is_no_longer_a_players_login(as_alice, victor, club):
+    from matches.models import Player
+
+    linked = Player.objects.create(club=club, name="Vic", user=victor)
+    elsewhere = Club.objects.create(name="Elsewhere", created_by=victor)
+    Membership.objects.create(club=elsewhere, user=victor, role=Role.OWNER)
+    kept = Player.objects.create(club=elsewhere, name="Vic", user=victor)
+    assert as_alice.delete(f"{members_url(club)}victor/").status_code == 204
+    linked.refresh_from_db(), kept.refresh_from_db()
+    assert linked.user is None  # a player's login is a member's
+    assert kept.user == victor  # another club's link stays
+    echoed = as_alice.put(
+        f"/api/v1/players/{linked.pk}/", {"club": club.pk, "name": "Vic"}, format="json"
+    )
+    assert echoed.status_code == 200 and echoed.json()["user"] is None
+
+
+def test_a_member_is_named_in_any_case(as_alice, club):
+    changed = as_alice.post(
+        members_url(club), {"user": "VICTOR", "role": "scorekeeper"}, format="json"
+    )
+    assert changed.status_code == 200 and changed.json()["user"] == "victor"
+    assert roles(club)["victor"] == "scorekeeper"
+    assert as_alice.delete(f"{members_url(club)}Victor/").status_code == 204
+    assert "victor" not in roles(club)

@@ -76,7 +76,7 @@ class ClubViewSet(
         incoming = s.MemberRequestSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         username, role = incoming.validated_data["user"], incoming.validated_data["role"]
-        member = club.memberships.select_related("user").filter(user__username=username).first()
+        member = named_member(club, username)
         if member is not None:
             membership = club_services.membership_set(
                 club=club,
@@ -96,7 +96,9 @@ class ClubViewSet(
         """Remove a member (owners); a club keeps at least one owner."""
         club = self.get_object_for_read()
         self.require(club, MANAGING)
-        membership = get_object_or_404(Membership, club=club, user__username=username)
+        membership = named_member(club, username)
+        if membership is None:
+            raise exceptions.NotFound()
         club_services.membership_remove(membership=membership, by=requester(request))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -107,3 +109,13 @@ class ClubViewSet(
     def require(self, club: Club, roles: frozenset[str]) -> None:
         if not can_write(self.request, club.pk, roles):
             raise exceptions.PermissionDenied()
+
+
+def named_member(club: Club, username: str) -> Membership | None:
+    """The club's member with this username, written in any case, as sign-up compares them (an
+    exact match first, for accounts made before that rule that differ only in case)."""
+    alike = list(club.memberships.select_related("user").filter(user__username__iexact=username))
+    exact = [m for m in alike if m.user.username == username]
+    if exact:
+        return exact[0]
+    return alike[0] if len(alike) == 1 else None
