@@ -73,7 +73,11 @@ def invitation_invite_user(*, club: Club, username: str, role: str, by: User) ->
     The caller answers the same whether or not it exists; only that user sees the invitation.
     Inviting someone again renews their pending invitation instead of adding another.
     """
-    user = get_user_model().objects.filter(username=username).first()
+    users = get_user_model().objects
+    user = users.filter(username=username).first()
+    if user is None:  # written in another case, as sign-up compares them
+        alike = list(users.filter(username__iexact=username)[:2])
+        user = alike[0] if len(alike) == 1 else None
     if user is None:
         return
     # Two requests inviting the same person at once: the club's lock makes the second renew

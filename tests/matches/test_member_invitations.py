@@ -136,3 +136,9 @@ def test_a_link_invitation_is_revoked_by_the_owners_not_declined(as_alice, as_bo
     ).json()
     assert as_bob.delete(f"/api/v1/invitations/{made['code']}/").status_code == 403
     assert Invitation.objects.get().revoked_at is None
+
+
+def test_a_username_in_another_case_invites_that_account(as_alice, bob, club):
+    answer = as_alice.post(members_url(club), {"user": "BOB", "role": "viewer"}, format="json")
+    assert answer.status_code == 202
+    assert Invitation.objects.get(invitee=bob).role == "viewer"
