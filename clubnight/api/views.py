@@ -320,6 +320,8 @@ class EntrantDetailView(TournamentMixin):
     @extend_schema(responses={204: None, 409: ROUND_CONFLICT})
     def delete(self, request: Request, pk: int, player: int) -> Response:
         tournament = self.get_tournament(SCOREKEEPING)
+        if not 0 < player <= selectors.LARGEST_ID:  # names no row: never sent to the database
+            raise exceptions.NotFound()
         if not tournaments.entrant_withdraw(tournament=tournament, player=player):
             raise exceptions.NotFound()
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -14,6 +14,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+import django.core.validators
+import django.forms
 import rest_framework.fields
 import rest_framework.relations
 import rest_framework.validators
@@ -240,17 +242,21 @@ def drf_sentences() -> list[re.Pattern[str]]:
 
 @functools.cache
 def _drf_sentences(language: str) -> list[re.Pattern[str]]:
+    """DRF's fields' and validators' sentences, and Django's form fields' and validators', which
+    the query filters (django-filter) answer with."""
     messages: set[str] = set()
-    for module in (rest_framework.fields, rest_framework.relations, serializers):
+    fields = (rest_framework.fields.Field, django.forms.Field)
+    for module in (rest_framework.fields, rest_framework.relations, serializers, django.forms):
         for value in vars(module).values():
-            if isinstance(value, type) and issubclass(value, rest_framework.fields.Field):
+            if isinstance(value, type) and issubclass(value, fields):
                 messages.update(str(m) for m in value.default_error_messages.values())
-    for value in vars(rest_framework.validators).values():
+    validators = [*vars(rest_framework.validators).values(), *vars(django.core.validators).values()]
+    for value in validators:
         message = getattr(value, "message", None) if isinstance(value, type) else None
         if isinstance(message, Promise):
             messages.add(str(message))
     blank = re.compile(r"\\\{\w+\\\}|%\\\(\w+\\\)[sd]")  # {name} or %(name)s, escaped
-    return [re.compile(blank.sub(".*", re.escape(m)), re.DOTALL) for m in sorted(messages)]
+    return [re.compile(blank.sub(".*", re.escape(m)), re.DOTALL) for m in sorted(messages) if m]
 
 
 # --- their OpenAPI schemas ------------------------------------------------------------------

@@ -6,6 +6,7 @@ import datetime as dt
 from typing import Any
 
 import django_filters
+from django import forms
 from django.core.exceptions import ValidationError
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django_filters.fields import IsoDateTimeField
@@ -20,7 +21,7 @@ from matches.models import (
     Player,
     Season,
 )
-from matches.selectors import clubs_visible_to, seasons_visible_to
+from matches.selectors import LARGEST_ID, clubs_visible_to, seasons_visible_to
 
 
 class InstantField(IsoDateTimeField):
@@ -53,6 +54,16 @@ def _my_seasons(request: Any) -> QuerySet[Season]:
     return seasons_visible_to(request.user) if request is not None else Season.objects.none()
 
 
+class IdFilter(django_filters.NumberFilter):
+    """A row's id: a whole number from 1 to the largest a bigint holds (``1.5`` and
+    ``9223372036854775808`` are a 400 naming the parameter, never a guess or a 500)."""
+
+    field_class = forms.IntegerField
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, min_value=1, max_value=LARGEST_ID, **kwargs)
+
+
 class PlayerFilter(django_filters.FilterSet):
     club = django_filters.ModelChoiceFilter(queryset=_my_clubs)
     name = django_filters.CharFilter(lookup_expr="icontains")
@@ -74,7 +85,7 @@ class MatchFilter(django_filters.FilterSet):
     club = django_filters.ModelChoiceFilter(queryset=_my_clubs)
     season = django_filters.ModelChoiceFilter(queryset=_my_seasons)
     status = django_filters.ChoiceFilter(choices=MatchStatus.choices)
-    player = django_filters.NumberFilter(field_name="seats__player", distinct=True)
+    player = IdFilter(field_name="seats__player", distinct=True)
     created_after = InstantFilter(field_name="created_at", lookup_expr="gte")
     created_before = InstantFilter(field_name="created_at", lookup_expr="lt")
     updated_after = InstantFilter(

@@ -74,6 +74,8 @@ def test_a_player_withdrawn_before_playing_leaves_no_row(as_carol, club, crowd):
     board = as_carol.get(f"/api/v1/tournaments/{tournament}/leaderboard/").json()
     assert crowd[3].pk not in [row["player"] for row in board]
     assert as_carol.delete(f"{entrants_url(tournament)}{crowd[3].pk}/").status_code == 404
+    for beyond in (2**63, 10**30):  # no row has such an id: 404, never sent to the database
+        assert as_carol.delete(f"{entrants_url(tournament)}{beyond}/").status_code == 404
 
 
 def test_entrants_do_not_change_while_a_round_is_played(as_carol, club, crowd):

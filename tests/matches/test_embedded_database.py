@@ -51,7 +51,12 @@ voided = client.delete(f"{url}{number}/")
 after_void = {s.player_id: s.total for s in Seat.objects.filter(match=match)}
 again = client.post(url, went_out(ids[0], ids), format="json")
 too_large = [client.get(path).status_code for path in (
-    f"/api/v1/clubs/{2**63}/standings/", f"/api/v1/matches/{2**63}/hands/")]
+    f"/api/v1/clubs/{2**63}/standings/", f"/api/v1/matches/{2**63}/hands/",
+    f"/api/v1/matches/?player={2**63}")]
+from clubnight import tournaments
+night = tournaments.tournament_create(club=match.club, name="Night", players=ids[:2],
+                                      user=get_user_model().objects.get(username="demo"))
+too_large.append(client.delete(f"/api/v1/tournaments/{night.pk}/entrants/{2**63}/").status_code)
 print("RESULT " + json.dumps({
     "ids": ids, "statuses": [recorded.status_code, corrected.status_code, voided.status_code,
                              again.status_code],
@@ -114,7 +119,7 @@ def test_hands_are_recorded_corrected_and_voided_on_the_embedded_database(tmp_pa
     assert [r["net"] for r in recorded["results"]] == [340, -65, -65]
     assert recorded["recorded_at"].endswith("Z")
     assert result["created_at_type"] == "datetime"
-    assert result["too_large"] == [404, 404]  # SQLite cannot hold the id: no row, no error
+    assert result["too_large"] == [404, 404, 400, 404]  # SQLite cannot hold the id: no error
     # a draft part is kept by version, and recording its hand deletes it
     assert result["drafted"] == [200, 409]
     assert result["draft"]["players"][0]["hand"] == ["4H"]

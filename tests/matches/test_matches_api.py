@@ -237,12 +237,22 @@ def test_a_creation_time_outside_the_calendar_in_utc_is_a_400(as_victor, matches
 
 
 @pytest.mark.parametrize(
-    ("params", "attr"), [({"status": "over"}, "status"), ({"player": "Ann"}, "player")]
+    ("params", "attr"),
+    [
+        ({"status": "over"}, "status"),
+        ({"player": "Ann"}, "player"),
+        ({"player": "1.5"}, "player"),  # not read as player 1
+        ({"player": str(2**63)}, "player"),  # larger than any id: a 400, not a 500
+        ({"player": "0"}, "player"),
+        ({"club": "abc"}, "club"),
+        ({"season": "abc"}, "season"),
+    ],
 )
-def test_an_unreadable_filter_is_a_400(as_victor, matches, params, attr):
+def test_an_unreadable_filter_is_a_400_whose_sentence_names_it(as_victor, matches, params, attr):
     response = as_victor.get("/api/v1/matches/", params)
     assert response.status_code == 400
     assert [e["attr"] for e in response.json()["errors"]] == [attr]
+    assert response.json()["errors"][0]["detail"].startswith(f"{attr}: ")
 
 
 def test_a_finished_match_reads_with_its_winner(as_victor, roster, matches):
