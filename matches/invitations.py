@@ -55,6 +55,8 @@ def invitation_create(
     expires_at = expires_at or timezone.now() + INVITATION_LIFETIME
     if expires_at <= timezone.now():
         raise errors.ExpiresInPast()
+    if player is not None and player.user_id is not None:  # whoever joined would not be them
+        raise errors.InvalidSetup("player_has_login", attr="player", player=player.name)
     return Invitation.objects.create(
         club=club,
         role=role,

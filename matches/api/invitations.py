@@ -88,8 +88,9 @@ class InvitationCreateSerializer(serializers.Serializer):
         queryset=Player.objects.none(),
         required=False,
         allow_null=True,
-        help_text="The club's player it is for: whoever joins with it becomes that player's "
-        "login (unless the player has one already).",
+        help_text="The club's player it is for, one without a login (400 `player_has_login` "
+        "otherwise): whoever joins with it becomes that player's login (unless someone was "
+        "linked to the player meanwhile).",
     )
 
     def __init__(self, *args: Any, club: Club | None = None, **kwargs: Any) -> None:
@@ -225,7 +226,8 @@ class InvitationView(ByCode):
     def get(self, request: Request, code: str) -> Response:
         invitation = self.invitation(code)
         invitations.check_usable(invitation)
-        player = None if invitation.player is None else invitation.player.name
+        named = invitation.player  # who the newcomer becomes, unless someone is them already
+        player = None if named is None or named.user_id is not None else named.name
         return Response({"club": invitation.club.name, "role": invitation.role, "player": player})
 
     @extend_schema(responses={204: None, 403: ErrorResponse403Serializer})

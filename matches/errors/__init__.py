@@ -209,6 +209,10 @@ SETUP_MESSAGES = {
     "first_dealer_not_seated": _("The first dealer {player} is not seated at this match."),
     "season_not_in_club": _("Season {season} does not belong to this club."),
     "last_owner": _("A club keeps at least one owner."),
+    "player_has_login": _(
+        "{player} already has a login: an invitation for them would link nobody. Invite the "
+        "login by its username instead, or take it off the player first."
+    ),
 }
 
 

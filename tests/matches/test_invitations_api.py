@@ -332,13 +332,27 @@ def test_an_invitation_naming_a_player_links_a_user_who_accepts(as_alice, as_bob
     assert cleo.user == bob
 
 
-def test_a_player_with_a_login_keeps_it(as_alice, as_bob, club, cleo, victor):
+def test_a_player_who_got_a_login_meanwhile_keeps_it(as_alice, as_bob, club, cleo, victor):
+    made = invite(as_alice, club, player=cleo.pk)
     cleo.user = victor
     cleo.save()
-    made = invite(as_alice, club, player=cleo.pk)
+    preview = APIClient().get(f"/api/v1/invitations/{made['code']}/").json()
+    assert preview["player"] is None  # the newcomer would not become Cleo: not promised
     assert as_bob.post(f"/api/v1/invitations/{made['code']}/accept/").status_code == 201
     cleo.refresh_from_db()
     assert cleo.user == victor
+
+
+def test_an_invitation_for_a_player_who_has_a_login_is_refused(as_alice, club, cleo, victor):
+    cleo.user = victor
+    cleo.save()
+    response = as_alice.post(
+        invitations_url(club), {"role": "viewer", "player": cleo.pk}, format="json"
+    )
+    assert response.status_code == 400
+    assert codes(response) == [("player_has_login", "player")]
+    assert response.json()["errors"][0]["detail"].startswith("Cleo already has a login")
+    assert not Invitation.objects.exists()
 
 
 def test_only_a_player_of_the_club_can_be_named(as_alice, club, bobs_club):
