@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import secrets
+import unicodedata
 from decimal import Decimal
 from typing import Any, cast
 
@@ -113,6 +114,24 @@ class Membership(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} ({self.role}) in {self.club}"
+
+
+def written_name(text: str) -> str:
+    """A name as it is kept: composed (NFC, so "Zé" is one way of writing it), without
+    invisible format characters (a zero-width space), its runs of spaces made one.
+
+    >>> written_name("Ze\u0301  d\u200b") == "Zé d"
+    True
+    """
+    composed = unicodedata.normalize("NFC", text)
+    visible = "".join(c for c in composed if unicodedata.category(c) != "Cf")
+    return " ".join(visible.split())
+
+
+def name_key(text: str) -> str:
+    """What two names that are the same name share, in any case and any script: ``Straße`` and
+    ``STRASSE``, ``Ωmega`` and ``ωMEGA``."""
+    return written_name(text).casefold()
 
 
 class Player(models.Model):

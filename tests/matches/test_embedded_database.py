@@ -57,12 +57,14 @@ from clubnight import tournaments
 night = tournaments.tournament_create(club=match.club, name="Night", players=ids[:2],
                                       user=get_user_model().objects.get(username="demo"))
 too_large.append(client.delete(f"/api/v1/tournaments/{night.pk}/entrants/{2**63}/").status_code)
+named = [client.post("/api/v1/players/", {"club": match.club_id, "name": name}, format="json")
+         .status_code for name in ("Ωmega", "ωMEGA")]  # SQLite's lower() folds ASCII alone
 print("RESULT " + json.dumps({
     "ids": ids, "statuses": [recorded.status_code, corrected.status_code, voided.status_code,
                              again.status_code],
     "recorded": recorded.json(), "again_version": again.json()["version"],
     "before": before, "after_record": after_record, "after_correct": after_correct,
-    "after_void": after_void, "too_large": too_large,
+    "after_void": after_void, "too_large": too_large, "named": named,
     "revisions": list(HandRevision.objects.filter(match=match, number=number)
                       .order_by("revision").values_list("action", flat=True)),
     "created_at_type": type(Match.objects.get(pk=match.pk).created_at).__name__,
@@ -120,6 +122,7 @@ def test_hands_are_recorded_corrected_and_voided_on_the_embedded_database(tmp_pa
     assert recorded["recorded_at"].endswith("Z")
     assert result["created_at_type"] == "datetime"
     assert result["too_large"] == [404, 404, 400, 404]  # SQLite cannot hold the id: no error
+    assert result["named"] == [201, 400]  # one name in any case, whatever its script
     # a draft part is kept by version, and recording its hand deletes it
     assert result["drafted"] == [200, 409]
     assert result["draft"]["players"][0]["hand"] == ["4H"]

@@ -170,3 +170,33 @@ def test_a_name_is_taken_in_any_case(as_carol, club, roster):
     )
     assert renamed.status_code == 400 and codes(renamed) == [("unique", "name")]
     assert Player.objects.filter(club=club, name__iexact=taken).count() == 1
+
+
+@pytest.mark.parametrize(
+    ("taken", "again"),
+    [
+        ("Ünïcödé", "ÜNÏCÖDÉ"),
+        ("Ωmega", "ωMEGA"),
+        ("Straße", "STRASSE"),
+        ("Zé", "Ze\u0301"),  # the same letters, composed or not
+        ("Zed", "Zed\u200b"),  # a zero-width space is not a letter
+        ("Ann Marie", "ann  marie"),
+    ],
+)
+def test_a_name_is_the_same_name_in_any_case_script_or_spelling(as_carol, club, taken, again):
+    first = as_carol.post("/api/v1/players/", {"club": club.pk, "name": taken}, format="json")
+    assert first.status_code == 201, first.json()
+    response = as_carol.post("/api/v1/players/", {"club": club.pk, "name": again}, format="json")
+    assert response.status_code == 400
+    assert codes(response) == [("unique", "name")]
+
+
+def test_a_name_is_kept_composed_without_invisible_characters(as_carol, club):
+    made = as_carol.post(
+        "/api/v1/players/", {"club": club.pk, "name": "Ze\u0301\u200b  Dee"}, format="json"
+    )
+    assert made.json()["name"] == "Zé Dee"
+    invisible = as_carol.post(
+        "/api/v1/players/", {"club": club.pk, "name": "\u200b"}, format="json"
+    )
+    assert codes(invisible) == [("blank", "name")]

@@ -101,9 +101,10 @@ BUDGETS = {
     # the requester's role is read again once the club's members are locked
     "add member": 12,
     "remove member": 10,
-    # saving a player also moves the club's standings stamp on: the tables show names
-    "rename player": 6,
-    "replace player": 6,
+    # saving a player also moves the club's standings stamp on: the tables show names; the
+    # roster's names are read to compare a new name with them in any case and script
+    "rename player": 7,
+    "replace player": 7,
     "rename season": 5,
     "replace season": 5,
     # access; match and seats locked, then read once the lock is held (a statement each, so that
@@ -119,7 +120,7 @@ BUDGETS = {
     "write draft ending": 8,
     "write draft player": 8,
     # creates
-    "create player": 6,
+    "create player": 7,  # the roster's names too, as for a rename
     "create season": 5,
     "create match": 14,  # its event's place in the club's feed, one statement more
     "create club": 5,

@@ -15,6 +15,8 @@ from matches.models import (
     Club,
     Player,
     Seat,
+    name_key,
+    written_name,
 )
 
 
@@ -47,7 +49,25 @@ class PlayerSerializer(serializers.ModelSerializer):
         if self.instance is not None:
             self.fields["club"].read_only = True
 
+    def validate_name(self, name: str) -> str:
+        written = written_name(name)
+        if not written:
+            raise serializers.ValidationError(_("A name needs a visible letter."), code="blank")
+        return written
+
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        club_id = attrs["club"].pk if attrs.get("club") else getattr(self.instance, "club_id", None)
+        if "name" in attrs and club_id is not None:
+            # the same name in any case or script ("Straße", "STRASSE") is taken; the database
+            # holds the rule for names in ASCII, whose case every database folds
+            key = name_key(attrs["name"])
+            others = Player.objects.filter(club_id=club_id)
+            if self.instance is not None:
+                others = others.exclude(pk=self.instance.pk)
+            if any(name_key(n) == key for n in others.values_list("name", flat=True)):
+                raise serializers.ValidationError(
+                    {"name": _("This name is already taken in this club.")}, code="unique"
+                )
         user = attrs.get("user")
         if user is None:
             return attrs
