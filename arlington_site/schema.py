@@ -13,6 +13,7 @@ from drf_spectacular.utils import OpenApiParameter
 from drf_standardized_errors.openapi import AutoSchema as ErrorsAutoSchema
 from drf_standardized_errors.openapi_serializers import ValidationErrorEnum
 from rest_framework import serializers
+from rest_framework.permissions import AllowAny
 
 from arlington_site.summaries import SUMMARIES
 
@@ -160,6 +161,31 @@ class AutoSchema(ErrorsAutoSchema):
 
     def get_override_parameters(self) -> list[Any]:
         return [*super().get_override_parameters(), *LANGUAGE_PARAMETERS]
+
+    def _get_response_bodies(self, direction: str = "response") -> Any:
+        """An operation that takes Idempotency-Key also answers its 409 (the first request with
+        the key still being recorded) and its 422 (the key used before with another body),
+        whatever answers its own ``extend_schema`` names."""
+        from matches.api import http  # the API's modules load after this class, at start-up
+
+        bodies: dict[str, Any] = super()._get_response_bodies(direction)
+        takes_key = any(
+            getattr(p, "name", None) == "Idempotency-Key" for p in self.get_override_parameters()
+        )
+        if takes_key and self.method in ("POST", "PUT", "PATCH"):
+            for code, answer in (("409", http.KEY_IN_PROGRESS), ("422", http.KEY_REUSED)):
+                if code not in bodies:
+                    bodies[code] = self._get_response_for_code(answer, code, None, direction)
+        return bodies
+
+    def _should_add_http403_error_response(self) -> bool:
+        """A change's 403 too: most writes check the requester's role in the club in the view
+        (a viewer may read, not write), where drf-standardized-errors cannot see it."""
+        if super()._should_add_http403_error_response():
+            return True
+        permissions = self.view.get_permissions()
+        open_to_all = len(permissions) == 1 and type(permissions[0]) is AllowAny
+        return self.method in ("POST", "PUT", "PATCH", "DELETE") and not open_to_all
 
     def get_summary(self) -> str | None:
         """The view's own summary, or else the operation's line in arlington_site.summaries."""

@@ -205,6 +205,7 @@ class HeaderSchema(api_settings.DEFAULT_SCHEMA_CLASS):  # type: ignore[name-defi
 STALE = error_response("Stale", ["precondition_failed"])
 PRECONDITION_REQUIRED = error_response("PreconditionRequired", ["precondition_required"])
 KEY_REUSED = error_response("IdempotencyKeyReused", ["idempotency_key_reused"])
+KEY_IN_PROGRESS = error_response("CreateConflict", ["idempotency_key_in_progress"])
 
 IF_MATCH_UPDATE = _header(
     "If-Match",

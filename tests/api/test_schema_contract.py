@@ -335,3 +335,28 @@ def test_a_players_read_declares_the_record_it_answers(served):
     model = resolve(served, answer["content"]["application/json"]["schema"])
     assert "record" in model["properties"]
     assert "record" in model["required"]
+
+
+def test_every_operation_taking_an_idempotency_key_declares_its_409_and_422(served):
+    taking = [
+        (path, method, operation)
+        for path, method, operation in openapi.operations()
+        if any(p.get("name") == "Idempotency-Key" for p in operation.get("parameters", []))
+    ]
+    assert len(taking) >= 10
+    for path, method, operation in taking:
+        assert {"409", "422"} <= set(operation["responses"]), (method, path)
+
+
+@pytest.mark.parametrize(
+    ("path", "method"),
+    [
+        ("/api/v1/clubs/{id}/public-links/", "post"),
+        ("/api/v1/clubs/{id}/invitations/", "post"),
+        ("/api/v1/tournaments/", "post"),
+        ("/api/v1/tournaments/{id}/rounds/", "post"),
+        ("/api/v1/tournaments/{id}/entrants/", "post"),
+    ],
+)
+def test_a_change_a_viewer_is_refused_declares_its_403(served, path, method):
+    assert "403" in served["paths"][path][method]["responses"]

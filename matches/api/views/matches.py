@@ -16,7 +16,6 @@ from rest_framework.response import Response
 from accounts.idempotency import idempotent
 from matches import errors, selectors
 from matches.api import http
-from matches.api.errors import error_response
 from matches.api.filters import MatchFilter
 from matches.api.permissions import ClubRole, can_write, requester
 from matches.api.serializers import matches as s
@@ -24,14 +23,13 @@ from matches.api.views.base import location
 from matches.models import Match
 from matches.services import matches as match_services
 
-KEY_IN_PROGRESS = error_response("CreateConflict", ["idempotency_key_in_progress"])
 WATCH = http.IF_NONE_MATCH_MATCH
 
 
 @extend_schema_view(
     create=extend_schema(
         request=s.MatchCreateSerializer,
-        responses={201: s.MatchSerializer, 409: KEY_IN_PROGRESS, 422: http.KEY_REUSED},
+        responses={201: s.MatchSerializer, 409: http.KEY_IN_PROGRESS, 422: http.KEY_REUSED},
         parameters=[http.IDEMPOTENCY_KEY, http.REPLAYED],
     ),
     retrieve=extend_schema(
