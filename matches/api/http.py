@@ -144,7 +144,7 @@ def object_etag(fields: str, body: Any) -> str:
     """A club's, player's or season's ETag as served: ``fields`` (``digest_etag`` of what a
     change can make, quoted), then a digest of the answer, ``"5c0a1f7e2b9d4e3a6f81.3e1b0c9a2d"``.
 
-    As with a hand's, If-Match reads only the first part (``fields_from_if_match``): a hand
+    As with a hand's, If-Match reads only the first part (``names_fields``): a hand
     recorded since, which changes a player's record, is no conflict for a rename. If-None-Match
     compares the whole tag, so a read answers 304 only while the whole answer is the same.
     """
