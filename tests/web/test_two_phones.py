@@ -275,7 +275,12 @@ def test_a_waiting_hand_is_not_sent_by_another_user_after_sign_out(
     a.get_by_role("button", name="Sign in").click()
     a.wait_for_load_state()
     a.goto(f"/matches/{match.pk}/")
-    expect(a.get_by_role("link", name="Enter hand 1")).to_be_visible()
+    expect(a.locator("#hands-section")).to_be_visible()
     wait_for_outbox_replay(a)  # the outbox replays when a page starts: Bob's hand stays
     expect(a.locator("#outbox")).to_have_count(0)
-    assert Hand.objects.filter(match=match).count() == 0
+    # Under load Chromium applies the cleared cookies and the signal's return to the service
+    # worker a moment late, and Bob's own replay may then record his hand with his own session
+    # before Alice signs in (seen once in CI). What must never happen is Alice's page sending it.
+    assert set(
+        Hand.objects.filter(match=match).values_list("recorded_by__username", flat=True)
+    ) <= {"bob"}
