@@ -186,3 +186,19 @@ def test_the_entry_of_five_players_fits(narrow, roster, alice, screenshot):
     names = narrow.locator(".player-tab .name")
     expect(names).to_have_count(5)
     assert names.evaluate_all("(nodes) => nodes.every((e) => e.scrollWidth <= e.clientWidth)")
+
+
+def test_the_seating_order_fits_with_every_player_chosen(narrow, club, roster, screenshot):
+    """Five seats, one of them a long name, each with its two moves: the rows wrap rather than
+    push the page sideways."""
+    from matches.models import Player
+
+    Player.objects.create(club=club, name="Maria da Conceição Albuquerque")
+    narrow.goto(f"/clubs/{club.pk}/matches/new/")
+    choices = narrow.locator("#player-choices input[type=checkbox]")
+    expect(choices).to_have_count(6)
+    for index in range(5):
+        choices.nth(index + 1).check()
+    expect(narrow.locator("#seat-order li")).to_have_count(5)
+    screenshot(narrow, f"narrow-{narrow.viewport_size['width']}-seating")
+    assert fits(narrow) == []
