@@ -92,7 +92,7 @@ def test_domain_errors_are_translated_when_they_are_presented():
         count=7,
     )
     with override("fr"):
-        assert error.detail == "Une partie de Arlington réunit 2 à 5 joueurs ; 7 indiqués."
+        assert error.detail == "Arlington : une partie réunit 2 à 5 joueurs ; nombre indiqué : 7."
     with override("pt"):
         assert MatchFinished(match=3).detail == (
             "A partida 3 terminou: não se pode acrescentar nenhuma mão."

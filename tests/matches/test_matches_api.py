@@ -145,6 +145,37 @@ def test_an_unreadable_match_is_a_400(as_carol, club, body, code, attr):
     assert not Match.objects.exists()
 
 
+@pytest.mark.parametrize(
+    ("players", "language", "sentence"),
+    [
+        ([], "en", "players is empty: list the players in clockwise seating order."),
+        (
+            [],
+            "pt",
+            "players está vazio: indique os jogadores pela ordem dos lugares, no sentido dos "
+            "ponteiros do relógio.",
+        ),
+        (
+            list(range(1, 12)),
+            "fr",
+            "players indique plus de 10 joueurs ; aucun jeu n'en réunit autant.",
+        ),
+    ],
+)
+def test_too_few_or_too_many_players_are_said_in_the_projects_own_words(
+    as_carol, club, players, language, sentence
+):
+    """Not DRF's "Ensure this field has at least 1 elements.", which no catalogue translates."""
+    response = as_carol.post(
+        "/api/v1/matches/",
+        {"club": club.pk, "players": players},
+        format="json",
+        HTTP_ACCEPT_LANGUAGE=language,
+    )
+    assert response.status_code == 400
+    assert [error["detail"] for error in response.json()["errors"]] == [sentence]
+
+
 def test_a_body_that_is_not_json_is_a_parse_error(as_carol, club):
     response = as_carol.post("/api/v1/matches/", "{not json", content_type="application/json")
     assert response.status_code == 400

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from matches import errors, state
@@ -25,6 +26,12 @@ class MatchCreateSerializer(serializers.Serializer):
         child=serializers.IntegerField(),
         min_length=1,
         max_length=10,
+        error_messages={
+            "min_length": _("players is empty: list the players in clockwise seating order."),
+            "max_length": _(
+                "players lists more than {max_length} players; no game seats that many."
+            ),
+        },
         help_text="Player ids in clockwise seating order, as many as the game seats "
         "(GET rulesets/: players).",
     )
