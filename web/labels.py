@@ -83,6 +83,12 @@ SENTENCES: dict[str, Any] = {
     "move_down": gettext_lazy("Move %(name)s down"),
     "deal_order": gettext_lazy("%(name)s deals first. Dealing order: %(order)s"),
     "name_required": gettext_lazy("Enter the new player's name."),
+    # the page's own words for the API's generic field errors, by "field.code" (api.js sentenceOf)
+    "name.blank": gettext_lazy("Enter a name."),
+    "players.min_length": gettext_lazy("Choose the players first."),
+    "username.blank": gettext_lazy("Choose a username."),
+    "username.invalid": gettext_lazy("A username holds letters, digits and @ . + - _ only."),
+    "password.blank": gettext_lazy("Choose a password."),
     "all_time": gettext_lazy("All time"),
     "no_standings": gettext_lazy("No finished match counts here yet."),
     "best_hand_value": gettext_lazy("%(net)s in hand %(number)s"),

@@ -64,6 +64,21 @@ def test_a_refused_password_is_shown_at_the_field_and_nobody_joins(new_context, 
     assert not Membership.objects.filter(user__username="nina").exists()
 
 
+def test_a_blank_username_is_said_in_the_pages_own_words(new_context, club, link):
+    """Spaces only: the page says what to do, not the API's "username: This field may not be
+    blank."."""
+    members = Membership.objects.filter(club=club).count()
+    page = new_context().new_page()
+    page.goto(link)
+    page.get_by_label("Username").fill("   ")
+    page.get_by_label("Password").fill("a long enough pass phrase")
+    page.get_by_role("button", name="Create my account and join").click()
+
+    expect(page.locator('[data-error-for="username"]')).to_have_text("Choose a username.")
+    expect(page.locator("#messages .error-summary")).to_have_text("Choose a username.")
+    assert Membership.objects.filter(club=club).count() == members
+
+
 def test_someone_with_an_account_signs_in_from_the_link_and_joins(new_context, club, oscar, link):
     page = new_context().new_page()
     page.goto(link)

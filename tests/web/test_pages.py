@@ -74,6 +74,25 @@ def test_a_player_added_inline_is_seated_and_the_apis_refusal_shows_at_the_field
     assert not Match.objects.exists()
 
 
+def test_no_player_chosen_is_said_in_the_pages_own_words_in_its_language(
+    page_as, alice, club, roster
+):
+    """The API's generic "players: Ensure this field has at least 1 elements." is not what a
+    Portuguese page shows: it says, in Portuguese, what to do."""
+    page = page_as(alice, language="pt-PT")
+    page.goto(f"/clubs/{club.pk}/matches/new/")
+    expect(page.locator("#player-choices li")).to_have_count(5)
+    page.locator("#start").click()
+
+    summary = page.locator("#messages .error-summary")
+    expect(summary).to_have_attribute("data-codes", "min_length")
+    expect(summary).to_have_text("Escolha primeiro os jogadores.")
+    expect(page.locator('[data-error-for="players"]')).to_have_text(
+        "Escolha primeiro os jogadores."
+    )
+    assert not Match.objects.exists()
+
+
 def test_a_player_added_before_the_roster_arrives_stays_seated(page_as, alice, club, roster):
     """A quick thumb on a slow signal: the roster, read before Zoe was added, arrives after."""
     held = []

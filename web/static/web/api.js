@@ -96,6 +96,13 @@ function connected() {
 }
 globalThis.addEventListener?.("online", connected);
 
+// What a page shows for one of the envelope's errors: its own sentence for that field and code
+// where it has one ("username.blank": "Choose a username."), in the page's words rather than the
+// API's generic "username: This field may not be blank."; else the API's sentence.
+export function sentenceOf(item, sentences = {}) {
+  return sentences[`${item.attr}.${item.code}`] ?? item.detail;
+}
+
 // Show an error in the page's message region (#messages): every sentence of the envelope,
 // or a plain sentence for no connection / unknown failures. Returns the element shown.
 export function showError(error, { sentences = {}, region = document.getElementById("messages") } = {}) {
@@ -104,7 +111,7 @@ export function showError(error, { sentences = {}, region = document.getElementB
   box.tabIndex = -1;
   const list = document.createElement("ul");
   const details = error instanceof ApiError && error.errors.length
-    ? error.errors.map((e) => e.detail)
+    ? error.errors.map((e) => sentenceOf(e, sentences))
     : [error instanceof OfflineError ? sentences.offline : error instanceof ApiError && error.status === 404
       ? sentences.not_found : sentences.error];
   for (const detail of details) {

@@ -1,7 +1,7 @@
 // Join a club from an invitation link (/join/<code>): see what it offers, then accept it when
 // signed in, or create an account with it and sign in. Everything goes through the API's
 // invitations endpoints; the browser's session comes from the ordinary sign-in form.
-import { ApiError, get, post, request, showError, clearMessages } from "../api.js";
+import { ApiError, get, post, request, sentenceOf, showError, clearMessages } from "../api.js";
 import { pageData } from "../dom.js";
 import { sentences, t } from "../i18n.js";
 
@@ -43,8 +43,9 @@ function fieldErrors(error) {
   for (const item of error.errors) {
     const slot = item.attr && root.querySelector(`[data-error-for="${item.attr}"]`);
     if (slot) {
+      const detail = sentenceOf(item, sentences);
       slot.hidden = false;
-      slot.textContent = slot.textContent ? `${slot.textContent} ${item.detail}` : item.detail;
+      slot.textContent = slot.textContent ? `${slot.textContent} ${detail}` : detail;
     }
   }
 }

@@ -1,7 +1,7 @@
 // Start a match: choose 2–5 of the club's players (or add one), seat them clockwise, pick the
 // first dealer, a table label and a season. The API decides what is allowed; its errors are
 // shown next to the field they name and summarised at the top.
-import { ApiError, get, getAll, post, showError, clearMessages } from "../api.js";
+import { ApiError, get, getAll, post, sentenceOf, showError, clearMessages } from "../api.js";
 import { h, pageData } from "../dom.js";
 import { sentences, t } from "../i18n.js";
 import { currentSeason } from "../seasons.js";
@@ -120,7 +120,7 @@ function showFieldErrors(error, controls = {}) {
   showError(error, { sentences });
   if (!(error instanceof ApiError)) return;
   for (const item of error.errors) {
-    if (item.attr) fieldError(item.attr, item.detail, controls[item.attr.split(".")[0]]);
+    if (item.attr) fieldError(item.attr, sentenceOf(item, sentences), controls[item.attr.split(".")[0]]);
   }
 }
 

@@ -1,5 +1,5 @@
 // A club's nights and tournaments, and the form that starts one.
-import { get, getAll, request, showError } from "../api.js";
+import { get, getAll, request, sentenceOf, showError } from "../api.js";
 import { h, pageData } from "../dom.js";
 import { sentences, t } from "../i18n.js";
 
@@ -57,7 +57,7 @@ document.getElementById("tournament-form").addEventListener("submit", async (eve
   } catch (error) {
     starting = false;
     if (button) button.disabled = false;
-    problem.textContent = error.errors?.map((e) => e.detail).join(" ") ?? "";
+    problem.textContent = error.errors?.map((e) => sentenceOf(e, sentences)).join(" ") ?? "";
     if (!problem.textContent) showError(error, { sentences });
   }
 });
