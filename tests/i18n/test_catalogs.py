@@ -86,3 +86,26 @@ def test_the_compiled_catalog_is_up_to_date_with_the_po_file(language):
             expected.update({(entry.msgid, n): text for n, text in entry.msgstr.items()})
     found = {key: value for key, value in catalog.items() if key}
     assert found == expected, "run `make messages` (compilemessages)"
+
+
+# Two English labels for one thing, translated alike on purpose ("Fix" a draft's problem,
+# "Correct" a recorded hand: one verb in French and Portuguese).
+SYNONYMS = {frozenset({"Correct", "Fix"})}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_two_labels_that_differ_in_english_differ_in_translation(language):
+    """A page that shows "Standings" and "Rating" side by side must not read "Classement" twice,
+    nor "Scoreboard" and "Scorekeeper" both "Marcador"."""
+    labels: dict[str, set[str]] = {}
+    for entry in messages(language):
+        short = len(entry.msgid.split()) <= 3 and not placeholders(entry.msgid)
+        if not short or entry.msgid_plural or entry.msgctxt:
+            continue
+        labels.setdefault(entry.translations[0].casefold(), set()).add(entry.msgid.casefold())
+    shared = {
+        translation: sorted(msgids)
+        for translation, msgids in labels.items()
+        if len(msgids) > 1 and {m.capitalize() for m in msgids} not in SYNONYMS
+    }
+    assert shared == {}
