@@ -202,3 +202,30 @@ def test_the_seating_order_fits_with_every_player_chosen(narrow, club, roster, s
     expect(narrow.locator("#seat-order li")).to_have_count(5)
     screenshot(narrow, f"narrow-{narrow.viewport_size['width']}-seating")
     assert fits(narrow) == []
+
+
+# every pair of text lines, one in a label and one in its figure, that share some pixels
+OVERLAPS = """(pairs) => {
+  const lines = (e) => {
+    const range = document.createRange();
+    range.selectNodeContents(e);
+    return [...range.getClientRects()].filter((r) => r.width && r.height);
+  };
+  const meet = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5
+    && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+  return pairs.flatMap(([label, figure]) =>
+    lines(label).some((a) => lines(figure).some((b) => meet(a, b)))
+      ? [`${label.textContent.trim()} / ${figure.textContent.trim()}`] : []);
+}"""
+
+
+def test_no_figure_of_a_players_record_is_drawn_over_its_label(narrow, club, roster, season, alice):
+    finished_and_live(club, roster, season, alice)
+    narrow.goto(f"/players/{roster[0].pk}/")
+    expect(narrow.locator("#record dd a")).to_have_count(1)  # the best hand, a link to it
+    expect(narrow.locator("#record dt")).to_have_count(11)
+    overlapping = narrow.locator("#record").evaluate(
+        f"(list) => ({OVERLAPS})("
+        "[...list.querySelectorAll('dt')].map((dt) => [dt, dt.nextElementSibling]))"
+    )
+    assert overlapping == []
