@@ -16,6 +16,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Count, OuterRef, Q, Subquery, Sum
+from django.utils.translation import gettext
 
 from clubnight import draw, errors, ratings
 from clubnight.models import Entrant, Round, RoundTable, Seating, Tournament
@@ -266,7 +267,10 @@ def round_draw(
         tournament=locked, number=number, seating=seating, seed=seed, created_by=user
     )
     for t, seated in enumerate(drawn, start=1):
-        name = names[t - 1] if names and t <= len(names) else f"Table {t}"
+        if names and t <= len(names):
+            name = names[t - 1]
+        else:  # named in the language of the director who draws the round
+            name = gettext("Table {number}").format(number=t)
         match = match_services.match_create(
             club=locked.club,
             players=seated,

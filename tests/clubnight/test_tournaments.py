@@ -108,6 +108,21 @@ def test_a_director_sets_the_tables(as_carol, club, crowd):
     assert [t["name"] for t in body["tables"]] == ["Window", "Bar"]
 
 
+@pytest.mark.parametrize(("language", "first"), [("en", "Table 1"), ("pt", "Mesa 1")])
+def test_tables_left_unnamed_are_named_in_the_directors_language(
+    as_carol, club, crowd, language, first
+):
+    tournament = create(as_carol, club, crowd[:9]).json()["id"]
+    response = as_carol.post(
+        f"/api/v1/tournaments/{tournament}/rounds/",
+        {"names": ["Window"]},
+        format="json",
+        HTTP_ACCEPT_LANGUAGE=language,
+    )
+    assert response.status_code == 201, response.json()
+    assert [t["name"] for t in response.json()["tables"]] == ["Window", first.replace("1", "2")]
+
+
 @pytest.mark.parametrize(
     ("tables", "code"),
     [
