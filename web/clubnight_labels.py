@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from django.utils.translation import gettext_lazy
+from typing import Any
+
+from django.utils.translation import gettext_lazy, ngettext_lazy
 
 SENTENCES = {
-    "rating_chart_title": gettext_lazy(
-        "%(ruleset)s rating after each of %(count)s matches: now %(rating)s"
-    ),
-    "rating_now": gettext_lazy("Rating %(rating)s after %(count)s matches"),
     "no_rating": gettext_lazy("No rated match yet."),
     "ruleset_arlington": gettext_lazy("Arlington"),
     "ruleset_rummy": gettext_lazy("Rummy"),
@@ -20,7 +18,6 @@ SENTENCES = {
     "table_finished": gettext_lazy("Finished"),
     "table_playing": gettext_lazy("Playing"),
     "entrants": gettext_lazy("%(count)s players"),
-    "round_drawn": gettext_lazy("Round %(number)s is drawn: %(count)s tables."),
     "updated_at": gettext_lazy("Updated %(time)s"),
     "pick_players": gettext_lazy("Choose at least two players."),
     "vp_points": gettext_lazy("%(vp)s VP · %(points)s points"),
@@ -38,4 +35,23 @@ SENTENCES = {
     "round_column": gettext_lazy("R%(number)s"),
     "withdrawn": gettext_lazy("withdrawn"),
     "no_cards": gettext_lazy("No round drawn yet: the cards come with the first draw."),
+}
+
+# Sentences that change with the number "count" (see web.labels.PLURALS).
+PLURALS: dict[str, Any] = {
+    "rating_chart_title": ngettext_lazy(
+        "%(ruleset)s rating after %(count)s match: now %(rating)s",
+        "%(ruleset)s rating after each of %(count)s matches: now %(rating)s",
+        "count",
+    ),
+    "rating_now": ngettext_lazy(
+        "Rating %(rating)s after %(count)s match",
+        "Rating %(rating)s after %(count)s matches",
+        "count",
+    ),
+    "round_drawn": ngettext_lazy(
+        "Round %(number)s is drawn: %(count)s table.",
+        "Round %(number)s is drawn: %(count)s tables.",
+        "count",
+    ),
 }

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from scoring.cards import Rank, Suit
 from scoring.violations import ENDING_LABELS, KIND_LABELS, RANK_NAMES, SUIT_PHRASES, WILD_PHRASE
@@ -47,13 +47,11 @@ SENTENCES: dict[str, Any] = {
     "won_by": gettext_lazy("Won by %(name)s"),
     "shared_victory": gettext_lazy("Shared victory: %(names)s"),
     "next_hand": gettext_lazy("Hand %(number)s: %(name)s deals"),
-    "finished_after": gettext_lazy("Finished after %(count)s hands"),
     "winner_total": gettext_lazy("%(name)s wins with %(total)s"),
     "shared_victory_total": gettext_lazy("Shared victory: %(names)s with %(total)s"),
     "deals_next": gettext_lazy("deals next"),
     "winner": gettext_lazy("winner"),
     "total": gettext_lazy("Total"),
-    "chart_title": gettext_lazy("Totals after %(count)s hands, racing to %(target)s: %(totals)s"),
     "race_to": gettext_lazy("Race to %(target)s"),
     "hand_title": gettext_lazy("Hand %(number)s"),
     "went_out": gettext_lazy("%(name)s went out"),
@@ -92,7 +90,6 @@ SENTENCES: dict[str, Any] = {
     "all_time": gettext_lazy("All time"),
     "no_standings": gettext_lazy("No finished match counts here yet."),
     "best_hand_value": gettext_lazy("%(net)s in hand %(number)s"),
-    "total_after": gettext_lazy("Total %(total)s after %(count)s hands"),
     "won": gettext_lazy("Won"),
     "shared_win": gettext_lazy("Shared win"),
     "record_matches_played": gettext_lazy("Matches played"),
@@ -109,6 +106,30 @@ SENTENCES: dict[str, Any] = {
 }
 
 
+# Sentences that change with a number, ``count``. Each reaches the page as its two forms,
+# {"one": ..., "other": ...}, their placeholders kept, and i18n.js picks the form the page
+# language's plural rule gives for the count ("1 hand", "2 hands"; in French "0 donne").
+PLURALS: dict[str, Any] = {
+    "finished_after": ngettext_lazy(
+        "Finished after %(count)s hand", "Finished after %(count)s hands", "count"
+    ),
+    "chart_title": ngettext_lazy(
+        "Totals after %(count)s hand, racing to %(target)s: %(totals)s",
+        "Totals after %(count)s hands, racing to %(target)s: %(totals)s",
+        "count",
+    ),
+    "total_after": ngettext_lazy(
+        "Total %(total)s after %(count)s hand", "Total %(total)s after %(count)s hands", "count"
+    ),
+}
+
+
+def plural_forms(text: Any) -> dict[str, str]:
+    """A plural sentence's forms for one and for more, placeholders left for the script."""
+    # formatting with {} fills no "%(name)s"; it only chooses the form for the count
+    return {"one": text.format(count=1), "other": text.format(count=2)}
+
+
 def vocabulary() -> dict[str, Any]:
     """Every sentence, card word and meld label of the active language, for one page."""
     return {
@@ -117,6 +138,8 @@ def vocabulary() -> dict[str, Any]:
             **entry_vocabulary(),  # hand entry, corrections and the outbox
             **record_vocabulary(),  # several phones at a table, second entries
             **{key: str(text) for key, text in clubnight_labels.SENTENCES.items()},
+            **{key: plural_forms(text) for key, text in PLURALS.items()},
+            **{key: plural_forms(text) for key, text in clubnight_labels.PLURALS.items()},
         },
         "ranks": {rank.value: _(RANK_NAMES[rank]) for rank in Rank},
         "suits": {suit.value: _(SUIT_PHRASES[suit]) for suit in Suit},

@@ -128,7 +128,7 @@ def test_the_player_page_charts_the_rating_and_standings_show_it(
     page = page_as(victor)
     page.goto(f"/players/{roster[0].pk}/")
     chart = page.locator('.rating-chart[data-ruleset="arlington"]')
-    expect(chart.locator("svg title")).to_contain_text("Arlington rating after each of 1 matches")
+    expect(chart.locator("svg title")).to_contain_text("Arlington rating after 1 match:")
     expect(chart.locator("circle")).to_have_count(2)
     screenshot(page, "player-rating")
     assert_accessible(page)

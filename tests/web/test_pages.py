@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from matches.models import Match
+from tests.factories import create_match
 from tests.web.worlds import finished_and_live, shared_victory
 
 
@@ -212,3 +213,25 @@ def test_the_player_page_shows_the_record_and_matches(
     expect(page.locator("#player-matches")).to_contain_text("Won")
     screenshot(page, "player")
     assert_accessible(page)
+
+
+@pytest.mark.parametrize(
+    ("language", "one", "none"),
+    [
+        ("en-GB", "after 1 hand", "after 0 hands"),
+        ("fr-FR", "après 1 donne", "après 0 donne"),  # French counts 0 as one
+        ("pt-PT", "ao fim de 1 mão", "ao fim de 0 mãos"),
+    ],
+)
+def test_a_count_takes_the_form_its_language_gives_it(
+    page_as, victor, club, roster, table, language, one, none
+):
+    """Not "after 1 hands": a sentence with a count has a form for one and one for more."""
+    dev, eve = roster[3], roster[4]
+    create_match(club, [dev, eve], user=victor, table="Corner")  # no hand yet
+    page = page_as(victor, language=language)
+    page.goto(f"/players/{dev.pk}/")
+    matches = page.locator("#player-matches li")
+    expect(matches).to_have_count(2)
+    expect(matches.filter(has_text="Door").locator(".sub")).to_have_text(re.compile(rf" {one}$"))
+    expect(matches.filter(has_text="Corner").locator(".sub")).to_have_text(re.compile(rf" {none}$"))

@@ -204,7 +204,8 @@ function playerTabs() {
         onclick: () => actions.selectPlayer(index),
       },
       h("span", { class: "name" }, player.name),
-      h("span", { class: "tab-net" }, result ? signed(result.net) : t("cards_count", { count: cardTotal(player) })),
+      h("span", { class: "tab-net" }, result ? signed(result.net)
+        : cardTotal(player) === 1 ? t("one_card") : t("cards_count", { count: cardTotal(player) })),
       problems ? h("span", { class: "tab-problem" }, "!", h("span", { class: "visually-hidden" }, t("player_problem", { name: player.name }))) : null);
     }));
 }
