@@ -13,7 +13,7 @@ from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 import scoring
-from matches import errors, hands, state, statements, subscribers
+from matches import confirmations, errors, hands, selectors, state, statements, subscribers
 from matches.models import (
     Hand,
     HandDraftPart,
@@ -120,6 +120,8 @@ def hand_correct(
     rules = _rules(match.ruleset, match.options)
     ruling = _rule(rules, entry, names)
     played = list(match.hands.order_by("number").prefetch_related("results"))
+    if _unchanged(played[number - 1], entry, rules.flags(entry)):
+        return _as_it_stands(match_id, number, seats)
     players = [seat.player_id for seat in seats]
     new_nets = _nets(ruling)
     nets = [
@@ -209,6 +211,31 @@ def hand_correct(
         )
     )
     return corrected, impact
+
+
+def _unchanged(hand: Hand, entry: HandEntry, flags: Mapping[str, bool]) -> bool:
+    """Whether a correction holds the very hand recorded: the same melds, cards and ending
+    (``hand`` with its results prefetched)."""
+    recorded = confirmations.as_input(
+        hand.ending, hand.went_out_id, hand.results.all(), stored=True
+    )
+    submitted = confirmations.as_input(
+        str(entry.ending), entry.went_out, entry.results, stored=False
+    )
+    return scoring.compare_hands(
+        recorded, submitted, recorded_flags=hand.flags, submitted_flags=flags
+    ).same
+
+
+def _as_it_stands(
+    match_id: int, number: int, seats: list[Seat]
+) -> tuple[hands.RecordedHand, Impact]:
+    """A correction that changes nothing: no new version, no event; the hand as it stands."""
+    totals = {seat.player_id: seat.total for seat in seats}
+    winners = [seat.player_id for seat in seats if seat.winner]
+    recorded = hands.from_hand(selectors.hands_of(match_id).get(number=number))
+    status = recorded.match.status
+    return recorded, Impact(totals, totals, status, status, winners, winners)
 
 
 @transaction.atomic

@@ -174,6 +174,32 @@ def test_a_correction_recomputes_later_totals_and_keeps_every_version(as_carol, 
     assert revisions["results"][1]["reason"] == "Cleo went out, not Ann"
 
 
+def test_a_correction_that_changes_nothing_makes_no_version(as_carol, trio, roster):
+    """Saved again as it stands (a corrector who changed their mind): no new version, no event,
+    the hand's ETag unchanged; the answer is the hand as it stands, its impact without change."""
+    from matches.models import Event
+
+    players = [p.pk for p in roster[:3]]
+    record(as_carol, trio["id"], went_out(players[0], players))
+    url = f"/api/v1/matches/{trio['id']}/hands/1/"
+    etag = as_carol.get(url)["ETag"]
+    events = Event.objects.count()
+    response = as_carol.put(
+        url,
+        {**went_out(players[0], players), "reason": "checked"},
+        format="json",
+        HTTP_IF_MATCH=etag,
+    )
+    assert response.status_code == 200, response.json()
+    assert response.json()["version"] == 1
+    impact = response.json()["impact"]
+    assert all(line["before"] == line["after"] for line in impact["totals"])
+    assert (impact["finish_changed"], impact["winners_changed"]) == (False, False)
+    assert HandRevision.objects.filter(match_id=trio["id"]).count() == 1
+    assert Event.objects.count() == events
+    assert as_carol.get(url)["ETag"] == etag
+
+
 def test_a_correction_that_would_end_the_match_early_is_refused(as_carol, club, roster):
     ann, ben = (p.pk for p in roster[:2])
     match = start_match(as_carol, club, roster[:2])

@@ -48,6 +48,7 @@ class MatchBooks(RuleBasedStateMachine):
             user=self.user,
         )
         self.nets: list[dict[int, int]] = []  # the model: each recorded hand's nets
+        self.bodies: list[dict] = []  # and what was entered for it
         self.versions: dict[int, int] = {}  # revisions expected per hand number
 
     def hand_body(self, data: st.DataObject) -> dict:
@@ -85,6 +86,7 @@ class MatchBooks(RuleBasedStateMachine):
             return
         assert not self.finished()
         self.nets.append(self.nets_of(body))
+        self.bodies.append(body)
         number = len(self.nets)
         self.versions[number] = self.versions.get(number, 0) + 1
 
@@ -105,7 +107,9 @@ class MatchBooks(RuleBasedStateMachine):
             return
         assert early is None or early == len(self.nets)
         self.nets = proposed
-        self.versions[number] += 1
+        if body != self.bodies[number - 1]:  # the very hand again makes no version
+            self.versions[number] += 1
+        self.bodies[number - 1] = body
 
     @precondition(lambda self: bool(self.nets))
     @rule()
@@ -113,6 +117,7 @@ class MatchBooks(RuleBasedStateMachine):
         number = len(self.nets)
         correction_services.hand_void(match_id=self.match.pk, number=number, user=self.user)
         self.nets.pop()
+        self.bodies.pop()
         self.versions[number] += 1
 
     @invariant()
