@@ -147,6 +147,8 @@ def test_the_review_shows_every_player_and_records_in_one_tap(
         expect(review.get_by_role("heading", name=name)).to_be_visible()
     expect(review.locator(".review-player").nth(1)).to_contain_text("Q♠")
     expect(review.locator(".review-net")).to_have_text(["+255", "-105"])
+    # the cards left in hand are taken off with the same minus sign as the net
+    expect(review.locator(".review-player").nth(1)).to_contain_text("(-120)")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     box = review.get_by_role("button", name="Record hand").bounding_box()
     assert box and box["y"] + box["height"] <= 844  # the whole review on one screen

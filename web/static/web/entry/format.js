@@ -2,4 +2,5 @@
 import { number } from "../dom.js";
 
 export const signed = (value) => (value > 0 ? `+${number(value)}` : number(value));
-export const minus = (points) => (points ? `−${number(points)}` : number(0)); // points taken off
+// points taken off, signed as every other number of the app is (the language's own minus sign)
+export const minus = (points) => number(points ? -points : 0);
