@@ -45,8 +45,8 @@ PLURALS: dict[str, Any] = {
         "count",
     ),
     "rating_now": ngettext_lazy(
-        "Rating %(rating)s after %(count)s match",
-        "Rating %(rating)s after %(count)s matches",
+        "%(ruleset)s: rating %(rating)s after %(count)s match",
+        "%(ruleset)s: rating %(rating)s after %(count)s matches",
         "count",
     ),
     "round_drawn": ngettext_lazy(

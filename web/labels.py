@@ -52,6 +52,7 @@ SENTENCES: dict[str, Any] = {
     "deals_next": gettext_lazy("deals next"),
     "winner": gettext_lazy("winner"),
     "total": gettext_lazy("Total"),
+    "total_colon": gettext_lazy("Total:"),
     "race_to": gettext_lazy("Race to %(target)s"),
     "hand_title": gettext_lazy("Hand %(number)s"),
     "went_out": gettext_lazy("%(name)s went out"),

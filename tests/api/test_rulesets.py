@@ -63,7 +63,7 @@ def test_an_unknown_game_is_a_404_in_the_error_envelope(api_client):
     ("language", "label", "flag"),
     [
         ("pt", "Rummy", "Bateu de uma vez (rummy)"),
-        ("fr", "Rummy", "Sorti d'un coup (rummy)"),
+        ("fr", "Rami", "Sortie d'un coup (rami)"),
     ],
 )
 def test_labels_follow_accept_language(api_client, language, label, flag):

@@ -92,7 +92,10 @@ def test_domain_errors_are_translated_when_they_are_presented():
         count=7,
     )
     with override("fr"):
-        assert error.detail == "Arlington : une partie réunit 2 à 5 joueurs ; nombre indiqué : 7."
+        assert (
+            error.detail
+            == "Arlington\u00a0: une partie réunit 2 à 5 joueurs\u202f; nombre indiqué\u00a0: 7."
+        )
     with override("pt"):
         assert MatchFinished(match=3).detail == (
             "A partida 3 terminou: não se pode acrescentar nenhuma mão."

@@ -109,3 +109,24 @@ def test_two_labels_that_differ_in_english_differ_in_translation(language):
         if len(msgids) > 1 and {m.capitalize() for m in msgids} not in SYNONYMS
     }
     assert shared == {}
+
+
+def test_french_punctuation_keeps_its_space_on_the_line():
+    """French sets a space before ":", ";", "?" and "!": a non-breaking one, so that a line never
+    starts with the sign (the pairing cards' "; découpez le long des tirets")."""
+    loose = [
+        translation
+        for entry in messages("fr")
+        for translation in entry.translations
+        if re.search(r" [:;?!]", translation)
+    ]
+    assert loose == []
+
+
+def test_undoing_a_round_is_not_the_word_of_the_browsers_cancel_button():
+    """The round's undo asks with the browser's own dialog, whose buttons are "OK" and, in French,
+    "Annuler": the undo itself must not be called "Annuler"."""
+    french = {entry.msgid: entry.translations[0] for entry in messages("fr")}
+    question = "Undo round %(number)s? Its tables and their matches are deleted; you can "
+    assert not french["Undo round %(number)s"].startswith("Annuler")
+    assert "Annuler" not in french[question + "draw it again."]

@@ -81,7 +81,7 @@ def test_the_generic_validation_messages_are_translated(api_client):
     pt = post(api_client, MELD, {}, language="pt")
     assert first_error(fr) == {
         "code": "required",
-        "detail": "cards : Ce champ est obligatoire.",
+        "detail": "cards\u00a0: Ce champ est obligatoire.",
         "attr": "cards",
     }
     assert first_error(pt)["code"] == "required"
@@ -133,9 +133,9 @@ def test_hand_violations_are_translated_with_their_clauses(api_client):
     for v in answer["violations"]:
         details.setdefault(v["code"], []).append(v["detail"])
     assert all(d.startswith("Chaque joueur assis") for d in details["players_mismatch"])
-    assert any(d.endswith(" : ann figure 2 fois.") for d in details["players_mismatch"])
-    assert any(d.endswith(" ; il garde 4♥.") for d in details["went_out_with_cards"])
-    assert any(d.endswith(" ; il n'a rien posé.") for d in details["went_out_with_cards"])
+    assert any(d.endswith("\u00a0: ann figure 2 fois.") for d in details["players_mismatch"])
+    assert any(d.endswith("\u202f; il garde 4♥.") for d in details["went_out_with_cards"])
+    assert any(d.endswith("\u202f; il n'a rien posé.") for d in details["went_out_with_cards"])
 
 
 def test_an_unknown_api_path_answers_in_the_language_asked(client):

@@ -158,7 +158,7 @@ def test_an_unreadable_match_is_a_400(as_carol, club, body, code, attr):
         (
             list(range(1, 12)),
             "fr",
-            "players indique plus de 10 joueurs ; aucun jeu n'en réunit autant.",
+            "players indique plus de 10 joueurs\u202f; aucun jeu n'en réunit autant.",
         ),
     ],
 )

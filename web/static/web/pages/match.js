@@ -55,7 +55,7 @@ function renderSeats(match, waiting = []) {
         seat.player === match.next_dealer ? h("span", { class: "badge live" }, t("deals_next")) : null,
         seat.winner ? h("span", { class: "badge owner" }, t("winner")) : null),
       h("span", { class: "seat-total" + (seat.total === leader && match.hands_played ? " leader" : "") },
-        h("span", { class: "visually-hidden" }, `${t("total")}: `), number(seat.total)),
+        h("span", { class: "visually-hidden" }, `${t("total_colon")} `), number(seat.total)),
       h("span", { class: "progress", "aria-hidden": "true" },
         h("progress", { max: match.target, value: Math.max(0, Math.min(match.target, seat.total)) })))));
 }

@@ -66,7 +66,7 @@ async function showRatings() {
     const rating = number(steps[steps.length - 1].rating);
     const title = t("rating_chart_title", { ruleset: t(`ruleset_${ruleset}`), count: steps.length, rating });
     charts.push(h("figure", { class: "rating-chart", dataset: { ruleset } },
-      h("figcaption", {}, `${t(`ruleset_${ruleset}`)}: ${t("rating_now", { rating, count: steps.length })}`),
+      h("figcaption", {}, t("rating_now", { ruleset: t(`ruleset_${ruleset}`), rating, count: steps.length })),
       ratingChart(steps, { title, id: `rating-title-${ruleset}` })));
   }
   document.getElementById("rating-charts").replaceChildren(...(charts.length ? charts : [h("p", { class: "muted" }, t("no_rating"))]));
