@@ -354,6 +354,30 @@ def test_taps_that_missed_the_recorded_hand_are_kept_to_compare(page_as, alice, 
     assert Hand.objects.filter(match=match).count() == 1
 
 
+def test_a_hand_left_and_recorded_elsewhere_opens_the_next_hand(page_as, alice, bob, roster):
+    """Ben taps his cards, leaves the entry, and Ann's phone records the hand: his next "Enter
+    hand" opens hand 2 at once, saying hand 1 was recorded, not hand 1 closed."""
+    ann, ben, cleo = roster[:3]
+    ben.user = bob
+    ben.save()
+    match = create_match(ann.club, [ann, ben, cleo], user=alice)
+    b = phone(page_as, bob)
+    open_entry(b, match.pk)
+    expect(b.get_by_text(SHARED, exact=True)).to_be_visible()
+    b.locator('[data-key="bar-hand"]').click()
+    with b.expect_response(lambda r: "/draft/players/" in r.url and r.request.method == "PUT"):
+        tap(b, "KC")
+    b.goto(f"/matches/{match.pk}/")
+    record_hand(match, {**went_out(ann.pk, [ann.pk, ben.pk, cleo.pk]), "number": 1}, user=alice)
+
+    open_entry(b, match.pk)
+    expect(b.get_by_role("heading", level=1)).to_have_text("Hand 2")
+    expect(b.locator("#entry-passed")).to_have_text("Hand 1 was recorded on another phone.")
+    expect(b.locator("#tab-1")).to_have_attribute("aria-selected", "true")
+    assert chips(b, "hand") == []
+    expect(b.get_by_text(SHARED, exact=True)).to_be_visible()
+
+
 OFFLINE = "No connection: this entry stays on this phone until it returns."
 
 

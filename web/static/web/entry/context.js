@@ -22,6 +22,7 @@ export const state = {
   focusKey: null,
   typed: { value: "", error: "" }, // the "Or type cards" field, kept across redraws
   own: null, // a player who does not keep score: their seat, the only part this phone enters
+  passed: null, // the number of a hand begun here and recorded on another phone since
 };
 
 // Filled by pages/entry.js: changed(), record(), saveCorrection(), …

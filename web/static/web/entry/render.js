@@ -65,6 +65,7 @@ export function heading() {
   return h("div", { class: "entry-head" },
     h("h1", {}, title),
     h("p", { class: "muted" }, [match.table, dealer ? t("dealer", { name: dealer.name }) : null].filter(Boolean).join(" · ")),
+    state.passed ? h("p", { class: "passed", id: "entry-passed" }, t("share_recorded", { n: state.passed })) : null,
     shareLine());
 }
 

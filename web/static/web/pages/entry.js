@@ -251,10 +251,21 @@ async function start() {
       if (!state.draft || state.draft.version !== answer.data.version) {
         state.draft = drafts.draftFromHand(answer.data, answer.headers.get("ETag"), state.match.seats, limits);
       }
-    } else if (!state.draft) {
-      state.draft = drafts.freshDraft(state.match.seats, limits);
-      Object.assign(state.draft, await nextNumber(state.match));
-      if (seat >= 0) drafts.selectPlayer(state.draft, seat); // melds first
+    } else {
+      const next = await nextNumber(state.match);
+      // a hand begun here, left, and recorded on another phone since, every tap made here
+      // shared before: nothing of it is left to enter, so the next hand opens, saying so
+      // (taps that never left this phone stay, to compare with the recorded hand)
+      if (state.draft && state.draft.number < next.number && !drafts.pendingParts(state.draft).length) {
+        state.passed = state.draft.number;
+        forget();
+        state.draft = null;
+      }
+      if (!state.draft) {
+        state.draft = drafts.freshDraft(state.match.seats, limits);
+        Object.assign(state.draft, next);
+        if (seat >= 0) drafts.selectPlayer(state.draft, seat); // melds first
+      }
     }
     if (state.own !== null && state.draft.active.player !== state.own) drafts.selectPlayer(state.draft, state.own);
     state.draft.limits = limits;
