@@ -378,6 +378,28 @@ def test_a_hand_left_and_recorded_elsewhere_opens_the_next_hand(page_as, alice, 
     expect(b.get_by_text(SHARED, exact=True)).to_be_visible()
 
 
+def test_the_last_hand_recorded_elsewhere_is_news_on_the_other_phones(page_as, alice, bob, roster):
+    """The hand that finishes the match, recorded on Ann's phone: Ben's phone says the hand was
+    recorded, as for any other hand, not "Match N is finished: no hand can be added"."""
+    ann, ben, cleo = roster[:3]
+    match = create_match(ann.club, [ann, ben, cleo], user=alice)
+    seated = [ann.pk, ben.pk, cleo.pk]
+    for number in (1, 2):  # 2 x 340 for Ann: the next hand she goes out in finishes the match
+        record_hand(match, {**went_out(ann.pk, seated), "number": number}, user=alice)
+    b = phone(page_as, bob)
+    open_entry(b, match.pk)
+    expect(b.get_by_text(SHARED, exact=True)).to_be_visible()
+    with b.expect_response(lambda r: "/draft/players/" in r.url and r.request.method == "PUT"):
+        held(b, 1, ["KC"])
+    record_hand(match, {**went_out(ann.pk, seated), "number": 3}, user=alice)
+
+    status = b.locator("#share-status")
+    # the phone reads the table's draft every three seconds: the next read meets the news
+    expect(status).to_contain_text("Hand 3 was recorded on another phone.", timeout=15_000)
+    expect(status.get_by_role("link", name="Back to the match")).to_be_visible()
+    expect(b.locator("#entry .picker")).to_have_count(0)
+
+
 OFFLINE = "No connection: this entry stays on this phone until it returns."
 
 

@@ -53,10 +53,12 @@ async function close(error) {
   clearTimeout(pollTimer);
   clearTimeout(sendTimer);
   let message = error.message;
-  if (error.codes.includes("hand_number_not_next")) {
+  // the hand recorded on another phone: the next number is open, or the match is over
+  if (error.codes.includes("hand_number_not_next") || error.codes.includes("match_finished")) {
     const match = await request(`matches/${matchId}/`).then((answer) => answer.data, () => null);
-    const recorded = match && match.next_hand > state.draft.number;
-    message = recorded ? t("share_recorded", { n: state.draft.number }) : t("share_waiting");
+    const recorded = match && match.hands_played >= state.draft.number;
+    const finished = match?.status === "finished";
+    message = recorded ? t("share_recorded", { n: state.draft.number }) : finished ? t("entry_finished") : t("share_waiting");
     if (recorded && !pendingParts(state.draft).length) {
       // everything tapped here was shared before the hand was recorded: nothing is left to
       // keep, the screen says so in place of the cards, and the next "Enter hand" starts the
