@@ -14,6 +14,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import ngettext_lazy
 
 from matches import errors
 from matches.models import (
@@ -161,6 +162,15 @@ def invitation_revoke(*, invitation: Invitation) -> None:
     Invitation.objects.filter(pk=invitation.pk, revoked_at__isnull=True).update(
         revoked_at=timezone.now()
     )
+
+
+# A sentence of Django's own password validator that Django's Portuguese catalogue leaves
+# untranslated: marked here so that the project's catalogues, which come first, carry it.
+PASSWORD_TOO_SHORT = ngettext_lazy(
+    "This password is too short. It must contain at least %d character.",
+    "This password is too short. It must contain at least %d characters.",
+    "min_length",
+)
 
 
 class WeakPassword(Exception):
