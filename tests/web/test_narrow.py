@@ -229,3 +229,58 @@ def test_no_figure_of_a_players_record_is_drawn_over_its_label(narrow, club, ros
         "[...list.querySelectorAll('dt')].map((dt) => [dt, dt.nextElementSibling]))"
     )
     assert overlapping == []
+
+
+# the names whose words are split over two lines: a line box that starts inside a word
+BROKEN_WORDS = """(nodes) => nodes.filter((e) => {
+  const text = e.firstChild;
+  if (!text || text.nodeType !== Node.TEXT_NODE) return false;
+  const range = document.createRange();
+  for (let i = 1; i < text.length; i++) {
+    range.setStart(text, i - 1);
+    range.setEnd(text, i + 1);
+    const [first, second] = range.getClientRects();
+    const split = second && second.top > first.top + 1;
+    if (split && !" -".includes(text.data[i - 1]) && text.data[i] !== " ") return true;
+  }
+  return false;
+}).map((e) => e.textContent)"""
+
+
+LONG = ("Bénédicte de La Rochefoucauld-Montmorency", "Maria da Conceição Albuquerque")
+
+
+@pytest.fixture
+def long_names(roster):
+    """Ann and Ben renamed as two players of long names, as a club's roster has them."""
+    for player, name in zip(roster, LONG, strict=False):
+        player.name = name
+        player.save()
+    return roster
+
+
+def test_long_names_fit_the_match_its_hands_and_the_directors_board(
+    narrow, club, long_names, season, alice, night, screenshot
+):
+    table = finished_and_live(club, long_names, season, alice)
+    width = narrow.viewport_size["width"]
+    narrow.goto(f"/matches/{table.finished.pk}/")
+    hands = narrow.locator("#hands li[data-hand] details")
+    expect(hands).to_have_count(3)
+    for index in range(3):
+        hands.nth(index).locator("summary").click()
+    screenshot(narrow, f"narrow-{width}-long-names-match")
+    assert fits(narrow) == []
+
+    narrow.goto(f"/tournaments/{night.pk}/")
+    expect(narrow.locator("#board-tables .night-table").first).to_be_visible()
+    screenshot(narrow, f"narrow-{width}-long-names-board")
+    assert fits(narrow) == []
+
+    five = create_match(club, long_names, user=alice)
+    open_entry(narrow, five.pk)
+    screenshot(narrow, f"narrow-{width}-long-names-entry")
+    assert fits(narrow) == []
+    # a name breaks between its words, never inside one
+    names = narrow.locator(".player-tab .name")
+    assert names.evaluate_all(BROKEN_WORDS) == []
