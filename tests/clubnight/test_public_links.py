@@ -207,5 +207,5 @@ def test_only_a_tournaments_page_runs_a_script_and_only_the_sites_own(
 def test_the_rating_is_explained_to_anyone(client):
     page = client.get("/r/rating/", HTTP_ACCEPT_LANGUAGE="pt")
     assert page.status_code == 200
-    assert "Como funciona o rating" in page.content.decode()
+    assert "Como funciona o nível" in page.content.decode()
     assert page["Content-Security-Policy"].startswith("default-src 'none'")

@@ -130,3 +130,19 @@ def test_undoing_a_round_is_not_the_word_of_the_browsers_cancel_button():
     question = "Undo round %(number)s? Its tables and their matches are deleted; you can "
     assert not french["Undo round %(number)s"].startswith("Annuler")
     assert "Annuler" not in french[question + "draw it again."]
+
+
+ARTICLES = {"pt": r"o|os|as|do|dos|no|nos", "fr": r"le|la|les|du|des|au|aux"}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_card_name_is_not_given_a_second_article(language):
+    """A card's name carries its own article ("o dois de paus", "le deux de trèfle"): "Que carta
+    faz o %(card)s?" would read "o o dois de paus"."""
+    doubled = [
+        translation
+        for entry in messages(language)
+        for translation in entry.translations
+        if re.search(rf"\b({ARTICLES[language]})\s+(%\(card\)s|\{{card\}})", translation)
+    ]
+    assert doubled == []
