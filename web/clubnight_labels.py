@@ -21,6 +21,10 @@ SENTENCES = {
     "updated_at": gettext_lazy("Updated %(time)s"),
     "pick_players": gettext_lazy("Choose at least two players."),
     "vp_points": gettext_lazy("%(vp)s VP · %(points)s points"),
+    "round_playing": gettext_lazy(
+        "Round %(number)s is still being played. Once every table has finished, draw the next "
+        "round, and add or withdraw players."
+    ),
     "undo_round": gettext_lazy("Undo round %(number)s"),
     "undo_round_confirm": gettext_lazy(
         "Undo round %(number)s? Its tables and their matches are deleted; you can draw it again."

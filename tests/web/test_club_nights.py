@@ -50,8 +50,9 @@ def test_a_director_draws_a_round_and_follows_every_table(
     expect(card.locator(f'[data-player="{seated[0]}"]')).to_contain_text("went out last hand")
     expect(page.locator("#leaderboard-rows tr").first).to_contain_text("340")
 
-    page.get_by_role("button", name="Draw the next round").click()  # a match is in progress
-    expect(page.locator("#messages")).to_contain_text("Round 1 still has a match in progress")
+    # a match is in progress: the next draw waits, and the board says why
+    expect(page.get_by_role("button", name="Draw the next round")).to_be_disabled()
+    expect(page.locator("#round-playing")).to_contain_text("Round 1 is still being played.")
     screenshot(page, "director-board")
     assert_accessible(page)
 

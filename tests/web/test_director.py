@@ -56,13 +56,21 @@ def test_a_director_undoes_a_round_and_changes_the_entrants(
     expect(seats).to_have_count(9)
     expect(page.locator("#board-tables")).to_contain_text("Jo")
     expect(page.locator("#board-tables")).not_to_contain_text("Ann")
-    page.get_by_role("button", name="Withdraw Ben").click()  # a round is being played
-    expect(page.locator("#messages")).to_contain_text("still has a match in progress")
+    # a round is being played: the board says so, and what would be refused waits
+    expect(page.locator("#round-playing")).to_have_text(
+        "Round 1 is still being played. Once every table has finished, draw the next round, "
+        "and add or withdraw players."
+    )
+    expect(page.get_by_role("button", name="Withdraw Ben")).to_be_disabled()
+    expect(page.get_by_role("button", name="Draw the next round")).to_be_disabled()
+    expect(page.get_by_role("button", name="Add", exact=True)).to_be_disabled()
     for table in Round.objects.get(tournament=night).tables.all():
         seated = list(table.match.seats.order_by("position").values_list("player_id", flat=True))
         for _ in range(3):
             record_hand(table.match, went_out(seated[0], seated), user=alice)
     page.reload()
+    expect(page.locator("#round-playing")).to_be_hidden()
+    expect(page.get_by_role("button", name="Draw the next round")).to_be_enabled()
     page.get_by_role("button", name="Withdraw Ben").click()  # between rounds: he keeps his row
     expect(page.locator("#leaderboard-rows")).to_contain_text("Ben (withdrawn)")
     expect(page.locator("#entrant-list li")).to_have_count(8)

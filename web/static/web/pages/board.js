@@ -11,6 +11,18 @@ let club = null;
 let director = false;
 let lastRound = null;
 
+// While a table of the last round is still playing, the next round cannot be drawn and nobody
+// comes or goes: the board says so, and those buttons wait, rather than be refused when tapped.
+function showPlaying() {
+  const playing = Boolean(lastRound?.tables.some((table) => table.status !== "finished"));
+  const notice = document.getElementById("round-playing");
+  notice.hidden = !playing;
+  notice.textContent = playing ? t("round_playing", { number: lastRound.number }) : "";
+  const waiting = [document.getElementById("draw-button"),
+    ...document.querySelectorAll("#entrant-list button, #entrant-form button, #entrant-form select")];
+  for (const control of waiting) control.disabled = playing;
+}
+
 function render(board) {
   document.getElementById("tournament-name").textContent = board.name;
   document.title = board.name;
@@ -19,6 +31,7 @@ function render(board) {
   const undo = document.getElementById("undo-button");
   undo.hidden = !director || !round || round.tables.some((table) => table.hands_played > 0);
   if (round) undo.textContent = t("undo_round", { number: round.number });
+  showPlaying();
   document.getElementById("round-heading").textContent = round ? t("round_title", { number: round.number }) : t("no_round");
   document.getElementById("board-tables").replaceChildren(...(round ? round.tables.map((table) => tableCard(table)) : []));
   document.getElementById("board-updated").textContent = t("updated_at", { time: new Date().toLocaleTimeString(document.documentElement.lang) });
@@ -41,6 +54,7 @@ async function loadEntrants() {
   document.getElementById("entrant-player").replaceChildren(...roster.filter((player) => !entered.has(player.id)).map((player) =>
     h("option", { value: player.id }, player.name)));
   document.getElementById("entrant-form").hidden = entered.size === roster.length;
+  showPlaying();
 }
 
 async function withdraw(entry) {
@@ -112,7 +126,7 @@ async function setup() {
       } catch (error) {
         showError(error, { sentences });
       } finally {
-        button.disabled = false;
+        showPlaying();
       }
     });
     if (director) {
