@@ -20,6 +20,8 @@ SENTENCES = {
     "entrants": gettext_lazy("%(count)s players"),
     "updated_at": gettext_lazy("Updated %(time)s"),
     "pick_players": gettext_lazy("Choose at least two players."),
+    "night_no_players": gettext_lazy("The club has no players yet."),
+    "night_add_players": gettext_lazy("Add them on the club's page."),
     "vp_points": gettext_lazy("%(vp)s VP · %(points)s points"),
     "round_playing": gettext_lazy(
         "Round %(number)s is still being played. Once every table has finished, draw the next "

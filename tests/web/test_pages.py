@@ -235,3 +235,46 @@ def test_a_count_takes_the_form_its_language_gives_it(
     expect(matches).to_have_count(2)
     expect(matches.filter(has_text="Door").locator(".sub")).to_have_text(re.compile(rf" {one}$"))
     expect(matches.filter(has_text="Corner").locator(".sub")).to_have_text(re.compile(rf" {none}$"))
+
+
+def test_a_newcomer_starts_a_club_and_adds_its_players(
+    page_as, transactional_db, screenshot, assert_accessible
+):
+    """Nobody to invite them: they start their own club from the clubs page, land on it as its
+    owner, and fill its roster there."""
+    from matches.models import Club, Membership, Player
+    from tests.factories import make_user
+
+    nina = make_user("nina")
+    page = page_as(nina)
+    page.goto("/")
+    expect(page.locator("#club-list")).to_contain_text("You are not a member of any club yet.")
+    page.get_by_role("button", name="Create the club").click()  # no name yet
+    expect(page.locator('[data-error-for="name"]')).to_have_text("Enter a name.")
+    page.get_by_label("The club's name").fill("Friday Rummy Club")
+    page.get_by_role("button", name="Create the club").click()
+
+    expect(page).to_have_url(re.compile(r"/clubs/\d+/$"))
+    club = Club.objects.get(name="Friday Rummy Club")
+    assert page.url.endswith(f"/clubs/{club.pk}/")
+    expect(page.locator("#club-role")).to_have_text("Your role: Owner")
+    assert Membership.objects.get(club=club).user == nina
+    # a club night needs players first: its page says where to add them
+    page.goto(f"/clubs/{club.pk}/tournaments/")
+    expect(page.locator("#no-players")).to_have_text(
+        "The club has no players yet. Add them on the club's page."
+    )
+    page.locator("#no-players a").click()
+    for name in ("Zoé", "Abel", "Éloïse"):
+        page.get_by_label("Add a player to the club").fill(name)
+        page.get_by_role("button", name="Add", exact=True).click()
+        expect(page.locator("#players")).to_contain_text(name)
+    # in the order of the page's language, not with accented names after Z
+    expect(page.locator("#players li .title")).to_have_text(["Abel", "Éloïse", "Zoé"])
+    expect(page.get_by_label("Add a player to the club")).to_have_value("")
+    page.get_by_label("Add a player to the club").fill("abel")  # the same name in another case
+    page.get_by_role("button", name="Add", exact=True).click()
+    expect(page.locator('#player-form [data-error-for="name"]')).to_be_visible()
+    assert Player.objects.filter(club=club).count() == 3
+    screenshot(page, "club-new")
+    assert_accessible(page)

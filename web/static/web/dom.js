@@ -24,3 +24,7 @@ export const pageData = () => document.querySelector("[data-page]")?.dataset ?? 
 // Numbers in the page's language (1 000, 1,000, 1.000).
 export const number = (value) =>
   value === null || value === undefined ? "–" : new Intl.NumberFormat(document.documentElement.lang).format(value);
+
+// Order by name as the page's language sorts names: "Éloïse" beside "Eve", not after "Zoé".
+export const byName = (a, b) =>
+  a.name.localeCompare(b.name, document.documentElement.lang, { sensitivity: "base", numeric: true });

@@ -1,6 +1,6 @@
 // The director's board: every table of the latest round, live, the leaderboard, and the draw.
 import { clearMessages, del, get, getAll, post, request, showError } from "../api.js";
-import { h, number, pageData } from "../dom.js";
+import { byName, h, number, pageData } from "../dom.js";
 import { sentences, t } from "../i18n.js";
 import { decimal, tableCard } from "../nighttables.js";
 
@@ -47,11 +47,11 @@ function render(board) {
 async function loadEntrants() {
   const [entrants, roster] = await Promise.all([get(`tournaments/${tournamentId}/entrants/`), getAll(`players/?club=${club.id}`)]);
   const entered = new Set(entrants.filter((entry) => !entry.withdrawn).map((entry) => entry.player));
-  document.getElementById("entrant-list").replaceChildren(...entrants.filter((entry) => !entry.withdrawn).map((entry) =>
+  document.getElementById("entrant-list").replaceChildren(...entrants.filter((entry) => !entry.withdrawn).sort(byName).map((entry) =>
     h("li", { dataset: { player: entry.player } },
       h("span", {}, entry.name),
       h("button", { type: "button", class: "button small", "aria-label": t("withdraw_player", { name: entry.name }), onclick: () => withdraw(entry) }, t("withdraw")))));
-  document.getElementById("entrant-player").replaceChildren(...roster.filter((player) => !entered.has(player.id)).map((player) =>
+  document.getElementById("entrant-player").replaceChildren(...roster.filter((player) => !entered.has(player.id)).sort(byName).map((player) =>
     h("option", { value: player.id }, player.name)));
   document.getElementById("entrant-form").hidden = entered.size === roster.length;
   showPlaying();

@@ -1,6 +1,6 @@
 // A club: its matches in progress and finished, its players; writers may start a match.
-import { get, getAll, post, request, showError } from "../api.js";
-import { h, pageData } from "../dom.js";
+import { ApiError, clearMessages, get, getAll, post, request, sentenceOf, showError } from "../api.js";
+import { byName, h, pageData } from "../dom.js";
 import { sentences, t } from "../i18n.js";
 import { matchItem } from "../matchlist.js";
 import { keepForOffline } from "../offline.js";
@@ -30,6 +30,7 @@ async function show() {
     // owners link each player to a member's login ("this is me"): that member then enters
     // the player's own hand on their own phone, whatever their role
     const members = club.role === "owner" ? await getAll(`clubs/${clubId}/members/`) : [];
+    players.sort(byName);
     fill("players", players.map((player) => h("li", { dataset: { player: player.id } },
       h("a", { href: `/players/${player.id}/` }, h("span", { class: "title" }, player.name)),
       club.role === "owner" ? linkField(player, members) : null)),
@@ -38,7 +39,8 @@ async function show() {
     if (club.role === "owner") {
       document.getElementById("invite").hidden = false;
       // an invitation may be for a player of the roster who has no login yet
-      document.getElementById("invite-player").append(...players.filter((player) => !player.user)
+      const choice = document.getElementById("invite-player");
+      choice.replaceChildren(choice.options[0], ...players.filter((player) => !player.user)
         .map((player) => h("option", { value: player.id }, player.name)));
     }
     // the matches in progress open offline from now on, entry included
@@ -90,6 +92,39 @@ async function invite(event) {
   }
 }
 
+// Writers add a player to the roster here, as on the Start a match page.
+async function addPlayer(event) {
+  event.preventDefault();
+  clearMessages();
+  const form = event.target;
+  const slot = form.querySelector('[data-error-for="name"]');
+  const input = form.name;
+  slot.hidden = true;
+  input.removeAttribute("aria-invalid");
+  const name = input.value.trim();
+  const refuse = (text) => {
+    slot.textContent = text;
+    slot.hidden = false;
+    input.setAttribute("aria-invalid", "true");
+  };
+  if (!name) return refuse(t("name_required"));
+  const button = document.getElementById("add-player");
+  button.disabled = true;
+  try {
+    await post("players/", { club: Number(clubId), name });
+    input.value = "";
+    await show();
+    input.focus();
+  } catch (error) {
+    const about = error instanceof ApiError ? error.about("name") : [];
+    if (about.length) refuse(about.map((item) => sentenceOf(item, sentences)).join(" "));
+    showError(error, { sentences });
+  } finally {
+    button.disabled = false;
+  }
+}
+
+document.getElementById("player-form").addEventListener("submit", addPlayer);
 document.getElementById("invite-form").addEventListener("submit", invite);
 document.getElementById("invite-copy").addEventListener("click", async () => {
   const url = document.getElementById("invite-url");

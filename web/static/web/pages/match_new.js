@@ -2,7 +2,7 @@
 // first dealer, a table label and a season. The API decides what is allowed; its errors are
 // shown next to the field they name and summarised at the top.
 import { ApiError, get, getAll, post, sentenceOf, showError, clearMessages } from "../api.js";
-import { h, pageData } from "../dom.js";
+import { byName, h, pageData } from "../dom.js";
 import { sentences, t } from "../i18n.js";
 import { currentSeason } from "../seasons.js";
 
@@ -87,7 +87,7 @@ async function addPlayer() {
   }
   try {
     const { data: player } = await post("players/", { club: clubId, name });
-    players = [...players, player].sort((a, b) => a.name.localeCompare(b.name));
+    players = [...players, player].sort(byName);
     input.value = "";
     renderChoices();
     toggle(player.id, true);
@@ -198,7 +198,7 @@ async function load() {
     document.getElementById("club-link").textContent = club.name;
     // a player added while the roster was on its way is kept (a quick thumb on a slow signal)
     const added = players.filter((player) => !roster.some((known) => known.id === player.id));
-    players = [...roster, ...added].sort((a, b) => a.name.localeCompare(b.name));
+    players = [...roster, ...added].sort(byName);
     const current = currentSeason(seasons);
     for (const season of seasons) {
       seasonSelect.append(h("option", { value: season.id, selected: season === current }, season.name));

@@ -1,6 +1,6 @@
 // A club's nights and tournaments, and the form that starts one.
 import { get, getAll, request, sentenceOf, showError } from "../api.js";
-import { h, pageData } from "../dom.js";
+import { byName, h, pageData } from "../dom.js";
 import { sentences, t } from "../i18n.js";
 
 const root = document.getElementById("tournaments");
@@ -21,8 +21,11 @@ async function show() {
       : [h("li", { class: "muted" }, t("no_tournaments"))]));
     if (!["owner", "scorekeeper"].includes(club.role)) return;
     document.getElementById("new-tournament").hidden = false;
-    document.getElementById("tournament-players").replaceChildren(...players.map((player) =>
-      h("label", { class: "check" }, h("input", { type: "checkbox", name: "players", value: player.id }), ` ${player.name}`)));
+    document.getElementById("tournament-players").replaceChildren(...(players.length ? [...players].sort(byName).map((player) =>
+      h("label", { class: "check" }, h("input", { type: "checkbox", name: "players", value: player.id }), ` ${player.name}`))
+      // a new club has nobody to seat yet: its players are added on the club's page
+      : [h("p", { class: "muted", id: "no-players" }, t("night_no_players"), " ",
+        h("a", { href: `/clubs/${clubId}/#players-heading` }, t("night_add_players")))]));
   } catch (error) {
     showError(error, { sentences });
   } finally {
