@@ -108,6 +108,9 @@ ENTRY_SENTENCES: dict[str, Any] = {
     "share_on": _("Shared with the other phones at this table."),
     "share_sending": _("Sharing with the other phones at this table…"),
     "share_offline": _("No connection: this entry stays on this phone until it returns."),
+    "type_offline": _(
+        "Typed cards are read by the server, which cannot be reached: tap the cards instead."
+    ),
     "share_recorded": _("Hand %(n)s was recorded on another phone."),
     "share_recorded_unsent": _(
         "Hand %(n)s was recorded on another phone before your last changes reached it."

@@ -317,3 +317,23 @@ def test_an_answer_kept_for_want_of_a_connection_says_so(page_as, bob, roster):
     assert page.evaluate(read, url) == [200, None]  # from the server
     page.context.set_offline(True)
     assert page.evaluate(read, url) == [200, "1"]  # the kept copy, marked
+
+
+def test_cards_typed_without_a_connection_are_refused_until_it_returns(page_as, bob, roster):
+    """Typed cards are read by the server: offline, the field says so and points to the picker
+    (not "Showing what was loaded last"), and the sentence goes when the connection is back."""
+    match = create_match(roster[0].club, roster[:3], user=bob)
+    page = page_as(bob)
+    open_entry(page, match.pk)
+    page.context.set_offline(True)
+    page.locator("#typed").fill("9D")
+    page.locator("#typed").press("Enter")
+    error = page.locator("#typed-error")
+    expect(error).to_have_text(
+        "Typed cards are read by the server, which cannot be reached: tap the cards instead."
+    )
+    expect(page.locator("#typed")).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#typed")).to_have_value("9D")  # kept, to add once it can be read
+    page.context.set_offline(False)
+    expect(error).to_have_text("")
+    expect(page.locator("#typed")).not_to_have_attribute("aria-invalid", "true")

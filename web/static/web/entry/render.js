@@ -342,6 +342,16 @@ function offerStrip() {
       }, offer.cards.map((code) => cardFace(code))))));
 }
 
+// A refusal for want of a connection goes once the connection is back.
+globalThis.addEventListener?.("online", () => {
+  if (!state.typed.offline) return;
+  state.typed.offline = false;
+  state.typed.error = "";
+  const error = document.getElementById("typed-error");
+  if (error) error.textContent = "";
+  document.getElementById("typed")?.removeAttribute("aria-invalid");
+});
+
 // What is typed and what was wrong with it live in the state, so that a redraw (a preview's
 // answer arriving) keeps both.
 function typing() {
@@ -376,7 +386,13 @@ function typing() {
         state.draft.active = where;
         actions.addCards(cards);
       } catch (failure) {
-        refuse(failure instanceof ApiError ? failure.errors.map((e) => e.detail).join(" ") : sentences.offline);
+        // typed cards are read by the server; without it, the picker still works
+        if (!(failure instanceof ApiError)) {
+          refuse(t("type_offline"));
+          kept.offline = true;
+          return;
+        }
+        refuse(failure.errors.map((e) => e.detail).join(" "));
       }
     } },
   h("label", { for: "typed" }, t("type_cards")),
