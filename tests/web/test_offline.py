@@ -337,3 +337,22 @@ def test_cards_typed_without_a_connection_are_refused_until_it_returns(page_as, 
     page.context.set_offline(False)
     expect(error).to_have_text("")
     expect(page.locator("#typed")).not_to_have_attribute("aria-invalid", "true")
+
+
+def test_the_preview_asked_for_without_a_connection_is_asked_again_once_it_returns(
+    page_as, bob, roster
+):
+    """Offline, the preview cannot be asked for (the kinds, points and nets come from the
+    server); when the connection is back it is asked again without another tap."""
+    ann, ben, cleo = roster[:3]
+    match = create_match(ann.club, [ann, ben, cleo], user=bob)
+    page = page_as(bob)
+    open_entry(page, match.pk)
+    choose_ending(page, str(ann.pk))
+    enter_player(page, 0, ANN_MELDS, [])
+    page.context.set_offline(True)
+    enter_player(page, 1, [], BEN_HELD)
+    expect(page.locator("#preview-status.offline")).to_be_visible()
+    page.context.set_offline(False)
+    expect(page.locator("#preview-status.offline")).to_have_count(0)
+    expect(page.locator("#preview-status")).to_have_class(re.compile(r"\b(valid|invalid)\b"))

@@ -39,6 +39,12 @@ function schedulePreview() {
   previewTimer = setTimeout(runPreview, PREVIEW_DELAY_MS);
 }
 
+// A preview that could not be asked for without a connection is asked for again once it is back
+// (the melds' kinds and points, and the nets, come from the server).
+globalThis.addEventListener("online", () => {
+  if (state.draft && state.preview.state === "offline") schedulePreview();
+});
+
 function stopPreview() {
   clearTimeout(previewTimer);
   previewTimer = null;
