@@ -86,6 +86,7 @@ def test_two_phones_share_one_entry_and_record_it_once(
     expect(a.locator(".player-panel li.group.hand .chip")).to_have_count(len(CLEO_HELD))
     choose_player(b, 1)
     expect(b.locator('.player-panel li.group[data-group="0"] .chip')).to_have_count(3)
+    expect(b.locator(f'#share-progress li[data-player="{ann.pk}"]')).to_be_visible()
     expect(b.locator(f'input[name="ending"][value="{ann.pk}"]')).to_be_checked()
     assert Counter(chips(b, "hand")) == Counter(BEN_HELD)
     screenshot(a, "shared-entry")
@@ -103,6 +104,7 @@ def test_two_phones_share_one_entry_and_record_it_once(
     # Bob's phone learns that the hand it helped enter is recorded: nothing is left to enter.
     expect(b.locator("#share-status")).to_contain_text("Hand 1 was recorded on another phone.")
     expect(b.locator("#entry .picker")).to_have_count(0)
+    expect(b.locator("#share-progress")).to_have_count(0)  # who had entered what: no news now
     expect(b.get_by_role("link", name="Back to the match")).to_have_count(2)
     assert Hand.objects.filter(match=match).count() == 1
     # and its next entry is of the next hand, not hand 1 again

@@ -97,7 +97,8 @@ function shareLine() {
 // player whose part another phone wrote (the scorekeeper taps the rest).
 function progress() {
   const { draft } = state;
-  if (state.own !== null) return null;
+  // once the hand is recorded elsewhere, who had entered what is no longer news
+  if (state.own !== null || state.share?.status === "closed") return null;
   const done = draft.players.filter((player) => sharedFrom(draft, player.id).length && cardTotal(player));
   if (!done.length) return null;
   const count = (n, one, many) => (n === 1 ? t(one) : t(many, { count: n }));
