@@ -9,6 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
+
+from web.plurals import plural_forms
 
 ENTRY_SENTENCES: dict[str, Any] = {
     "suit_S": _("spades"),
@@ -64,7 +67,6 @@ ENTRY_SENTENCES: dict[str, Any] = {
     "how_ended": _("How did the hand end?"),
     "no_melds": _("No melds"),
     "nothing_held": _("Nothing held"),
-    "cards_count": _("%(count)s cards"),
     "outbox_title": _("Hands not recorded yet"),
     "outbox_waiting": _("Hand for %(table)s, entered %(when)s: waiting for the connection."),
     "outbox_refused": _("Hand entered %(when)s was refused:"),
@@ -129,9 +131,6 @@ ENTRY_SENTENCES: dict[str, Any] = {
         "records the hand."
     ),
     "progress_done": _("%(name)s ✓ %(melds)s, %(cards)s"),
-    "one_meld": _("1 meld"),
-    "melds_count": _("%(count)s melds"),
-    "one_card": _("1 card"),
     "versions_title": _("Two versions of the cards of %(name)s"),
     "versions_hint": _(
         "Two phones entered different cards for this player. Choose the right one: the other "
@@ -156,6 +155,16 @@ ENTRY_SENTENCES: dict[str, Any] = {
 }
 
 
-def entry_vocabulary() -> dict[str, str]:
+# Sentences that change with the number "count" (web.plurals): "1 card", "0 carte", "2 cards".
+ENTRY_PLURALS: dict[str, Any] = {
+    "melds_count": ngettext_lazy("%(count)s meld", "%(count)s melds", "count"),
+    "cards_count": ngettext_lazy("%(count)s card", "%(count)s cards", "count"),
+}
+
+
+def entry_vocabulary() -> dict[str, Any]:
     """The screen's sentences in the active language."""
-    return {key: str(text) for key, text in ENTRY_SENTENCES.items()}
+    return {
+        **{key: str(text) for key, text in ENTRY_SENTENCES.items()},
+        **{key: plural_forms(text) for key, text in ENTRY_PLURALS.items()},
+    }

@@ -16,6 +16,7 @@ from scoring.cards import Rank, Suit
 from scoring.violations import ENDING_LABELS, KIND_LABELS, RANK_NAMES, SUIT_PHRASES, WILD_PHRASE
 from web import clubnight_labels
 from web.entry_labels import entry_vocabulary
+from web.plurals import plural_forms
 from web.record_labels import record_vocabulary
 
 # Sentences the scripts show, by key; i18n.js fills in their "%(name)s" placeholders.
@@ -107,9 +108,7 @@ SENTENCES: dict[str, Any] = {
 }
 
 
-# Sentences that change with a number, ``count``. Each reaches the page as its two forms,
-# {"one": ..., "other": ...}, their placeholders kept, and i18n.js picks the form the page
-# language's plural rule gives for the count ("1 hand", "2 hands"; in French "0 donne").
+# Sentences that change with a number, ``count`` (web.plurals).
 PLURALS: dict[str, Any] = {
     "finished_after": ngettext_lazy(
         "Finished after %(count)s hand", "Finished after %(count)s hands", "count"
@@ -123,12 +122,6 @@ PLURALS: dict[str, Any] = {
         "Total %(total)s after %(count)s hand", "Total %(total)s after %(count)s hands", "count"
     ),
 }
-
-
-def plural_forms(text: Any) -> dict[str, str]:
-    """A plural sentence's forms for one and for more, placeholders left for the script."""
-    # formatting with {} fills no "%(name)s"; it only chooses the form for the count
-    return {"one": text.format(count=1), "other": text.format(count=2)}
 
 
 def vocabulary() -> dict[str, Any]:

@@ -138,3 +138,28 @@ def test_a_lang_query_picks_the_language_for_one_page(page_as, alice, club):
     expect(page.locator("html")).to_have_attribute("lang", "fr")
     expect(page.get_by_role("heading", level=1)).to_have_text("Vos clubs")
     expect(page.locator("#club-list .badge")).to_have_text(["Propriétaire"])
+
+
+def test_the_entry_counts_cards_as_its_language_does(page_as, bob, roster):
+    """French counts 0 as one ("0 carte"), English and Portuguese as more ("0 cards")."""
+    from tests.factories import create_match
+    from tests.web.entry import choose_player, open_entry, tap
+
+    match = create_match(roster[0].club, roster[:3], user=bob)
+    for language, none, one, two in [
+        ("fr-FR", "0 carte", "1 carte", "2 cartes"),
+        ("pt-PT", "0 cartas", "1 carta", "2 cartas"),
+    ]:
+        page = page_as(bob, language=language)
+        # no preview: a player's tab shows their net once the server has counted it
+        page.route("**/rulings/**", lambda route: route.abort())
+        open_entry(page, match.pk)
+        tab = page.locator("#tab-1 .tab-net")
+        expect(tab).to_have_text(none)
+        choose_player(page, 1)
+        page.locator('[data-key="bar-hand"]').click()
+        tap(page, "KC")
+        expect(tab).to_have_text(one)
+        tap(page, "QC")
+        expect(tab).to_have_text(two)
+        page.context.close()

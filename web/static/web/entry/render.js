@@ -101,12 +101,11 @@ function progress() {
   if (state.own !== null || state.share?.status === "closed") return null;
   const done = draft.players.filter((player) => sharedFrom(draft, player.id).length && cardTotal(player));
   if (!done.length) return null;
-  const count = (n, one, many) => (n === 1 ? t(one) : t(many, { count: n }));
   return h("ul", { class: "share-progress", id: "share-progress" }, done.map((player) => {
     const melds = player.melds.filter((meld) => meld.length).length;
     return h("li", { dataset: { player: player.id } }, t("progress_done", {
-      name: player.name, melds: count(melds, "one_meld", "melds_count"),
-      cards: count(player.hand.length, "one_card", "cards_count"),
+      name: player.name, melds: t("melds_count", { count: melds }),
+      cards: t("cards_count", { count: player.hand.length }),
     }));
   }));
 }
@@ -207,7 +206,7 @@ function playerTabs() {
       },
       h("span", { class: "name" }, player.name),
       h("span", { class: "tab-net" }, result ? signed(result.net)
-        : cardTotal(player) === 1 ? t("one_card") : t("cards_count", { count: cardTotal(player) })),
+        : t("cards_count", { count: cardTotal(player) })),
       problems ? h("span", { class: "tab-problem" }, "!", h("span", { class: "visually-hidden" }, t("player_problem", { name: player.name }))) : null);
     }));
 }
