@@ -284,3 +284,36 @@ def test_long_names_fit_the_match_its_hands_and_the_directors_board(
     # a name breaks between its words, never inside one
     names = narrow.locator(".player-tab .name")
     assert names.evaluate_all(BROKEN_WORDS) == []
+
+
+@pytest.mark.parametrize("language", ["fr-FR", "pt-PT"])
+def test_the_pages_fit_200_percent_zoom_in_french_and_portuguese(
+    new_context, live_server, alice, club, roster, season, night, language, screenshot
+):
+    """French and Portuguese words are longer than English ones ("Victoires partagées",
+    "Se déconnecter"): every page still fits at 200 % zoom."""
+    (width, height), scale = SIZES["200%-zoom"]
+    context = new_context(
+        language, viewport={"width": width, "height": height}, device_scale_factor=scale
+    )
+    sign_in_cookie(context, alice, live_server)
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    table = finished_and_live(club, roster, season, alice)
+    five = create_match(club, roster, user=alice)
+    pages = {
+        "clubs": ("/", "#club-list li"),
+        "club": (f"/clubs/{club.pk}/", "#live-matches li"),
+        "match": (f"/matches/{table.finished.pk}/", "#hands li[data-hand]"),
+        "standings": (f"/clubs/{club.pk}/standings/", "#standings-rows tr"),
+        "new match": (f"/clubs/{club.pk}/matches/new/", "#match-form"),
+        "player": (f"/players/{roster[0].pk}/", "#player-matches li"),
+        "scoreboard": (f"/matches/{table.finished.pk}/scoreboard/", "#board li"),
+        "club nights": (f"/clubs/{club.pk}/tournaments/", "#tournament-list li"),
+        "director's board": (f"/tournaments/{night.pk}/", "#board-tables .night-table"),
+        "room display": (f"/tournaments/{night.pk}/room/", "#room-leaderboard li"),
+        "pairing cards": (f"/tournaments/{night.pk}/print/", "#pairing-cards li"),
+        "entry": (f"/matches/{five.pk}/hands/new/", "#entry .picker"),
+    }
+    found = visit(page, pages, screenshot)
+    assert found == {name: [] for name in pages}
