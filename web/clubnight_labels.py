@@ -20,6 +20,7 @@ SENTENCES = {
     "entrants": gettext_lazy("%(count)s players"),
     "updated_at": gettext_lazy("Updated %(time)s"),
     "pick_players": gettext_lazy("Choose at least two players."),
+    "nights_of": gettext_lazy("Club nights of %(club)s"),
     "night_no_players": gettext_lazy("The club has no players yet."),
     "night_add_players": gettext_lazy("Add them on the club's page."),
     "vp_points": gettext_lazy("%(vp)s VP · %(points)s points"),

@@ -32,6 +32,10 @@ def test_a_director_undoes_a_round_and_changes_the_entrants(
     page = page_as(bob)
     page.goto(f"/tournaments/{night.pk}/")
     expect(page.locator("#board-tables .night-table")).to_have_count(2)
+    # the way back goes to the club's nights, and its words say so
+    back = page.locator("#club-link")
+    expect(back).to_have_text("Club nights of Arlington Card Club")
+    expect(back).to_have_attribute("href", f"/clubs/{night.club_id}/tournaments/")
     page.once("dialog", lambda dialog: dialog.accept())
     page.get_by_role("button", name="Undo round 1").click()
     expect(page.locator("#draw-status")).to_have_text("Round 1 is undone.")

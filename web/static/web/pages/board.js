@@ -109,7 +109,8 @@ async function setup() {
     const tournament = await get(`tournaments/${tournamentId}/`);
     club = await get(`clubs/${tournament.club}/`);
     const crumb = document.getElementById("club-link");
-    crumb.textContent = club.name;
+    // the way back is to the club's nights, and says so
+    crumb.textContent = t("nights_of", { club: club.name });
     crumb.href = `/clubs/${club.id}/tournaments/`;
     const form = document.getElementById("draw-form");
     director = ["owner", "scorekeeper"].includes(club.role);
