@@ -21,6 +21,7 @@ SENTENCES = {
     "updated_at": gettext_lazy("Updated %(time)s"),
     "pick_players": gettext_lazy("Choose at least two players."),
     "nights_of": gettext_lazy("Club nights of %(club)s"),
+    "results_of": gettext_lazy("Results of %(name)s, %(day)s"),
     "night_no_players": gettext_lazy("The club has no players yet."),
     "night_add_players": gettext_lazy("Add them on the club's page."),
     "vp_points": gettext_lazy("%(vp)s VP · %(points)s points"),

@@ -105,6 +105,10 @@ def test_the_pairing_cards_and_results_sheet_print_on_a4(
     page_as, bob, night, alice, screenshot, assert_accessible
 ):
     drawn = tournaments.round_draw(tournament=night, user=alice, seed=2)
+    first = drawn.tables.order_by("number").first().match
+    longest = first.seats.order_by("position").last().player
+    longest.name = "Bénédicte de La Rochefoucauld-Montmorency"
+    longest.save()
     page = page_as(bob)
     page.goto(f"/tournaments/{night.pk}/")
     page.get_by_role("link", name="Pairing cards and results sheet").click()
@@ -116,6 +120,16 @@ def test_the_pairing_cards_and_results_sheet_print_on_a4(
     expect(cards.first.locator("ol li").first).to_contain_text(f"{seated[0]} (deals first)")
     expect(page.locator("#results-rows tr")).to_have_count(9)
     expect(page.locator("#results-head th")).to_have_count(5)  # rank, player, VP, points, R1
+    # printed on a page of its own, the sheet says which night it is
+    day = night.created_at.strftime("%B %-d, %Y")
+    expect(page.locator("#results-heading")).to_have_text(f"Results of Tuesday night, {day}")
+    # every seat's label on one line, however long the name beside it
+    lines = """(nodes) => nodes.map((n) => {
+      const range = document.createRange();
+      range.selectNodeContents(n);
+      return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+    })"""
+    assert set(cards.locator(".seat").evaluate_all(lines)) == {1}
     screenshot(page, "pairing-cards")
     assert_accessible(page)
 

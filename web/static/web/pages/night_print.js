@@ -40,6 +40,9 @@ async function show() {
       ? round.tables.map((table) => card(board.name, round, table))
       : [h("li", { class: "muted" }, t("no_cards"))]));
     results(board.leaderboard, tournament.rounds.map((r) => r.number));
+    // the sheet is printed on a page of its own: it names the night and its day
+    const day = new Date(tournament.created_at).toLocaleDateString(document.documentElement.lang, { dateStyle: "long" });
+    document.getElementById("results-heading").textContent = t("results_of", { name: board.name, day });
   } catch (error) {
     showError(error, { sentences });
   } finally {
