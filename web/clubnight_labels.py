@@ -22,6 +22,7 @@ SENTENCES = {
     "pick_players": gettext_lazy("Choose at least two players."),
     "nights_of": gettext_lazy("Club nights of %(club)s"),
     "results_of": gettext_lazy("Results of %(name)s, %(day)s"),
+    "back_to_night": gettext_lazy("Back to %(name)s"),
     "night_no_players": gettext_lazy("The club has no players yet."),
     "night_add_players": gettext_lazy("Add them on the club's page."),
     "vp_points": gettext_lazy("%(vp)s VP · %(points)s points"),

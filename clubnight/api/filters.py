@@ -8,6 +8,7 @@ import django_filters
 from django.db.models import QuerySet
 
 from clubnight.models import Tournament
+from matches.api.filters import IdFilter
 from matches.models import Club
 from matches.selectors import clubs_visible_to
 
@@ -18,7 +19,9 @@ def _my_clubs(request: Any) -> QuerySet[Club]:
 
 class TournamentFilter(django_filters.FilterSet):
     club = django_filters.ModelChoiceFilter(queryset=_my_clubs)
+    # the night a match is a table of (a match of no night finds none)
+    match = IdFilter(field_name="rounds__tables__match", help_text="A match's id.")
 
     class Meta:
         model = Tournament
-        fields = ["club"]
+        fields = ["club", "match"]

@@ -12,7 +12,7 @@ from clubnight import draw
 from matches.models import Match, Player
 from scoring.rulesets import RULESETS
 from tests.clubnight.games import outright
-from tests.factories import correct, record, went_out
+from tests.factories import correct, record, start_match, went_out
 
 
 def create(client, club, players, **extra):
@@ -106,6 +106,19 @@ def test_a_director_sets_the_tables(as_carol, club, crowd):
     assert body["seating"] == "director" and body["seed"] is None
     assert [[s["player"] for s in t["seats"]] for t in body["tables"]] == tables
     assert [t["name"] for t in body["tables"]] == ["Window", "Bar"]
+
+
+def test_the_night_of_a_match_is_found_by_the_match(as_carol, club, crowd):
+    tournament = create(as_carol, club, crowd[:9]).json()["id"]
+    drawn = draw_round(as_carol, tournament).json()
+    table = drawn["tables"][1]["match"]
+    found = as_carol.get(f"/api/v1/tournaments/?match={table}").json()
+    assert [night["id"] for night in found["results"]] == [tournament]
+    alone = start_match(as_carol, club, crowd[9:11])["id"]  # a match of no night
+    assert as_carol.get(f"/api/v1/tournaments/?match={alone}").json()["results"] == []
+    refused = as_carol.get("/api/v1/tournaments/?match=0")
+    assert refused.status_code == 400
+    assert refused.json()["errors"][0]["attr"] == "match"
 
 
 @pytest.mark.parametrize(("language", "first"), [("en", "Table 1"), ("pt", "Mesa 1")])

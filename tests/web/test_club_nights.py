@@ -49,6 +49,12 @@ def test_a_director_draws_a_round_and_follows_every_table(
     expect(card.locator(f'[data-player="{seated[0]}"] .total')).to_have_text("340")
     expect(card.locator(f'[data-player="{seated[0]}"]')).to_contain_text("went out last hand")
     expect(page.locator("#leaderboard-rows tr").first).to_contain_text("340")
+    # a table's match page leads back to the night's board
+    card.get_by_role("link").first.click()
+    back = page.locator("#club-link")
+    expect(back).to_have_text("Back to Tuesday night")
+    back.click()
+    expect(page).to_have_url(re.compile(rf"/tournaments/{night.pk}/$"))
 
     # a match is in progress: the next draw waits, and the board says why
     expect(page.get_by_role("button", name="Draw the next round")).to_be_disabled()

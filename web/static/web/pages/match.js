@@ -150,6 +150,7 @@ async function revisionsOf(hands) {
 }
 
 let state = null;
+let night; // the club night this match is a table of: null for none, undefined until known
 
 async function confirm(number) {
   const hand = state.hands.find((item) => item.number === number);
@@ -165,6 +166,7 @@ async function load() {
       outbox.waiting(matchId),
     ]);
     match.target = match.options?.target ?? rules.target;
+    if (night === undefined) night = await getAll(`tournaments/?match=${matchId}`).then((found) => found[0] ?? null, () => undefined);
     const revisions = await revisionsOf(hands);
     hands.sort((a, b) => a.number - b.number);
     // a player who does not keep score still enters their own cards of the next hand
@@ -187,9 +189,10 @@ function render({ match: recorded, hands, club, waiting, revisions }) {
   const title = matchTitle(match);
   document.getElementById("match-title").textContent = title;
   document.title = `${title} · ${club.name}`;
+  // a table of a club night leads back to the night's board, any other match to its club
   const crumb = document.getElementById("club-link");
-  crumb.textContent = club.name;
-  crumb.href = `/clubs/${club.id}/`;
+  crumb.textContent = night ? t("back_to_night", { name: night.name }) : club.name;
+  crumb.href = night ? `/tournaments/${night.id}/` : `/clubs/${club.id}/`;
   renderBanner(match);
   renderSeats(match, waiting);
   renderChart(recorded, hands);
