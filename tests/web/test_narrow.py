@@ -182,6 +182,17 @@ def test_the_entry_of_five_players_fits(narrow, roster, alice, screenshot):
     assert narrow.locator(".picker .pick").evaluate_all(spilled) == []
     tap(narrow, "KH")
     assert fits(narrow) == []
+    # the one copy left is marked on the key, clear of its rank and suit
+    key = narrow.locator('.picker .pick[data-card="KH"]')
+    expect(key.locator(".left")).to_have_text("1")
+    clear = """(key) => {
+      const box = (e) => e.getBoundingClientRect();
+      const meet = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5
+        && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+      const left = box(key.querySelector('.left'));
+      return ['.rank', '.suit'].every((part) => !meet(left, box(key.querySelector(part))));
+    }"""
+    assert key.evaluate(clear)
     # every player's tab names them whole
     names = narrow.locator(".player-tab .name")
     expect(names).to_have_count(5)
