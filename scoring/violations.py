@@ -330,6 +330,10 @@ SUIT_SYMBOLS: Final[Mapping[str, str]] = {"S": "♠", "H": "♥", "D": "♦", "C
 CARD_LISTS: Final = ("meld", "cards", "top")
 """The parameters holding cards in notation, which a sentence shows as faces ("4♥ 5♥ 7♥")."""
 
+EMPTY_MELD: Final = gettext_noop("an empty meld")
+"""A meld of no card, as a sentence names it ("A meld needs at least 3 cards; an empty meld has
+0."), rather than leaving a blank where its cards would be."""
+
 
 def faces(text: str) -> str:
     """Cards in notation as the cards show them, the rank then the suit's symbol; anything
@@ -356,12 +360,16 @@ def render(item: Violation, translate: Callable[[str], str] = _identity) -> str:
     'The ace of hearts (A♥) appears 3 times in this deal; two packs hold only two.'
     >>> render(violation(Code.PLAYERS_MISMATCH, problem="missing", player="bob"))
     'Every seated player must appear exactly once: bob is missing.'
+    >>> render(violation(Code.MELD_TOO_SHORT, meld="", count=0))
+    'A meld needs at least 3 cards; an empty meld has 0.'
     """
     catalogue = CATALOGUES[type(item.code)]
     values = dict(item.params)
     for key in CARD_LISTS:
         if key in values:
             values[key] = faces(values[key])
+    if values.get("meld") == "":
+        values["meld"] = translate(EMPTY_MELD)
     if "suits" in values:
         values["suits"] = ", ".join(SUIT_SYMBOLS.get(s, s) for s in values["suits"].split(", "))
     if "card" in values:

@@ -115,8 +115,8 @@ class PreconditionFailed(MatchError):
 
 STALE_MESSAGES = {
     "hand": _(
-        "Hand {number} has changed since you read it (it is now at version {version}); read "
-        "it again before you change it."
+        "Hand {number} is at version {version}, not the version your If-Match names: it has "
+        "changed since you read it. Read it again before you change it."
     ),
     "object": _(
         "It has changed since you read it (its ETag is now {etag}); read it again and reapply "

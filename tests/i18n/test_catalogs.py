@@ -33,7 +33,10 @@ def engine_sentences() -> set[str]:
         violations.KIND_LABELS,
         violations.ENDING_LABELS,
     ]
-    return {text for table in tables for text in table.values()} | {violations.WILD_PHRASE}
+    return {text for table in tables for text in table.values()} | {
+        violations.WILD_PHRASE,
+        violations.EMPTY_MELD,
+    }
 
 
 def domain_sentences() -> set[str]:

@@ -361,8 +361,8 @@ def test_a_correction_with_a_stale_etag_is_refused_with_412(as_carol, trio, rost
     assert stale_void.status_code == 412
     sentence = stale_void.json()["errors"][0]["detail"]  # fits a void as well as a correction
     assert sentence == (
-        "Hand 1 has changed since you read it (it is now at version 2); read it again before "
-        "you change it."
+        "Hand 1 is at version 2, not the version your If-Match names: it has changed since you "
+        "read it. Read it again before you change it."
     )
 
 
