@@ -9,7 +9,11 @@ import django_filters
 from django import forms
 from django.core.exceptions import ValidationError
 from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.utils.translation import gettext as _
 from django_filters.fields import IsoDateTimeField
+from rest_framework import exceptions
+from rest_framework.filters import OrderingFilter
+from rest_framework.request import Request
 
 from matches.models import (
     Club,
@@ -127,3 +131,28 @@ class HandFilter(django_filters.FilterSet):
     def changed_since(self, queryset: QuerySet[Hand], name: str, value: dt.datetime) -> Any:
         confirmed = HandConfirmation.objects.filter(hand=OuterRef("pk"), at__gte=value)
         return queryset.filter(Q(updated_at__gte=value) | Exists(confirmed))
+
+
+class StrictOrderingFilter(OrderingFilter):
+    """``?ordering=`` by the fields a list names, or a 400 ``invalid_ordering`` naming the one it
+    cannot order by, as the standings answer. DRF's own filter ignores an unknown field, and the
+    list comes back in its default order as if it had been sorted."""
+
+    def get_ordering(self, request: Request, queryset: QuerySet[Any], view: Any) -> Any:
+        asked = request.query_params.get(self.ordering_param)
+        if asked:
+            valid = {name for name, _label in self.get_valid_fields(queryset, view, {})}
+            for term in (part.strip() for part in asked.split(",")):
+                if term and term.removeprefix("-") not in valid:
+                    sentence = _("Cannot order by %(key)s; use one of %(fields)s.") % {
+                        "key": term,
+                        "fields": ", ".join(sorted(valid)),
+                    }
+                    raise exceptions.ValidationError(
+                        {
+                            self.ordering_param: [
+                                exceptions.ErrorDetail(sentence, "invalid_ordering")
+                            ]
+                        }
+                    )
+        return super().get_ordering(request, queryset, view)

@@ -327,3 +327,15 @@ def test_a_match_cannot_be_edited_or_deleted_through_the_api(as_alice, matches):
     assert as_alice.patch(url, {"table": "x"}, format="json").status_code == 405
     assert as_alice.delete(url).status_code == 405
     assert Match.objects.filter(pk=matches["with_eve"]).exists()
+
+
+@pytest.mark.parametrize("path", ["/api/v1/matches/", "/api/v1/players/", "/api/v1/clubs/"])
+def test_a_list_refuses_an_ordering_it_cannot_sort_by(as_carol, club, path):
+    """DRF's own filter ignores an unknown field and answers the default order as if sorted;
+    the lists answer 400 invalid_ordering, naming it, as the standings do."""
+    refused = as_carol.get(path, {"ordering": "-bogus"})
+    assert refused.status_code == 400
+    [error] = refused.json()["errors"]
+    assert (error["code"], error["attr"]) == ("invalid_ordering", "ordering")
+    assert error["detail"].startswith("Cannot order by -bogus; use one of ")
+    assert as_carol.get(path, {"ordering": "-created_at"}).status_code == 200

@@ -10,7 +10,6 @@ from django.utils.translation import gettext as _
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import exceptions, mixins, status, viewsets
-from rest_framework.filters import OrderingFilter
 from rest_framework.generics import GenericAPIView, get_object_or_404  # 404 for clubs/abc/
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -21,6 +20,7 @@ from rest_framework.serializers import BaseSerializer
 from accounts.idempotency import idempotent
 from matches import errors, selectors
 from matches.api import http
+from matches.api.filters import StrictOrderingFilter
 from matches.api.permissions import ClubRole, can_write
 
 
@@ -133,7 +133,7 @@ class ClubScopedViewSet(
     """A club's roster or seasons: members read; ``write_roles`` create and edit."""
 
     permission_classes = [IsAuthenticated, ClubRole]
-    filter_backends = [DjangoFilterBackend, OrderingFilter]
+    filter_backends = [DjangoFilterBackend, StrictOrderingFilter]
     write_roles: frozenset[str]
 
     def get_serializer_context(self) -> dict[str, Any]:

@@ -6,7 +6,6 @@ from django.db.models import QuerySet
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions, mixins, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.filters import OrderingFilter
 from rest_framework.generics import get_object_or_404  # 404 for clubs/abc/
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -14,6 +13,7 @@ from rest_framework.response import Response
 from rest_framework.serializers import BaseSerializer
 
 from matches import selectors
+from matches.api.filters import StrictOrderingFilter
 from matches.api.permissions import MANAGING, ClubRole, can_write, requester
 from matches.api.serializers import clubs as s
 from matches.api.views.base import ConditionalUpdateMixin, LocatedCreateMixin, conditional_updates
@@ -37,7 +37,7 @@ class ClubViewSet(
     serializer_class = s.ClubSerializer
     permission_classes = [IsAuthenticated, ClubRole]
     write_roles = MANAGING
-    filter_backends = [OrderingFilter]
+    filter_backends = [StrictOrderingFilter]
     ordering_fields = ["name", "created_at"]
 
     def get_queryset(self) -> QuerySet[Club]:

@@ -8,7 +8,6 @@ from django.db.models import Count, Max, QuerySet
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import exceptions, mixins, status, viewsets
-from rest_framework.filters import OrderingFilter
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -16,7 +15,7 @@ from rest_framework.response import Response
 from accounts.idempotency import idempotent
 from matches import errors, selectors
 from matches.api import http
-from matches.api.filters import MatchFilter
+from matches.api.filters import MatchFilter, StrictOrderingFilter
 from matches.api.permissions import ClubRole, can_write, requester
 from matches.api.serializers import matches as s
 from matches.api.views.base import location
@@ -47,7 +46,7 @@ class MatchViewSet(
 
     serializer_class = s.MatchSerializer
     permission_classes = [IsAuthenticated, ClubRole]
-    filter_backends = [DjangoFilterBackend, OrderingFilter]
+    filter_backends = [DjangoFilterBackend, StrictOrderingFilter]
     filterset_class = MatchFilter
     ordering_fields = ["created_at", "finished_at", "hands_played"]
 
