@@ -52,7 +52,8 @@ def membership_remove(*, membership: Membership, by: User | None = None) -> None
     member's, and one who comes back through an invitation is linked again by it.
     """
     _lock_club(membership.club, by)
-    _keep_an_owner(membership.club, membership)
+    # a removal has no body: the refusal is about the request as a whole, not a field
+    _keep_an_owner(membership.club, membership, attr=None)
     membership.delete()
     linked = Player.objects.filter(club=membership.club_id, user=membership.user_id)
     if linked.update(user=None):
@@ -67,9 +68,11 @@ def _lock_club(club: Club, by: User | None = None) -> None:
         raise errors.NotAllowed()
 
 
-def _keep_an_owner(club: Club, leaving: Membership) -> None:
+def _keep_an_owner(club: Club, leaving: Membership, attr: str | None = "role") -> None:
+    """Refuse to leave ``club`` without an owner; ``attr`` is what the refusal is about (the
+    ``role`` a change of role sends, or nothing for a removal)."""
     if leaving.role != Role.OWNER:
         return
     owners = Membership.objects.select_for_update().filter(club=club, role=Role.OWNER)
     if owners.exclude(pk=leaving.pk).count() == 0:
-        raise errors.InvalidSetup("last_owner", attr="role")
+        raise errors.InvalidSetup("last_owner", attr=attr)
