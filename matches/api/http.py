@@ -264,7 +264,7 @@ ETAG_DRAFT = _header(
     "ETag",
     "The draft's ETag: a digest of all its parts, which moves when any of them changes.",
     required=True,
-    response=[200],
+    response=[200, 304],
 )
 ETAG = _header(
     "ETag",
@@ -272,7 +272,7 @@ ETAG = _header(
     "Send it back as it is in If-Match to correct or void the hand (the version alone, "
     '`"3"`, is taken too), or in If-None-Match to read it again (304 while it is the same).',
     required=True,
-    response=[200, 201],
+    response=[200, 201, 304],
 )
 ETAG_LIVE = _header(
     "ETag",
@@ -280,14 +280,14 @@ ETAG_LIVE = _header(
     "or in If-None-Match to poll (304 while the state is the same). After a `finish`, the "
     'recorded hand\'s version (`"1"`), as its If-Match takes it.',
     required=True,
-    response=[200, 201],
+    response=[200, 201, 304],
 )
 ETAG_MATCH = _header(
     "ETag",
     "The match's ETag: it moves whenever a hand is recorded, corrected, voided or confirmed. "
     "Send it in If-None-Match to poll (304 while nothing changed).",
     required=True,
-    response=[200],
+    response=[200, 304],
 )
 ETAG_OBJECT = _header(
     "ETag",
@@ -296,7 +296,7 @@ ETAG_OBJECT = _header(
     "that a change to those fields made meanwhile is a 412, not overwritten; or in "
     "If-None-Match, which compares the whole tag (304 while the answer is the same).",
     required=True,
-    response=[200],
+    response=[200, 304],
 )
 IF_NONE_MATCH_OBJECT = _header(
     "If-None-Match",

@@ -360,3 +360,21 @@ def test_every_operation_taking_an_idempotency_key_declares_its_409_and_422(serv
 )
 def test_a_change_a_viewer_is_refused_declares_its_403(served, path, method):
     assert "403" in served["paths"][path][method]["responses"]
+
+
+def test_every_304_answer_declares_the_etag_it_carries(served):
+    """A client that polls with If-None-Match keeps the ETag of each answer, 304s included."""
+    bare = [
+        f"{method.upper()} {path}"
+        for path, operations in served["paths"].items()
+        for method, operation in operations.items()
+        if "304" in operation.get("responses", {})
+        and "ETag" not in operation["responses"]["304"].get("headers", {})
+    ]
+    polled = [
+        path
+        for path, operations in served["paths"].items()
+        for operation in operations.values()
+        if "304" in operation.get("responses", {})
+    ]
+    assert polled and bare == []
