@@ -79,23 +79,46 @@ def size(request):
     return SIZES[request.param]
 
 
-@pytest.fixture
-def narrow(size, new_context, live_server, alice):
+def phone(new_context, size, language: str = "en-GB"):
+    """A page of a phone of ``size`` in ``language``, not signed in."""
     (width, height), scale = size
-    context = new_context(viewport={"width": width, "height": height}, device_scale_factor=scale)
-    sign_in_cookie(context, alice, live_server)
+    context = new_context(
+        language, viewport={"width": width, "height": height}, device_scale_factor=scale
+    )
     page = context.new_page()
     page.set_default_timeout(30_000)
+    return page
+
+
+@pytest.fixture
+def narrow(size, new_context, live_server, alice):
+    page = phone(new_context, size)
+    sign_in_cookie(page.context, alice, live_server)
     return page
 
 
 @pytest.fixture
 def signed_out(size, new_context):
-    (width, height), scale = size
-    context = new_context(viewport={"width": width, "height": height}, device_scale_factor=scale)
-    page = context.new_page()
-    page.set_default_timeout(30_000)
-    return page
+    return phone(new_context, size)
+
+
+def signed_in_pages(club, roster, table, night, five) -> dict[str, tuple[str, str]]:
+    """Every signed-in page of a club at play, by name: its address, and what shows it ready."""
+    return {
+        "clubs": ("/", "#club-list li"),
+        "club": (f"/clubs/{club.pk}/", "#live-matches li"),
+        "finished match": (f"/matches/{table.finished.pk}/", "#hands li[data-hand]"),
+        "match": (f"/matches/{table.live.pk}/", "#hands li[data-hand]"),
+        "standings": (f"/clubs/{club.pk}/standings/", "#standings-rows tr"),
+        "new match": (f"/clubs/{club.pk}/matches/new/", "#match-form"),
+        "player": (f"/players/{roster[0].pk}/", "#player-matches li"),
+        "scoreboard": (f"/matches/{table.finished.pk}/scoreboard/", "#board li"),
+        "club nights": (f"/clubs/{club.pk}/tournaments/", "#tournament-list li"),
+        "director's board": (f"/tournaments/{night.pk}/", "#board-tables .night-table"),
+        "room display": (f"/tournaments/{night.pk}/room/", "#room-leaderboard li"),
+        "pairing cards": (f"/tournaments/{night.pk}/print/", "#pairing-cards li"),
+        "entry": (f"/matches/{five.pk}/hands/new/", "#entry .picker"),
+    }
 
 
 def visit(page, pages: dict[str, tuple[str, str]], screenshot) -> dict[str, list[str]]:
@@ -111,16 +134,13 @@ def visit(page, pages: dict[str, tuple[str, str]], screenshot) -> dict[str, list
     return found
 
 
-def test_every_page_fits_without_sideways_scroll(narrow, club, roster, season, alice, screenshot):
+def test_every_page_fits_without_sideways_scroll(
+    narrow, club, roster, season, alice, night, screenshot
+):
     table = finished_and_live(club, roster, season, alice)
-    pages = {
-        "clubs": ("/", "#club-list li"),
-        "club": (f"/clubs/{club.pk}/", "#live-matches li"),
-        "finished match": (f"/matches/{table.finished.pk}/", "#hands li[data-hand]"),
-        "match": (f"/matches/{table.live.pk}/", "#hands li[data-hand]"),
-        "standings": (f"/clubs/{club.pk}/standings/", "#standings-rows tr"),
-        "new match": (f"/clubs/{club.pk}/matches/new/", "#match-form"),
-    }
+    every = signed_in_pages(club, roster, table, night, create_match(club, roster, user=alice))
+    names = ["clubs", "club", "finished match", "match", "standings", "new match"]
+    pages = {name: every[name] for name in names}
     assert visit(narrow, pages, screenshot) == {name: [] for name in pages}
 
 
@@ -133,14 +153,16 @@ def test_the_other_signed_in_pages_fit_without_sideways_scroll(
     narrow, club, roster, season, alice, night, screenshot
 ):
     table = finished_and_live(club, roster, season, alice)
-    pages = {
-        "player": (f"/players/{roster[0].pk}/", "#player-matches li"),
-        "scoreboard": (f"/matches/{table.finished.pk}/scoreboard/", "#board li"),
-        "club nights": (f"/clubs/{club.pk}/tournaments/", "#tournament-list li"),
-        "director's board": (f"/tournaments/{night.pk}/", "#board-tables .night-table"),
-        "room display": (f"/tournaments/{night.pk}/room/", "#room-leaderboard li"),
-        "pairing cards": (f"/tournaments/{night.pk}/print/", "#pairing-cards li"),
-    }
+    every = signed_in_pages(club, roster, table, night, create_match(club, roster, user=alice))
+    names = [
+        "player",
+        "scoreboard",
+        "club nights",
+        "director's board",
+        "room display",
+        "pairing cards",
+    ]
+    pages = {name: every[name] for name in names}
     assert visit(narrow, pages, screenshot) == {name: [] for name in pages}
 
 
@@ -303,28 +325,9 @@ def test_the_pages_fit_200_percent_zoom_in_french_and_portuguese(
 ):
     """French and Portuguese words are longer than English ones ("Victoires partagées",
     "Se déconnecter"): every page still fits at 200 % zoom."""
-    (width, height), scale = SIZES["200%-zoom"]
-    context = new_context(
-        language, viewport={"width": width, "height": height}, device_scale_factor=scale
-    )
-    sign_in_cookie(context, alice, live_server)
-    page = context.new_page()
-    page.set_default_timeout(30_000)
+    page = phone(new_context, SIZES["200%-zoom"], language)
+    sign_in_cookie(page.context, alice, live_server)
     table = finished_and_live(club, roster, season, alice)
     five = create_match(club, roster, user=alice)
-    pages = {
-        "clubs": ("/", "#club-list li"),
-        "club": (f"/clubs/{club.pk}/", "#live-matches li"),
-        "match": (f"/matches/{table.finished.pk}/", "#hands li[data-hand]"),
-        "standings": (f"/clubs/{club.pk}/standings/", "#standings-rows tr"),
-        "new match": (f"/clubs/{club.pk}/matches/new/", "#match-form"),
-        "player": (f"/players/{roster[0].pk}/", "#player-matches li"),
-        "scoreboard": (f"/matches/{table.finished.pk}/scoreboard/", "#board li"),
-        "club nights": (f"/clubs/{club.pk}/tournaments/", "#tournament-list li"),
-        "director's board": (f"/tournaments/{night.pk}/", "#board-tables .night-table"),
-        "room display": (f"/tournaments/{night.pk}/room/", "#room-leaderboard li"),
-        "pairing cards": (f"/tournaments/{night.pk}/print/", "#pairing-cards li"),
-        "entry": (f"/matches/{five.pk}/hands/new/", "#entry .picker"),
-    }
-    found = visit(page, pages, screenshot)
-    assert found == {name: [] for name in pages}
+    pages = signed_in_pages(club, roster, table, night, five)
+    assert visit(page, pages, screenshot) == {name: [] for name in pages}
