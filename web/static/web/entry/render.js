@@ -4,7 +4,7 @@
 import { ApiError } from "../api.js";
 import { RANKS, SUITS, SUIT_SYMBOLS, cardFace, cardName, colour, shortFace } from "../cards.js";
 import { h, number } from "../dom.js";
-import { kindLabel, sentences, t } from "../i18n.js";
+import { kindLabel, t } from "../i18n.js";
 import { actions, handNumber, matchUrl, root, state } from "./context.js";
 import {
   activePlayer, cardTotal, conflicts, copies, isWild, counts, generalViolations, meldBodyIndex, offers, overCopies,
