@@ -331,3 +331,27 @@ def test_the_pages_fit_200_percent_zoom_in_french_and_portuguese(
     five = create_match(club, roster, user=alice)
     pages = signed_in_pages(club, roster, table, night, five)
     assert visit(page, pages, screenshot) == {name: [] for name in pages}
+
+
+def test_long_names_are_whole_on_the_entry_tabs_of_a_phone(page_as, alice, club, long_names):
+    """At the phone's own 390 px five players' tabs fit on one row only with short names: long
+    ones take more rows, each name whole, and a player's problem mark is beside their name."""
+    match = create_match(club, long_names, user=alice)
+    page = page_as(alice)
+    open_entry(page, match.pk)
+    tap(page, "KH")  # a meld of one card: a problem for Bénédicte
+    mark = page.locator("#tab-0 .tab-problem")
+    expect(mark).to_be_visible()
+    names = page.locator(".player-tab .name")
+    expect(names).to_have_count(5)
+    assert names.evaluate_all("(nodes) => nodes.filter((e) => e.scrollWidth > e.clientWidth)") == []
+    assert names.evaluate_all(BROKEN_WORDS) == []
+    clear = """(mark) => {
+      const name = document.querySelector('#tab-0 .name');
+      const range = document.createRange();
+      range.selectNodeContents(name);
+      const m = mark.getBoundingClientRect();
+      return [...range.getClientRects()].every((r) => r.right <= m.left + 0.5
+        || r.top >= m.bottom - 0.5 || r.bottom <= m.top + 0.5);
+    }"""
+    assert mark.evaluate(clear)
