@@ -49,6 +49,7 @@ ENTRY_SENTENCES: dict[str, Any] = {
     "recording": _("Recording…"),
     "recorded": _("Hand %(n)s recorded."),
     "corrected": _("Hand %(n)s corrected."),
+    "unchanged": _("Hand %(n)s is unchanged: it already held these cards."),
     "queued": _("No connection: the hand is waiting and will be sent when the connection returns."),
     "match_gone": _(
         "Nothing was recorded: this match is no longer there. The director may have taken "

@@ -75,6 +75,22 @@ def test_a_correction_is_saved_and_a_concurrent_one_gets_the_newer_version_besid
     assert (rows[ben.pk].net, rows[cleo.pk].net) == (-80, -70)
 
 
+def test_a_correction_saved_unchanged_says_so(page_as, bob, roster):
+    """Opened and saved without a change: the match page says the hand is unchanged, not
+    corrected, and the hand keeps its version."""
+    ann, ben, cleo = roster[:3]
+    match = create_match(roster[0].club, [ann, ben, cleo], user=bob)
+    record_hand(match, went_out(ann.pk, [ann.pk, ben.pk, cleo.pk]), user=bob)
+    page = page_as(bob)
+    open_correction(page, match, 1)
+    page.locator("#record").click()
+    expect(page).to_have_url(re.compile(rf"/matches/{match.pk}/$"))
+    expect(page.locator("#messages .notice")).to_have_text(
+        "Hand 1 is unchanged: it already held these cards."
+    )
+    assert hand_row(match, 1)[0].version == 1
+
+
 def test_the_last_hand_is_voided_after_confirmation(
     page_as, bob, roster, screenshot, assert_accessible
 ):

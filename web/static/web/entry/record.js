@@ -108,7 +108,8 @@ export async function saveCorrection() {
     const { data } = await request(`matches/${matchId}/hands/${handNumber}/`, {
       method: "PUT", body: { ...body(draft, "ids"), reason: draft.reason ?? "" }, headers: { "If-Match": draft.etag },
     });
-    finished(t("corrected", { n: data.number }));
+    // the very hand recorded, saved again, makes no new version: say so, not "corrected"
+    finished(t(data.version === draft.version ? "unchanged" : "corrected", { n: data.number }));
     return;
   } catch (error) {
     if (error instanceof ApiError && error.status === 412) {
