@@ -31,7 +31,7 @@ from django.db.models import Q, QuerySet
 from openskill.models import PlackettLuce
 
 from clubnight.models import PendingReplay, Rating, RatingEntry
-from matches.models import Club, Match, MatchStatus, Player, Seat
+from matches.models import Club, Match, MatchStatus, Player, Seat, sorting_name
 from matches.subscribers import HandChange
 
 MODEL = PlackettLuce()
@@ -305,7 +305,7 @@ def ratings_for_club(*, club: Club, ruleset: str) -> list[dict[str, Any]]:
         }
         for rating in Rating.objects.filter(club=club, ruleset=ruleset).select_related("player")
     ]
-    rows.sort(key=lambda row: (-row["rating"], row["name"], row["player"]))
+    rows.sort(key=lambda row: (-row["rating"], sorting_name(row["name"]), row["player"]))
     rank = 0
     for position, row in enumerate(rows, start=1):
         if position == 1 or row["rating"] != rows[position - 2]["rating"]:

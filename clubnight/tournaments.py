@@ -21,7 +21,7 @@ from django.utils.translation import gettext
 from clubnight import draw, errors, ratings
 from clubnight.models import Entrant, Round, RoundTable, Seating, Tournament
 from matches.errors import InvalidSetup
-from matches.models import Club, Hand, Match, MatchStatus, Player, Season, Seat
+from matches.models import Club, Hand, Match, MatchStatus, Player, Season, Seat, sorting_name
 from matches.services import matches as match_services
 from scoring import rulesets
 
@@ -329,7 +329,9 @@ def leaderboard(*, tournament: Tournament) -> list[dict[str, Any]]:
                 "withdrawn": entry.withdrawn,
             }
         )
-    rows.sort(key=lambda r: (-r["victory_points"], -r["points"], r["name"], r["player"]))
+    rows.sort(
+        key=lambda r: (-r["victory_points"], -r["points"], sorting_name(r["name"]), r["player"])
+    )
     rank = 0
     for position, row in enumerate(rows, start=1):
         before = rows[position - 2] if position > 1 else None

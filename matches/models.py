@@ -134,6 +134,19 @@ def name_key(text: str) -> str:
     return written_name(text).casefold()
 
 
+def sorting_name(text: str) -> tuple[str, str]:
+    """Where a name goes in a list that nothing else orders (players tied in standings): by its
+    letters without their accents and in any case, so that "Éloïse" comes with the Es and
+    "adam" before "Bruno", then by the name itself.
+
+    >>> sorted(["Zoé", "adam", "Éloïse", "Bruno"], key=sorting_name)
+    ['adam', 'Bruno', 'Éloïse', 'Zoé']
+    """
+    letters = unicodedata.normalize("NFKD", text)
+    plain = "".join(c for c in letters if not unicodedata.combining(c))
+    return plain.casefold(), text
+
+
 class Player(models.Model):
     """Someone on a club's roster; a player need not have a login."""
 

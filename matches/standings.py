@@ -16,6 +16,7 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from operator import itemgetter
 from typing import Any
 
 from django.conf import settings
@@ -43,6 +44,7 @@ from matches.models import (
     Season,
     Seat,
     SecondEntry,
+    sorting_name,
 )
 from scoring import rulesets
 
@@ -257,14 +259,19 @@ def _unconfirmed_matches(scope: Scope, player: Player | None, using: str | None)
     return {row["player_id"]: row["matches"] for row in counted}
 
 
+def _by_name(row: dict[str, Any]) -> tuple[str, str]:
+    return sorting_name(row["name"])
+
+
 def rank(rows: list[dict[str, Any]], ordering: Sequence[str]) -> list[dict[str, Any]]:
     """Sort on the ordering's keys (missing values last) and number the ranks, sharing ties."""
     keys = [key.removeprefix("-") for key in ordering]
-    rows = sorted(rows, key=lambda row: (row["name"], row["player"]))
+    rows = sorted(rows, key=lambda row: (sorting_name(row["name"]), row["player"]))
     for key in reversed(ordering):  # stable sorts, least significant key first
         name = key.removeprefix("-")
         present = [row for row in rows if row[name] is not None]
-        present.sort(key=lambda row: row[name], reverse=key.startswith("-"))
+        value = _by_name if name == "name" else itemgetter(name)
+        present.sort(key=value, reverse=key.startswith("-"))
         rows = present + [row for row in rows if row[name] is None]
     previous: tuple[Any, ...] | None = None
     current = 0

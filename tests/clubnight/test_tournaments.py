@@ -121,6 +121,18 @@ def test_the_night_of_a_match_is_found_by_the_match(as_carol, club, crowd):
     assert refused.json()["errors"][0]["attr"] == "match"
 
 
+def test_players_tied_on_the_leaderboard_are_listed_as_names_are_read(as_carol, club):
+    """Nobody has played yet, so all are tied: "adam" is not after "Zoé", nor "Éloïse" after
+    every other name, as a sort by character codes would put them."""
+    from matches.models import Player
+
+    names = ["Zoé", "adam", "Éloïse", "Bruno"]
+    players = [Player.objects.create(club=club, name=name) for name in names]
+    tournament = create(as_carol, club, players).json()["id"]
+    board = as_carol.get(f"/api/v1/tournaments/{tournament}/leaderboard/").json()
+    assert [row["name"] for row in board] == ["adam", "Bruno", "Éloïse", "Zoé"]
+
+
 @pytest.mark.parametrize(("language", "first"), [("en", "Table 1"), ("pt", "Mesa 1")])
 def test_tables_left_unnamed_are_named_in_the_directors_language(
     as_carol, club, crowd, language, first

@@ -200,3 +200,10 @@ def test_a_name_is_kept_composed_without_invisible_characters(as_carol, club):
         "/api/v1/players/", {"club": club.pk, "name": "\u200b"}, format="json"
     )
     assert codes(invisible) == [("blank", "name")]
+
+
+def test_a_name_sorts_by_its_letters_in_any_case_and_without_accents():
+    from matches.models import sorting_name
+
+    names = ["Zoé", "adam", "Éloïse", "Bruno", "eve", "Ève"]
+    assert sorted(names, key=sorting_name) == ["adam", "Bruno", "Éloïse", "eve", "Ève", "Zoé"]
