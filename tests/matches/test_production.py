@@ -238,10 +238,16 @@ def test_thirty_parallel_wrong_passwords_get_no_more_than_ten_tries(
             assert status in (400, 429), answer
             return status
 
+        started = time.monotonic()
         with ThreadPoolExecutor(30) as parallel:
             statuses = list(parallel.map(guess, range(30)))
-    assert statuses.count(400) == 10, statuses
-    assert statuses.count(429) == 20
+        elapsed = time.monotonic() - started
+    # Ten, plus the documented slack when the burst outlasts the turn of a window: the limit's
+    # share of the time it lasted (accounts/ratelimit). On a busy machine thirty password
+    # checks can take long enough for the minute to turn while they run.
+    tried = statuses.count(400)
+    assert 10 <= tried <= 10 + math.ceil(10 * elapsed / 60), (statuses, elapsed)
+    assert statuses.count(429) == 30 - tried
 
 
 # --- watchers ------------------------------------------------------------------------------
