@@ -264,6 +264,12 @@ def test_a_newcomer_starts_a_club_and_adds_its_players(
     expect(page.locator("#no-players")).to_have_text(
         "The club has no players yet. Add them on the club's page."
     )
+    # the sentence spans the list's width, not one narrow column of its grid
+    widths = page.evaluate(
+        "[document.getElementById('no-players').getBoundingClientRect().width,"
+        " document.getElementById('tournament-players').clientWidth]"
+    )
+    assert widths[0] == pytest.approx(widths[1], abs=1), widths
     page.locator("#no-players a").click()
     for name in ("Zoé", "Abel", "Éloïse"):
         page.get_by_label("Add a player to the club").fill(name)
