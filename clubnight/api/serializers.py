@@ -172,8 +172,10 @@ class LeaderboardRowSerializer(serializers.Serializer):
     name = serializers.CharField()
     victory_points = _decimal(4, "Summed over the tournament's finished matches.")
     points = serializers.IntegerField(help_text="The sum of the player's totals, so far.")
-    matches = serializers.IntegerField()
-    finished = serializers.IntegerField()
+    matches = serializers.IntegerField(
+        help_text="The tables the player sat at, a match in progress included."
+    )
+    finished = serializers.IntegerField(help_text="Those of the player's matches that ended.")
     wins = serializers.IntegerField()
     rounds = serializers.ListField(
         child=serializers.IntegerField(allow_null=True),
