@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from scoring.cards import ALL_CARDS, Card, MeldCard, parse_cards, parse_meld  # noqa: F401 (doctests)
 from scoring.melds import COPIES_PER_CARD, MeldRuling, rule_meld
-from scoring.violations import Code, Violation, violation
+from scoring.violations import Code, RuleCode, Violation, violation
 
 GOING_OUT_BONUS = 100
 MIN_CARDS_PER_PLAYER = 13
@@ -130,7 +130,47 @@ def rule_hand(
     return HandRuling(results, tuple(found))
 
 
-def _check_players(hand: HandInput, seated: Sequence[Hashable] | None) -> list[Violation]:
+def check_table(
+    hand: HandInput,
+    *,
+    seated: Sequence[Hashable] | None,
+    players: tuple[int, int] = (MIN_PLAYERS, MAX_PLAYERS),
+    copies: int = COPIES_PER_CARD,
+    copies_code: RuleCode = Code.CARD_COUNT_EXCEEDED,
+) -> list[Violation]:
+    """The checks every game's hand shares, whatever its rules: each seated player listed once
+    and nobody else (or, with no seats, ``players`` bounding how many are listed), the player
+    who went out among them, and no card more often than ``copies`` packs hold it.
+
+    >>> bob_twice = HandInput(Ending.WENT_OUT, "cleo", (
+    ...     PlayerInput("bob", (), parse_cards(["5H"])),
+    ...     PlayerInput("bob", (), parse_cards(["5H", "5H"])),
+    ... ))
+    >>> for found in check_table(bob_twice, seated=["ann", "bob"], copies=1):
+    ...     print(found.code.value, found.path, dict(found.params))
+    players_mismatch results {'problem': 'duplicate', 'player': 'bob', 'count': '2'}
+    players_mismatch results {'problem': 'missing', 'player': 'ann'}
+    went_out_unknown_player went_out {'player': 'cleo'}
+    card_count_exceeded results.1.hand {'card': '5H', 'count': '3'}
+    """
+    found = _check_players(hand, seated, players)
+    listed = [entry.player for entry in hand.results]
+    if hand.ending is Ending.WENT_OUT:
+        if hand.went_out is None:
+            found.append(violation(Code.WENT_OUT_MISSING, "went_out"))
+        elif hand.went_out not in listed:
+            found.append(violation(Code.WENT_OUT_UNKNOWN_PLAYER, "went_out", player=hand.went_out))
+    elif hand.went_out is not None:
+        found.append(violation(Code.WENT_OUT_NOT_ALLOWED, "went_out", player=hand.went_out))
+    found.extend(_check_copies(hand, copies, copies_code))
+    return found
+
+
+def _check_players(
+    hand: HandInput,
+    seated: Sequence[Hashable] | None,
+    players: tuple[int, int] = (MIN_PLAYERS, MAX_PLAYERS),
+) -> list[Violation]:
     listed = [entry.player for entry in hand.results]
     found: list[Violation] = []
     for player, count in Counter(listed).items():
@@ -146,15 +186,15 @@ def _check_players(hand: HandInput, seated: Sequence[Hashable] | None) -> list[V
             )
     if seated is None:
         count = len(set(listed))
-        if not MIN_PLAYERS <= count <= MAX_PLAYERS:
+        if not players[0] <= count <= players[1]:
             found.append(
                 violation(
                     Code.PLAYERS_MISMATCH,
                     "results",
                     problem="player_count",
                     count=count,
-                    min=MIN_PLAYERS,
-                    max=MAX_PLAYERS,
+                    min=players[0],
+                    max=players[1],
                 )
             )
         return found
@@ -215,10 +255,12 @@ def _check_ending(hand: HandInput) -> list[Violation]:
     return found
 
 
-def _check_copies(hand: HandInput) -> list[Violation]:
+def _check_copies(
+    hand: HandInput, copies: int = COPIES_PER_CARD, code: RuleCode = Code.CARD_COUNT_EXCEEDED
+) -> list[Violation]:
     every = [c.card.index for entry in hand.results for meld in entry.melds for c in meld]
     every.extend(card.index for entry in hand.results for card in entry.held)
-    if not every or max(Counter(every).values()) <= COPIES_PER_CARD:
+    if not every or max(Counter(every).values()) <= copies:
         return []
     seen = [0] * len(ALL_CARDS)
     first_excess: dict[int, str] = {}
@@ -226,14 +268,14 @@ def _check_copies(hand: HandInput) -> list[Violation]:
         for j, meld in enumerate(entry.melds):
             for c in meld:
                 seen[c.card.index] += 1
-                if seen[c.card.index] > COPIES_PER_CARD:
+                if seen[c.card.index] > copies:
                     first_excess.setdefault(c.card.index, f"results.{i}.melds.{j}")
         for card in entry.held:
             seen[card.index] += 1
-            if seen[card.index] > COPIES_PER_CARD:
+            if seen[card.index] > copies:
                 first_excess.setdefault(card.index, f"results.{i}.hand")
     return [
-        violation(Code.CARD_COUNT_EXCEEDED, path, card=ALL_CARDS[index].code, count=seen[index])
+        violation(code, path, card=ALL_CARDS[index].code, count=seen[index])
         for index, path in sorted(first_excess.items())
     ]
 

@@ -33,7 +33,7 @@ from typing import Final, Protocol
 
 from scoring import games
 from scoring.cards import Card, MeldCard, Rank
-from scoring.hands import Ending, HandInput, HandRuling
+from scoring.hands import Ending, HandInput, HandRuling, check_table
 from scoring.match import Finish
 from scoring.melds import MeldRuling
 from scoring.turns import TurnRuling
@@ -431,6 +431,43 @@ def registered(rules: Ruleset) -> Iterator[Ruleset]:
         yield rules
     finally:
         unregister(rules.name)
+
+
+def rule_hand(
+    rules: Ruleset,
+    hand: HandInput,
+    options: Options,
+    *,
+    flags: Mapping[str, bool],
+    seated: Sequence[Hashable] | None = None,
+) -> HandRuling:
+    """The game's ruling on a hand, with the checks every game shares added where the game
+    left them out (:func:`scoring.hands.check_table`): each seated player listed once, the
+    player who went out among them, no card more often than the game's packs hold it. The
+    matches, the rulings and the live table ask this, never a game's ``rule_hand`` alone, so
+    that a game of a package cannot record a hand of missing or doubled players.
+
+    A shared check is left out when the game reported the same code at the same place itself,
+    as the two games that ship here do, so nothing is said twice.
+
+    >>> from scoring import Ending, HandInput, PlayerInput, parse_cards
+    >>> bob_twice = HandInput(Ending.WENT_OUT, "ann", (
+    ...     PlayerInput("bob", (), parse_cards(["5H"])), PlayerInput("bob", (), ())))
+    >>> ruling = rule_hand(ruleset("rummy"), bob_twice, {}, flags={}, seated=["ann", "bob"])
+    >>> [v.code.value for v in ruling.violations][:3]
+    ['players_mismatch', 'players_mismatch', 'went_out_unknown_player']
+    """
+    ruling = rules.rule_hand(hand, options, flags=flags, seated=seated)
+    reported = {(str(v.code), v.path) for v in ruling.violations}
+    shared = check_table(
+        hand,
+        seated=seated,
+        players=(rules.min_players, rules.max_players),
+        copies=rules.packs,
+        copies_code=rules.card_count_code,
+    )
+    missed = tuple(v for v in shared if (str(v.code), v.path) not in reported)
+    return HandRuling(ruling.results, ruling.violations + missed) if missed else ruling
 
 
 def turn_rulings(rules: Ruleset) -> tuple[str, ...]:

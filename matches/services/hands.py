@@ -110,8 +110,8 @@ def _rule(rules: Rules, entry: HandEntry, names: Mapping[int, str]) -> scoring.H
         went_out=None if entry.went_out is None else ref(entry.went_out),
         results=tuple(scoring.PlayerInput(ref(r.player), r.melds, r.held) for r in entry.results),
     )
-    ruling = rules.ruleset.rule_hand(
-        hand, rules.options, flags=rules.flags(entry), seated=list(refs.values())
+    ruling = rulesets.rule_hand(
+        rules.ruleset, hand, rules.options, flags=rules.flags(entry), seated=list(refs.values())
     )
     if not ruling.valid:
         raise errors.HandRejected(ruling.violations)

@@ -33,7 +33,16 @@ from scoring.api import presenters
 from scoring.api import serializers as s
 from scoring.api.fields import CardField, MeldCardField, MeldField
 from scoring.hands import Ending
-from scoring.rulesets import DEFAULT, RULESETS, Extends, Option, Ruleset, Take, turn_rulings
+from scoring.rulesets import (
+    DEFAULT,
+    RULESETS,
+    Extends,
+    Option,
+    Ruleset,
+    Take,
+    rule_hand,
+    turn_rulings,
+)
 from scoring.turns import TurnRuling
 
 
@@ -102,7 +111,7 @@ class HandRuling(RulingView):
             ),
         )
         flags = {f.name: bool(data.get(f.name, f.default)) for f in rules.flags}
-        ruling = rules.rule_hand(hand, options, flags=flags)
+        ruling = rule_hand(rules, hand, options, flags=flags)
         return presenters.hand_answer(ruling, rules, flags)
 
 

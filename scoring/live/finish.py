@@ -7,6 +7,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from scoring.cards import Card
 from scoring.hands import Ending, HandInput, PlayerInput
 from scoring.live.state import Finished, LiveHand, Phase, reveal
+from scoring.rulesets import rule_hand
 from scoring.violations import Code, Violation, violation
 
 
@@ -63,7 +64,7 @@ def finish(state: LiveHand, held: Mapping[Hashable, Sequence[Card]]) -> Finished
     hand = final_table(state, held)
     out = None if state.went_out is None else state.players.index(state.went_out)
     flags = state.rules.live_flags(all_at_once=out is not None and not state.discarded[out])
-    ruling = state.rules.rule_hand(hand, state.options, flags=flags, seated=state.players)
+    ruling = rule_hand(state.rules, hand, state.options, flags=flags, seated=state.players)
     return Finished(hand, ruling, ruling.violations, flags)
 
 

@@ -298,3 +298,67 @@ def test_the_document_lists_the_games_registered_when_it_is_built(sets):
     finally:
         register(sets)
     assert without == [[name for name in enum if name != "sets"] for enum in with_sets]
+
+
+class Trusting(Sets):
+    """A game whose own ruling checks nothing about who is at the table, as a package's game
+    may well forget to: the service's shared checks still hold for it."""
+
+    name = "trusting"
+    label = "Trusting"
+
+    def rule_hand(
+        self,
+        hand: HandInput,
+        options: Options,
+        *,
+        flags: Mapping[str, bool],
+        seated: Sequence[Hashable] | None = None,
+    ) -> HandRuling:
+        return super().rule_hand(hand, options, flags=flags, seated=None)
+
+
+def test_a_game_that_forgets_the_table_still_gets_no_doubled_or_missing_player(
+    as_carol, club, roster, api_client
+):
+    with registered(Trusting()):
+        match = start_match(as_carol, club, roster[:2], ruleset="trusting")
+        ann, ben, cleo = (player.pk for player in roster[:3])
+        ann_out = {"player": ann, "melds": ANN_MELDS, "hand": []}
+        ben_holds = {"player": ben, "melds": [], "hand": ["KD", "4H"]}
+
+        def refused(**changes: object) -> list[tuple[str, str]]:
+            body = {"ending": "went_out", "went_out": ann, "results": [ann_out, ben_holds]}
+            answer = record(as_carol, match["id"], {**body, **changes})
+            assert answer.status_code == 400, answer.content
+            return [(e["code"], e["attr"]) for e in answer.json()["errors"]]
+
+        assert refused(results=[ann_out]) == [("players_mismatch", "results")]
+        assert ("players_mismatch", "results") in refused(results=[ann_out, ann_out, ben_holds])
+        assert refused(results=[ann_out, {**ben_holds, "player": cleo}]) == [
+            ("players_mismatch", "results"),
+            ("players_mismatch", "results.1.player"),
+        ]
+        assert refused(went_out=cleo) == [("went_out_unknown_player", "went_out")]
+        # one pack holds one king of diamonds
+        kings = refused(results=[ann_out, {**ben_holds, "hand": ["KD", "KD"]}])
+        assert kings == [("card_count_exceeded", "results.1.hand")]
+        assert as_carol.get(f"/api/v1/matches/{match['id']}/hands/").json()["count"] == 0
+
+        ruling = api_client.post(
+            "/api/v1/rulings/trusting/hand/",
+            {
+                "ending": "went_out",
+                "went_out": "cleo",
+                "results": [
+                    {"player": "ann", "melds": ANN_MELDS, "hand": []},
+                    {"player": "ann", "melds": [], "hand": ["KD", "4H"]},
+                ],
+            },
+            format="json",
+        ).json()
+        assert ruling["valid"] is False
+        assert {v["code"] for v in ruling["violations"]} == {
+            "players_mismatch",
+            "went_out_unknown_player",
+        }
