@@ -23,6 +23,7 @@ import enum
 import importlib
 import importlib.util
 import pkgutil
+import re
 import threading
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -348,6 +349,7 @@ class Registry(Mapping[str, Ruleset]):
             games: dict[str, Ruleset] = {}
             origins: dict[str, str] = {}
             for rules, origin in found_games():
+                _refuse_unfit(rules, origin)
                 _refuse_taken(rules.name, origin, origins)
                 games[rules.name], origins[rules.name] = rules, origin
             if DEFAULT not in games:
@@ -360,6 +362,7 @@ class Registry(Mapping[str, Ruleset]):
     def add(self, rules: Ruleset, origin: str) -> None:
         """Register one more game (``GameError`` if its name is taken)."""
         self.find()
+        _refuse_unfit(rules, origin)
         _refuse_taken(rules.name, origin, self._origins)
         self._games[rules.name], self._origins[rules.name] = rules, origin
 
@@ -385,6 +388,46 @@ class Registry(Mapping[str, Ruleset]):
     def __len__(self) -> int:
         self.find()
         return len(self._games)
+
+
+NAME: Final = re.compile(r"[a-z][a-z0-9_]{0,19}")
+"""A game's name: it is a match's ``ruleset`` (20 characters at most), a path of the rulings
+and a part of the OpenAPI description's names, so plain lower-case letters, digits and ``_``."""
+
+BODY_FIELDS: Final = frozenset(
+    {"add", "card", "cards", "ending", "from_hand", "meld", "owner", "player", "results"}
+    | {"taken_from_discards", "top_card", "went_out"}
+)
+"""The fields the rulings' bodies hold besides a game's options and flags (scoring/api/rulings.py,
+checked by a test): an option or a flag of one of these names would hide it or be hidden."""
+
+OPTION_NAME: Final = re.compile(r"[a-z][a-z0-9_]*")
+
+
+def _refuse_unfit(rules: Ruleset, origin: str) -> None:
+    """Refuse a game whose names the service cannot serve, naming the game and what to change."""
+    if not NAME.fullmatch(rules.name):
+        raise GameError(
+            f"The game {rules.name!r} of {origin} has a name the service cannot use: 1 to 20 "
+            "lower-case letters, digits or _, starting with a letter."
+        )
+    seen: set[str] = set()
+    for kind, name in [
+        *(("option", o.name) for o in rules.options),
+        *(("flag", f.name) for f in rules.flags),
+    ]:
+        if name in seen:
+            why = "another option or flag has it"
+        elif name in BODY_FIELDS:
+            why = "the rulings' bodies already have a field of that name"
+        elif not OPTION_NAME.fullmatch(name):
+            why = "use lower-case letters, digits or _, starting with a letter"
+        else:
+            seen.add(name)
+            continue
+        raise GameError(
+            f"The {kind} {name!r} of the game {rules.name!r} ({origin}) cannot be served: {why}."
+        )
 
 
 def _refuse_taken(name: str, origin: str, origins: Mapping[str, str]) -> None:

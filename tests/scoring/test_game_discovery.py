@@ -96,3 +96,51 @@ def test_a_registry_that_failed_finds_every_game_once_the_package_is_mended(tmp_
     (tmp_path / "broken_game.py").write_text(mended)
     importlib.invalidate_caches()
     assert list(registry)[:2] == ["arlington", "rummy"] and list(registry)[-1] == "broken"
+
+
+@pytest.mark.parametrize(
+    ("body", "refusal"),
+    [
+        ("    name = 'my game'\n", "'my game' of the package odd-game .* has a name"),
+        ("    name = 'a_very_long_game_name_x'\n", "1 to 20 lower-case letters"),
+        (
+            "    name = 'odd'\n    flags = (Flag('ending', 'Ending'),)\n",
+            r"The flag 'ending' of the game 'odd' \(the package odd-game",
+        ),
+        (
+            "    name = 'odd'\n    options = (Option('cards', 1),)\n",
+            "'cards' of the game 'odd' .* bodies already have a field",
+        ),
+        (
+            "    name = 'odd'\n    options = (Option('target', 20),)\n"
+            "    flags = (Flag('target', 'Target'),)\n",
+            "The flag 'target' .* another option or flag has it",
+        ),
+    ],
+)
+def test_a_game_whose_names_cannot_be_served_is_refused_naming_it(
+    tmp_path, monkeypatch, body, refusal
+):
+    """A name with a space breaks its routes and the OpenAPI names; an option or a flag named
+    like a field of the rulings' bodies would hide it, or take its place."""
+    source = "from scoring.games.rummy import Rummy\nfrom scoring.rulesets import Flag, Option\n\n"
+    source += f"class Odd(Rummy):\n{body}\nRULESET = Odd()\n"
+    installed(tmp_path, "odd-game", "odd = odd_game:RULESET", source)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(GameError, match=refusal):
+        Registry().find()
+
+
+def test_the_fields_a_game_may_not_name_are_every_ruling_body_s_own():
+    """BODY_FIELDS is kept by hand beside the rulings' bodies: every field those bodies hold
+    that is not an option or a flag of the game is in it."""
+    from scoring.api.rulings import built_request, offers
+    from scoring.rulesets import BODY_FIELDS, RULESETS
+
+    own = set()
+    for rules in RULESETS.values():
+        given = {o.name for o in rules.options} | {f.name for f in rules.flags}
+        for ruling in ("meld", "hand", "extend", "lay-off", "discard", "take-discards"):
+            if offers(rules, ruling):
+                own |= set(built_request(rules.name, ruling)().fields) - given
+    assert own == BODY_FIELDS
