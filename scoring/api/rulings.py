@@ -10,7 +10,7 @@ reading requests and for the schema alike: a game brings no serializer of its ow
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, cast
+from typing import Any, Final, cast
 
 from django.http import Http404
 from django.utils import translation
@@ -339,10 +339,29 @@ EXAMPLES: dict[str, object] = {
 """A body each game that has the ruling reads (its answer may refuse it, as a ruling)."""
 
 
-def ruling_schema(*, summary: str, request: type, response: type, body: Any, answer: Any) -> Any:
+RULING_DESCRIPTION: Final = (
+    "Stateless: nothing is stored, and no account is needed. The answer is 200 whether or not "
+    "a rule is broken: each rule broken is one of the answer's `violations`, with its stable "
+    "`code` and a sentence (`detail`) naming the card or player, in the request's language. "
+    "A body that cannot be read is a 400 `validation_error`."
+)
+"""What every ruling route says of itself in the OpenAPI description, after its game's own
+sentence where it has one."""
+
+
+def ruling_schema(
+    *,
+    summary: str,
+    request: type,
+    response: type,
+    body: Any,
+    answer: Any,
+    description: str = RULING_DESCRIPTION,
+) -> Any:
     """Document a ruling endpoint with one example request and its answer."""
     return extend_schema(
         summary=summary,
+        description=description,
         request=request,
         responses={200: response},
         examples=[
@@ -382,8 +401,10 @@ def documented(rules: Ruleset, ruling: str) -> type[RulingView]:
     with translation.override("en"):  # the document's language, whoever reads the URLs first
         answer = view().answer(rules, rules.options_with_defaults(given), data)
         summary = f"{rules.label}: {QUESTIONS[ruling]}"
+        about = str(rules.description)
     schema = ruling_schema(
         summary=summary,
+        description=f"{about} {RULING_DESCRIPTION}",
         request=request,
         response=built_answer(rules.name, ruling),
         body=body,
@@ -428,6 +449,7 @@ def generic_schema(view: type[RulingView]) -> type[RulingView]:
     decorated = extend_schema_view(
         post=extend_schema(
             summary=summary,
+            description=RULING_DESCRIPTION,
             operation_id=f"rulings_by_ruleset_{view.ruling.replace('-', '_')}_create",
             request=OpenApiTypes.OBJECT,
             responses={200: OpenApiTypes.OBJECT},

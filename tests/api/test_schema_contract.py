@@ -378,3 +378,19 @@ def test_every_304_answer_declares_the_etag_it_carries(served):
         if "304" in operation.get("responses", {})
     ]
     assert polled and bare == []
+
+
+def test_every_ruling_says_what_it_answers_in_the_client_s_words(served):
+    """The rulings once all carried their view's docstring, written for the code's readers
+    ("``ruleset_name`` fixes the game"); each now says what a client gets, and a game's own
+    routes first say what the game is."""
+    from scoring.api.rulings import RULING_DESCRIPTION
+
+    rulings = {
+        path: operations["post"]["description"]
+        for path, operations in served["paths"].items()
+        if path.startswith("/api/v1/rulings/")
+    }
+    assert rulings and all(text.endswith(RULING_DESCRIPTION) for text in rulings.values())
+    assert not any("ruleset_name" in text for text in rulings.values())
+    assert rulings["/api/v1/rulings/rummy/meld/"].startswith("Classic Rummy")

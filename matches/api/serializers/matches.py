@@ -40,8 +40,8 @@ class MatchCreateSerializer(serializers.Serializer):
     )
     ruleset = RulesetField(
         default=rulesets.DEFAULT,
-        help_text='The game, a name of GET rulesets/: "arlington" (the default) or "rummy" '
-        "(classic Rummy).",
+        help_text='The game, a name of GET rulesets/: "arlington" (the default), "rummy" '
+        "(classic Rummy) or another game installed.",
     )
     options = serializers.DictField(
         required=False,
