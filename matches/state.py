@@ -153,7 +153,9 @@ class MatchState:
 
     @property
     def next_dealer(self) -> int | None:
-        if self.finished:
+        """Who deals the next hand; null once the match is finished, or while its game is not
+        installed (its rules say who deals)."""
+        if self.finished or self.ruleset not in rulesets.RULESETS:
             return None
         seated = [line.player for line in self.seats]
         return dealer(

@@ -439,13 +439,24 @@ RULESETS: Final = Registry()
 """Every ruleset by its stable name, in the order registered; the first is the default."""
 
 
+class GameMissing(KeyError):
+    """No game of that name is installed: a match of a game whose package was uninstalled."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.name = name
+
+
 def ruleset(name: str) -> Ruleset:
-    """The ruleset of that name (``KeyError`` for an unknown one).
+    """The ruleset of that name (``GameMissing``, a ``KeyError``, for one not installed).
 
     >>> ruleset("rummy").deal_size(3), ruleset("arlington").deal_size(3)
     (7, 13)
     """
-    return RULESETS[name]
+    try:
+        return RULESETS[name]
+    except KeyError:
+        raise GameMissing(name) from None
 
 
 def register(rules: Ruleset) -> None:

@@ -39,12 +39,14 @@ from rest_framework import exceptions, serializers
 from matches.errors import (
     DraftChanged,
     EventRefused,
+    GameNotInstalled,
     HandAlreadyRecorded,
     HandRejected,
     MatchError,
     NotAllowed,
 )
 from scoring import Card, MeldCard, Violation, render
+from scoring.rulesets import GameMissing
 
 # --- the API's answers ----------------------------------------------------------------------
 
@@ -188,6 +190,8 @@ class ProjectExceptionHandler(ExceptionHandler):
             return CacheUnavailable()
         if isinstance(exc, MatchError):
             return to_envelope_error(exc)
+        if isinstance(exc, GameMissing):  # a match of a game whose package was uninstalled
+            return to_envelope_error(GameNotInstalled(game=exc.name))
         converted: Exception = super().convert_known_exceptions(exc)
         return converted
 

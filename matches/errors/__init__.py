@@ -54,6 +54,15 @@ class MatchFinished(MatchError):
     message = _("Match {match} is finished: no hand can be added.")
 
 
+class GameNotInstalled(MatchError):
+    status = 409
+    code = "game_not_installed"
+    message = _(
+        "No game named {game} is installed on this server: a match of it can be read, but no "
+        "hand of it can be entered, corrected or ruled until the game is installed again."
+    )
+
+
 class CorrectionEndsMatchEarly(MatchError):
     status = 409
     code = "correction_ends_match_early"

@@ -362,3 +362,29 @@ def test_a_game_that_forgets_the_table_still_gets_no_doubled_or_missing_player(
             "players_mismatch",
             "went_out_unknown_player",
         }
+
+
+def test_a_match_of_a_game_no_longer_installed_is_read_and_refused_clearly(as_carol, club, roster):
+    """The package of a game was uninstalled while matches of it are kept: the club's lists
+    and the match still read, and entering a hand says which game is missing (no 500)."""
+    with registered(Trusting()):
+        match = start_match(as_carol, club, roster[:2], ruleset="trusting")
+        ann, ben = roster[0].pk, roster[1].pk
+        body = {
+            "ending": "went_out",
+            "went_out": ann,
+            "results": [
+                {"player": ann, "melds": ANN_MELDS, "hand": []},
+                {"player": ben, "melds": [], "hand": ["KD", "4H"]},
+            ],
+        }
+        assert record(as_carol, match["id"], body).status_code == 201
+    url = f"/api/v1/matches/{match['id']}/"
+    for read in ("/api/v1/matches/", url, f"{url}hands/", f"{url}hands/1/"):
+        assert as_carol.get(read).status_code == 200, read
+    assert as_carol.get(url).json()["next_dealer"] is None
+    refused = record(as_carol, match["id"], body)
+    assert refused.status_code == 409
+    [error] = refused.json()["errors"]
+    assert error["code"] == "game_not_installed"
+    assert "No game named trusting is installed" in error["detail"]
