@@ -200,6 +200,7 @@ START_CONFLICT = error_response(
         "live_hand_in_progress",
         "hand_draft_in_progress",
         "live_ruleset_unsupported",
+        "game_not_installed",
     ],
 )
 UNDO_CONFLICT = error_response("UndoConflict", ["nothing_to_undo"])

@@ -394,3 +394,9 @@ def test_every_ruling_says_what_it_answers_in_the_client_s_words(served):
     assert rulings and all(text.endswith(RULING_DESCRIPTION) for text in rulings.values())
     assert not any("ruleset_name" in text for text in rulings.values())
     assert rulings["/api/v1/rulings/rummy/meld/"].startswith("Classic Rummy")
+
+
+@pytest.mark.parametrize("conflict", ["Record", "Correction", "Void", "DraftWrite", "LiveStart"])
+def test_every_hand_write_declares_the_409_of_a_game_no_longer_installed(served, conflict):
+    codes = served["components"]["schemas"][f"{conflict}ConflictErrorItemCodeEnum"]["enum"]
+    assert "game_not_installed" in codes

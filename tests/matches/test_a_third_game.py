@@ -388,3 +388,13 @@ def test_a_match_of_a_game_no_longer_installed_is_read_and_refused_clearly(as_ca
     [error] = refused.json()["errors"]
     assert error["code"] == "game_not_installed"
     assert "No game named trusting is installed" in error["detail"]
+    voided = as_carol.delete(f"{url}hands/1/", HTTP_IF_MATCH='"1"')
+    draft = as_carol.put(
+        f"{url}hands/2/draft/ending/",
+        {"ending": "went_out", "went_out": ann, "version": 0},
+        format="json",
+    )
+    assert as_carol.get(f"{url}hands/2/draft/").status_code == 200  # reading it is no harm
+    for answer in (voided, draft):
+        assert answer.status_code == 409, answer.content
+        assert answer.json()["errors"][0]["code"] == "game_not_installed"

@@ -19,7 +19,7 @@ NOT_NEXT = ["match_finished", "hand_number_not_next"]
 READ_CONFLICT = error_response("DraftReadConflict", NOT_NEXT)
 WRITE_CONFLICT = error_response(
     "DraftWriteConflict",
-    ["draft_changed", *NOT_NEXT, "live_hand_in_progress"],
+    ["draft_changed", *NOT_NEXT, "live_hand_in_progress", "game_not_installed"],
     extra={
         "draft": s.HandDraftSerializer(
             required=False, help_text="`draft_changed`: the draft as it now stands."

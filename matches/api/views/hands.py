@@ -28,6 +28,7 @@ RECORD_CONFLICT = error_response(
         "hand_already_recorded",
         "hand_number_not_next",
         "live_hand_in_progress",
+        "game_not_installed",
     ],
     extra={
         "recorded": s.HandSerializer(
@@ -39,8 +40,10 @@ RECORD_CONFLICT = error_response(
     },
 )
 CONFIRM_CONFLICT = error_response("ConfirmConflict", ["confirmation_by_recorder"])
-CORRECT_CONFLICT = error_response("CorrectionConflict", ["correction_ends_match_early"])
-VOID_CONFLICT = error_response("VoidConflict", ["not_last_hand"])
+CORRECT_CONFLICT = error_response(
+    "CorrectionConflict", ["correction_ends_match_early", "game_not_installed"]
+)
+VOID_CONFLICT = error_response("VoidConflict", ["not_last_hand", "game_not_installed"])
 
 
 class MatchHandsMixin(GenericAPIView):
