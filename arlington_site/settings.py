@@ -457,6 +457,8 @@ SPECTACULAR_SETTINGS = {
         "EndingEnum": "matches.models.Ending",
         "MatchStatusEnum": "matches.models.MatchStatus",
         "RulesetEnum": "scoring.rulesets.RULESETS",  # by name, as requests and tables give it
+        # a game's own option of the same name, installed later, must not rename Rummy's
+        "AceEnum": "scoring.games.rummy.ACE_CHOICES",
         "MatchRulesetEnum": "matches.models.ruleset_choices",  # a match's, and a hand's match's
         "EventTypeEnum": "matches.models.EventType",
         "DeliveryStatusEnum": "webhooks.models.DeliveryStatus",

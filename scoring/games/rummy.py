@@ -20,6 +20,10 @@ from scoring.rummy import RummyCode
 from scoring.turns import TurnRuling
 from scoring.violations import gettext_noop
 
+ACE_CHOICES: Final = tuple(a.value for a in rummy.Ace)
+"""The ace option's words; the OpenAPI description names their enum ``AceEnum`` by them, so
+that a game of a package with an ``ace`` option of its own leaves Rummy's its name."""
+
 
 class Rummy(BaseRuleset):
     """Classic Rummy (``scoring.rummy``), with its target score and where the ace stands."""
@@ -52,7 +56,7 @@ class Rummy(BaseRuleset):
         Option(
             "ace",
             rummy.Ace.LOW.value,
-            choices=tuple(a.value for a in rummy.Ace),
+            choices=ACE_CHOICES,
             description='Where an ace may stand in a run: "low" (A-2-3 only, the default) or '
             '"high_or_low" (A-2-3 or Q-K-A, never K-A-2).',
         ),

@@ -60,6 +60,11 @@ print(
             "hand": [hand.status_code, hand.json()],
             "ruling": ruling,
             "documented": sorted(p for p in schema["paths"] if "/rulings/threes/" in p),
+            "ace_enums": {
+                name: component["enum"]
+                for name, component in schema["components"]["schemas"].items()
+                if name.startswith("Ace")
+            },
         }
     )
 )

@@ -89,6 +89,9 @@ def test_an_installed_game_is_listed_documented_and_scored_by_its_own_rules(envi
     assert answers["documented"] == [
         f"/api/v1/rulings/threes/{ruling}/" for ruling in ("discard", "hand", "lay-off", "meld")
     ]
+    # a game's option of the same name as Rummy's leaves Rummy's enum its name
+    assert answers["ace_enums"]["AceEnum"] == ["low", "high_or_low"]
+    assert ["one", "eleven"] in answers["ace_enums"].values()
     assert "threes" not in RULESETS  # installed over there only
 
 

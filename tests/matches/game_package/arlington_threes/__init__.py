@@ -24,7 +24,7 @@ from scoring import (
     rummy,
 )
 from scoring.match import Finish
-from scoring.rulesets import BaseRuleset, Extends, MeldSizes, Options, Take
+from scoring.rulesets import BaseRuleset, Extends, MeldSizes, Option, Options, Take
 from scoring.violations import violation
 
 
@@ -41,6 +41,9 @@ class Threes(BaseRuleset):
     extends = Extends.ANY
     turn_over_keeps_top = False
     card_count_code = rummy.RummyCode.CARD_COUNT_EXCEEDED
+    # an option of the same name as Rummy's, with other choices: it must not rename Rummy's
+    # in the OpenAPI description
+    options = (Option("ace", "one", choices=("one", "eleven"), description="What an ace counts."),)
 
     def deal_size(self, players: int) -> int:
         return 7
