@@ -101,10 +101,17 @@ function resultBlock(match, hand, row) {
 
 const when = (stamp) => new Intl.DateTimeFormat(document.documentElement.lang, { dateStyle: "short", timeStyle: "short" }).format(new Date(stamp));
 
-// A corrected hand's earlier versions (GET hands/{n}/revisions/, oldest first), each player's
-// melds and held cards as they were; the last revision is the hand as shown above them.
+// The versions of the hand as it stands (GET hands/{n}/revisions/, oldest first): those since
+// the last void. A hand voided and recorded again is a new hand, not a corrected one; the
+// versions of the hand voided are not its own.
+function ownVersions(revisions) {
+  return revisions.slice(revisions.findLastIndex((r) => r.action === "voided") + 1);
+}
+
+// A corrected hand's earlier versions, each player's melds and held cards as they were; the
+// last revision is the hand as shown above them.
 function earlierVersions(match, revisions) {
-  const earlier = revisions.slice(0, -1).filter((r) => r.action !== "voided");
+  const earlier = ownVersions(revisions).slice(0, -1);
   if (!earlier.length) return null;
   return h("details", { class: "revisions" },
     h("summary", {}, t("earlier_versions", { count: earlier.length })),
@@ -126,7 +133,7 @@ function handItem(match, hand, revisions) {
   const ending = hand.ending === "went_out" ? t("went_out", { name: nameOf(match, hand.went_out) }) : endingLabel(hand.ending);
   const nets = hand.results.map((row) => `${row.name} ${signed(row.net)}`).join(" · ");
   const last = revisions?.at(-1);
-  const corrected = hand.version > 1
+  const corrected = revisions && ownVersions(revisions).length > 1
     ? h("span", { class: "badge corrected", dataset: { corrected: "" } },
       last?.reason ? t("hand_corrected_reason", { reason: last.reason }) : t("hand_corrected"))
     : null;
