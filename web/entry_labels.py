@@ -20,6 +20,7 @@ ENTRY_SENTENCES: dict[str, Any] = {
     "suit_C": _("clubs"),
     "meld_n": _("Meld %(n)s"),
     "in_hand": _("Left in hand"),
+    "in_hand_label": _("Left in hand:"),
     "new_meld": _("New meld"),
     "remove_card": _("Remove %(card)s"),
     "remove_meld": _("Remove meld %(n)s"),
@@ -29,7 +30,7 @@ ENTRY_SENTENCES: dict[str, Any] = {
     "any_card": _("Any card"),
     "did_you_mean": _("Did you mean %(meld)s?"),
     "left_of": _("%(count)s left"),
-    "none_left": _("None left: two packs hold two of each."),
+    "none_left": _("None left of %(card)s: two packs hold two of each."),
     "adding_to": _("Tap cards to add them to: %(group)s"),
     "type_cards": _("Or type cards"),
     "type_hint": _("For example 10H QS 2D=QS"),
@@ -122,7 +123,7 @@ ENTRY_SENTENCES: dict[str, Any] = {
     "share_drop": _("Drop my changes"),
     "share_waiting": _("Not shared: hands entered before it are still waiting on this phone."),
     "share_clash": _(
-        "Changed on another phone at the same time: %(parts)s. Their version is shown: check it."
+        "Changed on another phone at the same time (%(parts)s): their version is shown; check it."
     ),
     "shared_from": _("Also entered on another phone by %(by)s."),
     "shared_from_other": _("Also entered on another phone."),

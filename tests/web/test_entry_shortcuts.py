@@ -314,3 +314,22 @@ def test_runs_by_their_two_ends_and_a_two_in_a_gap_are_recorded_card_by_card(
     )
     # 25 + 70 + 40 + 40 melded and the 100 for going out; 20 melded less 95 held
     assert (results[ann.pk].net, results[ben.pk].net) == (275, -75)
+
+
+@pytest.mark.parametrize(
+    ("language", "refusal"),
+    [
+        ("en-GB", "None left of K♥: two packs hold two of each."),
+        ("fr-FR", "Il ne reste plus de K♥\u00a0: deux jeux n'en ont que deux de chaque."),
+    ],
+)
+def test_a_third_copy_typed_is_refused_naming_the_card(page_as, bob, roster, language, refusal):
+    """One sentence in the page's language, not a card's name glued to it in English order."""
+    ann, ben = roster[:2]
+    match = create_match(roster[0].club, [ann, ben], user=bob)
+    page = page_as(bob, language=language)
+    open_entry(page, match.pk)
+    type_cards(page, "KH KH")
+    page.locator("#typed").fill("KH")
+    page.locator("#typed").press("Enter")
+    expect(page.locator("#typed-error")).to_have_text(refusal)

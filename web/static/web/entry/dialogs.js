@@ -91,7 +91,7 @@ export async function showStale() {
           ? h("ul", { class: "stale-melds" }, row.melds.map((m) => h("li", {},
             otherMelds.includes(m.join(" ")) ? m.flatMap((c) => [cardFace(c), " "]) : marked(m, other.melds.flat()))))
           : h("p", { class: "muted" }, t("no_melds")),
-        h("p", {}, h("span", { class: "muted" }, `${t("in_hand")}: `), row.hand.length ? marked(row.hand, other.hand) : t("nothing_held")));
+        h("p", {}, h("span", { class: "muted" }, `${t("in_hand_label")} `), row.hand.length ? marked(row.hand, other.hand) : t("nothing_held")));
     }));
   clearMessages();
   state.conflict = true;

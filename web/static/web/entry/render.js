@@ -122,7 +122,7 @@ function twoVersions() {
     data.melds.length
       ? h("ul", { class: "stale-melds" }, data.melds.map((meld) => h("li", {}, faces(meld))))
       : h("p", { class: "muted" }, t("no_melds")),
-    h("p", {}, h("span", { class: "muted" }, `${t("in_hand")}: `), data.hand.length ? faces(data.hand) : t("nothing_held")));
+    h("p", {}, h("span", { class: "muted" }, `${t("in_hand_label")} `), data.hand.length ? faces(data.hand) : t("nothing_held")));
   return h("section", { class: "stale two-versions", id: "two-versions", "aria-labelledby": "two-versions-title", dataset: { player: found.key } },
     h("h2", { id: "two-versions-title" }, t("versions_title", { name: player?.name ?? "" })),
     h("p", { class: "muted" }, t("versions_hint")),
@@ -379,7 +379,7 @@ function typing() {
         const { cards } = await typed(state.draft, kept.value);
         const third = overCopies(state.draft, cards);
         if (third) {
-          refuse(`${cardName(third)}: ${t("none_left")}`);
+          refuse(t("none_left", { card: shortFace(third) }));
           return;
         }
         kept.value = "";

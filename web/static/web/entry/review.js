@@ -29,7 +29,7 @@ export function review() {
           h("ul", { class: "review-melds", "aria-label": t("review_melds", { name: player.name }) },
             melds.length ? melds.map((meld) => h("li", {}, faces(meld))) : h("li", { class: "muted" }, t("no_melds"))),
           h("p", { class: "review-held" },
-            h("span", { class: "muted" }, `${t("in_hand")}: `),
+            h("span", { class: "muted" }, `${t("in_hand_label")} `),
             player.hand.length ? faces(player.hand) : t("nothing_held"),
             result && player.hand.length ? h("span", { class: "muted" }, ` (${minus(result.hand_penalty)})`) : null));
       })),
