@@ -110,7 +110,7 @@ class HandRuling(RulingView):
                 for entry in data["results"]
             ),
         )
-        flags = {f.name: bool(data.get(f.name, f.default)) for f in rules.flags}
+        flags = data["flags"]
         ruling = rule_hand(rules, hand, options, flags=flags)
         return presenters.hand_answer(ruling, rules, flags)
 
@@ -217,6 +217,8 @@ def built_request(name: str, ruling: str) -> type[serializers.Serializer]:
                 for flag in rules.flags
             }
         )
+        fields["flags"] = s.flags_field()
+        fields["validate"] = s.flags_validator(rules)
     elif ruling == "discard":
         fields["card"] = CardField(help_text="The card to discard.")
         if rules.take is Take.DISCARD:

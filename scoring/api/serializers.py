@@ -5,11 +5,17 @@ They translate shape and notation only: every decision is the engine's.
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
+from typing import Any
+
+from django.utils import translation
+from django.utils.translation import gettext, gettext_lazy
 from rest_framework import serializers
+from rest_framework.exceptions import ErrorDetail
 
 from scoring import Ending, MeldKind, MeldRuling, Violation, label, render
 from scoring.api.fields import CardField, CardListField, MeldCardField, MeldField
+from scoring.games.arlington import RULESET as ARLINGTON
+from scoring.rulesets import Ruleset
 
 MAX_PLAYERS_IN_REQUEST = 10
 MAX_MELDS_PER_PLAYER = 40
@@ -35,6 +41,52 @@ class LabelledPlayerHandSerializer(PlayerHandSerializer):
     player = serializers.CharField(max_length=100, help_text="Any label for the player.")
 
 
+def flags_field() -> serializers.DictField:
+    return serializers.DictField(
+        child=serializers.BooleanField(),
+        required=False,
+        help_text="The hand's yes/no facts by name, as a recorded hand states them "
+        '(`"flags": {"rummy": true}`); a flag also given at the top level takes that value. '
+        "A name the game does not have is 400 `unknown_flag` (`rummy` passes in any game).",
+    )
+
+
+UNKNOWN_FLAG = gettext_lazy("{flag} is not a flag of {ruleset} hands; their flags are: {flags}.")
+UNKNOWN_FLAG_NONE = gettext_lazy("{flag} is not a flag of {ruleset} hands, which have none.")
+
+
+def flags_validator(rules: Ruleset) -> Any:
+    """A hand ruling body's ``validate``: its flags as one dict, each stated.
+
+    A flag reads the same at the top level (``"rummy": true``) and in ``flags``, as a recorded
+    hand's body states it, so that a client can send either body to either place. The top level
+    wins where both are given. A name the game does not have is refused, as on a recorded hand:
+    a misspelt flag would otherwise be ruled as its default, unseen.
+    """
+
+    def validate(self: serializers.Serializer, attrs: dict[str, Any]) -> dict[str, Any]:
+        known = [flag.name for flag in rules.flags]
+        named: dict[str, bool] = attrs.get("flags", {})
+        for name in named:
+            if name not in known and name != "rummy":
+                sentence = UNKNOWN_FLAG if known else UNKNOWN_FLAG_NONE
+                label = translation.gettext(rules.label)
+                text = str(sentence).format(flag=name, ruleset=label, flags=", ".join(known))
+                raise serializers.ValidationError(
+                    {"flags": {name: [ErrorDetail(text, code="unknown_flag")]}}
+                )
+        sent = self.initial_data if isinstance(self.initial_data, dict) else {}
+        attrs["flags"] = {
+            flag.name: bool(
+                attrs[flag.name] if flag.name in sent else named.get(flag.name, flag.default)
+            )
+            for flag in rules.flags
+        }
+        return attrs
+
+    return validate
+
+
 class HandRequestSerializer(serializers.Serializer):
     ending = serializers.ChoiceField(choices=[e.value for e in Ending])
     went_out = serializers.CharField(
@@ -45,6 +97,9 @@ class HandRequestSerializer(serializers.Serializer):
         help_text="The label of the player who went out; null when the stock ran out.",
     )
     results = LabelledPlayerHandSerializer(many=True, max_length=MAX_PLAYERS_IN_REQUEST)  # type: ignore[call-arg]
+    flags = flags_field()
+
+    validate = flags_validator(ARLINGTON)
 
 
 class DiscardRequestSerializer(serializers.Serializer):

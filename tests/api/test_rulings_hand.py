@@ -110,3 +110,20 @@ def test_hundreds_of_melds_are_refused_before_any_work(api_client):
     response = api_client.post(URL, hand, format="json")
     assert response.status_code == 400
     assert response.json()["errors"][0]["code"] == "max_length"
+
+
+def test_a_flags_object_is_read_and_a_flag_arlington_lacks_is_refused(api_client):
+    """Arlington hands have no flags: ``rummy`` passes, as on a recorded hand; others are 400."""
+    plain = api_client.post(URL, HAND, format="json").json()
+    with_rummy = api_client.post(URL, {**HAND, "flags": {"rummy": True}}, format="json")
+    assert with_rummy.status_code == 200
+    assert with_rummy.json() == plain
+    refused = api_client.post(URL, {**HAND, "flags": {"bonus": True}}, format="json")
+    assert refused.status_code == 400
+    assert refused.json()["errors"] == [
+        {
+            "code": "unknown_flag",
+            "detail": "bonus is not a flag of Arlington hands, which have none.",
+            "attr": "flags.bonus",
+        }
+    ]

@@ -185,3 +185,34 @@ def test_a_hand_that_cannot_be_read_is_a_400(api_client):
     assert response.status_code == 400
     error = response.json()["errors"][0]
     assert (error["code"], error["attr"]) == ("declaration_outside_meld", "results.1.hand.0")
+
+
+def test_flags_read_the_same_as_a_recorded_hands_flags_object(api_client):
+    """A recorded hand's body states its flags in ``flags``; the ruling reads that body too."""
+    as_object = api_client.post(URL, {**HAND, "flags": {"rummy": True}}, format="json").json()
+    top_level = api_client.post(URL, {**HAND, "rummy": True}, format="json").json()
+    assert as_object["rummy"] is True
+    assert summary(as_object) == summary(top_level) == [
+        ("ann", 0, 0, 118, 118),
+        ("bob", 0, 30, 0, -30),
+        ("cat", 0, 88, 0, -88),
+    ]
+
+
+def test_a_flag_given_at_the_top_level_wins_over_the_flags_object(api_client):
+    body = {**HAND, "rummy": False, "flags": {"rummy": True}}
+    answer = api_client.post(URL, body, format="json").json()
+    assert answer["rummy"] is False
+    assert summary(answer)[0] == ("ann", 0, 0, 59, 59)
+
+
+def test_a_flag_the_game_does_not_have_is_refused_by_name(api_client):
+    response = api_client.post(URL, {**HAND, "flags": {"rumy": True}}, format="json")
+    assert response.status_code == 400
+    assert response.json()["errors"] == [
+        {
+            "code": "unknown_flag",
+            "detail": "rumy is not a flag of Rummy hands; their flags are: rummy.",
+            "attr": "flags.rumy",
+        }
+    ]
