@@ -9,6 +9,8 @@ from django.conf import settings
 from django.core.checks import CheckMessage, Error, Tags, Warning, register
 from django.db import DatabaseError, connections
 
+from scoring import rulesets
+
 PER_PROCESS_CACHES = {
     "django.core.cache.backends.locmem.LocMemCache",
     "django.core.cache.backends.dummy.DummyCache",
@@ -50,6 +52,21 @@ def sqlite_version(app_configs: Any = None, **kwargs: Any) -> list[Error]:
             "PostgreSQL (docs/deployment.md).",
             id="arlington.E002",
         )
+    ]
+
+
+@register()
+def game_groups(app_configs: Any = None, **kwargs: Any) -> list[Warning]:
+    """A package that names its game in a misspelt entry point group is said, not ignored."""
+    return [
+        Warning(
+            f"The package {package} names entry points in the group {group!r}, which the "
+            f"service does not read: a game named there is not served.",
+            hint=f"Name the game in the group {rulesets.ENTRY_POINT_GROUP!r} and install the "
+            "package again (docs/games.md).",
+            id="arlington.W004",
+        )
+        for package, group in rulesets.near_groups()
     ]
 
 

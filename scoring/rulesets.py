@@ -19,6 +19,7 @@ classic Rummy ship there) and each installed package's entry point in the group
 
 from __future__ import annotations
 
+import difflib
 import enum
 import importlib
 import importlib.util
@@ -28,7 +29,7 @@ import threading
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from importlib.metadata import entry_points
+from importlib.metadata import distributions, entry_points
 from pathlib import Path
 from typing import Final, Protocol
 
@@ -307,6 +308,27 @@ def found_games() -> Iterator[tuple[Ruleset, str]]:
         ):
             raise GameError(f"The entry point of {origin} names no game (no name, no rule_hand).")
         yield rules, origin
+
+
+def near_groups() -> list[tuple[str, str]]:
+    """Installed packages that name entry points in a group close to :data:`ENTRY_POINT_GROUP`
+    but not it (``arlington.ruleset``, ``arlington_rulesets``), as ``(package, group)``: a
+    misspelt group is otherwise silent, and the package's game is simply not there.
+
+    >>> near_groups()
+    []
+    """
+    wanted = ENTRY_POINT_GROUP.replace("_", ".").lower()
+    near: list[tuple[str, str]] = []
+    for dist in distributions():
+        for group in sorted({point.group for point in dist.entry_points}):
+            written = group.replace("_", ".").replace("-", ".").lower()
+            close = difflib.SequenceMatcher(None, written, wanted).ratio() >= 0.85
+            if group != ENTRY_POINT_GROUP and (close or written.startswith("arlington")):
+                found = (dist.metadata["Name"] or "?", group)
+                if found not in near:
+                    near.append(found)
+    return sorted(near)
 
 
 def package_locales() -> list[str]:

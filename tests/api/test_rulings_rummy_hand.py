@@ -192,11 +192,15 @@ def test_flags_read_the_same_as_a_recorded_hands_flags_object(api_client):
     as_object = api_client.post(URL, {**HAND, "flags": {"rummy": True}}, format="json").json()
     top_level = api_client.post(URL, {**HAND, "rummy": True}, format="json").json()
     assert as_object["rummy"] is True
-    assert summary(as_object) == summary(top_level) == [
-        ("ann", 0, 0, 118, 118),
-        ("bob", 0, 30, 0, -30),
-        ("cat", 0, 88, 0, -88),
-    ]
+    assert (
+        summary(as_object)
+        == summary(top_level)
+        == [
+            ("ann", 0, 0, 118, 118),
+            ("bob", 0, 30, 0, -30),
+            ("cat", 0, 88, 0, -88),
+        ]
+    )
 
 
 def test_a_flag_given_at_the_top_level_wins_over_the_flags_object(api_client):

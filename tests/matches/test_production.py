@@ -335,3 +335,20 @@ def test_stalled_bodies_do_not_block_the_server(tmp_path, db):
         for client in stalled:
             client.close()
     assert answered_in < 5
+
+
+def test_manage_check_warns_of_a_game_package_in_a_misspelt_group(tmp_path, monkeypatch):
+    """``manage.py check`` names the package whose game the service will not serve."""
+    from django.core.management.base import SystemCheckError
+
+    info = tmp_path / "gin_game-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: gin-game\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[arlington.ruleset]\ngin = gin_game:RULESET\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(SystemCheckError) as said:
+        call_command("check", fail_level="WARNING")
+    assert "arlington.W004" in str(said.value)
+    assert "The package gin-game names entry points in the group 'arlington.ruleset'" in str(
+        said.value
+    )

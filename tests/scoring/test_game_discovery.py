@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from scoring.rulesets import ENTRY_POINT_GROUP, GameError, Registry
+from scoring.rulesets import ENTRY_POINT_GROUP, GameError, Registry, near_groups
 
 
 @pytest.fixture(autouse=True)
@@ -26,14 +26,16 @@ def forget_imported_modules(tmp_path_factory: pytest.TempPathFactory) -> Iterato
     importlib.invalidate_caches()
 
 
-def installed(root: Path, package: str, entry: str, source: str) -> None:
+def installed(
+    root: Path, package: str, entry: str, source: str, group: str = ENTRY_POINT_GROUP
+) -> None:
     """A package installed the way pip leaves one: its module and a .dist-info naming the game."""
     module = entry.split("=")[1].strip().split(":")[0]
     (root / f"{module}.py").write_text(source)
     info = root / f"{package.replace('-', '_')}-0.1.dist-info"
     info.mkdir()
     (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {package}\nVersion: 0.1\n")
-    (info / "entry_points.txt").write_text(f"[{ENTRY_POINT_GROUP}]\n{entry}\n")
+    (info / "entry_points.txt").write_text(f"[{group}]\n{entry}\n")
 
 
 def test_the_games_in_the_tree_are_found_the_default_first():
@@ -144,3 +146,20 @@ def test_the_fields_a_game_may_not_name_are_every_ruling_body_s_own():
             if offers(rules, ruling):
                 own |= set(built_request(rules.name, ruling)().fields) - given
     assert own == BODY_FIELDS
+
+
+@pytest.mark.parametrize("group", ["arlington.ruleset", "arlington_rulesets", "Arlington.Rulesets"])
+def test_a_package_naming_its_game_in_a_misspelt_group_is_named(tmp_path, monkeypatch, group):
+    source = "from scoring.games.rummy import Rummy\n\nclass Gin(Rummy):\n    name = 'gin'\n\n"
+    installed(tmp_path, "gin-game", "gin = gin_game:RULESET", source + "RULESET = Gin()\n", group)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert "gin" not in Registry()  # only the group's exact name is read
+    assert near_groups() == [("gin-game", group)]
+
+
+def test_a_package_of_another_group_is_not_named(tmp_path, monkeypatch):
+    installed(
+        tmp_path, "tool", "tool = tool_module:main", "def main():\n    pass\n", "console_scripts"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert near_groups() == []
