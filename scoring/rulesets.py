@@ -418,7 +418,7 @@ and a part of the OpenAPI description's names, so plain lower-case letters, digi
 
 BODY_FIELDS: Final = frozenset(
     {"add", "card", "cards", "ending", "from_hand", "meld", "owner", "player", "results"}
-    | {"taken_from_discards", "top_card", "went_out"}
+    | {"flags", "taken_from_discards", "top_card", "went_out"}
 )
 """The fields the rulings' bodies hold besides a game's options and flags (scoring/api/rulings.py,
 checked by a test): an option or a flag of one of these names would hide it or be hidden."""
