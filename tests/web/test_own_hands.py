@@ -194,6 +194,48 @@ def test_different_cards_on_two_phones_are_shown_side_by_side_to_choose(
     assert sorted(chips(a)) == ["6S", "7S", "8S"]
 
 
+def put_part(page: Page):
+    """Wait for this phone's next write of a player's part to be answered."""
+    return page.expect_response(
+        lambda r: "/draft/players/" in r.url and r.request.method == "PUT" and r.ok
+    )
+
+
+def test_taps_made_while_two_versions_wait_stay_this_phones_own(page_as, alice, bob, roster):
+    """Alice and Bob start Ann's meld with different cards and both tap on while the choice is
+    on Bob's screen: Bob's version is his taps alone, and keeping it sends exactly those."""
+    ann, ben, cleo = roster[:3]
+    match = create_match(ann.club, [ann, ben, cleo], user=alice)
+    a, b = phone(page_as, alice), phone(page_as, bob)
+    for page in (a, b):
+        open_entry(page, match.pk)
+        expect(page.get_by_text(SHARED, exact=True)).to_be_visible()
+    b.route("**/draft/**", lambda route: route.abort())
+    with put_part(a):
+        a.locator('[data-key="bar-new-meld"]').click()
+        tap(a, "3H")
+    b.locator('[data-key="bar-new-meld"]').click()
+    tap(b, "3D")
+    b.unroute("**/draft/**")
+    versions = b.locator("#two-versions")
+    expect(versions).to_be_visible()
+    with put_part(a):
+        tap(a, "4H")
+    tap(b, "4D")  # with the choice on screen
+    expect(versions.locator(".stale-column.theirs")).to_contain_text("4♥")
+    yours = versions.locator(".stale-column.yours .pc")
+    expect(yours).to_have_text(["3♦", "4♦"])
+    expect(b.locator(".player-panel .chip")).to_have_count(2)
+    assert sorted(chips(b)) == ["3D", "4D"]
+    with put_part(b):
+        b.locator("#keep-mine").click()
+    expect(versions).to_have_count(0)
+    expect(a.locator('.player-panel .chip[data-card="4D"]')).to_be_visible()
+    assert sorted(chips(a)) == ["3D", "4D"]
+    (part,) = HandDraftPart.objects.filter(match=match, player=ann)
+    assert part.data["melds"] == [["3D", "4D"]]
+
+
 def test_a_scorekeeper_starts_the_hand_again_on_every_phone(
     page_as, alice, bob, roster, screenshot
 ):

@@ -229,10 +229,59 @@ def test_different_cards_from_two_phones_wait_for_a_choice(page_as, alice, roste
     (waiting,) = outcome["waiting"]
     assert waiting["key"] == str(ann.pk) and waiting["by"] == "bob"
     assert waiting["mine"]["hand"] == ["3C", "4C"] and waiting["theirs"]["hand"] == ["4C", "5C"]
-    assert outcome["shown"]["hand"] == ["4C", "5C"]  # never both: no card is doubled
+    # this phone's cards stay on screen, the other's only beside them: no card is doubled
+    assert outcome["shown"]["hand"] == ["3C", "4C"]
     assert outcome["before"] == []  # nothing sent while the choice waits
     assert outcome["chosen"]["hand"] == ["3C", "4C"]
     assert outcome["pending"] == [str(ann.pk)]  # the choice is sent
+
+
+WAITING = """async ([ann, ben, first, second, which]) => {
+  const d = await import("/static/web/entry/draft.js");
+  const limits = {ruleset: "arlington", copies: 2, maxMeld: 4, wild: "2",
+                  endings: ["went_out", "stock_exhausted"], flags: []};
+  const draft = d.freshDraft([{player: ann, name: "Ann"}, {player: ben, name: "Ben"}], limits);
+  draft.players[0].hand = ["3C", "4C"];
+  d.adoptShared(draft, first);
+  d.target(draft, "hand");
+  d.addCards(draft, ["6C"]);  // tapped here while the two versions wait
+  d.adoptShared(draft, second);  // the other phone taps on too
+  const [waiting] = d.conflicts(draft);
+  d.choose(draft, String(ann), which);
+  return {waiting, chosen: d.partData(draft, String(ann)), pending: d.pendingParts(draft),
+          version: d.sharedOf(draft).versions[String(ann)]};
+}"""
+
+
+def test_this_phones_version_is_only_ever_what_it_tapped(page_as, alice, roster):
+    """Two versions wait for a choice while both phones tap on: "this phone's" holds this
+    phone's taps, those made since included, and never a card of the other phone's."""
+    ann, ben = roster[:2]
+    match = create_match(ann.club, [ann, ben], user=alice)
+    a = phone(page_as, alice)
+    open_entry(a, match.pk)
+
+    def answer(hand, version):
+        part = {"player": ann.pk, "melds": [], "hand": hand, "version": version, "by": "bob"}
+        return {"number": 1, "ending": None, "players": [part]}
+
+    first, second = answer(["4C", "5C"], 1), answer(["4C", "5C", "7C"], 2)
+    mine = a.evaluate(WAITING, [ann.pk, ben.pk, first, second, "mine"])
+    assert mine["waiting"]["mine"]["hand"] == ["3C", "4C", "6C"]
+    assert mine["waiting"]["theirs"]["hand"] == ["4C", "5C", "7C"]  # the newest of theirs
+    assert mine["chosen"]["hand"] == ["3C", "4C", "6C"]
+    # sent over the other phone's newest version, so that the server takes it
+    assert mine["pending"] == [str(ann.pk)] and mine["version"] == 2
+
+    theirs = a.evaluate(WAITING, [ann.pk, ben.pk, first, second, "theirs"])
+    assert theirs["chosen"]["hand"] == ["4C", "5C", "7C"]
+    assert theirs["pending"] == []  # the server has it already
+
+    # the other phone coming round to this phone's cards settles it without a choice
+    same = answer(["3C", "4C", "6C"], 2)
+    settled = a.evaluate(WAITING, [ann.pk, ben.pk, first, same, "mine"])
+    assert settled.get("waiting") is None
+    assert settled["chosen"]["hand"] == ["3C", "4C", "6C"] and settled["pending"] == []
 
 
 def test_an_ending_changed_on_two_phones_keeps_the_other_phones_and_says_so(page_as, alice, roster):

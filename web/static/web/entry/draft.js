@@ -565,8 +565,9 @@ function unsentOf(key, local, base) {
 // Take in another phone's parts: each part newer than the one this phone last saw is merged
 // with this phone's own changes since then, field by field. A field only one phone changed
 // takes that phone's; a player's field both changed merges by its cards (mergeField), and
-// where the two versions hold different cards the other phone's is shown while both wait in
-// `shared.conflicts` for a choice (nothing of that part is sent meanwhile); the ending's
+// where the two versions hold different cards this phone's stays on screen and the other
+// phone's waits beside it in `shared.conflicts` for a choice (nothing of that part is sent
+// meanwhile, and a newer version from the other phone replaces the one offered); the ending's
 // answers, one value each, take the other phone's when both phones changed the same one
 // differently. Returns {changed, clashes}: whether the draft changed, and the keys of the
 // parts where an ending's answer of this phone's gave way (the screen says so).
@@ -594,6 +595,20 @@ export function adoptShared(draft, answer) {
     const base = shared.base[key] ?? emptyPart(draft, key);
     const local = partData(draft, key);
     const whole = { ...base, ...part.data };
+    const by = part.by ?? "";
+    shared.base[key] = whole;
+    shared.versions[key] = part.version;
+    // who else entered this part: its writers but this phone, as the API names them
+    const before = Array.isArray(shared.by[key]) ? shared.by[key] : [];
+    shared.by[key] = [...new Set([...before, by])];
+    if (shared.conflicts[key]) {
+      // a choice is awaited: this phone's cards stay as tapped here, the other phone's newer
+      // version is the one offered beside them; the two agreeing settles it
+      if (sameJson(local, whole)) delete shared.conflicts[key];
+      else shared.conflicts[key] = { theirs: whole, by };
+      changed = true;
+      continue;
+    }
     let merged = {};
     let differs = false;
     for (const field of Object.keys(base)) {
@@ -609,38 +624,36 @@ export function adoptShared(draft, answer) {
       }
     }
     if (differs) {
-      shared.conflicts[key] = { mine: local, theirs: whole, by: part.by ?? "" };
-      merged = whole;
-    } else if (shared.conflicts[key]) {
-      shared.conflicts[key] = { ...shared.conflicts[key], theirs: whole, by: part.by ?? "" };
-    }
-    if (!sameJson(merged, local)) {
+      // two versions: this phone's stays on screen, and taps go on into it, so that "this
+      // phone's" is only ever what this phone tapped
+      shared.conflicts[key] = { theirs: whole, by };
+      delete shared.ahead[key];
+      changed = true;
+    } else if (!sameJson(merged, local)) {
       setPart(draft, key, merged);
       changed = true;
     }
-    shared.base[key] = whole;
-    shared.versions[key] = part.version;
-    // who else entered this part: its writers but this phone, as the API names them
-    const by = part.by ?? "";
-    const before = Array.isArray(shared.by[key]) ? shared.by[key] : [];
-    shared.by[key] = [...new Set([...before, by])];
   }
   return { changed, clashes: [...new Set(clashes)] };
 }
 
-// The parts whose cards differ between this phone and another: [{key, mine, theirs, by}].
+// The parts whose cards differ between this phone and another: [{key, mine, theirs, by}],
+// "mine" being the part as it stands on this phone, taps made since the choice was offered
+// included.
 export const conflicts = (draft) =>
-  Object.entries(sharedOf(draft).conflicts).map(([key, found]) => ({ key, ...found }));
+  Object.entries(sharedOf(draft).conflicts).map(([key, found]) => ({
+    key, theirs: found.theirs, by: found.by, mine: partData(draft, key),
+  }));
 
-// One version of a part whose cards differed, chosen: "mine" (this phone's, sent again from
-// the part's version as it stands) or "theirs" (the other phone's, as shown).
+// One version of a part whose cards differed, chosen: "mine" (this phone's as it stands, sent
+// over the part's newest version) or "theirs" (the other phone's newest, as shown).
 export function choose(draft, key, which) {
   const shared = sharedOf(draft);
   const found = shared.conflicts[key];
   if (!found) return;
   delete shared.conflicts[key];
   delete shared.ahead[key];
-  setPart(draft, key, which === "mine" ? found.mine : found.theirs);
+  if (which === "theirs") setPart(draft, key, found.theirs);
 }
 
 // A card tapped into a player's field that another phone entered and this phone had not
