@@ -333,3 +333,22 @@ def test_a_third_copy_typed_is_refused_naming_the_card(page_as, bob, roster, lan
     page.locator("#typed").fill("KH")
     page.locator("#typed").press("Enter")
     expect(page.locator("#typed-error")).to_have_text(refusal)
+
+
+def test_every_suggestion_for_a_two_is_offered_under_its_meld(page_as, bob, roster):
+    """Q♥ Q♦ 2♣ is a set whatever queen the two stands for: the four are all offered, the
+    50-point queen of spades among them."""
+    ann, ben = roster[:2]
+    match = create_match(roster[0].club, [ann, ben], user=bob)
+    page = page_as(bob)
+    open_entry(page, match.pk)
+    choose_ending(page, str(ann.pk))
+    for card in ("QH", "QD", "2C"):
+        tap(page, card)
+    offered = page.locator('.group[data-group="0"] button.suggestion')
+    expect(offered).to_have_count(4)
+    page.get_by_role(
+        "button", name="Did you mean the two of clubs standing for the queen of spades?"
+    ).click()
+    expect(page.locator('.group[data-group="0"] .chip[data-card="2C=QS"]')).to_be_visible()
+    assert chips(page, "0") == ["QH", "QD", "2C=QS"]

@@ -257,7 +257,7 @@ function groupRow(playerIndex, group, codes, ruling) {
       dataset: { key: `remove-meld-${group}` }, onclick: () => actions.removeMeld(playerIndex, group),
     }, "×") : null),
   offered.length ? h("div", { class: "suggestions" },
-    offered.slice(0, 3).map((meld) => h("button", {
+    offered.map((meld) => h("button", {
       type: "button", class: "suggestion", dataset: { key: `suggest-${group}-${meld.join(" ")}` },
       onclick: () => actions.setMeld(playerIndex, group, meld),
       "aria-label": t("did_you_mean", { meld: meld.filter((c) => c.includes("=")).map(cardName).join(", ") }),
