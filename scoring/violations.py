@@ -140,7 +140,7 @@ MESSAGES: Final[Mapping[Code, str]] = {
         "{player} holds no card, but only the player who went out can end with none."
     ),
     Code.TOO_FEW_CARDS: gettext_noop(
-        "{player} accounts for {count} cards, melded and held; every player has at least 13."
+        "{player} has too few cards, melded and held: {count}; every player has at least 13."
     ),
     Code.STOCK_EXHAUSTED_CARD_COUNT: gettext_noop(
         "When the stock runs out the players hold or have melded 103 or 104 cards; "
@@ -177,7 +177,7 @@ MESSAGES: Final[Mapping[Code, str]] = {
         "There is no meld number {meld}: the table holds {count} melds, numbered from 0."
     ),
     Code.MORE_CARDS_THAN_HELD: gettext_noop(
-        "{player} holds {held} cards; this move plays {count} from that hand."
+        "This move plays {count} from the hand of {player}, which holds only {held}."
     ),
     Code.KNOWN_CARDS_IN_HAND: gettext_noop(
         "{player} holds {held} cards and {cards} among them are known, taken with the discard "
@@ -192,7 +192,7 @@ MESSAGES: Final[Mapping[Code, str]] = {
         "turn over as the stock."
     ),
     Code.HELD_COUNT_MISMATCH: gettext_noop(
-        "{player} holds {held} cards by the play so far; {count} were entered."
+        "Cards left in the hand of {player}: {held} by the play so far, {count} entered."
     ),
     Code.HELD_KNOWN_CARD_MISSING: gettext_noop(
         "{player} is known to hold {card}, taken with the discard pile or drawn from the "

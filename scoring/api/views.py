@@ -79,7 +79,7 @@ class MeldRulingView(rulings.MeldRuling):
                 {
                     "code": "too_few_cards",
                     "attr": "results.0",
-                    "detail": "ann accounts for 6 cards, melded and held; every player has at "
+                    "detail": "ann has too few cards, melded and held: 6; every player has at "
                     "least 13.",
                 },
             ],

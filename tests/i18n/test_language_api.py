@@ -143,3 +143,29 @@ def test_an_unknown_api_path_answers_in_the_language_asked(client):
     assert response.status_code == 404
     assert response.json()["errors"][0]["code"] == "not_found"
     assert response.json()["errors"][0]["detail"] == "Não encontrado."
+
+
+@pytest.mark.parametrize(
+    ("language", "sentence"),
+    [
+        ("en", "bob has too few cards, melded and held: 1; every player has at least 13."),
+        (
+            "fr",
+            "bob a trop peu de cartes, posées et en main\u00a0: 1\u202f; chaque joueur en a au "
+            "moins 13.",
+        ),
+        ("pt", "bob tem cartas a menos, baixadas e na mão: 1; cada jogador tem pelo menos 13."),
+    ],
+)
+def test_a_player_with_one_card_is_not_said_to_have_1_cards(api_client, language, sentence):
+    """The sentence names the count without a noun to agree with it: "1 cards" never."""
+    body = {
+        "ending": "stock_exhausted",
+        "results": [
+            {"player": "ann", "melds": [], "hand": ["4H"]},
+            {"player": "bob", "melds": [], "hand": ["9C"]},
+        ],
+    }
+    answer = post(api_client, HAND, body, language=language).json()
+    details = [v["detail"] for v in answer["violations"] if v["code"] == "too_few_cards"]
+    assert sentence in details
