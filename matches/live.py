@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
@@ -275,7 +275,11 @@ def _finish(
     }
     done = engine.finish(state, held)
     if not done.valid or done.hand is None:
-        raise errors.EventRefused(done.violations)
+        # the engine names a player's part by the player ("held.Ann"); the body named it by id
+        paths = {f"held.{seated}": f"held.{seated.id}" for seated in players.values()}
+        raise errors.EventRefused(
+            [replace(v, path=paths.get(v.path or "", v.path)) for v in done.violations]
+        )
     entry = hand_services.HandEntry(
         ending=done.hand.ending,
         went_out=None if done.hand.went_out is None else done.hand.went_out.id,  # type: ignore[attr-defined]

@@ -305,7 +305,16 @@ class LiveEventsView(LiveMixin):
         response = Response(answer.body, status=answer.status)
         if answer.replayed:
             response["Idempotent-Replayed"] = "true"
-        if answer.etag is not None:
+        if data["type"] == "finish":
+            # the answer is the recorded hand, first time or replayed: its ETag and URL, as
+            # POST hands/ gives them
+            response["ETag"] = http.hand_etag(answer.body["version"], answer.body)
+            response["Location"] = request.build_absolute_uri(
+                reverse(
+                    "hand-detail", kwargs={"match_pk": match_id, "number": answer.body["number"]}
+                )
+            )
+        elif answer.etag is not None:
             response["ETag"] = answer.etag
         return response
 

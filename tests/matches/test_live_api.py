@@ -99,6 +99,37 @@ def test_a_live_hand_played_to_the_end_is_recorded_with_its_totals(as_carol, tab
     assert log.json()["turned_up"] == "7H"
 
 
+def test_the_finish_answers_the_hands_url_and_etag_replayed_too(as_carol, table, trio, players):
+    """The finish's 201 is the recorded hand: Location and ETag as POST hands/ gives them, and
+    the same again when the same finish is replayed by its Idempotency-Key."""
+    ann, ben, cleo = players
+    table.play(*ann_goes_out(ann, ben, cleo))
+    finish = {"type": "finish", "held": {str(ben): BEN_13, str(cleo): CLEO_13}}
+    first = table.send(finish, HTTP_IDEMPOTENCY_KEY="finish-1")
+    assert first.status_code == 201, first.json()
+    hand_url = f"http://testserver/api/v1/matches/{trio['id']}/hands/1/"
+    assert first.headers["Location"] == hand_url
+    read = as_carol.get(hand_url)
+    assert first.headers["ETag"] == read.headers["ETag"]
+    assert as_carol.get(hand_url, HTTP_IF_NONE_MATCH=first.headers["ETag"]).status_code == 304
+    again = table.send(finish, HTTP_IDEMPOTENCY_KEY="finish-1")
+    assert again.status_code == 201 and again.headers["Idempotent-Replayed"] == "true"
+    assert again.headers["Location"] == hand_url
+    assert again.headers["ETag"] == first.headers["ETag"]
+
+
+def test_a_refused_finish_names_each_players_part_by_id_as_the_body_did(as_carol, table, players):
+    ann, ben, cleo = players
+    table.play(*ann_goes_out(ann, ben, cleo))
+    response = table.send({"type": "finish", "held": {str(ben): BEN_13[:12]}})
+    assert response.status_code == 409, response.json()
+    errors = {(e["code"], e["attr"]) for e in response.json()["errors"]}
+    assert errors == {
+        ("held_count_mismatch", f"held.{ben}"),
+        ("held_count_mismatch", f"held.{cleo}"),
+    }
+
+
 def test_the_finish_records_the_hand_as_a_hand_entered_whole_would(
     as_carol, table, trio, players, club, roster
 ):
