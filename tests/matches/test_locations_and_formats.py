@@ -132,3 +132,26 @@ def test_every_standings_csv_is_a_download_named_after_the_club_and_the_day(as_v
     assert "Content-Disposition" not in as_json
     refused = as_victor.get(f"/api/v1/clubs/{club.pk}/standings/csv/", {"ordering": "nonsense"})
     assert "Content-Disposition" not in refused
+
+
+def test_every_list_that_declares_an_ordering_refuses_an_unknown_one(
+    openapi_schema, as_victor, club
+):
+    """A list whose description offers ``?ordering=`` orders by it, and refuses a field it
+    cannot order by; a list that does not order (a club's members) does not offer it."""
+    from matches.models import Season
+
+    season = Season.objects.create(club=club, name="Spring", starts_on=dt.date(2026, 3, 1))
+    ids = {"clubs": club.pk, "seasons": season.pk}
+    declared = [
+        path
+        for path, operations in openapi_schema["paths"].items()
+        if any(p.get("name") == "ordering" for p in operations.get("get", {}).get("parameters", []))
+    ]
+    assert "/api/v1/clubs/{id}/members/" not in declared
+    assert "/api/v1/clubs/{id}/standings/" in declared
+    for path in declared:
+        url = path.replace("{id}", str(ids.get(path.split("/")[3])))
+        refused = as_victor.get(url, {"ordering": "bogus"})
+        assert refused.status_code == 400, path
+        assert [e["code"] for e in refused.json()["errors"]] == ["invalid_ordering"], path

@@ -65,7 +65,12 @@ class ClubViewSet(
             ),
         },
     )
-    @action(detail=True, methods=["get", "post"], serializer_class=s.MembershipSerializer)
+    @action(
+        detail=True,
+        methods=["get", "post"],
+        serializer_class=s.MembershipSerializer,
+        filter_backends=[],  # members come by username; the club list's ordering is not theirs
+    )
     def members(self, request: Request, pk: str | None = None) -> Response:
         """List the members (any member); change a member's role, or invite a user (owners)."""
         club = self.get_object_for_read()
