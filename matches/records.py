@@ -87,8 +87,8 @@ def player_record(*, player: Player) -> dict[str, Any]:
         "went_out_rate": _rounded(hands["went_out"] / played if played else None, "0.0001"),
         "average_net": _rounded(hands["average_net"], "0.01"),
         "best_hand": best,
-        "wild_twos_melded": hands.get("wild_twos_melded"),
-        "queen_of_spades_held": hands.get("queen_of_spades_held"),
+        "wild_twos_melded": hands["wild_twos_melded"],
+        "queen_of_spades_held": hands["queen_of_spades_held"],
         "average_hand_penalty": _rounded(hands["average_hand_penalty"], "0.01"),
     }
 

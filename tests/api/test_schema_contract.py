@@ -400,3 +400,12 @@ def test_every_ruling_says_what_it_answers_in_the_client_s_words(served):
 def test_every_hand_write_declares_the_409_of_a_game_no_longer_installed(served, conflict):
     codes = served["components"]["schemas"][f"{conflict}ConflictErrorItemCodeEnum"]["enum"]
     assert "game_not_installed" in codes
+
+
+def test_a_players_card_figures_are_always_given(served):
+    """Both databases give a player's card figures (0 before any hand): never null."""
+    record = served["components"]["schemas"]["PlayerRecord"]
+    for name in ("wild_twos_melded", "queen_of_spades_held"):
+        field = record["properties"][name]
+        assert "nullable" not in field and "SQLite" not in field["description"], name
+        assert name in record["required"]

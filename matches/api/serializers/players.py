@@ -96,10 +96,10 @@ class PlayerRecordSerializer(serializers.Serializer):
     average_net = _ratio(2, "Net points per hand; null before any hand.")
     best_hand = BestHandSerializer(allow_null=True, help_text="The hand with the highest net.")
     wild_twos_melded = serializers.IntegerField(
-        allow_null=True, help_text="Twos melded standing for another card (null on SQLite)."
+        help_text="Twos melded standing for another card; 0 before any hand."
     )
     queen_of_spades_held = serializers.IntegerField(
-        allow_null=True, help_text="Hands ended holding Q♠ (null on SQLite)."
+        help_text="Hands ended holding Q♠; 0 before any hand."
     )
     average_hand_penalty = _ratio(2, "Points held in hand at the end, per hand.")
 
