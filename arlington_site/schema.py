@@ -180,9 +180,13 @@ class AutoSchema(ErrorsAutoSchema):
 
     def _should_add_http403_error_response(self) -> bool:
         """A change's 403 too: most writes check the requester's role in the club in the view
-        (a viewer may read, not write), where drf-standardized-errors cannot see it."""
+        (a viewer may read, not write), where drf-standardized-errors cannot see it; and every
+        operation of a view marked ``owners_only`` (a club's invitations and public links),
+        whose reads are refused to members who are not owners."""
         if super()._should_add_http403_error_response():
             return True
+        if getattr(self.view, "owners_only", False):
+            return True  # reads too: a member who is not an owner is refused
         permissions = self.view.get_permissions()
         open_to_all = len(permissions) == 1 and type(permissions[0]) is AllowAny
         return self.method in ("POST", "PUT", "PATCH", "DELETE") and not open_to_all

@@ -422,6 +422,7 @@ class BoardView(TournamentMixin):
 class PublicLinkListView(GenericAPIView):
     """A club's public links (owners): list them, or make one."""
 
+    owners_only = True  # the description declares the 403 of the list too
     permission_classes = [IsAuthenticated]
     serializer_class = s.PublicLinkSerializer
     queryset = PublicLink.objects.none()

@@ -143,6 +143,8 @@ class SignupSerializer(serializers.Serializer):
 class OwnersOfTheClub(generics.GenericAPIView if TYPE_CHECKING else object):  # type: ignore[misc]
     """Finds the club in the URL: 404 to outsiders, 403 to members who are not owners."""
 
+    owners_only = True  # the description declares the 403 of every operation, reads included
+
     def club(self) -> Club:
         club = selectors.club_visible_to(self.request.user, self.kwargs["pk"])
         if club is None:

@@ -155,3 +155,30 @@ def test_every_list_that_declares_an_ordering_refuses_an_unknown_one(
         refused = as_victor.get(url, {"ordering": "bogus"})
         assert refused.status_code == 400, path
         assert [e["code"] for e in refused.json()["errors"]] == ["invalid_ordering"], path
+
+
+def test_every_read_refused_to_a_viewer_declares_its_403(openapi_schema, as_alice, as_victor, club):
+    """A club's reads that only owners may make (its invitations, its public links, its
+    webhooks) are refused to a viewer with 403, and their description says so."""
+    invitation = as_alice.post(
+        f"/api/v1/clubs/{club.pk}/invitations/", {"role": "viewer"}, format="json"
+    ).json()
+    ids = {"{id}": club.pk, "{invitation}": invitation["id"]}
+    refused = []
+    for path, operations in openapi_schema["paths"].items():
+        if "get" not in operations or not path.startswith("/api/v1/clubs/{id}/"):
+            continue
+        url = path
+        for name, value in ids.items():
+            url = url.replace(name, str(value))
+        if "{" in url:
+            continue  # a path of objects this test does not make
+        if as_victor.get(url).status_code == 403:
+            refused.append(path)
+            assert "403" in operations["get"]["responses"], path
+    assert {
+        "/api/v1/clubs/{id}/invitations/",
+        "/api/v1/clubs/{id}/invitations/{invitation}/",
+        "/api/v1/clubs/{id}/public-links/",
+        "/api/v1/clubs/{id}/webhooks/",
+    } <= set(refused)
