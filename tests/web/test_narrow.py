@@ -355,3 +355,21 @@ def test_long_names_are_whole_on_the_entry_tabs_of_a_phone(page_as, alice, club,
         || r.top >= m.bottom - 0.5 || r.bottom <= m.top + 0.5);
     }"""
     assert mark.evaluate(clear)
+
+
+def test_a_club_night_named_without_a_break_fits(
+    narrow, club, roster, season, alice, night, screenshot
+):
+    """A night's name of 100 letters without a space (the most the API takes) wraps on every
+    page that shows it, as a club's or a player's long name does."""
+    night.name = "Thursday" * 12 + "Nite"
+    night.save(update_fields=["name"])
+    link = PublicLink.objects.create(
+        club=club, created_by=alice, scope="tournament", tournament=night
+    )
+    table = finished_and_live(club, roster, season, alice)
+    every = signed_in_pages(club, roster, table, night, create_match(club, roster, user=alice))
+    names = ["club nights", "director's board", "room display", "pairing cards"]
+    pages = {name: every[name] for name in names}
+    pages["public club night"] = (f"/r/{link.token}/", "tbody tr")
+    assert visit(narrow, pages, screenshot) == {name: [] for name in pages}
