@@ -38,6 +38,9 @@ SENTENCES = {
     "withdraw": gettext_lazy("Withdraw"),
     "withdraw_player": gettext_lazy("Withdraw %(name)s"),
     "player_withdrawn": gettext_lazy("%(name)s is withdrawn."),
+    "player_already_withdrawn": gettext_lazy(
+        "%(name)s was already withdrawn, on another phone: the list is up to date now."
+    ),
     "player_entered": gettext_lazy("%(name)s is entered."),
     "seat_number": gettext_lazy("Seat %(number)s"),
     "deals_first": gettext_lazy("deals first"),

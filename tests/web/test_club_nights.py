@@ -63,6 +63,32 @@ def test_a_director_draws_a_round_and_follows_every_table(
     assert_accessible(page)
 
 
+def test_the_entrants_follow_another_phone_and_a_stale_withdrawal_says_so(
+    page_as, alice, night, roster
+):
+    """Two directors' phones: who comes and goes on one shows on the other at its next
+    refresh, and withdrawing a player the other phone has just withdrawn says so."""
+    page = page_as(alice)
+    page.goto(f"/tournaments/{night.pk}/")
+    entrants = page.locator("#entrant-list li")
+    expect(entrants).to_have_count(9)
+    fay = Player.objects.get(club=night.club, name="Fay")
+    tournaments.entrant_withdraw(tournament=night, player=fay.pk)  # on the other phone
+    page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")  # a refresh
+    expect(entrants).to_have_count(8)
+    expect(page.locator(f'#entrant-player option[value="{fay.pk}"]')).to_have_count(1)
+
+    ann = roster[0]
+    stale = page.get_by_role("button", name=f"Withdraw {ann.name}")
+    tournaments.entrant_withdraw(tournament=night, player=ann.pk)  # before this phone refreshes
+    stale.click()
+    expect(page.locator("#draw-status")).to_have_text(
+        f"{ann.name} was already withdrawn, on another phone: the list is up to date now."
+    )
+    expect(page.locator(f'#entrant-list li[data-player="{ann.pk}"]')).to_have_count(0)
+    expect(page.locator("#messages")).not_to_contain_text("Not found")
+
+
 def test_a_viewer_follows_the_board_but_cannot_draw(page_as, victor, night, alice):
     tournaments.round_draw(tournament=night, user=alice)
     page = page_as(victor)

@@ -1,5 +1,5 @@
 // The director's board: every table of the latest round, live, the leaderboard, and the draw.
-import { clearMessages, del, get, getAll, post, request, showError } from "../api.js";
+import { ApiError, clearMessages, del, get, getAll, post, request, showError } from "../api.js";
 import { byName, h, number, pageData } from "../dom.js";
 import { sentences, t } from "../i18n.js";
 import { decimal, tableCard } from "../nighttables.js";
@@ -51,8 +51,12 @@ async function loadEntrants() {
     h("li", { dataset: { player: entry.player } },
       h("span", {}, entry.name),
       h("button", { type: "button", class: "button small", "aria-label": t("withdraw_player", { name: entry.name }), onclick: () => withdraw(entry) }, t("withdraw")))));
-  document.getElementById("entrant-player").replaceChildren(...roster.filter((player) => !entered.has(player.id)).sort(byName).map((player) =>
+  // a refresh keeps the player being chosen, unless they came in on another phone meanwhile
+  const select = document.getElementById("entrant-player");
+  const chosen = select.value;
+  select.replaceChildren(...roster.filter((player) => !entered.has(player.id)).sort(byName).map((player) =>
     h("option", { value: player.id }, player.name)));
+  if ([...select.options].some((option) => option.value === chosen)) select.value = chosen;
   document.getElementById("entrant-form").hidden = entered.size === roster.length;
   showPlaying();
 }
@@ -64,6 +68,12 @@ async function withdraw(entry) {
     document.getElementById("draw-status").textContent = t("player_withdrawn", { name: entry.name });
     await Promise.all([loadEntrants(), load()]);
   } catch (error) {
+    if (error instanceof ApiError && error.status === 404) {
+      // withdrawn meanwhile on another phone: the list is out of date, not the player missing
+      document.getElementById("draw-status").textContent = t("player_already_withdrawn", { name: entry.name });
+      await Promise.all([loadEntrants(), load()]);
+      return;
+    }
     showError(error, { sentences });
   }
 }
@@ -141,7 +151,14 @@ async function setup() {
   }
 }
 
+// the board and, for a director, who is entered: another phone may draw, enter or withdraw
+function refresh() {
+  if (document.visibilityState !== "visible") return;
+  load();
+  if (director) loadEntrants().catch((error) => showError(error, { sentences }));
+}
+
 setup();
 load();
-document.addEventListener("visibilitychange", () => document.visibilityState === "visible" && load());
-setInterval(() => document.visibilityState === "visible" && load(), REFRESH_MS);
+document.addEventListener("visibilitychange", refresh);
+setInterval(refresh, REFRESH_MS);
