@@ -53,7 +53,7 @@ def tournament_create(
         raise errors.ClubnightError(
             "too_few_entrants",
             attr="players",
-            ruleset=ruleset,
+            ruleset=gettext(rules.label),
             least=rules.min_players,
             count=len(players),
         )
@@ -80,7 +80,7 @@ def _check_tables(
             raise errors.ClubnightError(
                 "table_size",
                 attr=f"tables.{t}",
-                ruleset=rules.name,
+                ruleset=gettext(rules.label),
                 least=rules.min_players,
                 most=rules.max_players,
                 table=t + 1,

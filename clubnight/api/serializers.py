@@ -66,8 +66,8 @@ class TournamentCreateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=100)
     ruleset = _ruleset()
     season = _id(required=False, allow_null=True, help_text="A season of the club, if any.")
-    players = serializers.ListField(
-        child=_id(), min_length=1, max_length=MAX_ENTRANTS, help_text="Player ids of the roster."
+    players = serializers.ListField(  # too few for a table: the sentence names the game's least
+        child=_id(), max_length=MAX_ENTRANTS, help_text="Player ids of the roster."
     )
 
 
@@ -122,10 +122,9 @@ class RoundCreateSerializer(serializers.Serializer):
         required=False,
         help_text="Reproduces a draw; a fresh random seed when left out (kept with the round).",
     )
-    tables = serializers.ListField(
-        child=serializers.ListField(child=_id(), min_length=1, max_length=10),
+    tables = serializers.ListField(  # too few or none: the draw's own sentences say what is wrong
+        child=serializers.ListField(child=_id(), max_length=10),
         required=False,
-        min_length=1,
         max_length=MAX_ENTRANTS,
         help_text="The director's own tables: player ids, clockwise, seating every entrant once.",
     )
@@ -133,7 +132,8 @@ class RoundCreateSerializer(serializers.Serializer):
         child=serializers.CharField(max_length=50),
         required=False,
         max_length=MAX_ENTRANTS,
-        help_text='Table names, in order (default "Table 1", "Table 2", ...).',
+        help_text="Table names, in order, at most one a table and no two alike (default "
+        '"Table 1", "Table 2", ...).',
     )
 
 

@@ -168,6 +168,28 @@ def test_a_directors_tables_must_seat_every_entrant_once_at_legal_tables(
     assert Match.objects.count() == 0
 
 
+@pytest.mark.parametrize(
+    ("body", "sentence"),
+    [
+        ({"players": []}, "A tournament of Arlington needs at least 2 players; 0 given."),
+        ({"tables": [[]]}, "A table of Arlington seats 2 to 5 players; table 1 has 0."),
+        ({"tables": []}, "is entered but seated at no table."),
+    ],
+)
+def test_an_empty_list_is_refused_in_the_nights_own_words(as_carol, club, crowd, body, sentence):
+    """No "Ensure this field has at least 1 elements.", and the game by its name, not its code."""
+    if "players" in body:
+        response = as_carol.post(
+            "/api/v1/tournaments/", {"club": club.pk, "name": "Tuesday", **body}, format="json"
+        )
+    else:
+        tournament = create(as_carol, club, crowd[:5]).json()["id"]
+        response = draw_round(as_carol, tournament, **body)
+    assert response.status_code == 400, response.json()
+    (error,) = response.json()["errors"]
+    assert sentence in error["detail"]
+
+
 def test_a_roster_player_at_a_directors_table_who_is_not_entered_is_named(as_carol, club, crowd):
     players = crowd[:4]
     tournament = create(as_carol, club, players[:3]).json()["id"]
