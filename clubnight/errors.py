@@ -20,6 +20,13 @@ MESSAGES = {
     "table_size": _(
         "A table of {ruleset} seats {least} to {most} players; table {table} has {count}."
     ),
+    "too_many_table_names": _(
+        "{count} table names are given for {tables} tables: give at most one name a table."
+    ),
+    "table_named_twice": _(
+        "Two tables are named {name}: give each table a name of its own, so that every player "
+        "finds theirs."
+    ),
     "match_not_in_club": _("Match {match} does not belong to this club."),
     "tournament_not_in_club": _("Tournament {tournament} does not belong to this club."),
 }

@@ -262,15 +262,27 @@ def round_draw(
     else:
         seed = secrets.randbelow(MAX_SEED) if seed is None else seed
         drawn = _draw(locked, entrants, seating, seed)
+    given = list(names or ())
+    if len(given) > len(drawn):
+        raise errors.ClubnightError(
+            "too_many_table_names", attr="names", count=len(given), tables=len(drawn)
+        )
+    # the tables not named are numbered in the language of the director who draws the round
+    table_names = given + [
+        gettext("Table {number}").format(number=t) for t in range(len(given) + 1, len(drawn) + 1)
+    ]
+    seen: set[str] = set()
+    for t, name in enumerate(table_names):
+        if name.strip().casefold() in seen:  # two tables one name: no knowing where to sit
+            raise errors.ClubnightError(
+                "table_named_twice", attr=f"names.{t}" if t < len(given) else "names", name=name
+            )
+        seen.add(name.strip().casefold())
     number = 1 if last is None else last.number + 1
     new = Round.objects.create(
         tournament=locked, number=number, seating=seating, seed=seed, created_by=user
     )
-    for t, seated in enumerate(drawn, start=1):
-        if names and t <= len(names):
-            name = names[t - 1]
-        else:  # named in the language of the director who draws the round
-            name = gettext("Table {number}").format(number=t)
+    for t, (seated, name) in enumerate(zip(drawn, table_names, strict=True), start=1):
         match = match_services.match_create(
             club=locked.club,
             players=seated,

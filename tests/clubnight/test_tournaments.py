@@ -169,6 +169,22 @@ def test_a_directors_tables_must_seat_every_entrant_once_at_legal_tables(
 
 
 @pytest.mark.parametrize(
+    ("names", "error"),
+    [
+        (["Window", "Door", "Hall"], ("too_many_table_names", "names")),
+        (["Window", "window "], ("table_named_twice", "names.1")),
+        (["Table 2"], ("table_named_twice", "names")),  # as the second table would be named
+    ],
+)
+def test_a_draws_table_names_are_one_a_table_and_never_alike(as_carol, club, crowd, names, error):
+    tournament = create(as_carol, club, crowd[:9]).json()["id"]  # two tables
+    response = draw_round(as_carol, tournament, names=names)
+    assert response.status_code == 400, response.json()
+    assert [(e["code"], e["attr"]) for e in response.json()["errors"]] == [error]
+    assert Match.objects.count() == 0
+
+
+@pytest.mark.parametrize(
     ("body", "sentence"),
     [
         ({"players": []}, "A tournament of Arlington needs at least 2 players; 0 given."),
