@@ -53,6 +53,10 @@ def test_a_broken_meld_is_shown_on_that_meld_and_the_hand_is_refused_until_fixed
     expect(broken).to_have_class(re.compile(r"\binvalid\b"))
     expect(broken.locator('.problems li[data-code="run_not_consecutive"]')).to_be_visible()
     expect(page.locator('.player-panel .group[data-group="0"].invalid')).to_have_count(0)
+    # until Record is pressed, the count of problems reads in the amber of things to check
+    status, problems = page.locator("#preview-status"), broken.locator(".problems")
+    colour = "(e) => getComputedStyle(e).color"
+    assert status.evaluate(colour) == problems.evaluate(colour) == "rgb(74, 48, 0)"
     # the preview scores every player: Ann went out with 240 melded and the bonus
     expect(page.locator("#tab-0 .tab-net")).to_have_text("+340")
     screenshot(page, "hand-entry-violation")
@@ -62,6 +66,8 @@ def test_a_broken_meld_is_shown_on_that_meld_and_the_hand_is_refused_until_fixed
     refused = page.locator('#messages .error-summary[data-codes~="run_not_consecutive"]')
     expect(refused).to_be_visible()
     assert match.hands.count() == 0
+    # refused: the same count reads as the errors do
+    assert status.evaluate(colour) == problems.evaluate(colour) != "rgb(74, 48, 0)"
 
     # fixed: 8D out, 7D in
     broken.locator('.chip[data-card="8D"]').click()
