@@ -220,5 +220,8 @@ def test_a_table_recording_into_a_round_the_director_took_back_is_told_so(
     messages = page.locator("#messages")
     expect(messages).to_contain_text("Nothing was recorded: this match is no longer there.")
     expect(messages).not_to_contain_text("Not found.")
+    # nothing on the page leads back to the match that is gone
+    expect(page.get_by_role("link", name="Back to the match")).to_have_count(0)
+    expect(page.locator(f'a[href="/matches/{match.pk}/"]')).to_have_count(0)
     messages.get_by_role("link", name="Back to the club").click()
     expect(page).to_have_url(re.compile(rf"/clubs/{club.pk}/$"))

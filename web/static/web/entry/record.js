@@ -28,10 +28,13 @@ function showRefusal(error) {
   const box = showError(error, { sentences });
   if (error instanceof ApiError && error.status === 404) {
     // the match is gone (a director took its round back) or this login lost the club
-    box.replaceChildren(
-      h("p", {}, t("match_gone")),
-      h("a", { class: "button", href: `/clubs/${state.match.club}/` }, t("to_club")),
-    );
+    const club = `/clubs/${state.match.club}/`;
+    box.replaceChildren(h("p", {}, t("match_gone")), h("a", { class: "button", href: club }, t("to_club")));
+    // and no way back to a match that is not there: the page's own links lead to the club
+    for (const link of document.querySelectorAll(`a[href="${matchUrl}"]`)) {
+      link.href = club;
+      link.textContent = t("to_club");
+    }
   } else if (error instanceof ApiError) {
     box.prepend(h("h2", {}, t("problems")));
   }
