@@ -116,6 +116,9 @@ ENTRY_SENTENCES: dict[str, Any] = {
         "Typed cards are read by the server, which cannot be reached: tap the cards instead."
     ),
     "share_recorded": _("Hand %(n)s was recorded on another phone."),
+    "share_restarted": _(
+        "Hand %(n)s was started again on another phone: what was entered for it is cleared."
+    ),
     "share_recorded_unsent": _(
         "Hand %(n)s was recorded on another phone before your last changes reached it."
     ),

@@ -264,10 +264,16 @@ def test_a_scorekeeper_starts_the_hand_again_on_every_phone(
     expect(b.locator("#preview-status")).to_have_text("")  # nothing entered, nothing to check
     expect(a.locator(".player-panel .chip")).to_have_count(0)
     expect(a.locator('input[name="ending"]:checked')).to_have_count(0)
+    # the other phone is told why its cards went, the phone that cleared them is not
+    expect(a.locator("#share-restarted")).to_have_text(
+        "Hand 1 was started again on another phone: what was entered for it is cleared."
+    )
+    expect(b.locator("#share-restarted")).to_have_count(0)
     assert not any(p.data.get("melds") or p.data.get("hand") for p in HandDraftPart.objects.all())
-    # the entry goes on from nothing on both phones
+    # the entry goes on from nothing on both phones, the news gone once it does
     tap(a, "9D")
     expect(b.locator('.player-panel .chip[data-card="9D"]')).to_be_visible()
+    expect(a.locator("#share-restarted")).to_have_count(0)
 
 
 def test_an_owner_links_a_player_to_a_member_who_then_enters_their_own_hand(

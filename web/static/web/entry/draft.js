@@ -569,12 +569,14 @@ function unsentOf(key, local, base) {
 // phone's waits beside it in `shared.conflicts` for a choice (nothing of that part is sent
 // meanwhile, and a newer version from the other phone replaces the one offered); the ending's
 // answers, one value each, take the other phone's when both phones changed the same one
-// differently. Returns {changed, clashes}: whether the draft changed, and the keys of the
-// parts where an ending's answer of this phone's gave way (the screen says so).
+// differently. Returns {changed, clashes, restarted}: whether the draft changed, the keys of
+// the parts where an ending's answer of this phone's gave way, and whether the hand was
+// started again on another phone (parts shared before are gone); the screen says so.
 export function adoptShared(draft, answer) {
   const shared = sharedOf(draft);
   const clashes = [];
   let changed = false;
+  let restarted = false;
   const parts = partsOfAnswer(answer);
   for (const key of Object.keys(shared.versions)) {
     // a part this phone saw written is no longer in the draft: the hand was started again
@@ -584,6 +586,7 @@ export function adoptShared(draft, answer) {
     const local = partData(draft, key);
     const kept = unsentOf(key, local, shared.base[key] ?? emptyPart(draft, key)) ?? emptyPart(draft, key);
     forgetPart(draft, key);
+    restarted = true;
     if (!sameJson(kept, local)) {
       setPart(draft, key, kept);
       changed = true;
@@ -634,7 +637,7 @@ export function adoptShared(draft, answer) {
       changed = true;
     }
   }
-  return { changed, clashes: [...new Set(clashes)] };
+  return { changed, clashes: [...new Set(clashes)], restarted };
 }
 
 // The parts whose cards differ between this phone and another: [{key, mine, theirs, by}],

@@ -79,7 +79,12 @@ async function close(error) {
 }
 
 function take(answer) {
-  const { changed: moved, clashes } = adoptShared(state.draft, answer);
+  const { changed: moved, clashes, restarted } = adoptShared(state.draft, answer);
+  if (restarted) {
+    // cleared on another phone: said here, until this phone shares something of its own
+    state.share = { ...state.share, restarted: true };
+    announce(t("share_restarted", { n: state.draft.number }));
+  }
   if (clashes.length) {
     const names = clashes.map((key) => (key === ENDING_PART ? t("how_ended") : state.draft.players.find((p) => String(p.id) === key)?.name));
     state.share = { ...state.share, clashes: names };
@@ -98,7 +103,7 @@ export async function restart() {
   written += 1; // a read begun before holds the old parts
   startAgain(state.draft);
   etag = null;
-  setStatus("sharing", { clashes: [] });
+  setStatus("sharing", { clashes: [], restarted: false });
   actions.changed(); // the preview too: an empty entry has none
   poll();
 }
@@ -158,6 +163,7 @@ async function sendPart(key) {
     const mine = key === ENDING_PART ? answer.data.ending : answer.data.players?.find((p) => String(p.player) === key);
     markShared(draft, key, data, mine?.version ?? version + 1);
     written += 1;
+    state.share = { ...state.share, restarted: false };
     take(answer.data);
   } catch (error) {
     if (error instanceof ApiError && error.codes.includes("draft_changed") && error.envelope.draft) {
