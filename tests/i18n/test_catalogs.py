@@ -135,6 +135,21 @@ def test_undoing_a_round_is_not_the_word_of_the_browsers_cancel_button():
     assert "Annuler" not in french[question + "draw it again."]
 
 
+def test_the_cancel_of_a_dialog_fits_every_dialog_it_closes():
+    """One "Cancel" closes the dialog that voids a hand and the one that starts a hand again:
+    in French it must not speak of voiding ("annuler"), which means nothing beside "Start the
+    hand again" and reads like the void itself beside "Void the hand"."""
+    french = {entry.msgid: entry.translations[0] for entry in messages("fr")}
+    assert "annuler" not in french["Cancel"].casefold()
+
+
+def test_the_winners_mark_takes_no_gender():
+    """"Ann (winner)": the mark beside a name says who won without a gender the name may not
+    have, as French "victoire" does."""
+    portuguese = {entry.msgid: entry.translations[0] for entry in messages("pt")}
+    assert portuguese["winner"] not in {"vencedor", "vencedora", "ganhador", "ganhadora"}
+
+
 ARTICLES = {"pt": r"o|os|as|do|dos|no|nos", "fr": r"le|la|les|du|des|au|aux"}
 
 
