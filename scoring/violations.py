@@ -394,7 +394,11 @@ def render_notation(code: str, text: str, translate: Callable[[str], str] = _ide
     '7H=7D: only a two may stand for another card.'
     >>> render_notation("invalid_card", "Q" * 3000)[:30]
     'QQQQQQQQQQQQQQQQQQQQQQQ… is no'
+    >>> render_notation("invalid_card", "")[:20]  # a blank text is shown in quotes, as written
+    '"" is not a card: wr'
     """
+    if not text.strip():
+        return translate(NOTATION_MESSAGES[code]).format(text=f'"{text}"')
     if len(text) > NOTATION_SHOWN:
         text = text[: NOTATION_SHOWN - 1] + "…"
     return translate(NOTATION_MESSAGES[code]).format(text=text)

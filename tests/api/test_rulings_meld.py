@@ -102,6 +102,8 @@ def test_rulings_are_throttled_with_the_error_envelope(api_client, monkeypatch):
         (["7D"], '["7D"] is not a card'),  # as sent in JSON, not as Python writes a list
         (7, "7 is not a card"),
         ("Q" * 3000, "QQQQQQQQQQQQQQQQQQQQQQQ… is not a card"),  # cut, not echoed whole
+        ("", '"" is not a card'),  # blank: in quotes, or the sentence would start with nothing
+        ("  ", '"  " is not a card'),
     ],
 )
 def test_an_unreadable_card_is_named_as_sent_and_briefly(api_client, card, shown):
