@@ -15,6 +15,7 @@ from rest_framework.request import Request
 
 DEVICE_KEY_LENGTH = len(knox_settings.TOKEN_PREFIX) + knox_settings.AUTH_TOKEN_CHARACTER_LENGTH
 LAST_USED_EVERY = dt.timedelta(minutes=1)  # at most one write a minute per token
+BEARER_REFUSED = _('Send the token as "Authorization: Token <key>"; "Bearer" is not read here.')
 
 
 class DeviceTokenAuthentication(TokenAuthentication):
@@ -28,6 +29,9 @@ class DeviceTokenAuthentication(TokenAuthentication):
 
     def authenticate(self, request: Request) -> Any:
         words = get_authorization_header(request).split()
+        if words and words[0].lower() == b"bearer":
+            # a common habit elsewhere: refused with the way to send it, not "not provided"
+            raise exceptions.AuthenticationFailed(BEARER_REFUSED)
         if len(words) == 2 and words[0].lower() == b"token":
             if len(words[1]) != DEVICE_KEY_LENGTH:
                 return None

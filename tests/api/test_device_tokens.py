@@ -154,6 +154,17 @@ def test_an_expired_token_is_refused(alice):
     assert codes(response) == [("authentication_failed", None)]
 
 
+def test_a_token_sent_as_bearer_is_refused_with_the_way_to_send_it(alice):
+    issued = sign_in("alice")
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {issued['token']}")
+    response = client.get("/api/v1/clubs/")
+    assert response.status_code == 401
+    assert codes(response) == [("authentication_failed", None)]
+    assert '"Authorization: Token <key>"' in response.json()["errors"][0]["detail"]
+    assert with_token(issued["token"]).get("/api/v1/clubs/").status_code == 200
+
+
 def test_the_legacy_token_keeps_working_beside_device_tokens(alice):
     legacy = APIClient().post(
         "/api/v1/auth/token/", {"username": "alice", "password": "alice-pw-1234"}, format="json"

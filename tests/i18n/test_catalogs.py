@@ -144,7 +144,7 @@ def test_the_cancel_of_a_dialog_fits_every_dialog_it_closes():
 
 
 def test_the_winners_mark_takes_no_gender():
-    """"Ann (winner)": the mark beside a name says who won without a gender the name may not
+    """ "Ann (winner)": the mark beside a name says who won without a gender the name may not
     have, as French "victoire" does."""
     portuguese = {entry.msgid: entry.translations[0] for entry in messages("pt")}
     assert portuguese["winner"] not in {"vencedor", "vencedora", "ganhador", "ganhadora"}
