@@ -141,10 +141,25 @@ def sorting_name(text: str) -> tuple[str, str]:
 
     >>> sorted(["Zoé", "adam", "Éloïse", "Bruno"], key=sorting_name)
     ['adam', 'Bruno', 'Éloïse', 'Zoé']
+
+    Letters whose accent is part of the letter itself (Ł, Ø, Đ, Æ, ß...) go with the letters
+    they are read as, as the pages' own sorting puts them:
+
+    >>> sorted(["Zoe", "Łukasz", "Mia", "Lara", "Øyvind"], key=sorting_name)
+    ['Lara', 'Łukasz', 'Mia', 'Øyvind', 'Zoe']
     """
-    letters = unicodedata.normalize("NFKD", text)
+    letters = unicodedata.normalize("NFKD", text).translate(_READ_AS)
     plain = "".join(c for c in letters if not unicodedata.combining(c))
     return plain.casefold(), text
+
+
+_READ_AS = str.maketrans(
+    {
+        **dict(zip("ŁłØøĐđĦħıĸŦŧĿŀ", "LlOoDdHhikTtLl", strict=True)),
+        **{"ß": "ss", "Æ": "AE", "æ": "ae", "Œ": "OE", "œ": "oe", "Þ": "TH", "þ": "th"},
+    }
+)
+"""The Latin letters Unicode does not split into a letter and an accent, as they are read."""
 
 
 class Player(models.Model):

@@ -207,3 +207,16 @@ def test_a_name_sorts_by_its_letters_in_any_case_and_without_accents():
 
     names = ["Zoé", "adam", "Éloïse", "Bruno", "eve", "Ève"]
     assert sorted(names, key=sorting_name) == ["adam", "Bruno", "Éloïse", "eve", "Ève", "Zoé"]
+    # a letter that is its own letter with an accent goes with the letter it is read as
+    names = ["Zoe", "Łukasz", "Mia", "Lara", "Øyvind", "Strauß", "Strauss", "Dan", "Đorđe"]
+    assert sorted(names, key=sorting_name) == [
+        "Dan",
+        "Đorđe",
+        "Lara",
+        "Łukasz",
+        "Mia",
+        "Øyvind",
+        "Strauss",
+        "Strauß",
+        "Zoe",
+    ]

@@ -225,3 +225,21 @@ def test_a_table_recording_into_a_round_the_director_took_back_is_told_so(
     expect(page.locator(f'a[href="/matches/{match.pk}/"]')).to_have_count(0)
     messages.get_by_role("link", name="Back to the club").click()
     expect(page).to_have_url(re.compile(rf"/clubs/{club.pk}/$"))
+
+
+def test_the_pages_sort_names_as_the_server_does(page_as, alice):
+    """The entrants (sorted on the page) and the leaderboard's ties (sorted by the server) list
+    the same names in the same order, letters like Ł and Ø included."""
+    from matches.models import sorting_name
+
+    page = page_as(alice)
+    page.goto("/")
+    names = ["Zoé", "adam", "Éloïse", "Bruno", "Łukasz", "Lara", "Øyvind", "Mia", "Pia"]
+    on_the_page = page.evaluate(
+        """async (names) => {
+          const { byName } = await import("/static/web/dom.js");
+          return names.map((name) => ({ name })).sort(byName).map((p) => p.name);
+        }""",
+        names,
+    )
+    assert on_the_page == sorted(names, key=sorting_name)
