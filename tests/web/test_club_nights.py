@@ -89,6 +89,21 @@ def test_the_entrants_follow_another_phone_and_a_stale_withdrawal_says_so(
     expect(page.locator("#messages")).not_to_contain_text("Not found")
 
 
+def test_a_director_who_draws_second_sees_the_round_drawn_first(page_as, alice, night):
+    """Two directors tap Draw at once: the one refused is shown the round the other drew,
+    its tables and the draw waiting, not the board as it was."""
+    page = page_as(alice)
+    page.clock.install()  # the board's own refresh waits: only the refusal brings the news
+    page.goto(f"/tournaments/{night.pk}/")
+    expect(page.locator("#round-heading")).to_have_text("No round drawn yet.")
+    tournaments.round_draw(tournament=night, user=alice)  # the other director's phone
+    page.get_by_role("button", name="Draw the next round").click()
+    expect(page.locator("#messages")).to_contain_text("Round 1")
+    expect(page.locator("#round-heading")).to_have_text("Round 1")
+    expect(page.locator("#board-tables .night-table")).to_have_count(2)
+    expect(page.get_by_role("button", name="Draw the next round")).to_be_disabled()
+
+
 def test_a_viewer_follows_the_board_but_cannot_draw(page_as, victor, night, alice):
     tournaments.round_draw(tournament=night, user=alice)
     page = page_as(victor)

@@ -136,6 +136,8 @@ async function setup() {
         await load();
       } catch (error) {
         showError(error, { sentences });
+        // refused because another phone drew first, say: the board shows the round as it is
+        if (error instanceof ApiError) await Promise.all([load(), loadEntrants()]);
       } finally {
         showPlaying();
       }
