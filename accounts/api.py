@@ -127,7 +127,16 @@ class TokensView(generics.ListAPIView):
                 description="A retry with the same key and body (credentials checked again) "
                 "gets the first answer, the same token, and creates none; the same key with "
                 "another body is refused (422).",
-            )
+            ),
+            OpenApiParameter(
+                "Idempotent-Replayed",
+                OpenApiTypes.STR,
+                OpenApiParameter.HEADER,
+                response=[201],
+                enum=["true"],
+                description="`true` when this is the first answer to an earlier sign-in with "
+                "the same Idempotency-Key, sent again; absent otherwise.",
+            ),
         ],
     )
     def post(self, request: Request) -> Response:

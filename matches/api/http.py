@@ -310,6 +310,13 @@ REPLAYED = _header(
     response=[201],
     enum=["true"],
 )
+REPLAYED_ANSWER = _header(
+    "Idempotent-Replayed",
+    "`true` when this is the first answer to an earlier request "
+    "with the same Idempotency-Key, sent again; absent otherwise.",
+    response=[200, 201],
+    enum=["true"],
+)  # an operation whose first answer may be a 200 (a hand that confirms the one recorded)
 IDEMPOTENCY_KEY = _header(
     "Idempotency-Key",
     "A retry with the same key and body returns the first answer and records "

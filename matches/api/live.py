@@ -289,7 +289,12 @@ class LiveEventsView(LiveMixin):
             422: http.KEY_REUSED,
             428: http.PRECONDITION_REQUIRED,
         },
-        parameters=[http.IF_MATCH_LIVE, http.IDEMPOTENCY_KEY_LIVE, http.ETAG_LIVE],
+        parameters=[
+            http.IF_MATCH_LIVE,
+            http.IDEMPOTENCY_KEY_LIVE,
+            http.ETAG_LIVE,
+            http.REPLAYED_ANSWER,
+        ],
     )
     def post(self, request: Request, match_pk: int) -> Response:
         match_id = self.admit()

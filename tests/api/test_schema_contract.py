@@ -409,3 +409,19 @@ def test_a_players_card_figures_are_always_given(served):
         field = record["properties"][name]
         assert "nullable" not in field and "SQLite" not in field["description"], name
         assert name in record["required"]
+
+
+def test_every_answer_that_may_be_a_replay_declares_it(served):
+    """An operation taking an Idempotency-Key may send any of its successful answers again,
+    marked Idempotent-Replayed: each of them declares that header (a hand's 200 and 201, a live
+    event's 200 and 201, a sign-in's 201)."""
+    missing = [
+        (method, path, status)
+        for path, operations in served["paths"].items()
+        for method, operation in operations.items()
+        if isinstance(operation, dict)
+        and any(p.get("name") == "Idempotency-Key" for p in operation.get("parameters", []))
+        for status, answer in operation["responses"].items()
+        if status.startswith("2") and "Idempotent-Replayed" not in answer.get("headers", {})
+    ]
+    assert missing == []

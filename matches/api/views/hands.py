@@ -93,7 +93,7 @@ class HandListView(MatchHandsMixin):
             409: RECORD_CONFLICT,
             422: http.KEY_REUSED,
         },
-        parameters=[http.IDEMPOTENCY_KEY, http.ETAG, http.REPLAYED],
+        parameters=[http.IDEMPOTENCY_KEY, http.ETAG, http.REPLAYED_ANSWER],
     )
     def post(self, request: Request, match_pk: int) -> Response:
         match_id = self.get_match_id()  # before the body or the key is read: 404 for outsiders
