@@ -46,6 +46,8 @@ def test_a_delivery_is_signed_per_standard_webhooks(
     event = Event.objects.get(type="hand.recorded")
     assert payload["type"] == "hand.recorded"
     assert payload["data"] == {**event.data, "match": match["id"], "number": 1}
+    # the event's time, in UTC, written as the API writes its times
+    assert json.loads(got.body)["timestamp"].endswith("Z")
     assert got.headers["webhook-id"] == f"evt_{event.pk}"
     assert got.headers["Content-Type"] == "application/json"
     delivery = Delivery.objects.get()

@@ -112,6 +112,7 @@ def test_a_void_and_a_confirmation_write_theirs(as_carol, victor, alices_world):
         "match": world.match,
         "number": 1,
         "by": "victor",
+        "at": confirmed.json()["confirmations"][-1]["at"],  # as the API writes it, with Z
     }
     assert voided.data["number"] == 1
     assert [s["total"] for s in voided.data["state"]["seats"]] == [0, 0, 0]
