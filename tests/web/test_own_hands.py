@@ -14,7 +14,7 @@ from itertools import zip_longest
 from playwright.sync_api import Page, expect
 from rest_framework.test import APIClient
 
-from matches.models import Hand, HandDraftPart
+from matches.models import Hand, HandDraftPart, Match
 from tests.factories import create_match, record_hand, went_out
 from tests.web.entry import (
     ANN_MELDS,
@@ -45,6 +45,16 @@ def link(roster, *users) -> None:
     for player, user in zip(roster, users, strict=False):
         player.user = user
         player.save()
+
+
+def two_phones(page_as, alice, bob, players) -> tuple[Match, Page, Page]:
+    """A new match of ``players`` open on Alice's and Bob's phones, both sharing its entry."""
+    match = create_match(players[0].club, players, user=alice)
+    a, b = phone(page_as, alice), phone(page_as, bob)
+    for page in (a, b):
+        open_entry(page, match.pk)
+        expect(page.get_by_text(SHARED, exact=True)).to_be_visible()
+    return match, a, b
 
 
 def taps(page: Page, melds: list[list[str]], held: list[str]) -> list[Step]:
@@ -138,11 +148,8 @@ def test_two_phones_tapping_the_same_whole_hand_never_double_a_card(
 ):
     """Alice and Bob both tap Ann's whole hand, both online, tap for tap: each card counts once."""
     ann, ben, cleo = roster[:3]
-    match = create_match(ann.club, [ann, ben, cleo], user=alice)
-    a, b = phone(page_as, alice), phone(page_as, bob)
+    match, a, b = two_phones(page_as, alice, bob, [ann, ben, cleo])
     for page in (a, b):
-        open_entry(page, match.pk)
-        expect(page.get_by_text(SHARED, exact=True)).to_be_visible()
         expect(page.locator("#tab-0")).to_have_attribute("aria-selected", "true")
     melds = [["6H", "7H", "8H", "9H"], ["KS", "KH", "KD"]]
     held = ["3C", "QD"]
@@ -169,11 +176,7 @@ def test_different_cards_on_two_phones_are_shown_side_by_side_to_choose(
     page_as, alice, bob, roster, screenshot, assert_accessible
 ):
     ann, ben, cleo = roster[:3]
-    match = create_match(ann.club, [ann, ben, cleo], user=alice)
-    a, b = phone(page_as, alice), phone(page_as, bob)
-    for page in (a, b):
-        open_entry(page, match.pk)
-        expect(page.get_by_text(SHARED, exact=True)).to_be_visible()
+    match, a, b = two_phones(page_as, alice, bob, [ann, ben, cleo])
     # Bob's phone loses the draft for a moment while both enter Ann's hand differently
     b.route("**/draft/**", lambda route: route.abort())
     at_once(taps(a, [["6H", "7H", "8H"]], []), taps(b, [["6S", "7S", "8S"]], []))
@@ -205,11 +208,7 @@ def test_taps_made_while_two_versions_wait_stay_this_phones_own(page_as, alice, 
     """Alice and Bob start Ann's meld with different cards and both tap on while the choice is
     on Bob's screen: Bob's version is his taps alone, and keeping it sends exactly those."""
     ann, ben, cleo = roster[:3]
-    match = create_match(ann.club, [ann, ben, cleo], user=alice)
-    a, b = phone(page_as, alice), phone(page_as, bob)
-    for page in (a, b):
-        open_entry(page, match.pk)
-        expect(page.get_by_text(SHARED, exact=True)).to_be_visible()
+    match, a, b = two_phones(page_as, alice, bob, [ann, ben, cleo])
     b.route("**/draft/**", lambda route: route.abort())
     with put_part(a):
         a.locator('[data-key="bar-new-meld"]').click()
@@ -240,11 +239,7 @@ def test_a_scorekeeper_starts_the_hand_again_on_every_phone(
     page_as, alice, bob, roster, screenshot
 ):
     ann, ben, cleo = roster[:3]
-    match = create_match(ann.club, [ann, ben, cleo], user=alice)
-    a, b = phone(page_as, alice), phone(page_as, bob)
-    for page in (a, b):
-        open_entry(page, match.pk)
-        expect(page.get_by_text(SHARED, exact=True)).to_be_visible()
+    match, a, b = two_phones(page_as, alice, bob, [ann, ben, cleo])
     choose_ending(a, str(ben.pk))
     at_once(taps(a, [["6H", "7H", "8H"]], ["KC"]))
     expect(b.locator(".player-panel .chip")).to_have_count(4)
