@@ -8,7 +8,6 @@ transaction. docs/webhooks.md describes each event's data.
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Mapping
 from typing import Any
 
@@ -18,6 +17,7 @@ from matches import hands, signals
 from matches.models import Event, EventType, HandConfirmation
 from matches.state import MatchState
 from matches.subscribers import HandChange
+from matches.values import when
 
 
 def write(*, club_id: int, type: EventType, data: Mapping[str, Any]) -> Event:
@@ -84,15 +84,6 @@ def hand_voided(state: MatchState, number: int) -> None:
     )
 
 
-def instant(at: dt.datetime) -> str:
-    """An instant as the API writes one: ISO 8601 in UTC, ending in Z.
-
-    >>> instant(dt.datetime(2026, 12, 2, 9, 30, 0, 123456, tzinfo=dt.timezone.utc))
-    '2026-12-02T09:30:00.123456Z'
-    """
-    return at.astimezone(dt.UTC).isoformat().removesuffix("+00:00") + "Z"
-
-
 def hand_confirmed(
     *, club_id: int, match_id: int, number: int, confirmation: HandConfirmation
 ) -> None:
@@ -106,7 +97,7 @@ def hand_confirmed(
             "version": confirmation.version,
             "by": confirmation.by.get_username(),
             "device": confirmation.device,
-            "at": instant(confirmation.at),
+            "at": when(confirmation.at),
         },
     )
 

@@ -15,7 +15,7 @@ def _to_json(value: Any) -> dict[str, Any]:
 
 def _json(value: Any) -> Any:
     if isinstance(value, datetime.datetime):
-        return _when(value)
+        return when(value)
     if isinstance(value, tuple):
         return [item.to_json() for item in value]
     if hasattr(value, "JSON"):
@@ -26,7 +26,8 @@ def _json(value: Any) -> Any:
 _datetime = DateTimeField()  # DRF's own rendering of a timestamp (ISO 8601, "Z" for UTC)
 
 
-def _when(value: datetime.datetime | None) -> str | None:
+def when(value: datetime.datetime | None) -> str | None:
+    """A timestamp as the API writes every one: ISO 8601, "Z" for UTC (None stays None)."""
     return None if value is None else _datetime.to_representation(value)
 
 

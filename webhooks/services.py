@@ -17,8 +17,8 @@ from typing import Any
 from django.db import connection, transaction
 from django.utils import timezone
 
-from matches.events import instant
 from matches.models import Club, Event
+from matches.values import when
 from webhooks import errors, targets, tasks
 from webhooks.models import TEST_TYPE, Delivery, DeliveryStatus, Endpoint, new_secret
 
@@ -37,7 +37,7 @@ def _check_target(url: str) -> None:
 
 def _payload(type: str, at: Any, data: Any) -> dict[str, Any]:
     """A message's body, as the Standard Webhooks specification shapes one."""
-    return {"type": type, "timestamp": instant(at), "data": data}
+    return {"type": type, "timestamp": when(at), "data": data}
 
 
 # A club's enabled endpoints and the types each wants, read for every event written (every
