@@ -62,7 +62,7 @@ class Answer:
     status: int
     body: Any
     replayed: bool = False
-    etag: str | None = None
+    etag: str | None = None  # the live state's; a finish answers a hand, whose ETag is the API's
 
 
 def etag(live: LiveHand) -> str:
@@ -220,7 +220,8 @@ def live_append(
         if first is not None:
             if first.data != data:
                 raise errors.IdempotencyKeyReused()
-            tag = f'"{live.pk}.{first.answer["version"]}"' if first.status_code == 200 else None
+            state = first.status_code == 200 and first.data["type"] != "finish"
+            tag = f'"{live.pk}.{first.answer["version"]}"' if state else None
             return Answer(first.status_code, first.answer, replayed=True, etag=tag)
     if live.status != LiveStatus.PLAYING:
         raise LiveHand.DoesNotExist(f"no live hand in play on match {match_id}")
@@ -310,7 +311,7 @@ def _finish(
         by=user,
     )
     publish(live.match_id, {**live.state, "recorded": live.number})
-    return Answer(200 if recorded.agreed else 201, body, etag=f'"{recorded.version}"')
+    return Answer(200 if recorded.agreed else 201, body)  # the hand's ETag is the API's to give
 
 
 @transaction.atomic

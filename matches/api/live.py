@@ -23,6 +23,7 @@ from matches.api import http
 from matches.api.errors import error_response
 from matches.api.permissions import SCOREKEEPING, ClubRole, requester
 from matches.api.serializers.hands import HandWithMatchSerializer
+from matches.api.views.base import location
 from matches.models import LiveHand
 from scoring.api.fields import CardField, CardListField, MeldField
 from scoring.violations import CATALOGUES
@@ -314,10 +315,8 @@ class LiveEventsView(LiveMixin):
             # the answer is the recorded hand, first time or replayed: its ETag and URL, as
             # POST hands/ gives them
             response["ETag"] = http.hand_etag(answer.body["version"], answer.body)
-            response["Location"] = request.build_absolute_uri(
-                reverse(
-                    "hand-detail", kwargs={"match_pk": match_id, "number": answer.body["number"]}
-                )
+            response["Location"] = location(
+                request, "hand-detail", match_pk=match_id, number=answer.body["number"]
             )
         elif answer.etag is not None:
             response["ETag"] = answer.etag
