@@ -303,20 +303,13 @@ IF_NONE_MATCH_OBJECT = _header(
     "The ETag last read: 304 with no body while the fields a change can make are the same.",
     required=False,
 )
-REPLAYED = _header(
-    "Idempotent-Replayed",
-    "`true` when this is the first answer to an earlier request "
-    "with the same Idempotency-Key, sent again; absent otherwise.",
-    response=[201],
-    enum=["true"],
+_REPLAYED = (
+    "`true` when this is the first answer to an earlier request with the same Idempotency-Key, "
+    "sent again; absent otherwise."
 )
-REPLAYED_ANSWER = _header(
-    "Idempotent-Replayed",
-    "`true` when this is the first answer to an earlier request "
-    "with the same Idempotency-Key, sent again; absent otherwise.",
-    response=[200, 201],
-    enum=["true"],
-)  # an operation whose first answer may be a 200 (a hand that confirms the one recorded)
+REPLAYED = _header("Idempotent-Replayed", _REPLAYED, response=[201], enum=["true"])
+# an operation whose first answer may also be a 200 (a hand that confirms the one recorded)
+REPLAYED_ANSWER = _header("Idempotent-Replayed", _REPLAYED, response=[200, 201], enum=["true"])
 IDEMPOTENCY_KEY = _header(
     "Idempotency-Key",
     "A retry with the same key and body returns the first answer and records "
