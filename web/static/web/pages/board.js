@@ -61,17 +61,20 @@ async function loadEntrants() {
   showPlaying();
 }
 
+// the entrants and the board read again, after a change made here or refused
+const reload = () => Promise.all([loadEntrants(), load()]);
+
 async function withdraw(entry) {
   clearMessages();
   try {
     await del(`tournaments/${tournamentId}/entrants/${entry.player}/`);
     document.getElementById("draw-status").textContent = t("player_withdrawn", { name: entry.name });
-    await Promise.all([loadEntrants(), load()]);
+    await reload();
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) {
       // withdrawn meanwhile on another phone: the list is out of date, not the player missing
       document.getElementById("draw-status").textContent = t("player_already_withdrawn", { name: entry.name });
-      await Promise.all([loadEntrants(), load()]);
+      await reload();
       return;
     }
     showError(error, { sentences });
@@ -86,7 +89,7 @@ async function enter(event) {
   try {
     await post(`tournaments/${tournamentId}/entrants/`, { player: Number(select.value) });
     document.getElementById("draw-status").textContent = t("player_entered", { name });
-    await Promise.all([loadEntrants(), load()]);
+    await reload();
   } catch (error) {
     showError(error, { sentences });
   }
@@ -137,7 +140,7 @@ async function setup() {
       } catch (error) {
         showError(error, { sentences });
         // refused because another phone drew first, say: the board shows the round as it is
-        if (error instanceof ApiError) await Promise.all([load(), loadEntrants()]);
+        if (error instanceof ApiError) await reload();
       } finally {
         showPlaying();
       }
@@ -146,7 +149,7 @@ async function setup() {
       document.getElementById("entrants").hidden = false;
       document.getElementById("entrant-form").addEventListener("submit", enter);
       document.getElementById("undo-button").addEventListener("click", undoRound);
-      await Promise.all([loadEntrants(), load()]);
+      await reload();
     }
   } catch (error) {
     showError(error, { sentences });
