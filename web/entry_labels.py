@@ -112,6 +112,9 @@ ENTRY_SENTENCES: dict[str, Any] = {
     "share_on": _("Shared with the other phones at this table."),
     "share_sending": _("Sharing with the other phones at this table…"),
     "share_offline": _("No connection: this entry stays on this phone until it returns."),
+    "share_offline_own": _(
+        "No connection: your taps stay on this phone and reach the scorekeeper's when it returns."
+    ),
     "type_offline": _(
         "Typed cards are read by the server, which cannot be reached: tap the cards instead."
     ),
@@ -121,6 +124,10 @@ ENTRY_SENTENCES: dict[str, Any] = {
     ),
     "share_recorded_unsent": _(
         "Hand %(n)s was recorded on another phone before your last changes reached it."
+    ),
+    "share_recorded_unsent_own": _(
+        "Hand %(n)s was recorded on another phone before your last changes reached it: show "
+        "them to the scorekeeper, who can correct the hand."
     ),
     "share_compare": _("Compare with the recorded hand"),
     "share_drop": _("Drop my changes"),

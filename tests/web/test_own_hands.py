@@ -313,7 +313,8 @@ def test_a_player_whose_taps_missed_the_recorded_hand_is_offered_no_refused_butt
 ):
     """Cleo (Victor, who keeps no score) taps while her signal is gone, and the scorekeeper
     records the hand meanwhile: her phone keeps the taps and offers to drop them, but not to
-    compare with the recorded hand, which would record a hand she may not record."""
+    compare with the recorded hand, which would record a hand she may not record. The screen
+    tells her whose phone her taps are waiting for, and then who can still put them in."""
     ann, ben, cleo = roster[:3]
     link(roster, alice, None, victor)
     match = create_match(ann.club, [ann, ben, cleo], user=alice)
@@ -323,13 +324,17 @@ def test_a_player_whose_taps_missed_the_recorded_hand_is_offered_no_refused_butt
     v.route("**/draft/**", lambda route: route.abort())
     tap(v, "9C")
     expect(
-        v.get_by_text("No connection: this entry stays on this phone until it returns.")
+        v.get_by_text(
+            "No connection: your taps stay on this phone and reach the scorekeeper's when it "
+            "returns."
+        )
     ).to_be_visible()
     record_hand(match, {**went_out(ann.pk, [ann.pk, ben.pk, cleo.pk]), "number": 1}, user=alice)
     v.unroute("**/draft/**")
 
     expect(v.locator("#share-status")).to_contain_text(
-        "Hand 1 was recorded on another phone before your last changes reached it."
+        "Hand 1 was recorded on another phone before your last changes reached it: show them "
+        "to the scorekeeper, who can correct the hand."
     )
     expect(v.locator("#share-drop")).to_be_visible()
     expect(v.locator("#share-compare")).to_have_count(0)

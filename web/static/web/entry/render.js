@@ -77,7 +77,7 @@ function shareLine() {
     joining: t("share_sending"),
     sharing: t("share_on"),
     sending: t("share_sending"),
-    offline: t("share_offline"),
+    offline: t(state.own === null ? "share_offline" : "share_offline_own"),
     failed: share.message,
     closed: share.message,
   }[share.status] ?? "";

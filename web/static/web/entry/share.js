@@ -71,7 +71,9 @@ async function close(error) {
     if (recorded) {
       // taps that never reached the other phone: kept, to compare with the recorded hand
       // (recording it meets that hand: the same confirms it, a different one shows both)
-      setStatus("closed", { message: t("share_recorded_unsent", { n: state.draft.number }), unsent: true });
+      // (a player who keeps no score cannot record: the scorekeeper corrects the hand)
+      const unsent = state.own === null ? "share_recorded_unsent" : "share_recorded_unsent_own";
+      setStatus("closed", { message: t(unsent, { n: state.draft.number }), unsent: true });
       return;
     }
   }
