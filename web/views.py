@@ -18,10 +18,20 @@ from django.utils.translation import gettext as _
 
 from web.labels import vocabulary
 
+# The languages whose spreadsheets read ``;`` between cells and a decimal comma: their pages'
+# CSV downloads ask the API for that (``?separator=semicolon``), the others for commas.
+SEMICOLON_LANGUAGES = ("fr", "pt")
+
+
+def csv_separator() -> str:
+    """The ``?separator=`` of the CSV downloads offered in the page's language."""
+    return "semicolon" if (get_language() or "en").split("-")[0] in SEMICOLON_LANGUAGES else "comma"
+
 
 def page(request: HttpRequest, template: str, **ids: Any) -> HttpResponse:
     """Render one of the app's templates with the words its scripts need."""
-    return render(request, f"web/{template}.html", {"vocabulary": vocabulary(), **ids})
+    context = {"vocabulary": vocabulary(), "csv_separator": csv_separator(), **ids}
+    return render(request, f"web/{template}.html", context)
 
 
 @login_required

@@ -29,7 +29,7 @@ from matches import selectors
 from matches.api import http
 from matches.api.errors import error_response
 from matches.api.permissions import MANAGING, SCOREKEEPING, member_club, requester
-from matches.api.renderers import DOWNLOAD, attachment
+from matches.api.renderers import DOWNLOAD, SEPARATOR, attachment
 from matches.api.views.standings import CSVOnly
 from matches.errors import InvalidSetup
 from matches.models import Club, Player, Season
@@ -362,7 +362,7 @@ LEADERBOARD_COLUMNS = ["rank", "player", "name", "victory_points", "points", "ma
 
 
 @extend_schema(
-    parameters=[DOWNLOAD],
+    parameters=[SEPARATOR, DOWNLOAD],
     responses={
         (200, "text/csv"): OpenApiResponse(
             OpenApiTypes.STR,

@@ -183,6 +183,15 @@ def test_the_leaderboard_downloads_as_csv_with_every_rounds_points(
     assert by_name[players[0].name]["round_2"] == "-65"
     assert by_name[players[3].name]["round_2"] == "340"
     assert by_name[players[0].name]["victory_points"] == "1.0000"
+    # for a spreadsheet set to French: semicolons, and a decimal comma
+    french = as_victor.get(
+        f"/api/v1/tournaments/{tournament}/leaderboard/csv/", {"separator": "semicolon"}
+    )
+    text = french.content.decode("utf-8-sig")
+    assert text.splitlines()[0].startswith("rank;player;name;victory_points;points;")
+    lines = {row["name"]: row for row in csv.DictReader(io.StringIO(text), delimiter=";")}
+    assert lines[players[0].name]["victory_points"] == "1,0000"
+    assert lines[players[0].name]["round_2"] == "-65"
 
 
 def test_the_csv_of_another_clubs_night_is_a_404_in_json(as_bob, as_carol, club, crowd):

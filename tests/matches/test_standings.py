@@ -334,6 +334,40 @@ def test_the_table_as_csv_opens_as_a_spreadsheet(as_victor, league):
     assert all(row[-1].isdigit() for row in rows[1:])
 
 
+def test_the_csv_for_a_spreadsheet_set_to_french_has_semicolons_and_decimal_commas(
+    as_victor, league
+):
+    """``?separator=semicolon``: cells apart by ``;`` and decimals with a comma, as a
+    spreadsheet set to French or Portuguese reads them; the JSON is the same either way."""
+    url = f"/api/v1/clubs/{league.pk}/standings/csv/"
+    comma = as_victor.get(url)
+    semicolon = as_victor.get(url, {"separator": "semicolon"})
+    assert semicolon.status_code == 200
+    assert semicolon["Content-Type"] == "text/csv; charset=utf-8"
+    text = semicolon.content.decode("utf-8-sig")
+    assert text.splitlines()[0].startswith("rank;player;name;matches_played;")
+    rows = list(csv.reader(io.StringIO(text), delimiter=";"))
+    assert rows[1][2:-1] == ["Ann", "2", "1", "1", "1,5000", "5", "3", "2080", "416,00", ""]
+    by_comma = list(csv.reader(io.StringIO(comma.content.decode("utf-8-sig"))))
+    assert [row[:6] for row in rows] == [row[:6] for row in by_comma]
+    assert as_victor.get(url, {"separator": "comma"}).content == comma.content
+    table = f"/api/v1/clubs/{league.pk}/standings/"
+    as_text = as_victor.get(table, {"separator": "semicolon"}, HTTP_ACCEPT="text/csv")
+    assert as_text.content == semicolon.content
+    assert as_victor.get(table, {"separator": "semicolon"}).json() == as_victor.get(table).json()
+
+
+def test_an_unknown_separator_is_refused_in_json_naming_it(as_victor, league):
+    url = f"/api/v1/clubs/{league.pk}/standings/csv/"
+    refused = as_victor.get(url, {"separator": "tab"})
+    assert refused.status_code == 400
+    assert refused["Content-Type"] == "application/json"
+    assert "Content-Disposition" not in refused
+    [error] = refused.json()["errors"]
+    assert (error["code"], error["attr"]) == ("invalid_choice", "separator")
+    assert error["detail"] == 'Cells are separated by "comma" or "semicolon", not "tab".'
+
+
 def test_csv_is_also_chosen_by_the_accept_header(as_victor, league):
     response = as_victor.get(
         f"/api/v1/seasons/{Season.objects.create(club=league, name='S').pk}/standings/",

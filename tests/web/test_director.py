@@ -87,6 +87,13 @@ def test_a_director_undoes_a_round_and_changes_the_entrants(
     assert text.splitlines()[0].endswith("round_1,withdrawn") and "Jo" in text
     assert [line for line in text.splitlines() if "Ben" in line][0].endswith(",yes")
 
+    page.goto(f"/tournaments/{night.pk}/?lang=pt")  # a Portuguese spreadsheet reads ";"
+    with page.expect_download() as download:
+        page.locator("#csv-link").click()
+    text = download.value.path().read_text(encoding="utf-8-sig")
+    assert text.splitlines()[0].endswith("round_1;withdrawn")
+    assert [line for line in text.splitlines() if "Ben" in line][0].endswith(";yes")
+
 
 def test_a_viewer_sees_no_directors_controls(page_as, victor, night, alice):
     tournaments.round_draw(tournament=night, user=alice)

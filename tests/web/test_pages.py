@@ -197,6 +197,17 @@ def test_standings_share_ranks_and_offer_the_csv(
     csv = open(download.value.path(), encoding="utf-8-sig").read().splitlines()
     assert csv[0].startswith("rank,player,name")
     assert len(csv) == 3
+    assert csv[1].split(",")[6] == "0.5000"
+
+    # in French, the file is for a spreadsheet set to French: semicolons, decimal commas
+    page.goto(f"/clubs/{club.pk}/standings/?season={season.pk}&lang=fr")
+    expect(rows).to_have_count(2)
+    with page.expect_download() as download:
+        page.get_by_role("link", name="Télécharger en CSV").click()
+    french = open(download.value.path(), encoding="utf-8-sig").read().splitlines()
+    assert french[0].startswith("rank;player;name")
+    assert len(french) == 3
+    assert french[1].split(";")[6] == "0,5000"
 
 
 def test_the_player_page_shows_the_record_and_matches(

@@ -19,7 +19,7 @@ from rest_framework.serializers import DecimalField
 from rest_framework.settings import api_settings
 
 from matches import selectors, standings
-from matches.api.renderers import DOWNLOAD, CSVRenderer, attachment
+from matches.api.renderers import DOWNLOAD, SEPARATOR, CSVRenderer, attachment, separator
 from matches.api.serializers import standings as s
 from matches.api.views.seasons import season_of
 from matches.models import Club, Season
@@ -33,6 +33,11 @@ class CSVErrorsAsJSON(GenericAPIView):
     """
 
     download = ""
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        super().initial(request, *args, **kwargs)
+        if isinstance(getattr(request, "accepted_renderer", None), CSVRenderer):
+            separator(request)  # an unknown ?separator= is refused before any work
 
     def finalize_response(
         self, request: Request, response: Response, *args: Any, **kwargs: Any
@@ -204,7 +209,7 @@ class AsCSV(CSVOnly, StandingsView):
 
 def csv_schema(query: type[s.StandingsQuerySerializer]) -> Any:
     return extend_schema(
-        parameters=[query, DOWNLOAD],
+        parameters=[query, SEPARATOR, DOWNLOAD],
         responses={
             (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description=CSV_DESCRIPTION),
         },

@@ -25,7 +25,10 @@ async function show() {
     const chosen = seasons.find((item) => String(item.id) === season);
     document.title = `${chosen ? chosen.name : t("all_time")} · ${club.name}`;
     const csv = document.getElementById("csv-link");
-    csv.href = `/api/v1/clubs/${clubId}/standings/csv/${season ? `?season=${encodeURIComponent(season)}` : ""}`;
+    // cells apart as a spreadsheet in the page's language reads them (the page says which)
+    const download = new URLSearchParams({ separator: csv.dataset.separator });
+    if (season) download.set("season", season);
+    csv.href = `/api/v1/clubs/${clubId}/standings/csv/?${download}`;
     csv.download = `standings-${club.name}${chosen ? `-${chosen.name}` : ""}.csv`.replace(/[^\p{L}\p{N}.-]+/gu, "-");
     document.getElementById("standings-rows").replaceChildren(...(rows.length ? rows.map((row) =>
       h("tr", { dataset: { player: row.player } },
