@@ -54,6 +54,10 @@ class Draft:
     number: int
     ending: DraftPart | None
     players: tuple[DraftPart, ...]
+    # The sum of every part's version, discarded parts included: each write and each discard
+    # moves it on, so it tells two drafts apart that read alike (empty before anything was
+    # written, and empty again after a discard).
+    revision: int = 0
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -80,6 +84,7 @@ def _draft(match: statements.LockedMatch, number: int) -> Draft:
     positions = {seat.player: seat.position for seat in match.seats}
     return Draft(
         number=number,
+        revision=sum(row[2] for row in rows),
         ending=next((part for part in parts if part.player is None), None),
         players=tuple(
             sorted(

@@ -262,7 +262,8 @@ IF_NONE_MATCH_DRAFT = _header(
 )
 ETAG_DRAFT = _header(
     "ETag",
-    "The draft's ETag: a digest of all its parts, which moves when any of them changes.",
+    "The draft's ETag: a digest of all its parts, which moves when any of them changes, "
+    "and when the draft is thrown away.",
     required=True,
     response=[200, 304],
 )

@@ -316,6 +316,26 @@ def test_the_etag_answers_304_until_a_part_changes(as_carol, as_victor, match, s
     assert changed.status_code == 200 and changed["ETag"] == written["ETag"]
 
 
+def test_a_draft_emptied_by_a_discard_is_news_to_a_phone_that_last_read_it_empty(
+    as_carol, as_victor, match, seated
+):
+    """A phone read the draft before anything was written, then learnt of a part another way
+    (a refused write answers the draft); the part is thrown away. The draft reads empty again,
+    as when the phone last polled, but its ETag moved: the phone hears of the discard."""
+    empty = as_victor.get(draft_url(match["id"]))["ETag"]
+    put_player(as_carol, match["id"], seated[0], {"hand": ["4H"], "version": 0})
+    assert as_carol.delete(draft_url(match["id"])).status_code == 204
+    after = as_victor.get(draft_url(match["id"]), HTTP_IF_NONE_MATCH=empty)
+    assert after.status_code == 200
+    assert after.json()["players"] == []
+    assert after["ETag"] != empty
+    again = as_victor.get(draft_url(match["id"]), HTTP_IF_NONE_MATCH=after["ETag"])
+    assert again.status_code == 304
+    written = put_player(as_carol, match["id"], seated[0], {"hand": ["5H"], "version": 0})
+    assert written["ETag"] not in (empty, after["ETag"])
+    assert as_carol.get(draft_url(match["id"]))["ETag"] == written["ETag"]
+
+
 def test_a_malformed_if_none_match_is_a_400(as_carol, match):
     response = as_carol.get(draft_url(match["id"]), HTTP_IF_NONE_MATCH="abc")
     assert response.status_code == 400 and codes(response) == ["invalid_if_none_match"]

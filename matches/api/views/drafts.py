@@ -30,10 +30,15 @@ WRITE_CONFLICT = error_response(
 Incoming = s.HandDraftEndingRequestSerializer | s.HandDraftPlayerRequestSerializer
 
 
+def etag(draft: drafts.Draft) -> str:
+    """A digest of every part as it stands and of the draft's revision, so that a draft
+    emptied by a discard does not read as unchanged to a phone that last read it empty."""
+    return http.digest_etag([draft.to_json(), draft.revision])
+
+
 def answer(draft: drafts.Draft) -> Response:
-    """The draft with its ETag, a digest of every part as it stands."""
-    body = draft.to_json()
-    return Response(body, headers={"ETag": http.digest_etag([body]), "Cache-Control": "no-cache"})
+    """The draft with its ETag."""
+    return Response(draft.to_json(), headers={"ETag": etag(draft), "Cache-Control": "no-cache"})
 
 
 class DraftMixin(MatchHandsMixin):
@@ -87,7 +92,7 @@ class HandDraftView(DraftMixin):
     )
     def get(self, request: Request, match_pk: int, number: int) -> Response:
         draft = drafts.draft_of(match_id=self.get_match_id(), number=number)
-        tag = http.digest_etag([draft.to_json()])
+        tag = etag(draft)
         if http.not_modified(request, tag):
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": tag})
         return answer(draft)
