@@ -271,6 +271,43 @@ def test_a_scorekeeper_starts_the_hand_again_on_every_phone(
     expect(a.locator("#share-restarted")).to_have_count(0)
 
 
+def test_starting_again_clears_a_choice_still_waiting_on_another_phone(page_as, alice, bob, roster):
+    """Alice and Bob tap different cards for Ann, so Bob's phone waits for a choice between
+    two versions; Alice starts the hand again instead. Bob's phone drops both versions, sends
+    none of its cards again (they were tapped before the hand was cleared), and says why its
+    cards went until Bob taps again."""
+    ann, ben, cleo = roster[:3]
+    match, a, b = two_phones(page_as, alice, bob, [ann, ben, cleo])
+    b.route("**/draft/**", lambda route: route.abort())
+    with put_part(a):
+        a.locator('[data-key="bar-hand"]').click()
+        tap(a, "AH")
+    b.locator('[data-key="bar-hand"]').click()
+    tap(b, "AD")
+    b.unroute("**/draft/**")
+    versions = b.locator("#two-versions")
+    expect(versions).to_be_visible()
+
+    a.locator("#start-again").click()
+    a.locator("#start-again-yes").click()
+    expect(a.locator(".player-panel .chip")).to_have_count(0)
+    notice = b.locator("#share-restarted")
+    expect(notice).to_have_text(
+        "Hand 1 was started again on another phone: what was entered for it is cleared."
+    )
+    expect(versions).to_have_count(0)
+    expect(b.locator(".player-panel .chip")).to_have_count(0)
+    # a read later, still nothing came back from Bob's phone, and the notice stays
+    with b.expect_response(lambda r: r.url.endswith("/draft/") and r.request.method == "GET"):
+        b.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    expect(notice).to_be_visible()
+    assert not any(p.data.get("hand") for p in HandDraftPart.objects.filter(match=match))
+    expect(a.locator("#share-progress")).to_have_count(0)
+    tap(b, "9D")
+    expect(a.locator('.player-panel .chip[data-card="9D"]')).to_be_visible()
+    expect(notice).to_have_count(0)
+
+
 def test_an_owner_links_a_player_to_a_member_who_then_enters_their_own_hand(
     page_as, alice, bob, victor, roster, screenshot, assert_accessible
 ):

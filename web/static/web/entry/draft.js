@@ -581,10 +581,12 @@ export function adoptShared(draft, answer) {
   for (const key of Object.keys(shared.versions)) {
     // a part this phone saw written is no longer in the draft: the hand was started again
     // (DELETE …/draft/). What was shared goes, here too; what this phone had not shared yet
-    // stays, to be sent as a new part.
+    // stays, to be sent as a new part, unless it waited for a choice between two versions:
+    // both were tapped before the hand was cleared, and clearing it settles the choice.
     if (parts[key] || !(shared.versions[key] > 0)) continue;
     const local = partData(draft, key);
-    const kept = unsentOf(key, local, shared.base[key] ?? emptyPart(draft, key)) ?? emptyPart(draft, key);
+    const unsent = shared.conflicts[key] ? null : unsentOf(key, local, shared.base[key] ?? emptyPart(draft, key));
+    const kept = unsent ?? emptyPart(draft, key);
     forgetPart(draft, key);
     restarted = true;
     if (!sameJson(kept, local)) {
