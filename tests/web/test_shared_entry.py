@@ -205,6 +205,55 @@ def test_the_same_cards_from_two_phones_count_once(page_as, alice, roster):
     assert kept["pending"] == [str(ann.pk)]
 
 
+def test_the_meld_being_tapped_stays_the_target_when_another_phone_is_further_on(
+    page_as, alice, roster
+):
+    """Both phones tap Ann's K♠ K♥ K♦; this one has tapped K♠ when the other's K♠ K♥ arrives.
+    The next taps go on into that same meld, K♥ counted once, never into a meld of their own
+    (K♠ K♥ and K♦ apart, which the next merge could not tell from two melds)."""
+    ann, ben = roster[:2]
+    match = create_match(ann.club, [ann, ben], user=alice)
+    a = phone(page_as, alice)
+    open_entry(a, match.pk)
+    further = {
+        "number": 1,
+        "ending": None,
+        "players": [
+            {"player": ann.pk, "melds": [["6H", "7H", "8H"], ["KS", "KH"]], "hand": [],
+             "version": 1, "by": "bob"},
+        ],
+    }  # fmt: skip
+
+    def tapped_on(mine: str, cards: list[str]) -> dict:
+        script = (
+            MERGE.replace("mine(draft);", mine)
+            .replace(
+                "const result = d.adoptShared(draft, answer);",
+                f"""const result = d.adoptShared(draft, answer);
+  const once = [];
+  for (const card of {cards!r}) once.push(...d.addCards(draft, [card]));""",
+            )
+            .replace("return {result,", "return {result, once, active: draft.active,")
+        )
+        return a.evaluate(script, [ann.pk, ben.pk, further, None])
+
+    # the kings were the second meld here too, being tapped
+    outcome = tapped_on(
+        'draft.players[0].melds = [["6H", "7H", "8H"], ["KS"]];'
+        "draft.active = {player: 0, group: 1};",
+        ["KH", "KD"],
+    )
+    assert outcome["ann"]["melds"] == [["6H", "7H", "8H"], ["KS", "KH", "KD"]]
+    assert outcome["once"] == ["KH"]
+    assert outcome["active"] == {"player": 0, "group": 1}
+    # a phone about to start a meld of its own still starts it
+    fresh = tapped_on(
+        'draft.players[0].melds = [["6H", "7H", "8H"], []];draft.active = {player: 0, group: 1};',
+        ["QC"],
+    )
+    assert fresh["ann"]["melds"] == [["6H", "7H", "8H"], ["KS", "KH"], ["QC"]]
+
+
 def test_different_cards_from_two_phones_wait_for_a_choice(page_as, alice, roster):
     ann, ben = roster[:2]
     match = create_match(ann.club, [ann, ben], user=alice)

@@ -477,10 +477,17 @@ function setPart(draft, key, data) {
   const index = draft.players.findIndex((p) => String(p.id) === String(key));
   const player = draft.players[index];
   player.hand = [...data.hand];
-  // the meld being tapped stays the target unless the melds themselves changed
   if (sameJson(player.melds.filter((m) => m.length), data.melds)) return;
+  const tapping = draft.active.player === index && draft.active.group !== "hand" ? player.melds[draft.active.group] ?? [] : null;
   player.melds = [...data.melds.map((m) => [...m]), []];
-  if (draft.active.player === index && draft.active.group !== "hand") draft.active.group = player.melds.length - 1;
+  if (tapping === null) return;
+  // the meld being tapped here stays the target where the new melds hold all its cards (the
+  // other phone further on in the same meld: the next taps go on into it, not into a meld of
+  // their own); a meld not begun yet is the empty one at the end
+  const holds = (meld) => meld.length && within(cardsOf("hand", tapping), cardsOf("hand", meld));
+  const same = draft.active.group < data.melds.length && holds(player.melds[draft.active.group]);
+  const found = tapping.length ? (same ? draft.active.group : player.melds.findIndex(holds)) : -1;
+  draft.active.group = found >= 0 ? found : player.melds.length - 1;
 }
 
 // The parts this phone changed since they were last shared (the ending only once it is
