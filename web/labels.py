@@ -27,7 +27,10 @@ SENTENCES: dict[str, Any] = {
     "not_found": gettext_lazy("Not found, or you are not a member of this club."),
     "no_clubs": gettext_lazy("You are not a member of any club yet."),
     "sign_in": gettext_lazy("Sign in"),
-    "invited": gettext_lazy("You are invited to join %(club)s as %(role)s."),
+    # one sentence per role, so that each language writes the role as a sentence needs it
+    "invited_owner": gettext_lazy("You are invited to join %(club)s as an owner."),
+    "invited_scorekeeper": gettext_lazy("You are invited to join %(club)s as a scorekeeper."),
+    "invited_viewer": gettext_lazy("You are invited to join %(club)s as a viewer."),
     "invited_as_player": gettext_lazy("You will be %(name)s on the club's roster."),
     "copied": gettext_lazy("Copied: paste it into a message."),
     "login_of": gettext_lazy("Login of %(name)s (this is me)"),

@@ -37,7 +37,7 @@ def test_a_newcomer_signs_up_from_the_link_and_lands_in_the_club(
     page = new_context().new_page()
     page.goto(link)
     expect(page.locator("#invitation")).to_have_text(
-        "You are invited to join Arlington Card Club as Scorekeeper."
+        "You are invited to join Arlington Card Club as a scorekeeper."
     )
     screenshot(page, "join")
     assert_accessible(page)
@@ -125,7 +125,7 @@ def test_a_newcomer_invited_as_a_player_of_the_roster_becomes_them(
     page = new_context().new_page()
     page.goto(link)
     expect(page.locator("#invitation")).to_have_text(
-        "You are invited to join Arlington Card Club as Viewer."
+        "You are invited to join Arlington Card Club as a viewer."
         " You will be Cleo on the club's roster."
     )
     screenshot(page, "join-as-player")

@@ -12,7 +12,7 @@ const path = `invitations/${encodeURIComponent(code)}/`;
 async function show() {
   try {
     const invitation = await get(path);
-    const invited = t("invited", { club: invitation.club, role: t(`role_${invitation.role}`) });
+    const invited = t(`invited_${invitation.role}`, { club: invitation.club });
     document.getElementById("invitation").textContent = invitation.player
       ? `${invited} ${t("invited_as_player", { name: invitation.player })}` : invited;
     document.getElementById(signedIn === "true" ? "accept" : "newcomer").hidden = false;
