@@ -68,9 +68,15 @@ def prune() -> None:
 
 
 def queue(delivery: Delivery, at: Any = None) -> None:
-    """Put the delivery's next attempt on the queue, in the caller's transaction; a copy
-    queued before is stale from now on, and does nothing when it runs."""
-    task = deliver if at is None else deliver.using(run_after=at)
+    """Put the delivery's next attempt on the queue, in the caller's transaction, to run at
+    ``at`` (now when None); a copy queued before is stale from now on, and does nothing when
+    it runs.
+
+    The queue takes ready tasks by the time they may run, and one queued without a time sorts
+    after all that have one: an attempt due now is given the time now, so that a busy club's
+    attempts put back DEFER from now (``_lease``) come after another club's new ones.
+    """
+    task = deliver.using(run_after=timezone.now() if at is None else at)
     delivery.task_id = str(task.enqueue(delivery.pk, delivery.attempts + 1).id)
     Delivery.objects.filter(pk=delivery.pk).update(task_id=delivery.task_id)
 

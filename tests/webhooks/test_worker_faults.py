@@ -16,6 +16,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.utils import timezone
 
 from matches import events
 from matches.models import EventType
@@ -153,6 +154,29 @@ def test_a_clubs_dead_receivers_do_not_delay_another_clubs_deliveries(
     assert Attempt.objects.filter(delivery__endpoint__club=club).count() <= 4
     assert dead.wait_for(1, timeout=1)
     assert len(dead.ids) <= 4
+
+
+def test_a_clubs_put_back_attempts_never_go_before_another_clubs_new_ones(club, bobs_club):
+    """A club with CLUB_IN_FLIGHT attempts running has its next one put back DEFER from now.
+    The queue takes tasks by the time they may run, and a task queued with no time sorted after
+    every task with one: the busy club's put-back attempts, due again every 2 s, went before
+    another club's new ones for as long as it had any (a minute behind a 20-second receiver).
+    New attempts are queued at the time they are made, so a put-back one comes after them."""
+    from django_tasks_db.models import DBTaskResult
+
+    from webhooks import tasks
+
+    Endpoint.objects.create(club=club, url="http://127.0.0.1:9/busy", events=["match.started"])
+    Endpoint.objects.create(club=bobs_club, url="http://127.0.0.1:9/new", events=["match.started"])
+    events.write(club_id=club.pk, type=EventType.MATCH_STARTED, data={"match": 1})
+    busy = Delivery.objects.get(endpoint__club=club)
+    events.write(club_id=bobs_club.pk, type=EventType.MATCH_STARTED, data={"match": 2})
+    new = Delivery.objects.get(endpoint__club=bobs_club)
+    tasks.queue(busy, at=timezone.now() + tasks.DEFER)  # put back: its club is at its limit
+    busy.refresh_from_db()
+    ready = DBTaskResult.objects.filter(status="READY").order_by(*DBTaskResult._meta.ordering)
+    order = [str(task.id) for task in ready]
+    assert order.index(new.task_id) < order.index(busy.task_id)
 
 
 @pytest.mark.parametrize("late", ["-1", "soon", "inf"])
