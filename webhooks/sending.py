@@ -9,9 +9,11 @@ second one, space-separated, with the previous secret), made by the
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import socket
+import threading
 import urllib.parse
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -25,7 +27,7 @@ from webhooks import targets
 
 
 def timeout_seconds() -> float:
-    """To connect, and then to answer: a slower receiver is a failed attempt
+    """To connect, and then for the whole answer: a slower receiver is a failed attempt
     (``settings.WEBHOOKS_TIMEOUT_SECONDS``)."""
     return float(settings.WEBHOOKS_TIMEOUT_SECONDS)
 
@@ -91,14 +93,34 @@ def send(
         "Content-Type": "application/json",
         "User-Agent": USER_AGENT,
     }
+    # The timeout bounds each wait on the socket; a receiver trickling its answer a byte at a
+    # time would never trip it, so the whole answer is also cut off that long after connecting.
+    late = threading.Event()
+
+    def cut_off() -> None:
+        late.set()
+        with contextlib.suppress(OSError, AttributeError):
+            connection.sock.shutdown(socket.SHUT_RDWR)
+
     try:
-        connection.request("POST", path, body=body.encode(), headers=headers)
-        response = connection.getresponse()
-        excerpt = response.read(EXCERPT * 4).decode("utf-8", "replace")[:EXCERPT]
-        return Outcome(response.status, excerpt)
+        connection.connect()
+        deadline = threading.Timer(timeout_seconds(), cut_off)
+        deadline.daemon = True
+        deadline.start()
+        try:
+            connection.request("POST", path, body=body.encode(), headers=headers)
+            response = connection.getresponse()
+            read = response.read(EXCERPT * 4)
+            if response.length and len(read) < EXCERPT * 4:  # closed before its Content-Length
+                raise http.client.IncompleteRead(read, response.length)
+        finally:
+            deadline.cancel()
+        if late.is_set():
+            return Outcome(None, error="timeout")
+        return Outcome(response.status, read.decode("utf-8", "replace")[:EXCERPT])
     except TimeoutError:
         return Outcome(None, error="timeout")
     except (OSError, http.client.HTTPException):
-        return Outcome(None, error="connection_failed")
+        return Outcome(None, error="timeout" if late.is_set() else "connection_failed")
     finally:
         connection.close()

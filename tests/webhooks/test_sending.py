@@ -1,0 +1,87 @@
+"""One attempt against receivers that misbehave on the wire, each a raw socket on loopback."""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import threading
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
+
+import pytest
+
+from webhooks import sending
+
+Answer = Callable[[socket.socket, threading.Event], None]
+
+
+@pytest.fixture
+def raw(settings) -> Iterator[Callable[[Answer], str]]:
+    """A receiver that reads the request, then answers with ``answer(connection, stop)``;
+    ``stop`` is set once the attempt is over, so that a trickle ends with the test."""
+    settings.WEBHOOKS_ALLOW_PRIVATE_TARGETS = True
+    settings.WEBHOOKS_TIMEOUT_SECONDS = 1
+    stop = threading.Event()
+    servers: list[socket.socket] = []
+
+    def start(answer: Answer) -> str:
+        server = socket.create_server(("127.0.0.1", 0))
+        servers.append(server)
+
+        def serve() -> None:
+            connection, _ = server.accept()
+            with connection:
+                connection.recv(65536)
+                answer(connection, stop)
+
+        threading.Thread(target=serve, daemon=True).start()
+        return f"http://127.0.0.1:{server.getsockname()[1]}/hooks"
+
+    yield start
+    stop.set()
+    for server in servers:
+        server.close()
+
+
+def attempt(url: str) -> sending.Outcome:
+    return sending.send(
+        url=url,
+        secrets=["whsec_" + "A" * 32],
+        message_id="evt_1",
+        payload={"type": "match.started"},
+        at=datetime.now(UTC),
+    )
+
+
+def test_an_answer_trickled_a_byte_at_a_time_is_cut_off_by_the_timeout(raw):
+    """Each byte comes well within the timeout, so no single wait trips it; the answer as a
+    whole does, and the attempt is a timeout, not a success an hour later."""
+    trickled = threading.Event()
+
+    def trickle(connection: socket.socket, stop: threading.Event) -> None:
+        with contextlib.suppress(OSError):
+            connection.sendall(b"HTTP/1.1 200 OK\r\n")
+            for _ in range(600):  # a byte every 0.1 s for a minute, unless stopped
+                if stop.wait(0.1):
+                    return
+                connection.sendall(b"X")
+            trickled.set()
+
+    outcome = attempt(raw(trickle))
+    assert outcome == sending.Outcome(None, error="timeout")
+    assert not trickled.is_set()  # cut off, not waited out
+
+
+def test_an_answer_closed_before_its_length_is_a_failed_attempt(raw):
+    def short(connection: socket.socket, stop: threading.Event) -> None:
+        connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nabc")
+
+    outcome = attempt(raw(short))
+    assert outcome == sending.Outcome(None, error="connection_failed")
+
+
+def test_a_whole_answer_is_a_success_with_its_excerpt(raw):
+    def whole(connection: socket.socket, stop: threading.Event) -> None:
+        connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nabc")
+
+    assert attempt(raw(whole)) == sending.Outcome(200, "abc")
