@@ -42,6 +42,9 @@ SENTENCES = {
         "%(name)s was already withdrawn, on another phone: the list is up to date now."
     ),
     "player_entered": gettext_lazy("%(name)s is entered."),
+    "round_drawn_elsewhere": gettext_lazy(
+        "Round %(number)s was just drawn on another phone: here it is."
+    ),
     "seat_number": gettext_lazy("Seat %(number)s"),
     "deals_first": gettext_lazy("deals first"),
     "round_column": gettext_lazy("R%(number)s"),

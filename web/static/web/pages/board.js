@@ -138,9 +138,16 @@ async function setup() {
         document.getElementById("draw-status").textContent = t("round_drawn", { number: data.number, count: data.tables.length });
         await load();
       } catch (error) {
-        showError(error, { sentences });
-        // refused because another phone drew first, say: the board shows the round as it is
+        // refused because another phone drew first, say: the board shows the round as it is,
+        // and says so rather than why a draw is refused while a round is played
+        const before = lastRound?.number ?? 0;
         if (error instanceof ApiError) await reload();
+        if (error instanceof ApiError && (lastRound?.number ?? 0) > before) {
+          clearMessages();
+          document.getElementById("draw-status").textContent = t("round_drawn_elsewhere", { number: lastRound.number });
+        } else {
+          showError(error, { sentences });
+        }
       } finally {
         showPlaying();
       }
