@@ -16,6 +16,7 @@ from matches.models import (
     Player,
     Season,
     Seat,
+    SecondEntry,
 )
 from matches.selectors import LARGEST_ID
 from scoring import rulesets
@@ -99,5 +100,7 @@ def match_create(
         Seat(match=match, player=roster[player_id], position=i)
         for i, player_id in enumerate(players)
     )
-    events.match_started(state.match_state(match, seats))
+    # its marks as its own answer gives them: none yet, where the club asks for a second entry
+    marks: list[int] | None = [] if club.second_entry == SecondEntry.REQUIRED else None
+    events.match_started(state.match_state(match, seats, unconfirmed_hands=marks))
     return match

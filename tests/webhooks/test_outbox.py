@@ -52,6 +52,21 @@ def test_starting_a_match_and_recording_a_hand_write_their_events(as_carol, club
     assert recorded.pk > started.pk
 
 
+@pytest.mark.parametrize("second_entry", ["off", "required"])
+def test_a_started_match_is_written_as_its_own_answer_gives_it(
+    as_carol, club, roster, second_entry
+):
+    """``match.started``'s state is the match as ``GET matches/{id}/`` answers it, its marks
+    (``unconfirmed_hands``: ``[]`` where the club asks for a second entry, else null) too."""
+    club.second_entry = second_entry
+    club.save()
+    match = start_match(as_carol, club, roster[:3])
+    (started,) = Event.objects.filter(club=club)
+    answered = as_carol.get(f"/api/v1/matches/{match['id']}/").json()
+    assert started.data["state"] == answered
+    assert "unconfirmed_hands" in started.data["state"]
+
+
 def test_a_refused_hand_writes_no_event_and_no_delivery(as_carol, club, roster, endpoint):
     match = start_match(as_carol, club, roster[:3])
     before = Event.objects.count(), Delivery.objects.count(), DBTaskResult.objects.count()
