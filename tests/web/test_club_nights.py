@@ -96,6 +96,7 @@ def test_a_director_who_draws_second_sees_the_round_drawn_first(page_as, alice, 
     page.clock.install()  # the board's own refresh waits: only the refusal brings the news
     page.goto(f"/tournaments/{night.pk}/")
     expect(page.locator("#round-heading")).to_have_text("No round drawn yet.")
+    page.wait_for_load_state("networkidle")  # the board and its entrants read, nothing pending
     tournaments.round_draw(tournament=night, user=alice)  # the other director's phone
     page.get_by_role("button", name="Draw the next round").click()
     expect(page.locator("#draw-status")).to_have_text(

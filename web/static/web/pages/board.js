@@ -132,6 +132,7 @@ async function setup() {
       event.preventDefault();
       const button = document.getElementById("draw-button");
       button.disabled = true;
+      const before = lastRound?.number ?? 0; // the round this phone knew of when Draw was tapped
       try {
         const seating = new FormData(form).get("seating");
         const { data } = await request(`tournaments/${tournamentId}/rounds/`, { method: "POST", body: { seating } });
@@ -140,7 +141,6 @@ async function setup() {
       } catch (error) {
         // refused because another phone drew first, say: the board shows the round as it is,
         // and says so rather than why a draw is refused while a round is played
-        const before = lastRound?.number ?? 0;
         if (error instanceof ApiError) await reload();
         if (error instanceof ApiError && (lastRound?.number ?? 0) > before) {
           clearMessages();
