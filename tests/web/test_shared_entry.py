@@ -121,16 +121,26 @@ MERGE = """async ([ann, ben, answer, mine]) => {
   const draft = d.freshDraft(seats, limits);
   mine(draft);
   const result = d.adoptShared(draft, answer);
-  return {result, ben: d.partData(draft, String(ben)), ann: d.partData(draft, String(ann)),
-          ending: d.partData(draft, "ending"), pending: d.pendingParts(draft)};
+  const once = [];  // the taps after the merge that another phone had entered already
+  /* after */
+  return {result, once, active: draft.active, ben: d.partData(draft, String(ben)),
+          ann: d.partData(draft, String(ann)), ending: d.partData(draft, "ending"),
+          pending: d.pendingParts(draft)};
 }"""
 
 
-def merged(page, ann, ben, answer, mine: str) -> dict:
+def merged(page, ann, ben, answer, mine: str, after: str = "") -> dict:
     """Run the merge in the page: ``mine`` is a script body changing ``draft`` as this phone's
-    taps did since the last share; ``answer`` the other phone's draft as the API answers it."""
-    script = MERGE.replace("mine(draft);", mine)
+    taps did since the last share; ``answer`` the other phone's draft as the API answers it;
+    ``after`` a script body run once merged (the taps that follow, pushing onto ``once`` the
+    cards counted once)."""
+    script = MERGE.replace("mine(draft);", mine).replace("/* after */", after)
     return page.evaluate(script, [ann, ben, answer, None])
+
+
+def tapping(cards: list[str]) -> str:
+    """``after`` for ``merged``: these cards tapped, one at a time, where taps go now."""
+    return f"for (const card of {cards!r}) once.push(...d.addCards(draft, [card]));"
 
 
 def test_two_phones_changing_different_fields_of_one_player_keep_both(page_as, alice, roster):
@@ -173,23 +183,17 @@ def test_the_same_cards_from_two_phones_count_once(page_as, alice, roster):
             }
         ],
     }
-    script = (
-        MERGE.replace(
-            "mine(draft);",
-            'draft.players[0].melds = [["6H", "7H"]]; draft.players[0].hand = ["3C"];'
-            "draft.active = {player: 0, group: 0};",
-        )
-        .replace(
-            "const result = d.adoptShared(draft, answer);",
-            """const result = d.adoptShared(draft, answer);
-  const once = [];
-  for (const card of ["8H", "9H", "KS", "KH", "KD"]) once.push(...d.addCards(draft, [card]));
-  d.target(draft, "hand");
-  once.push(...d.addCards(draft, ["4C"]));""",
-        )
-        .replace("return {result,", "return {result, once,")
+    outcome = merged(
+        a,
+        ann.pk,
+        ben.pk,
+        further,
+        'draft.players[0].melds = [["6H", "7H"]]; draft.players[0].hand = ["3C"];'
+        "draft.active = {player: 0, group: 0};",
+        after=tapping(["8H", "9H", "KS", "KH", "KD"])
+        + 'd.target(draft, "hand");'
+        + tapping(["4C"]),
     )
-    outcome = a.evaluate(script, [ann.pk, ben.pk, further, None])
     assert outcome["ann"] == {"melds": further["players"][0]["melds"], "hand": ["3C", "4C"]}
     assert outcome["once"] == ["8H", "9H", "KS", "KH", "KD", "4C"]
     assert outcome["pending"] == []  # nothing of Ann's is sent back: both phones agree
@@ -225,17 +229,7 @@ def test_the_meld_being_tapped_stays_the_target_when_another_phone_is_further_on
     }  # fmt: skip
 
     def tapped_on(mine: str, cards: list[str]) -> dict:
-        script = (
-            MERGE.replace("mine(draft);", mine)
-            .replace(
-                "const result = d.adoptShared(draft, answer);",
-                f"""const result = d.adoptShared(draft, answer);
-  const once = [];
-  for (const card of {cards!r}) once.push(...d.addCards(draft, [card]));""",
-            )
-            .replace("return {result,", "return {result, once, active: draft.active,")
-        )
-        return a.evaluate(script, [ann.pk, ben.pk, further, None])
+        return merged(a, ann.pk, ben.pk, further, mine, after=tapping(cards))
 
     # the kings were the second meld here too, being tapped
     outcome = tapped_on(
