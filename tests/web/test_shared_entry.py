@@ -11,6 +11,7 @@ from collections import Counter
 
 from playwright.sync_api import expect
 
+from matches.drafts import draft_part_save
 from matches.models import Hand, HandDraftPart
 from tests.factories import create_match, record_hand, went_out
 from tests.web.entry import (
@@ -207,6 +208,42 @@ def test_the_same_cards_from_two_phones_count_once(page_as, alice, roster):
     kept = merged(a, ann.pk, ben.pk, behind, 'draft.players[0].melds = [["6H", "7H", "8H"], []];')
     assert kept["ann"] == {"melds": [["6H", "7H", "8H"]], "hand": []}
     assert kept["pending"] == [str(ann.pk)]
+
+
+def test_a_card_held_down_while_another_phones_part_arrives_is_not_lost(
+    page_as, alice, bob, roster
+):
+    """A redraw under a finger still on a card would replace the card's button, and the tap
+    would be lost: the redraw that another phone's part brings waits until the finger is
+    lifted, and then both the tap and the other phone's part are on screen."""
+    ann, ben = roster[:2]
+    match = create_match(ann.club, [ann, ben], user=alice)
+    a = phone(page_as, alice)
+    open_entry(a, match.pk)
+    expect(a.get_by_text(SHARED, exact=True)).to_be_visible()
+    a.locator('[data-key="bar-new-meld"]').click()
+    draft_part_save(
+        match_id=match.pk,
+        number=1,
+        player_id=ben.pk,
+        data={"melds": BEN_MELDS, "hand": []},
+        expected_version=0,
+        user=bob,
+    )
+    box = a.locator('.picker button[data-card="KS"]').bounding_box()
+    a.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    a.mouse.down()
+    # the page asks for the draft at once when it is shown again, and takes Ben's part in
+    a.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    a.wait_for_function(
+        "([key, ben]) => JSON.parse(localStorage.getItem(key))?.shared?.versions?.[ben] >= 1",
+        arg=[f"arlington.entry.{match.pk}.next", str(ben.pk)],
+    )
+    a.mouse.up()
+    expect(a.locator('.player-panel li.group[data-group="0"] .chip')).to_have_count(1)
+    assert chips(a, "0") == ["KS"]
+    choose_player(a, 1)
+    assert chips(a, "0") == BEN_MELDS[0]
 
 
 def test_the_meld_being_tapped_stays_the_target_when_another_phone_is_further_on(

@@ -22,8 +22,29 @@ export function activeGroupName() {
   return group === "hand" ? t("in_hand") : t("meld_n", { n: group + 1 });
 }
 
+// A redraw replaces every button of the screen. One under a finger still pressed would lose
+// its tap: the press and the release land on two different buttons, so no click follows. So
+// a redraw asked for meanwhile (another phone's part arriving) waits until the finger is
+// lifted; the tap's own redraw then draws it. A press held longer than a tap does not hold
+// the screen back.
+const LONGEST_TAP_MS = 5000;
+let pressedAt = null;
+let waiting = false;
+root?.addEventListener("pointerdown", () => { pressedAt = Date.now(); }, true);
+function lifted(event) {
+  if (event.type === "blur" && event.target !== globalThis) return; // a button's, not the page's
+  pressedAt = null;
+  if (waiting) setTimeout(() => waiting && render()); // after the tap's click, if it made none
+}
+for (const name of ["pointerup", "pointercancel", "blur"]) globalThis.addEventListener?.(name, lifted, true);
+
 export function render() {
   if (state.conflict) return;
+  if (pressedAt !== null && Date.now() - pressedAt < LONGEST_TAP_MS) {
+    waiting = true;
+    return;
+  }
+  waiting = false;
   state.focusKey = document.activeElement?.dataset?.key ?? state.focusKey;
   if (state.share?.done) {
     // recorded on another phone, with everything tapped here in it: nothing left to enter
