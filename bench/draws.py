@@ -14,7 +14,11 @@ before it in mind). Each night is then scored:
 
 Nothing is random but the seeds: a run prints the same figures each time (times aside).
 
-Run: ``.venv/bin/python bench/draws.py [--nights N]`` (the default, 50, takes about a minute).
+``--late N``: N of the night's players arrive for the second round (the first round is drawn
+without them), as at a club night where someone comes in after the first draw.
+
+Run: ``.venv/bin/python bench/draws.py [--nights N] [--late N]`` (the default, 50 nights,
+takes a few minutes).
 """
 
 from __future__ import annotations
@@ -55,12 +59,15 @@ def score(rounds: list[list[list[int]]], players: int) -> dict[str, int]:
     }
 
 
-def night(players: int, rounds: int, seed: int, remember: bool) -> tuple[dict[str, int], float]:
-    sizes = table_sizes(players, LEAST, MOST)
-    ids = list(range(players))
+def night(
+    players: int, rounds: int, seed: int, remember: bool, late: int = 0
+) -> tuple[dict[str, int], float]:
     drawn: list[list[list[int]]] = []
     took = 0.0
     for number in range(rounds):
+        # ``late`` players arrive for the second round: the first is drawn without them
+        ids = list(range(players - late if number == 0 else players))
+        sizes = table_sizes(len(ids), LEAST, MOST)
         round_seed = seed * 1000 + number
         began = time.perf_counter()
         if remember:
@@ -74,11 +81,15 @@ def night(players: int, rounds: int, seed: int, remember: bool) -> tuple[dict[st
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--nights", type=int, default=50)
+    parser.add_argument(
+        "--late", type=int, default=0, help="players who arrive for the second round"
+    )
     args = parser.parse_args()
     groups = [(9, 12), (13, 16), (17, 20), (21, 25), (26, 30)]
+    arriving = f", {args.late} of them arriving for round 2" if args.late else ""
     print(
-        f"{args.nights} nights per number of players and rounds; per night, averaged "
-        "(random draw -> remembering draw)"
+        f"{args.nights} nights per number of players and rounds{arriving}; per night, "
+        "averaged (random draw -> remembering draw)"
     )
     header = (
         "players  rounds  pairs met again   pairs met 3+ times   most times met   "
@@ -96,7 +107,7 @@ def main() -> None:
                 for seed in range(args.nights):
                     nights += 1
                     for remember in (False, True):
-                        scored, took = night(players, rounds, seed, remember)
+                        scored, took = night(players, rounds, seed, remember, args.late)
                         figures[remember].update(scored)
                         totals[remember].update(scored)
                         worst[remember] = max(worst[remember], scored["most"])

@@ -110,6 +110,32 @@ def _draw_count(players: int, sizes: Sequence[int]) -> int:
     return count
 
 
+def _forced(table: Sequence[int], known: Sequence[int], spots: int) -> int:
+    """Third meetings that the next round cannot avoid because of this table.
+
+    Players seated here who have all met before (``known``: each player's earlier partners as
+    bits) will all have met twice; if they are more than the ``spots`` tables of the next round
+    (taken to be as many as now), some of them must sit together again. The count is the
+    fewest such pairs: the group dealt out over the tables as evenly as it goes.
+
+    >>> _forced([0, 1, 2, 3], known=[0b1110, 0b1101, 0b1011, 0b0111], spots=3)
+    1
+    >>> _forced([0, 1, 2, 3], known=[0b0110, 0b0101, 0b0011, 0], spots=3)
+    0
+    """
+    if len(table) <= spots:
+        return 0
+    for size in range(len(table), spots, -1):
+        for group in combinations(table, size):
+            mask = 0
+            for p in group:
+                mask |= 1 << p
+            if all((known[p] | (1 << p)) & mask == mask for p in group):
+                small, extra = divmod(size, spots)
+                return extra * math.comb(small + 1, 2) + (spots - extra) * math.comb(small, 2)
+    return 0
+
+
 def remembering_tables(
     players: Sequence[T],
     sizes: Sequence[int],
@@ -121,7 +147,11 @@ def remembering_tables(
     """Tables that keep in mind the ``earlier`` rounds' tables, chosen in this order of concern:
 
     1. as few pairs as possible sitting together for a third time or more, each counted as
-       often as they have already met beyond once;
+       often as they have already met beyond once; with three tables or more, counting too
+       the third meetings that this draw would force on the next one (``_forced``: more
+       players at one table who have all met before than there are tables, as when a late
+       arrival takes a turn at the bigger table and four who shared it must share a smaller
+       one);
     2. fair turns at the bigger table: nobody sits at a table of the largest size twice before
        every player has sat at one once (nor three times before everyone has twice, and so
        on); when all tables are the same size there is no bigger table;
@@ -179,9 +209,17 @@ def remembering_tables(
 
     heavy = [[max(0, m - 1) for m in row] for row in met]  # a third meeting or more
     light = [[1 if m == 1 else 0 for m in row] for row in met]  # a second meeting
+    known = [sum(1 << b for b in range(count) if met[a][b]) for a in range(count)]
+    spots = len(sizes)
+    lookahead = 3 <= spots < max(sizes, default=0) and any(earlier)
+
+    def forced(table: list[int]) -> int:
+        return _forced(table, known, spots)
 
     def cost(tables: list[list[int]]) -> tuple[int, int, int, float]:
         again = sum(heavy[a][b] for table in tables for a in table for b in table if a < b)
+        if lookahead:
+            again += sum(forced(table) for table in tables)
         repeats = sum(light[a][b] for table in tables for a in table for b in table if a < b)
         unequal = sum(weight[p] for t in big for p in tables[t])
         spread = sum(sum(power[p] for p in table) ** 2 / len(table) for table in tables if table)
@@ -208,6 +246,11 @@ def remembering_tables(
                             - sum(heavy[a][x] for x in one if x != a)
                             - sum(heavy[b][y] for y in other if y != b)
                         )
+                        if lookahead:
+                            before = forced(one) + forced(other)
+                            one[i], other[j] = b, a
+                            again += forced(one) + forced(other) - before
+                            one[i], other[j] = a, b
                         repeats = (
                             sum(light[b][x] for x in one if x != a)
                             + sum(light[a][y] for y in other if y != b)

@@ -181,6 +181,25 @@ def test_by_rating_the_tables_are_at_least_as_even_as_the_snake(count, seed, rat
     assert uneven(tables) <= uneven(snake) + 1e-6
 
 
+def test_a_late_arrival_forces_no_third_meeting():
+    """13 players at tables of 5, 4 and 4, and a 14th who arrives for round 2 (5, 5 and 4).
+    Nine players have not had the five yet for ten seats there, so four of round 1's five
+    must share the four in round 2; unless round 2 is drawn with round 3 in mind, they have
+    all met twice and three tables cannot keep four of them apart."""
+    for seed in range(10):
+        players = list(range(13))
+        rounds = [draw.remembering_tables(players, [5, 4, 4], earlier=[], seed=seed)]
+        players.append(13)
+        for number in (1, 2):
+            sizes = draw.table_sizes(14, 2, 5)
+            rounds.append(
+                draw.remembering_tables(players, sizes, earlier=rounds, seed=seed + number)
+            )
+        assert max(meetings(rounds).values()) == 2
+        # and the turns at a five even out over the night: nobody sits there a third time
+        assert max(turns(rounds).values()) <= 2
+
+
 def test_late_arrivals_and_withdrawn_players_are_taken_as_they_are():
     earlier = [[[1, 2, 3], [4, 5, 6]]]
     players = [1, 2, 4, 5, 7, 8]  # 3 and 6 left, 7 and 8 arrived
