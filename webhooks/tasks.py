@@ -172,10 +172,44 @@ def attempt(*, delivery_id: int, number: int, task_id: str | None = None) -> Non
         locked.save()
 
 
+WORKER_STOPPED = "worker_stopped"
+"""The error of an attempt whose worker stopped before writing its outcome."""
+
+
+def _cut_off(delivery: Delivery, now: Any) -> None:
+    """The attempt under ``delivery``'s run-out lease was begun and its worker stopped (killed,
+    or its machine lost) before the outcome was written: it goes into the history as made,
+    with the error WORKER_STOPPED (whether the receiver got it is not known), so that the next
+    attempt has the next number. Its task, left running by the stopped worker, is marked
+    failed. The attempt does not count against the webhook's failures in a row."""
+    from django_tasks.base import TaskResultStatus
+    from django_tasks_db.models import DBTaskResult
+
+    number = delivery.attempts + 1
+    began = delivery.leased_until - lease() if delivery.leased_until else now
+    held = round((min(now, delivery.leased_until or now) - began).total_seconds() * 1000)
+    Attempt.objects.create(
+        delivery=delivery, number=number, at=began, duration_ms=held, error=WORKER_STOPPED
+    )
+    delivery.attempts, delivery.last_attempt_at, delivery.leased_until = number, began, None
+    delivery.response_status, delivery.response_excerpt = None, ""
+    delivery.error = WORKER_STOPPED
+    if delivery.task_id:
+        DBTaskResult.objects.filter(pk=delivery.task_id, status=TaskResultStatus.RUNNING).update(
+            status=TaskResultStatus.FAILED,
+            finished_at=now,
+            exception_class_path="webhooks.tasks.WorkerStopped",
+            traceback=f"The worker stopped during attempt {number} of delivery {delivery.pk}; "
+            "the sweep queued the next attempt.",
+        )
+
+
 def requeue_overdue(*, late: timedelta = OVERDUE) -> int:
     """Queue again the pending deliveries whose attempt is overdue by ``late`` and not being
     made (a worker was killed while making it, or its task was lost); the copy queued before,
-    if any, becomes stale. Every worker runs this every SWEEP_EVERY. Returns how many."""
+    if any, becomes stale. An attempt whose lease ran out is kept in the history as cut off
+    (``_cut_off``) and the next one is queued. Every worker runs this every SWEEP_EVERY.
+    Returns how many."""
     now = timezone.now()
     overdue = Delivery.objects.filter(
         Q(leased_until__isnull=True) | Q(leased_until__lt=now),
@@ -189,8 +223,10 @@ def requeue_overdue(*, late: timedelta = OVERDUE) -> int:
             if delivery.status == DeliveryStatus.PENDING and (
                 delivery.leased_until is None or delivery.leased_until < now
             ):
+                if delivery.leased_until is not None:
+                    _cut_off(delivery, now)
                 delivery.next_attempt_at = now
-                delivery.save(update_fields=["next_attempt_at"])
+                delivery.save()
                 queue(delivery)
                 count += 1
     return count

@@ -17,6 +17,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from django.core.management import CommandError, call_command
 from django.utils import timezone
+from django_tasks.base import TaskResultStatus
+from django_tasks_db.models import DBTaskResult
 
 from matches import events
 from matches.models import EventType
@@ -116,6 +118,7 @@ def test_an_attempt_cut_off_by_a_killed_worker_is_made_by_another_running_worker
     delivery.refresh_from_db()
     assert (delivery.status, delivery.attempts) == ("pending", 0)
     assert delivery.leased_until is not None
+    cut_task = delivery.task_id
 
     # its start-up finds the lease held; its sweeps queue the attempt again once the lease has
     # run out and the delivery is 2 s past due
@@ -128,7 +131,13 @@ def test_an_attempt_cut_off_by_a_killed_worker_is_made_by_another_running_worker
     made_after = time.monotonic() - killed_at
     assert made_after < 60
     assert receiver.ids == [delivery.message_id, delivery.message_id]
-    assert Delivery.objects.get().attempts == 1
+    # the cut-off attempt is in the history, with what is known of it; the next is attempt 2
+    made = Delivery.objects.get()
+    history = list(made.history.values_list("number", "response_status", "error"))
+    assert history == [(1, None, "worker_stopped"), (2, 204, "")]
+    assert made.attempts == 2
+    # the killed worker's task is not left running for ever
+    assert DBTaskResult.objects.get(pk=cut_task).status == TaskResultStatus.FAILED
 
 
 def test_a_clubs_dead_receivers_do_not_delay_another_clubs_deliveries(
