@@ -51,6 +51,34 @@ class Outcome:
         return self.status is not None and 200 <= self.status < 300
 
 
+class _Lines:
+    """A response's file that remembers the last line read (the rest is the file's own)."""
+
+    def __init__(self, raw: Any) -> None:
+        self.raw = raw
+        self.last = b""
+
+    def readline(self, *args: Any) -> bytes:
+        self.last = self.raw.readline(*args)
+        return self.last
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.raw, name)
+
+
+class _Response(http.client.HTTPResponse):
+    """An answer whose headers end with their blank line. http.client takes the connection
+    closing in the middle of the headers for their end, so a receiver that stopped after
+    "HTTP/1.1 200 OK" would pass for a success; here it is an incomplete answer."""
+
+    def begin(self) -> None:
+        lines = _Lines(self.fp)
+        self.fp = lines  # type: ignore[assignment]
+        super().begin()
+        if lines.last not in (b"\r\n", b"\n"):
+            raise http.client.IncompleteRead(b"")
+
+
 def body_of(payload: Any) -> str:
     return json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
 
@@ -88,6 +116,7 @@ def send(
         return socket.create_connection((address, where[1]), *args, **kwargs)
 
     connection._create_connection = to_checked_address  # type: ignore[attr-defined]
+    connection.response_class = _Response
     headers = {
         **signed_headers(secrets, message_id, at, body),
         "Content-Type": "application/json",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import re
 import socket
 import threading
 from collections.abc import Callable, Iterator
@@ -31,7 +32,14 @@ def raw(settings) -> Iterator[Callable[[Answer], str]]:
         def serve() -> None:
             connection, _ = server.accept()
             with connection:
-                connection.recv(65536)
+                # the whole request, so that closing never resets the connection
+                request = b""
+                while b"\r\n\r\n" not in request:
+                    request += connection.recv(65536)
+                head, _, body = request.partition(b"\r\n\r\n")
+                length = int(re.search(rb"(?i)content-length: *(\d+)", head).group(1))
+                while len(body) < length:
+                    body += connection.recv(65536)
                 answer(connection, stop)
 
         threading.Thread(target=serve, daemon=True).start()
@@ -78,6 +86,23 @@ def test_an_answer_closed_before_its_length_is_a_failed_attempt(raw):
 
     outcome = attempt(raw(short))
     assert outcome == sending.Outcome(None, error="connection_failed")
+
+
+@pytest.mark.parametrize(
+    "cut", [b"HTTP/1.1 200 OK\r\n", b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n"]
+)
+def test_an_answer_closed_before_its_headers_end_is_a_failed_attempt(raw, cut):
+    def answer(connection: socket.socket, stop: threading.Event) -> None:
+        connection.sendall(cut)
+
+    assert attempt(raw(answer)) == sending.Outcome(None, error="connection_failed")
+
+
+def test_an_answer_without_length_read_to_its_close_is_a_success(raw):
+    def until_close(connection: socket.socket, stop: threading.Event) -> None:
+        connection.sendall(b"HTTP/1.0 202 Accepted\r\n\r\nqueued")
+
+    assert attempt(raw(until_close)) == sending.Outcome(202, "queued")
 
 
 def test_a_whole_answer_is_a_success_with_its_excerpt(raw):
