@@ -65,6 +65,21 @@ def test_a_cursor_that_is_not_an_event_id_is_refused(as_victor, club, after):
     assert codes(response)[0] in {"invalid", "min_value", "max_value"}
 
 
+@pytest.mark.parametrize("after", ["3.0", " 3", "+3", "1_0", "\uff13", "\u0663", "3\n"])
+def test_a_cursor_written_other_than_in_plain_digits_is_refused(as_victor, club, after):
+    """Python's int() would read each of these as a number, so a client's garbled cursor
+    would page on from some position unseen."""
+    write(club, 4)
+    response = feed(as_victor, club, after=after)
+    assert response.status_code == 400
+    (error,) = response.json()["errors"]
+    assert (error["attr"], error["code"]) == ("after", "digits_only")
+    assert "digits 0 to 9" in error["detail"]
+    assert codes(feed(as_victor, club, limit="2.0")) == ["digits_only"]
+    # an empty one is one not given, as for every query parameter: from the oldest
+    assert len(feed(as_victor, club, after="").json()["results"]) == 4
+
+
 def test_events_older_than_the_kept_days_leave_the_feed(as_victor, club, settings):
     settings.EVENTS_KEPT_DAYS = 7
     old, new = write(club, 2)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import urllib.parse
 from typing import Any
 
@@ -206,8 +207,29 @@ class EventSerializer(serializers.ModelSerializer):
         }
 
 
+class DigitsField(serializers.IntegerField):
+    """A whole number written in ASCII digits only.
+
+    DRF's integer field reads whatever Python's ``int`` takes, after dropping a decimal part of
+    zeros: "3.0", " 3", "+3", "1_0", full-width or Arabic-Indic digits. A feed cursor written
+    any of those ways is a client's mistake that would pass unseen; it is refused instead
+    (``digits_only``). What DRF refuses keeps DRF's code; an empty query parameter is, as
+    everywhere in DRF, one not given.
+    """
+
+    default_error_messages = {
+        "digits_only": _("Write {value} in the digits 0 to 9 only, with nothing around them."),
+    }
+
+    def to_internal_value(self, data: Any) -> int:
+        number = int(super().to_internal_value(data))  # what DRF refuses keeps its codes
+        if isinstance(data, str) and not re.fullmatch(r"-?[0-9]+", data):  # - : min_value's
+            self.fail("digits_only", value=repr(data)[:40])
+        return number
+
+
 class FeedQuerySerializer(serializers.Serializer):
-    after = serializers.IntegerField(
+    after = DigitsField(
         min_value=0,
         max_value=LARGEST_ID,
         required=False,
@@ -216,7 +238,7 @@ class FeedQuerySerializer(serializers.Serializer):
         "oldest). Positions follow the order events became visible, so an event that commits "
         "late is never behind a cursor already returned.",
     )
-    limit = serializers.IntegerField(
+    limit = DigitsField(
         min_value=1, max_value=500, required=False, default=100, help_text="Events per page."
     )
 
