@@ -12,6 +12,7 @@ from clubnight import tournaments
 from clubnight.models import PublicLink, Tournament
 from matches.models import Player
 from tests.factories import record_hand, went_out
+from tests.web.browsing import sign_in_cookie
 from tests.web.entry import ANN_MELDS, BEN_HELD, choose_ending, enter_player, open_entry
 from tests.web.worlds import finished_and_live
 
@@ -132,6 +133,46 @@ def test_the_room_display_shows_the_night_in_large_type(
     assert size >= 17
     screenshot(page, "room-display")
     assert_accessible(page)
+
+
+@pytest.mark.parametrize(
+    ("players", "screen"), [(14, (1920, 1080)), (30, (1920, 1080)), (14, (1280, 720))]
+)
+def test_the_room_display_fits_the_whole_leaderboard_on_a_tv(
+    new_context, live_server, victor, club, alice, players, screen, screenshot
+):
+    """Nobody scrolls a TV: every player of the night is on screen, in type that reads from
+    across the room (a large night in two columns)."""
+    entrants = [Player.objects.create(club=club, name=f"Player {n:02}") for n in range(players)]
+    night = tournaments.tournament_create(
+        club=club, name="Friday night", players=[p.pk for p in entrants], user=alice
+    )
+    tournaments.round_draw(tournament=night, user=alice, seed=5)
+    width, height = screen
+    context = new_context(
+        viewport={"width": width, "height": height},
+        device_scale_factor=1,
+        is_mobile=False,
+        has_touch=False,
+    )
+    sign_in_cookie(context, victor, live_server)
+    page = context.new_page()
+    page.goto(f"/tournaments/{night.pk}/room/")
+    rows = page.locator("#room-leaderboard li")
+    expect(rows).to_have_count(players)
+    expect(page.locator("#room-leaderboard")).to_have_attribute("data-fitted", "true")
+    screenshot(page, f"room-display-{players}-{width}")
+    boxes = rows.evaluate_all(
+        "rows => rows.map(r => { const b = r.getBoundingClientRect();"
+        " return [b.left, b.right, b.bottom, parseFloat(getComputedStyle(r).fontSize)]; })"
+    )
+    assert max(bottom for _, _, bottom, _ in boxes) <= height
+    assert max(right for _, right, _, _ in boxes) <= width
+    assert min(size for *_, size in boxes) >= (20 if height >= 1080 else 16)
+    tables = page.locator("#room-tables .night-table").evaluate_all(
+        "tables => tables.map(t => t.getBoundingClientRect().bottom)"
+    )
+    assert tables and max(tables) <= height
 
 
 def test_a_scorekeeper_starts_a_club_night_from_the_club(

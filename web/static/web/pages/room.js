@@ -21,9 +21,75 @@ function render(board) {
   document.getElementById("room-tables").replaceChildren(...(board.round ? board.round.tables.map((table) => tableCard(table, { link: false })) : []));
 }
 
+// On a screen as wide as a TV's, the whole leaderboard and every table fit its height (nobody
+// scrolls a TV): each list's type is as large as fits, up to its usual size, and the
+// leaderboard goes to two columns when one would need type smaller than SMALLEST_PX.
+const TV = globalThis.matchMedia("(min-width: 900px)");
+const SMALLEST_PX = 20;
+const MARGIN_PX = 12;
+
+// The largest scale of the list's type, at most 1, at which the list is no taller than
+// `room` (a halving search: lines wrap as the type grows, so height is not proportional to
+// it). Returns whether it fits at all.
+function shrink(list, room) {
+  const tall = (scale) => {
+    list.style.setProperty("--fit", scale.toFixed(4));
+    return list.getBoundingClientRect().height > room;
+  };
+  if (!tall(1)) return true;
+  let [low, high] = [0.2, 1];
+  for (let step = 0; step < 10; step += 1) {
+    const middle = (low + high) / 2;
+    if (tall(middle)) high = middle;
+    else low = middle;
+  }
+  return !tall(low);
+}
+
+function fit() {
+  const board = document.getElementById("room-leaderboard");
+  const tables = document.getElementById("room-tables");
+  for (const list of [board, tables]) list.style.removeProperty("--fit");
+  board.classList.remove("two-columns");
+  board.closest(".room-grid").classList.remove("wide-board");
+  if (TV.matches) {
+    const room = (list) => window.innerHeight - MARGIN_PX - (list.getBoundingClientRect().top + window.scrollY);
+    const first = board.firstElementChild;
+    const size = () => parseFloat(getComputedStyle(first).fontSize);
+    const grid = board.closest(".room-grid");
+    if (first) {
+      shrink(board, room(board));
+      const one = size();
+      if (one < SMALLEST_PX) {
+        // two columns, the leaderboard then taking half the screen's width; kept only if
+        // its type comes out larger than in one column
+        const half = String(Math.ceil(board.children.length / 2));
+        board.style.setProperty("--half", half);
+        board.classList.add("two-columns");
+        grid.classList.add("wide-board");
+        shrink(board, room(board));
+        if (size() <= one) {
+          board.classList.remove("two-columns");
+          grid.classList.remove("wide-board");
+          shrink(board, room(board));
+        }
+      }
+    }
+    if (tables.firstElementChild) shrink(tables, room(tables));
+  }
+  board.dataset.fitted = "true";
+}
+
+TV.addEventListener("change", fit);
+globalThis.addEventListener("resize", () => {
+  clearTimeout(fit.timer);
+  fit.timer = setTimeout(fit, 150);
+});
+
 async function load() {
   try {
     render(await get(`tournaments/${tournamentId}/board/`));
+    fit();
   } catch (error) {
     showError(error, { sentences });
   } finally {
