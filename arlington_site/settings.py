@@ -52,6 +52,9 @@ if env_bool("BEHIND_TLS_PROXY"):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 INSTALLED_APPS = [
+    # first, so that its runserver (make run's server, with room for a club night's
+    # connections) is the one manage.py runs, before django.contrib.staticfiles' own
+    "arlington_site",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -73,7 +76,6 @@ INSTALLED_APPS = [
     "django_tasks_db",
     "webhooks",
     "web",
-    "arlington_site",
 ]
 
 MIDDLEWARE = [

@@ -292,3 +292,35 @@ def test_draws_and_corrections_reopening_round_1_at_once_on_the_embedded_databas
             assert len(rounds) == 3
             third = drawn["tables"][0]["match"]  # type: ignore[index]
             assert position["match.started", third] < position["hand.corrected", match]
+
+
+def test_sixty_phones_connecting_at_the_same_moment_are_all_answered(embedded_night):
+    """Django's development server keeps 10 connections waiting to be accepted; make run's
+    keeps as many as the system allows, so that a room of phones tapping at once is queued,
+    not reset."""
+    port = embedded_night
+    start = threading.Barrier(60)
+    outcomes: Counter[object] = Counter()
+    lock = threading.Lock()
+
+    def phone() -> None:
+        start.wait()
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        try:
+            body = json.dumps({"cards": ["5H", "6H", "7H"]})
+            headers = {"Content-Type": "application/json"}
+            connection.request("POST", "/api/v1/rulings/meld/", body, headers)
+            outcome: object = connection.getresponse().status
+        except OSError as error:
+            outcome = type(error).__name__
+        finally:
+            connection.close()
+        with lock:
+            outcomes[outcome] += 1
+
+    threads = [threading.Thread(target=phone) for _ in range(60)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert outcomes == Counter({200: 60})

@@ -333,6 +333,41 @@ def test_the_pages_fit_200_percent_zoom_in_french_and_portuguese(
     assert visit(page, pages, screenshot) == {name: [] for name in pages}
 
 
+# the elements with a word split over two lines in any of their texts (a label of several
+# text nodes: "+ " then "New meld")
+BROKEN_TEXTS = """(nodes) => nodes.filter((e) => {
+  const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
+  const range = document.createRange();
+  for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+    for (let i = 1; i < text.length; i++) {
+      range.setStart(text, i - 1);
+      range.setEnd(text, i + 1);
+      const [first, second] = range.getClientRects();
+      const split = second && second.top > first.top + 1;
+      if (split && !" -".includes(text.data[i - 1]) && text.data[i] !== " ") return true;
+    }
+  }
+  return false;
+}).map((e) => e.textContent)"""
+
+
+@pytest.mark.parametrize("language", ["fr-FR", "pt-PT", "en-GB"])
+def test_the_pickers_buttons_break_no_word_at_200_percent_zoom(
+    new_context, live_server, alice, club, roster, language, screenshot
+):
+    """ "+ Nouvelle combinaison" in half of a 195 px bar broke inside "combinaison": the
+    longest label has the bar's whole width, the others share a row between words."""
+    page = phone(new_context, SIZES["200%-zoom"], language)
+    sign_in_cookie(page.context, alice, live_server)
+    match = create_match(club, roster[:3], user=alice)
+    open_entry(page, match.pk)
+    buttons = page.locator(".picker-bar .bar-button")
+    expect(buttons).to_have_count(3)
+    screenshot(page, f"narrow-195-picker-bar-{language}")
+    assert buttons.evaluate_all(BROKEN_TEXTS) == []
+    assert fits(page) == []
+
+
 def test_long_names_are_whole_on_the_entry_tabs_of_a_phone(page_as, alice, club, long_names):
     """At the phone's own 390 px five players' tabs fit on one row only with short names: long
     ones take more rows, each name whole, and a player's problem mark is beside their name."""
