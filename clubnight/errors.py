@@ -65,6 +65,23 @@ class RoundHasHands(MatchError):
     message = _("Round {number} has hands recorded: it can no longer be undone.")
 
 
+class RoundChanged(MatchError):
+    """412: the round the request names (If-Match) is not the one under that number now."""
+
+    status = 412
+    code = "precondition_failed"
+    message = _(
+        "Round {number} was drawn again since you read it, at other tables: it is not undone. "
+        "Read the round again before you undo it."
+    )
+
+
+class RoundNotDrawn(MatchError):
+    status = 404
+    code = "not_found"
+    message = _("There is no round {number}: it may have been undone on another phone.")
+
+
 class NotLastRound(MatchError):
     status = 409
     code = "not_last_round"

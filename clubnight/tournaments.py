@@ -200,18 +200,33 @@ def entrant_withdraw(*, tournament: Tournament, player: int) -> bool:
     return True
 
 
+def round_etag(round_: Round) -> str:
+    """A round's ETag: it names this drawing of the round, so that a round undone and drawn
+    again under the same number has another."""
+    return f'"round-{round_.pk}"'
+
+
 @transaction.atomic
-def round_undo(*, tournament: Tournament, number: int) -> bool:
+def round_undo(
+    *, tournament: Tournament, number: int, if_match: tuple[str, ...] | None = None
+) -> bool:
     """Take back the last round while none of its hands is recorded: its matches go with it.
 
-    False if there is no such round. Every match of the round is locked first, so a hand being
-    recorded at one of its tables either commits before (and the round stays) or finds the
-    match gone.
+    ``if_match`` (the If-Match tags, ``("*",)`` for any, None without the header) names the
+    drawing of the round the requester saw (``round_etag``): a round undone and drawn again
+    meanwhile on another phone is not the one they meant to undo. Every match of the round is
+    locked first, so a hand being recorded at one of its tables either commits before (and the
+    round stays) or finds the match gone.
+
+    Returns True once undone. Raises ``errors.RoundNotDrawn`` (404), ``errors.RoundChanged``
+    (412), ``errors.NotLastRound`` and ``errors.RoundHasHands`` (409).
     """
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
     undone = locked.rounds.filter(number=number).first()
     if undone is None:
-        return False
+        raise errors.RoundNotDrawn(number=number)
+    if if_match is not None and "*" not in if_match and round_etag(undone) not in if_match:
+        raise errors.RoundChanged(number=number)
     last = locked.rounds.order_by("-number").values_list("number", flat=True).first()
     if number != last:
         raise errors.NotLastRound(number=number, last=last)

@@ -35,6 +35,13 @@ SENTENCES = {
         "Undo round %(number)s? Its tables and their matches are deleted; you can draw it again."
     ),
     "round_undone": gettext_lazy("Round %(number)s is undone."),
+    "round_undone_elsewhere": gettext_lazy(
+        "Round %(number)s was already undone, on another phone: the board is up to date now."
+    ),
+    "round_redrawn_elsewhere": gettext_lazy(
+        "Round %(number)s was undone and drawn again on another phone: these are its new "
+        "tables, and they are not undone."
+    ),
     "withdraw": gettext_lazy("Withdraw"),
     "withdraw_player": gettext_lazy("Withdraw %(name)s"),
     "player_withdrawn": gettext_lazy("%(name)s is withdrawn."),

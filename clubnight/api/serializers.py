@@ -158,6 +158,10 @@ class TableSerializer(serializers.Serializer):
 
 class RoundSerializer(serializers.Serializer):
     number = serializers.IntegerField()
+    etag = serializers.CharField(
+        help_text="This drawing of the round, as an ETag: send it in If-Match to undo the "
+        "round, so that a round undone and drawn again on another phone is not undone too."
+    )
     seating = serializers.CharField(
         help_text="`random`, `rating`, or `director` (the director's own tables)."
     )

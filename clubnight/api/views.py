@@ -37,6 +37,23 @@ from matches.models import Club, Player, Season
 ROUND_CONFLICT = error_response("RoundConflict", ["round_in_progress"])
 ENTRANT_CONFLICT = error_response("EntrantConflict", ["round_in_progress", "already_entered"])
 UNDO_CONFLICT = error_response("RoundUndoConflict", ["round_has_hands", "not_last_round"])
+ROUND_ETAG = OpenApiParameter(
+    "ETag",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    description="This drawing of the round (also the round's `etag`): a round undone and "
+    "drawn again under the same number has another.",
+    response=[200],
+)
+IF_MATCH_ROUND = OpenApiParameter(
+    "If-Match",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    description="Optional: the round's `etag` as read (from the board, the rounds or the "
+    "round). If the round under this number has been undone and drawn again since, nothing "
+    "is undone: 412 `precondition_failed`. A malformed header is a 400 (invalid_if_match).",
+    required=False,
+)
 
 
 def _query(serializer: type[Serializer], request: Request) -> dict[str, Any]:
@@ -225,6 +242,7 @@ def _round_data(round_: Round) -> dict[str, Any]:
     tables = tournaments.tables_of(round_)
     return {
         "number": round_.number,
+        "etag": tournaments.round_etag(round_),
         "seating": round_.seating,
         "seed": round_.seed,
         "matches": [table["match"] for table in tables],
@@ -331,18 +349,23 @@ class RoundDetailView(TournamentMixin):
     """One round with its tables (GET); undo the last round while no hand is recorded (DELETE)."""
 
     serializer_class = s.RoundSerializer
+    schema = http.HeaderSchema()
 
+    @extend_schema(parameters=[ROUND_ETAG])
     def get(self, request: Request, pk: int, number: int) -> Response:
         round_ = self.get_tournament().rounds.filter(number=number).first()
         if round_ is None:
             raise exceptions.NotFound()
-        return Response(s.RoundSerializer(_round_data(round_)).data)
+        headers = {"ETag": tournaments.round_etag(round_)}
+        return Response(s.RoundSerializer(_round_data(round_)).data, headers=headers)
 
-    @extend_schema(responses={204: None, 409: UNDO_CONFLICT})
+    @extend_schema(
+        responses={204: None, 409: UNDO_CONFLICT, 412: http.STALE}, parameters=[IF_MATCH_ROUND]
+    )
     def delete(self, request: Request, pk: int, number: int) -> Response:
         tournament = self.get_tournament(SCOREKEEPING)
-        if not tournaments.round_undo(tournament=tournament, number=number):
-            raise exceptions.NotFound()
+        if_match = http.if_match_value(request)
+        tournaments.round_undo(tournament=tournament, number=number, if_match=if_match)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

@@ -145,6 +145,33 @@ def test_a_round_with_a_hand_or_before_the_last_cannot_be_undone(as_carol, club,
     assert as_carol.delete(f"/api/v1/tournaments/{tournament}/rounds/2/").status_code == 204
 
 
+def test_an_undo_names_the_drawing_it_saw_and_spares_a_round_drawn_again(as_carol, club, crowd):
+    """Two directors' phones show round 1; one undoes it and draws it again. The other's undo,
+    naming the round it saw (If-Match: its etag), must not delete tables it never saw."""
+    tournament = create(as_carol, club, crowd[:9]).json()["id"]
+    seen = draw_round(as_carol, tournament, seed=5).json()
+    url = f"/api/v1/tournaments/{tournament}/rounds/1/"
+    read = as_carol.get(url)
+    assert read.headers["ETag"] == seen["etag"]
+    assert as_carol.delete(url, HTTP_IF_MATCH=seen["etag"]).status_code == 204
+    again = draw_round(as_carol, tournament, seed=6).json()
+    assert again["etag"] != seen["etag"]
+
+    stale = as_carol.delete(url, HTTP_IF_MATCH=seen["etag"])
+    assert stale.status_code == 412 and codes(stale) == ["precondition_failed"]
+    assert "Round 1 was drawn again since you read it" in stale.json()["errors"][0]["detail"]
+    assert Match.objects.filter(pk__in=again["matches"]).count() == len(again["matches"])
+    board = as_carol.get(f"/api/v1/tournaments/{tournament}/board/").json()
+    assert board["round"]["etag"] == again["etag"]
+
+    assert as_carol.delete(url, HTTP_IF_MATCH=again["etag"]).status_code == 204
+    gone = as_carol.delete(url, HTTP_IF_MATCH=again["etag"])
+    assert gone.status_code == 404 and codes(gone) == ["not_found"]
+    assert gone.json()["errors"][0]["detail"] == (
+        "There is no round 1: it may have been undone on another phone."
+    )
+
+
 def test_only_directors_undo_a_round(as_victor, as_carol, club, crowd):
     tournament = create(as_carol, club, crowd[:4]).json()["id"]
     draw_round(as_carol, tournament)

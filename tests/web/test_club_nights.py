@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from clubnight import tournaments
 from clubnight.models import PublicLink, Tournament
-from matches.models import Player
+from matches.models import Match, Player
 from tests.factories import record_hand, went_out
 from tests.web.browsing import sign_in_cookie
 from tests.web.entry import ANN_MELDS, BEN_HELD, choose_ending, enter_player, open_entry
@@ -88,6 +88,51 @@ def test_the_entrants_follow_another_phone_and_a_stale_withdrawal_says_so(
     )
     expect(page.locator(f'#entrant-list li[data-player="{ann.pk}"]')).to_have_count(0)
     expect(page.locator("#messages")).not_to_contain_text("Not found")
+
+
+def test_a_double_tap_on_withdraw_withdraws_once_and_says_so(page_as, alice, night, roster):
+    page = page_as(alice)
+    page.goto(f"/tournaments/{night.pk}/")
+    ann = roster[0]
+    page.get_by_role("button", name=f"Withdraw {ann.name}").dblclick()
+    expect(page.locator(f'#entrant-list li[data-player="{ann.pk}"]')).to_have_count(0)
+    expect(page.locator("#draw-status")).to_have_text(f"{ann.name} is withdrawn.")
+    expect(page.locator("#messages")).to_be_empty()
+
+
+def test_an_entrant_added_on_another_phone_shows_beside_the_refusal(page_as, alice, night, club):
+    late = Player.objects.create(club=club, name="Max")
+    page = page_as(alice)
+    page.clock.install()  # the board's own refresh waits: only the refusal brings the news
+    page.goto(f"/tournaments/{night.pk}/")
+    expect(page.locator("#entrant-list li")).to_have_count(9)
+    page.locator("#entrant-player").select_option(str(late.pk))
+    tournaments.entrant_add(tournament=night, player=late.pk)  # the other director's phone
+    page.locator("#entrant-form button").click()
+    expect(page.locator("#messages")).to_contain_text("Max is already entered in this tournament.")
+    expect(page.locator(f'#entrant-list li[data-player="{late.pk}"]')).to_have_count(1)
+    expect(page.locator(f'#entrant-player option[value="{late.pk}"]')).to_have_count(0)
+
+
+def test_an_undo_on_a_stale_board_spares_the_round_drawn_again_elsewhere(page_as, alice, night):
+    """Both directors' phones show round 1; one undoes it and draws it again; the other,
+    before its board refreshes, taps Undo round 1: the new round stays, and it says why."""
+    tournaments.round_draw(tournament=night, user=alice, seed=5)
+    page = page_as(alice)
+    page.clock.install()  # the board's own refresh waits
+    page.goto(f"/tournaments/{night.pk}/")
+    undo = page.get_by_role("button", name="Undo round 1")
+    expect(undo).to_be_visible()
+    tournaments.round_undo(tournament=night, number=1)  # the other director's phone
+    again = tournaments.round_draw(tournament=night, user=alice, seed=6)
+    page.once("dialog", lambda dialog: dialog.accept())
+    undo.click()
+    expect(page.locator("#draw-status")).to_have_text(
+        "Round 1 was undone and drawn again on another phone: these are its new tables, and "
+        "they are not undone."
+    )
+    assert Match.objects.filter(round_table__round=again).count() == 2
+    expect(page.locator("#messages")).to_be_empty()
 
 
 def test_a_director_who_draws_second_sees_the_round_drawn_first(page_as, alice, night):

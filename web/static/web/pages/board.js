@@ -50,7 +50,7 @@ async function loadEntrants() {
   document.getElementById("entrant-list").replaceChildren(...entrants.filter((entry) => !entry.withdrawn).sort(byName).map((entry) =>
     h("li", { dataset: { player: entry.player } },
       h("span", {}, entry.name),
-      h("button", { type: "button", class: "button small", "aria-label": t("withdraw_player", { name: entry.name }), onclick: () => withdraw(entry) }, t("withdraw")))));
+      h("button", { type: "button", class: "button small", "aria-label": t("withdraw_player", { name: entry.name }), onclick: (event) => withdraw(entry, event.currentTarget) }, t("withdraw")))));
   // a refresh keeps the player being chosen, unless they came in on another phone meanwhile
   const select = document.getElementById("entrant-player");
   const chosen = select.value;
@@ -64,7 +64,10 @@ async function loadEntrants() {
 // the entrants and the board read again, after a change made here or refused
 const reload = () => Promise.all([loadEntrants(), load()]);
 
-async function withdraw(entry) {
+// The button waits for the answer: a second tap of a double tap would find the player gone.
+async function withdraw(entry, button) {
+  if (button.disabled) return;
+  button.disabled = true;
   clearMessages();
   try {
     await del(`tournaments/${tournamentId}/entrants/${entry.player}/`);
@@ -78,6 +81,9 @@ async function withdraw(entry) {
       return;
     }
     showError(error, { sentences });
+  } finally {
+    button.disabled = false;
+    showPlaying();
   }
 }
 
@@ -85,25 +91,48 @@ async function enter(event) {
   event.preventDefault();
   clearMessages();
   const select = document.getElementById("entrant-player");
+  const add = event.submitter ?? document.querySelector("#entrant-form button");
   const name = select.selectedOptions[0]?.textContent;
+  if (add.disabled) return;
+  add.disabled = true;
   try {
     await post(`tournaments/${tournamentId}/entrants/`, { player: Number(select.value) });
     document.getElementById("draw-status").textContent = t("player_entered", { name });
     await reload();
   } catch (error) {
+    // refused (entered on another phone meanwhile, say): the list is read again beside the
+    // sentence, so that it shows why
+    if (error instanceof ApiError) await reload().catch(() => {});
     showError(error, { sentences });
+  } finally {
+    add.disabled = false;
+    showPlaying();
   }
 }
 
+// The round undone is the one on this screen (If-Match: its etag): one undone and drawn again
+// meanwhile on another phone is refused (412), and one already undone is gone (404); either
+// way the board is read again and says what happened.
 async function undoRound() {
-  if (!lastRound || !confirm(t("undo_round_confirm", { number: lastRound.number }))) return;
+  const seen = lastRound;
+  if (!seen || !confirm(t("undo_round_confirm", { number: seen.number }))) return;
   clearMessages();
+  const button = document.getElementById("undo-button");
+  button.disabled = true;
   try {
-    await del(`tournaments/${tournamentId}/rounds/${lastRound.number}/`);
-    document.getElementById("draw-status").textContent = t("round_undone", { number: lastRound.number });
+    await request(`tournaments/${tournamentId}/rounds/${seen.number}/`, { method: "DELETE", headers: { "If-Match": seen.etag } });
+    document.getElementById("draw-status").textContent = t("round_undone", { number: seen.number });
     await load();
   } catch (error) {
+    if (error instanceof ApiError && [404, 412].includes(error.status)) {
+      await reload();
+      const key = error.status === 404 ? "round_undone_elsewhere" : "round_redrawn_elsewhere";
+      document.getElementById("draw-status").textContent = t(key, { number: seen.number });
+      return;
+    }
     showError(error, { sentences });
+  } finally {
+    button.disabled = false;
   }
 }
 
