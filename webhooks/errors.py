@@ -37,6 +37,15 @@ class EndpointDisabled(MatchError):
     message = _("Webhook {endpoint} is disabled: enable it before sending to it.")
 
 
+class AttemptInProgress(MatchError):
+    status = 409
+    code = "delivery_in_progress"
+    message = _(
+        "Delivery {delivery} is being attempted right now: redeliver it once this attempt is "
+        "over (within {seconds} seconds), when its outcome is known."
+    )
+
+
 class DuplicateEndpoint(MatchError):
     status = 409
     code = "webhook_duplicate"

@@ -79,6 +79,12 @@ class _Response(http.client.HTTPResponse):
             raise http.client.IncompleteRead(b"")
 
 
+def excerpt_of(answer: bytes) -> str:
+    """The start of a receiver's answer as kept: text, with what a database column cannot hold
+    (NUL) shown as the replacement character, like bytes that are not UTF-8."""
+    return answer.decode("utf-8", "replace").replace("\x00", "\ufffd")[:EXCERPT]
+
+
 def body_of(payload: Any) -> str:
     return json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
 
@@ -109,6 +115,9 @@ def send(
     body = body_of(payload)
     parts = urllib.parse.urlsplit(url)
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    # a path written with other than ASCII (/r/café) goes percent-encoded, as a browser sends
+    # it; what is percent-encoded already stays as it is
+    path = urllib.parse.quote(path, safe="/?&=%:@!$'()*+,;-._~")
     kind = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
     connection = kind(host, port, timeout=timeout_seconds())
 
@@ -146,10 +155,11 @@ def send(
             deadline.cancel()
         if late.is_set():
             return Outcome(None, error="timeout")
-        return Outcome(response.status, read.decode("utf-8", "replace")[:EXCERPT])
+        return Outcome(response.status, excerpt_of(read))
     except TimeoutError:
         return Outcome(None, error="timeout")
-    except (OSError, http.client.HTTPException):
+    except (OSError, http.client.HTTPException, ValueError):
+        # ValueError: what http.client refuses to send or to read (UnicodeError is one)
         return Outcome(None, error="timeout" if late.is_set() else "connection_failed")
     finally:
         connection.close()

@@ -9,6 +9,7 @@ backend: a row in the same database), commit or roll back with the event. The wo
 from __future__ import annotations
 
 import json
+import math
 import uuid
 from collections.abc import Sequence
 from datetime import timedelta
@@ -144,10 +145,16 @@ def test_send(*, endpoint: Endpoint) -> Delivery:
 @transaction.atomic
 def redeliver(*, delivery: Delivery) -> Delivery:
     """Send a delivery again, with the same ``webhook-id``; its retry schedule starts over,
-    and the attempts made so far stay in its history."""
+    and the attempts made so far stay in its history. Refused while an attempt of it is being
+    made (``errors.AttemptInProgress``): that attempt's outcome would settle it unsent."""
     locked = Delivery.objects.select_for_update().select_related("endpoint").get(pk=delivery.pk)
     if locked.endpoint.disabled_at is not None:
         raise errors.EndpointDisabled(endpoint=locked.endpoint_id)
+    now = timezone.now()
+    if locked.leased_until is not None and locked.leased_until > now:
+        # an attempt is on its way: its outcome would settle the redelivery unsent
+        seconds = math.ceil((locked.leased_until - now).total_seconds())
+        raise errors.AttemptInProgress(delivery=locked.pk, seconds=seconds)
     locked.status, locked.schedule_from = DeliveryStatus.PENDING, locked.attempts
     locked.next_attempt_at = timezone.now()
     locked.save(update_fields=["status", "schedule_from", "next_attempt_at"])

@@ -208,8 +208,9 @@ def requeue_overdue(*, late: timedelta = OVERDUE) -> int:
     """Queue again the pending deliveries whose attempt is overdue by ``late`` and not being
     made (a worker was killed while making it, or its task was lost); the copy queued before,
     if any, becomes stale. An attempt whose lease ran out is kept in the history as cut off
-    (``_cut_off``) and the next one is queued. Every worker runs this every SWEEP_EVERY.
-    Returns how many."""
+    (``_cut_off``) and counts in the retry schedule: the next one is queued after the
+    schedule's delay, and a delivery whose schedule is used up fails. Every worker runs this
+    every SWEEP_EVERY. Returns how many were queued."""
     now = timezone.now()
     overdue = Delivery.objects.filter(
         Q(leased_until__isnull=True) | Q(leased_until__lt=now),
@@ -223,11 +224,20 @@ def requeue_overdue(*, late: timedelta = OVERDUE) -> int:
             if delivery.status == DeliveryStatus.PENDING and (
                 delivery.leased_until is None or delivery.leased_until < now
             ):
-                if delivery.leased_until is not None:
+                if delivery.leased_until is None:
+                    delivery.next_attempt_at = now  # its task was lost: queued again now
+                else:
+                    # cut off: it counts in the retry schedule as a failed attempt, so that an
+                    # attempt that stops its worker every time backs off and ends
                     _cut_off(delivery, now)
-                delivery.next_attempt_at = now
+                    in_schedule = delivery.attempts - delivery.schedule_from
+                    if in_schedule > len(RETRY_DELAYS):
+                        delivery.status, delivery.next_attempt_at = DeliveryStatus.FAILED, None
+                        delivery.save()
+                        continue
+                    delivery.next_attempt_at = now + RETRY_DELAYS[in_schedule - 1]
                 delivery.save()
-                queue(delivery)
+                queue(delivery, at=delivery.next_attempt_at)
                 count += 1
     return count
 

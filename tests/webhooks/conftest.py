@@ -23,6 +23,7 @@ from tests.matches.conftest import _empty_cache, _fast_passwords  # noqa: F401  
 class Received:
     headers: dict[str, str]
     body: bytes
+    path: str = ""
 
 
 @dataclass
@@ -41,7 +42,7 @@ def _serve(receiver: Receiver) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self) -> None:  # noqa: N802 (http.server's name)
             body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-            receiver.requests.append(Received(dict(self.headers.items()), body))
+            receiver.requests.append(Received(dict(self.headers.items()), body, self.path))
             time.sleep(receiver.delay)
             status = receiver.answers.pop(0) if receiver.answers else 204
             self.send_response(status)

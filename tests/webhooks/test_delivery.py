@@ -366,3 +366,64 @@ def test_the_worker_delivers_what_was_committed(alice, club, roster, receiver):
     work()
     [got] = receiver.requests
     assert Webhook(hook.secret).verify(got.body, got.headers)["type"] == "hand.recorded"
+
+
+def test_an_answer_with_a_nul_byte_is_kept_and_its_status_counts(
+    as_carol, club, roster, endpoint, receiver, run_worker
+):
+    """PostgreSQL keeps no NUL in a text column: writing the excerpt failed, the outcome was
+    never written, and the attempt was made again and again outside its retry schedule."""
+    receiver.answers = [500]
+    receiver.answer_body = b"error\x00detail"
+    play_a_hand(as_carol, club, roster)
+    run_worker()
+    delivery = Delivery.objects.get()
+    assert (delivery.attempts, delivery.status, delivery.response_status) == (1, "pending", 500)
+    assert delivery.response_excerpt == "error\ufffddetail"
+    assert list(delivery.history.values_list("response_status", "error")) == [(500, "")]
+
+
+def test_a_webhook_path_written_in_other_than_ascii_is_sent_percent_encoded(
+    as_alice, as_carol, club, roster, receiver, run_worker
+):
+    url = receiver.url.replace("/hooks?", "/r/café?")
+    made = as_alice.post(
+        f"/api/v1/clubs/{club.pk}/webhooks/",
+        {"url": url, "events": ["hand.recorded"]},
+        format="json",
+    )
+    assert made.status_code == 201
+    play_a_hand(as_carol, club, roster)
+    run_worker()
+    assert [r.path for r in receiver.requests] == ["/r/caf%C3%A9?app=1"]
+    assert Delivery.objects.get().status == "succeeded"
+
+
+def test_an_attempt_cut_off_every_time_backs_off_and_ends(
+    as_carol, club, roster, endpoint, receiver
+):
+    """An attempt whose worker stops every time (a message that kills it) is not made again
+    at once for ever: each cut-off counts in the retry schedule, and the schedule ends."""
+    play_a_hand(as_carol, club, roster)
+    delivery = Delivery.objects.get()
+    for cut in range(1, len(tasks.RETRY_DELAYS) + 2):
+        now = timezone.now()
+        Delivery.objects.filter(pk=delivery.pk).update(
+            leased_until=now - dt.timedelta(seconds=1),
+            next_attempt_at=now - dt.timedelta(hours=1),
+        )
+        before = timezone.now()
+        tasks.requeue_overdue()
+        delivery.refresh_from_db()
+        assert delivery.attempts == cut and delivery.error == "worker_stopped"
+        if cut <= len(tasks.RETRY_DELAYS):
+            assert delivery.status == "pending"
+            wait = delivery.next_attempt_at - before
+            assert (
+                tasks.RETRY_DELAYS[cut - 1]
+                <= wait
+                < tasks.RETRY_DELAYS[cut - 1] + dt.timedelta(seconds=5)
+            )
+    assert delivery.status == "failed"
+    assert delivery.history.count() == len(tasks.RETRY_DELAYS) + 1
+    assert Endpoint.objects.get().failure_count == 0  # not the receiver's failures

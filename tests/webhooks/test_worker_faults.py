@@ -23,6 +23,7 @@ from django_tasks_db.models import DBTaskResult
 from matches import events
 from matches.models import EventType
 from tests import harness
+from tests.factories import client_for
 from tests.matches.test_workers import server_env
 from webhooks.models import Attempt, Delivery, Endpoint
 
@@ -138,6 +139,36 @@ def test_an_attempt_cut_off_by_a_killed_worker_is_made_by_another_running_worker
     assert made.attempts == 2
     # the killed worker's task is not left running for ever
     assert DBTaskResult.objects.get(pk=cut_task).status == TaskResultStatus.FAILED
+
+
+def test_a_redelivery_asked_during_an_attempt_is_refused_and_made_after_it(
+    alice, club, receivers, workers
+):
+    """While an attempt is on its way, its outcome would settle a redelivery unsent (202, and
+    nothing more sent): the redelivery is refused with a sentence, and once the attempt is
+    over it is made."""
+    receiver = receivers(1)  # the first request gets no answer until the timeout
+    hook = Endpoint.objects.create(club=club, url=receiver.url, events=["match.started"])
+    events.write(club_id=club.pk, type=EventType.MATCH_STARTED, data={"match": 1})
+    delivery = Delivery.objects.get()
+    workers("--concurrency", "1", WEBHOOKS_TIMEOUT_SECONDS="3")
+    assert receiver.wait_for(1, timeout=60)
+    owner = client_for(alice)
+    url = f"/api/v1/clubs/{club.pk}/webhooks/{hook.pk}/deliveries/{delivery.pk}/redeliver/"
+    refused = owner.post(url)
+    assert refused.status_code == 409
+    (error,) = refused.json()["errors"]
+    assert error["code"] == "delivery_in_progress"
+    assert f"Delivery {delivery.pk} is being attempted right now" in error["detail"]
+
+    harness.wait_until(
+        lambda: Delivery.objects.get().attempts == 1, what="the attempt timed out", seconds=60
+    )
+    assert owner.post(url).status_code == 202
+    assert receiver.wait_for(2, timeout=60)
+    harness.wait_until(
+        lambda: Delivery.objects.get().status == "succeeded", what="redelivered", seconds=60
+    )
 
 
 def test_a_clubs_dead_receivers_do_not_delay_another_clubs_deliveries(

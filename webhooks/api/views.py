@@ -31,6 +31,9 @@ from webhooks.models import Delivery, Endpoint
 DISABLED = error_response("WebhookDisabled", ["webhook_disabled"])
 DUPLICATE = error_response("WebhookDuplicate", ["webhook_duplicate"])
 CONFLICTS = error_response("WebhookConflict", ["webhook_duplicate", "webhook_limit_reached"])
+REDELIVER_CONFLICT = error_response(
+    "RedeliverConflict", ["webhook_disabled", "delivery_in_progress"]
+)
 
 
 class OwnersOnly(BasePermission):
@@ -223,7 +226,11 @@ class RedeliverView(GenericAPIView):
     serializer_class = s.DeliverySerializer
     queryset = Delivery.objects.none()
 
-    @extend_schema(summary="Redeliver a message", request=None, responses=QUEUED)
+    @extend_schema(
+        summary="Redeliver a message",
+        request=None,
+        responses={**QUEUED, 409: REDELIVER_CONFLICT},
+    )
     def post(self, request: Request, pk: int, webhook_pk: int, delivery_pk: int) -> Response:
         endpoint = _endpoint(request, pk, webhook_pk)
         delivery = endpoint.deliveries.filter(pk=delivery_pk).first()
