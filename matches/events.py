@@ -8,12 +8,13 @@ transaction. docs/webhooks.md describes each event's data.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
 from django.db import transaction
 
-from matches import hands, signals
+from matches import hands, selectors, signals
 from matches.models import Event, EventType, HandConfirmation
 from matches.state import MatchState
 from matches.subscribers import HandChange
@@ -75,12 +76,20 @@ def hand_corrected(
         match_finished(state)
 
 
+def answered(state: MatchState) -> dict[str, Any]:
+    """The match as ``GET matches/{id}/`` answers it, with its marks (``unconfirmed_hands``),
+    read now where the state was made without them."""
+    if state.unconfirmed_hands is None:
+        state = dataclasses.replace(state, unconfirmed_hands=selectors.marks_of(state.id))
+    return state.to_json(with_marks=True)
+
+
 def hand_voided(state: MatchState, number: int) -> None:
     """The last hand voided; the match as it stands after it."""
     write(
         club_id=state.club,
         type=EventType.HAND_VOIDED,
-        data={"match": state.id, "number": number, "state": state.to_json()},
+        data={"match": state.id, "number": number, "state": answered(state)},
     )
 
 
@@ -107,7 +116,7 @@ def match_started(state: MatchState) -> None:
     write(
         club_id=state.club,
         type=EventType.MATCH_STARTED,
-        data={"match": state.id, "state": state.to_json(with_marks=True)},
+        data={"match": state.id, "state": answered(state)},
     )
 
 
@@ -116,5 +125,5 @@ def match_finished(state: MatchState) -> None:
     write(
         club_id=state.club,
         type=EventType.MATCH_FINISHED,
-        data={"match": state.id, "state": state.to_json()},
+        data={"match": state.id, "state": answered(state)},
     )

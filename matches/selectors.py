@@ -92,6 +92,16 @@ def unconfirmed_hands() -> QuerySet[Hand]:
     )
 
 
+def marks_of(match_id: int) -> list[int] | None:
+    """A match's marks as its answer gives them (``unconfirmed_hands``): the numbers of its
+    hands nobody has confirmed, where its club asks for a second entry; None where it does
+    not."""
+    required = Match.objects.filter(pk=match_id, club__second_entry=SecondEntry.REQUIRED)
+    if not required.exists():
+        return None
+    return sorted(unconfirmed_hands().filter(match_id=match_id).values_list("number", flat=True))
+
+
 def hands_of(match_id: int) -> QuerySet[Hand]:
     return (
         Hand.objects.filter(match_id=match_id)

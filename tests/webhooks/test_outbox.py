@@ -144,6 +144,31 @@ def test_the_hand_that_finishes_a_match_announces_the_finish(as_carol, club, ros
     assert finished.data["state"]["winners"] == [seated[0]]
 
 
+@pytest.mark.parametrize("second_entry", ["off", "required"])
+def test_a_finish_and_a_void_carry_the_match_as_its_own_answer_gives_it(
+    as_carol, club, roster, second_entry
+):
+    """``match.finished``'s and ``hand.voided``'s state is the match as ``GET matches/{id}/``
+    answers it at that moment, its marks (``unconfirmed_hands``) too."""
+    club.second_entry = second_entry
+    club.save()
+    seated = [p.pk for p in roster[:2]]
+    match = start_match(as_carol, club, roster[:2])
+    url = f"/api/v1/matches/{match['id']}/"
+    for _ in range(3):
+        assert record(as_carol, match["id"], went_out(seated[0], seated)).status_code == 201
+    finished = Event.objects.get(type="match.finished")
+    assert finished.data["state"] == as_carol.get(url).json()
+
+    tag = as_carol.get(f"{url}hands/3/")["ETag"]
+    assert as_carol.delete(f"{url}hands/3/", HTTP_IF_MATCH=tag).status_code == 204
+    voided = Event.objects.get(type="hand.voided")
+    assert voided.data["state"] == as_carol.get(url).json()
+    assert voided.data["state"]["unconfirmed_hands"] == (
+        [1, 2] if second_entry == "required" else None
+    )
+
+
 def test_only_the_first_confirmation_of_a_version_is_announced(carol, victor, alices_world):
     from matches.models import Hand
 
