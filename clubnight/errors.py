@@ -48,8 +48,8 @@ class RoundInProgress(MatchError):
     status = 409
     code = "round_in_progress"
     message = _(
-        "Round {number} still has a match in progress; players join or leave, and the next "
-        "round is drawn, only once it is finished."
+        "Round {number} still has a match in progress, at {table}; players join or leave, and "
+        "the next round is drawn, only once it is finished."
     )
 
 

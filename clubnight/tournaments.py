@@ -150,14 +150,15 @@ def _between_rounds(tournament: Tournament) -> tuple[Tournament, Round | None]:
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
     last = locked.rounds.order_by("-number").first()
     playing = sorted(
-        number
-        for number, status in Match.objects.select_for_update(of=("self",))
+        (number, table)
+        for number, table, status in Match.objects.select_for_update(of=("self",))
         .filter(round_table__round__tournament=locked)
-        .values_list("round_table__round__number", "status")
+        .values_list("round_table__round__number", "table", "status")
         if status == MatchStatus.IN_PROGRESS
     )
     if playing:
-        raise errors.RoundInProgress(number=playing[0])
+        number, table = playing[0]
+        raise errors.RoundInProgress(number=number, table=table)
     return locked, last
 
 
@@ -369,6 +370,21 @@ def leaderboard(*, tournament: Tournament) -> list[dict[str, Any]]:
             rank = position
         row["rank"] = rank
     return rows
+
+
+def reopened_tables(tournament: Tournament, last: Round | None) -> list[dict[str, Any]]:
+    """Tables of rounds before the last whose match is being played again (a correction
+    reopened it): each as ``tables_of`` gives it, with its round's ``round`` number, first
+    round first. Usually none."""
+    rounds = tournament.rounds.filter(tables__match__status=MatchStatus.IN_PROGRESS)
+    if last is not None:
+        rounds = rounds.exclude(pk=last.pk)
+    return [
+        {**table, "round": round_.number}
+        for round_ in rounds.distinct().order_by("number")
+        for table in tables_of(round_)
+        if table["status"] == MatchStatus.IN_PROGRESS
+    ]
 
 
 def tables_of(round_: Round) -> list[dict[str, Any]]:

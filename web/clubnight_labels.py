@@ -30,6 +30,11 @@ SENTENCES = {
         "Round %(number)s is still being played. Once every table has finished, draw the next "
         "round, and add or withdraw players."
     ),
+    "table_reopened": gettext_lazy(
+        "%(table)s of round %(number)s is being played again: a hand was corrected there. "
+        "Once it has finished, draw the next round, and add or withdraw players."
+    ),
+    "table_of_round": gettext_lazy("%(table)s, round %(number)s"),
     "undo_round": gettext_lazy("Undo round %(number)s"),
     "undo_round_confirm": gettext_lazy(
         "Undo round %(number)s? Its tables and their matches are deleted; you can draw it again."

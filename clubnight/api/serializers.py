@@ -191,10 +191,19 @@ class LeaderboardRowSerializer(serializers.Serializer):
     )
 
 
+class ReopenedTableSerializer(TableSerializer):
+    round = serializers.IntegerField(help_text="The round the table is of.")
+
+
 class BoardSerializer(serializers.Serializer):
     tournament = serializers.IntegerField()
     name = serializers.CharField()
     round = RoundSerializer(allow_null=True, help_text="The latest round; null before the first.")
+    reopened = ReopenedTableSerializer(
+        many=True,
+        help_text="Tables of earlier rounds being played again (a correction reopened their "
+        "match): the next round waits for them as for the latest round's. Usually empty.",
+    )
     leaderboard = LeaderboardRowSerializer(many=True)
 
 

@@ -437,6 +437,7 @@ class BoardView(TournamentMixin):
             "tournament": tournament.pk,
             "name": tournament.name,
             "round": None if last is None else _round_data(last),
+            "reopened": tournaments.reopened_tables(tournament, last),
             "leaderboard": tournaments.leaderboard(tournament=tournament),
         }
         return Response(s.BoardSerializer(body).data)

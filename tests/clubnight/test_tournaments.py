@@ -352,6 +352,14 @@ def test_a_table_reopened_by_a_correction_holds_back_the_next_draw(as_carol, clu
     assert third.status_code == 409
     assert third.json()["errors"][0]["code"] == "round_in_progress"
     assert third.json()["errors"][0]["detail"].startswith("Round 1 still has a match in progress")
+    table_name = Match.objects.get(pk=first["matches"][0]).table
+    assert f"in progress, at {table_name};" in third.json()["errors"][0]["detail"]
+    # the board shows the table played again, beside the last round
+    board = as_carol.get(f"/api/v1/tournaments/{tournament}/board/").json()
+    assert board["round"]["number"] == 2
+    assert [(t["round"], t["match"], t["status"]) for t in board["reopened"]] == [
+        (1, first["matches"][0], "in_progress")
+    ]
     late = as_carol.post(
         f"/api/v1/tournaments/{tournament}/entrants/", {"player": crowd[2].pk}, format="json"
     )

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from clubnight import tournaments
 from clubnight.models import PublicLink, Tournament
 from matches.models import Match, Player
-from tests.factories import record_hand, went_out
+from tests.factories import client_for, correct, record_hand, went_out
 from tests.web.browsing import sign_in_cookie
 from tests.web.entry import ANN_MELDS, BEN_HELD, choose_ending, enter_player, open_entry
 from tests.web.worlds import finished_and_live
@@ -133,6 +133,37 @@ def test_an_undo_on_a_stale_board_spares_the_round_drawn_again_elsewhere(page_as
     )
     assert Match.objects.filter(round_table__round=again).count() == 2
     expect(page.locator("#messages")).to_be_empty()
+
+
+def test_a_table_of_an_earlier_round_played_again_shows_on_the_board(page_as, alice, club, roster):
+    """A correction reopened round 1's table after round 2 had finished: the board shows that
+    table and why the draw waits, instead of a night that looks finished."""
+    pair = roster[:2]
+    two = tournaments.tournament_create(
+        club=club, name="Pairs", players=[p.pk for p in pair], user=alice
+    )
+    ids = [p.pk for p in pair]
+    owner = client_for(alice)
+    first = tournaments.round_draw(tournament=two, user=alice)
+    (match,) = Match.objects.filter(round_table__round=first)
+    for _ in range(3):
+        record_hand(match, went_out(ids[0], ids), user=alice)
+    second = tournaments.round_draw(tournament=two, user=alice)
+    (later,) = Match.objects.filter(round_table__round=second)
+    for _ in range(3):
+        record_hand(later, went_out(ids[0], ids), user=alice)
+    assert correct(owner, match.pk, 3, went_out(ids[1], ids)).status_code == 200
+
+    page = page_as(alice)
+    page.goto(f"/tournaments/{two.pk}/")
+    reopened = page.locator("#reopened-tables .night-table")
+    expect(reopened).to_have_count(1)
+    expect(reopened).to_contain_text(f"{match.table}, round 1")
+    expect(page.locator("#round-playing")).to_have_text(
+        f"{match.table} of round 1 is being played again: a hand was corrected there. Once it "
+        "has finished, draw the next round, and add or withdraw players."
+    )
+    expect(page.get_by_role("button", name="Draw the next round")).to_be_disabled()
 
 
 def test_a_director_who_draws_second_sees_the_round_drawn_first(page_as, alice, night):

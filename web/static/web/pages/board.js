@@ -10,14 +10,19 @@ const REFRESH_MS = 10000;
 let club = null;
 let director = false;
 let lastRound = null;
+let reopened = []; // tables of earlier rounds played again
 
 // While a table of the last round is still playing, the next round cannot be drawn and nobody
 // comes or goes: the board says so, and those buttons wait, rather than be refused when tapped.
+// A table of an earlier round reopened by a correction holds the draw back too, and says so.
 function showPlaying() {
-  const playing = Boolean(lastRound?.tables.some((table) => table.status !== "finished"));
+  const current = Boolean(lastRound?.tables.some((table) => table.status !== "finished"));
+  const again = reopened[0];
+  const playing = current || Boolean(again);
   const notice = document.getElementById("round-playing");
   notice.hidden = !playing;
-  notice.textContent = playing ? t("round_playing", { number: lastRound.number }) : "";
+  notice.textContent = current ? t("round_playing", { number: lastRound.number })
+    : again ? t("table_reopened", { table: again.name, number: again.round }) : "";
   const waiting = [document.getElementById("draw-button"),
     ...document.querySelectorAll("#entrant-list button, #entrant-form button, #entrant-form select")];
   for (const control of waiting) control.disabled = playing;
@@ -28,6 +33,10 @@ function render(board) {
   document.title = board.name;
   const round = board.round;
   lastRound = round;
+  reopened = board.reopened ?? [];
+  document.getElementById("reopened").hidden = !reopened.length;
+  document.getElementById("reopened-tables").replaceChildren(...reopened.map((table) => tableCard(
+    { ...table, name: t("table_of_round", { table: table.name, number: table.round }) })));
   const undo = document.getElementById("undo-button");
   undo.hidden = !director || !round || round.tables.some((table) => table.hands_played > 0);
   if (round) undo.textContent = t("undo_round", { number: round.number });
