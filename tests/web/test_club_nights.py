@@ -325,6 +325,9 @@ def test_a_public_results_page_opens_signed_out_without_scripts(
     expect(page.locator("tbody tr")).to_have_count(3)
     expect(page.locator("tbody tr").first).to_contain_text("Ann")
     assert scripts == []
+    # its icon is the app's, not a /favicon.ico that answers 404 in the console
+    icon = page.locator('link[rel="icon"]').get_attribute("href")
+    assert context.request.get(icon).status == 200
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390
     screenshot(page, "public-standings")
