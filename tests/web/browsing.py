@@ -38,3 +38,21 @@ def sign_in(page: Page, username: str, password: str | None = None) -> None:
     page.locator("input[type=password]").fill(password or PASSWORD.format(username=username))
     page.locator("form.stack button[type=submit]").click()
     page.wait_for_load_state()
+
+
+# the elements with a word split over two lines in any of their texts (a label of several
+# text nodes: "+ " then "New meld")
+BROKEN_TEXTS = """(nodes) => nodes.filter((e) => {
+  const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
+  const range = document.createRange();
+  for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+    for (let i = 1; i < text.length; i++) {
+      range.setStart(text, i - 1);
+      range.setEnd(text, i + 1);
+      const [first, second] = range.getClientRects();
+      const split = second && second.top > first.top + 1;
+      if (split && !" -".includes(text.data[i - 1]) && text.data[i] !== " ") return true;
+    }
+  }
+  return false;
+}).map((e) => e.textContent)"""

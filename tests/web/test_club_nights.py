@@ -12,7 +12,7 @@ from clubnight import tournaments
 from clubnight.models import PublicLink, Tournament
 from matches.models import Match, Player
 from tests.factories import client_for, correct, record_hand, went_out
-from tests.web.browsing import sign_in_cookie
+from tests.web.browsing import BROKEN_TEXTS, sign_in_cookie
 from tests.web.entry import ANN_MELDS, BEN_HELD, choose_ending, enter_player, open_entry
 from tests.web.worlds import finished_and_live
 
@@ -212,14 +212,23 @@ def test_the_room_display_shows_the_night_in_large_type(
 
 
 @pytest.mark.parametrize(
-    ("players", "screen"), [(14, (1920, 1080)), (30, (1920, 1080)), (14, (1280, 720))]
+    ("players", "screen", "long_name"),
+    [
+        (14, (1920, 1080), False),
+        (30, (1920, 1080), False),
+        (14, (1280, 720), False),
+        (14, (1920, 1080), True),
+    ],
 )
 def test_the_room_display_fits_the_whole_leaderboard_on_a_tv(
-    new_context, live_server, victor, club, alice, players, screen, screenshot
+    new_context, live_server, victor, club, alice, players, screen, long_name, screenshot
 ):
     """Nobody scrolls a TV: every player of the night is on screen, in type that reads from
     across the room (a large night in two columns)."""
     entrants = [Player.objects.create(club=club, name=f"Player {n:02}") for n in range(players)]
+    if long_name:  # a long word, whole on the TV: never broken inside, never cut
+        entrants[0].name = "Hubert Wolfeschlegelsteinhausen"
+        entrants[0].save()
     night = tournaments.tournament_create(
         club=club, name="Friday night", players=[p.pk for p in entrants], user=alice
     )
@@ -237,7 +246,7 @@ def test_the_room_display_fits_the_whole_leaderboard_on_a_tv(
     rows = page.locator("#room-leaderboard li")
     expect(rows).to_have_count(players)
     expect(page.locator("#room-leaderboard")).to_have_attribute("data-fitted", "true")
-    screenshot(page, f"room-display-{players}-{width}")
+    screenshot(page, f"room-display-{players}-{width}{'-long-name' if long_name else ''}")
     boxes = rows.evaluate_all(
         "rows => rows.map(r => { const b = r.getBoundingClientRect();"
         " return [b.left, b.right, b.bottom, parseFloat(getComputedStyle(r).fontSize)]; })"
@@ -249,6 +258,9 @@ def test_the_room_display_fits_the_whole_leaderboard_on_a_tv(
         "tables => tables.map(t => t.getBoundingClientRect().bottom)"
     )
     assert tables and max(tables) <= height
+    names = page.locator("#room-leaderboard .name, #room-tables .night-seats li > :first-child")
+    assert names.evaluate_all(BROKEN_TEXTS) == []
+    assert names.evaluate_all("ns => ns.filter((n) => n.scrollWidth > n.clientWidth + 1)") == []
 
 
 def test_a_scorekeeper_starts_a_club_night_from_the_club(

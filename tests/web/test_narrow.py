@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 from clubnight.models import PublicLink
 from matches.invitations import invitation_create
 from tests.factories import create_match
-from tests.web.browsing import sign_in_cookie
+from tests.web.browsing import BROKEN_TEXTS, sign_in_cookie
 from tests.web.entry import open_entry, tap
 from tests.web.worlds import drawn_night, finished_and_live
 
@@ -331,24 +331,6 @@ def test_the_pages_fit_200_percent_zoom_in_french_and_portuguese(
     five = create_match(club, roster, user=alice)
     pages = signed_in_pages(club, roster, table, night, five)
     assert visit(page, pages, screenshot) == {name: [] for name in pages}
-
-
-# the elements with a word split over two lines in any of their texts (a label of several
-# text nodes: "+ " then "New meld")
-BROKEN_TEXTS = """(nodes) => nodes.filter((e) => {
-  const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
-  const range = document.createRange();
-  for (let text = walker.nextNode(); text; text = walker.nextNode()) {
-    for (let i = 1; i < text.length; i++) {
-      range.setStart(text, i - 1);
-      range.setEnd(text, i + 1);
-      const [first, second] = range.getClientRects();
-      const split = second && second.top > first.top + 1;
-      if (split && !" -".includes(text.data[i - 1]) && text.data[i] !== " ") return true;
-    }
-  }
-  return false;
-}).map((e) => e.textContent)"""
 
 
 @pytest.mark.parametrize("language", ["fr-FR", "pt-PT", "en-GB"])

@@ -32,9 +32,12 @@ const MARGIN_PX = 12;
 // `room` (a halving search: lines wrap as the type grows, so height is not proportional to
 // it). Returns whether it fits at all.
 function shrink(list, room) {
+  // a word wider than its line (a long name in a table's card) counts as too large too: on a
+  // TV a name is never broken inside a word (clubnight.css)
+  const words = [...list.querySelectorAll(".night-seats li > :first-child, .name")];
   const tall = (scale) => {
     list.style.setProperty("--fit", scale.toFixed(4));
-    return list.getBoundingClientRect().height > room;
+    return list.getBoundingClientRect().height > room || words.some((e) => e.scrollWidth > e.clientWidth + 1);
   };
   if (!tall(1)) return true;
   let [low, high] = [0.2, 1];
