@@ -116,7 +116,7 @@ def match_started(state: MatchState) -> None:
     write(
         club_id=state.club,
         type=EventType.MATCH_STARTED,
-        data={"match": state.id, "state": answered(state)},
+        data={"match": state.id, "state": state.to_json(with_marks=True)},  # made with them
     )
 
 

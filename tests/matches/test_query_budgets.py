@@ -114,7 +114,9 @@ BUDGETS = {
     # read of the club's webhooks: +3 on every write below.
     "record hand": 13,
     "correct hand": 19,  # the drafts read apart from the lock, as above
-    "void hand": 18,  # the hand's confirmations go with it
+    # the hand's confirmations go with it; its event reads whether the club asks for a second
+    # entry (the match's marks, as its answer gives them)
+    "void hand": 19,
     # access; match and seats locked, then read; the part read, written, and the draft read
     # back: no event, no webhook (a draft is not a hand)
     "write draft ending": 8,
