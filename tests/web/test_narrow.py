@@ -264,22 +264,6 @@ def test_no_figure_of_a_players_record_is_drawn_over_its_label(narrow, club, ros
     assert overlapping == []
 
 
-# the names whose words are split over two lines: a line box that starts inside a word
-BROKEN_WORDS = """(nodes) => nodes.filter((e) => {
-  const text = e.firstChild;
-  if (!text || text.nodeType !== Node.TEXT_NODE) return false;
-  const range = document.createRange();
-  for (let i = 1; i < text.length; i++) {
-    range.setStart(text, i - 1);
-    range.setEnd(text, i + 1);
-    const [first, second] = range.getClientRects();
-    const split = second && second.top > first.top + 1;
-    if (split && !" -".includes(text.data[i - 1]) && text.data[i] !== " ") return true;
-  }
-  return false;
-}).map((e) => e.textContent)"""
-
-
 LONG = ("Bénédicte de La Rochefoucauld-Montmorency", "Maria da Conceição Albuquerque")
 
 
@@ -316,7 +300,7 @@ def test_long_names_fit_the_match_its_hands_and_the_directors_board(
     assert fits(narrow) == []
     # a name breaks between its words, never inside one
     names = narrow.locator(".player-tab .name")
-    assert names.evaluate_all(BROKEN_WORDS) == []
+    assert names.evaluate_all(BROKEN_TEXTS) == []
 
 
 @pytest.mark.parametrize("language", ["fr-FR", "pt-PT"])
@@ -362,7 +346,7 @@ def test_long_names_are_whole_on_the_entry_tabs_of_a_phone(page_as, alice, club,
     names = page.locator(".player-tab .name")
     expect(names).to_have_count(5)
     assert names.evaluate_all("(nodes) => nodes.filter((e) => e.scrollWidth > e.clientWidth)") == []
-    assert names.evaluate_all(BROKEN_WORDS) == []
+    assert names.evaluate_all(BROKEN_TEXTS) == []
     clear = """(mark) => {
       const name = document.querySelector('#tab-0 .name');
       const range = document.createRange();
