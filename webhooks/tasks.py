@@ -180,16 +180,22 @@ def _cut_off(delivery: Delivery, now: Any) -> None:
     """The attempt under ``delivery``'s run-out lease was begun and its worker stopped (killed,
     or its machine lost) before the outcome was written: it goes into the history as made,
     with the error WORKER_STOPPED (whether the receiver got it is not known), so that the next
-    attempt has the next number. Its task, left running by the stopped worker, is marked
-    failed. The attempt does not count against the webhook's failures in a row."""
+    attempt has the next number; its duration is the lease it held. Its task, left running by
+    the stopped worker, is marked failed. The attempt does not count against the webhook's
+    failures in a row. (A worker that was only slow, past its lease, finds the attempt made
+    when it comes to write its outcome, and writes nothing, as for a duplicate task.)"""
     from django_tasks.base import TaskResultStatus
     from django_tasks_db.models import DBTaskResult
 
     number = delivery.attempts + 1
-    began = delivery.leased_until - lease() if delivery.leased_until else now
-    held = round((min(now, delivery.leased_until or now) - began).total_seconds() * 1000)
+    held = lease()
+    began = delivery.leased_until - held if delivery.leased_until else now
     Attempt.objects.create(
-        delivery=delivery, number=number, at=began, duration_ms=held, error=WORKER_STOPPED
+        delivery=delivery,
+        number=number,
+        at=began,
+        duration_ms=round(held.total_seconds() * 1000),
+        error=WORKER_STOPPED,
     )
     delivery.attempts, delivery.last_attempt_at, delivery.leased_until = number, began, None
     delivery.response_status, delivery.response_excerpt = None, ""
