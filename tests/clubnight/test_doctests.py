@@ -5,9 +5,10 @@ import doctest
 import pytest
 
 from clubnight import draw, ratings
+from clubnight.templatetags import nights
 
 
-@pytest.mark.parametrize("module", [draw, ratings], ids=lambda m: m.__name__)
+@pytest.mark.parametrize("module", [draw, ratings, nights], ids=lambda m: m.__name__)
 def test_the_examples_hold(module):
     failures, tried = doctest.testmod(module)
     assert tried > 0
