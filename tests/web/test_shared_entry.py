@@ -210,6 +210,32 @@ def test_the_same_cards_from_two_phones_count_once(page_as, alice, roster):
     assert kept["pending"] == [str(ann.pk)]
 
 
+def test_a_twos_declaration_made_while_another_phone_adds_a_card_is_kept(page_as, alice, roster):
+    """One phone says what Ann's two stands for while another adds her next meld: the merge
+    keeps both, the declaration and the card, whichever version holds more cards."""
+    ann, ben = roster[:2]
+    match = create_match(ann.club, [ann, ben], user=alice)
+    a = phone(page_as, alice)
+    open_entry(a, match.pk)
+
+    def answer(melds):
+        part = {"player": ann.pk, "melds": melds, "hand": [], "version": 1, "by": "bob"}
+        return {"number": 1, "ending": None, "players": [part]}
+
+    # the other phone is further on (a new meld), this phone declared the two
+    further = answer([["QD", "KD", "2H"], ["5S"]])
+    declared = 'draft.players[0].melds = [["QD", "KD", "2H=AD"], []];'
+    outcome = merged(a, ann.pk, ben.pk, further, declared)
+    assert outcome["ann"]["melds"] == [["QD", "KD", "2H=AD"], ["5S"]]
+    assert outcome["pending"] == [str(ann.pk)]  # the declaration is sent on
+
+    # the other phone declared the two, this phone is further on
+    said = answer([["QD", "KD", "2H=AD"]])
+    further_here = 'draft.players[0].melds = [["QD", "KD", "2H"], ["5S"], []];'
+    outcome = merged(a, ann.pk, ben.pk, said, further_here)
+    assert outcome["ann"]["melds"] == [["QD", "KD", "2H=AD"], ["5S"]]
+
+
 def test_a_card_held_down_while_another_phones_part_arrives_is_not_lost(
     page_as, alice, bob, roster
 ):

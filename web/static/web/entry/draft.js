@@ -539,10 +539,29 @@ function mergeField(shared, key, field, local, theirs) {
   if (within(mine, other)) {
     shared.ahead[key] ??= {};
     shared.ahead[key][field] = beyond(other, mine);
-    return theirs;
+    return field === "melds" ? declaredFrom(theirs, local) : theirs;
   }
-  if (within(other, mine)) return local;
+  if (within(other, mine)) return field === "melds" ? declaredFrom(local, theirs) : local;
   return null;
+}
+
+// The fuller version's melds, with what a two stands for said on the other phone: a meld of
+// `kept` holding every card of a meld of `other` takes that meld's declarations for the twos it
+// holds bare (a phone saying "2♥=A♦" while another adds a card: both count). A two declared
+// differently on each phone keeps the fuller version's declaration.
+function declaredFrom(kept, other) {
+  const melds = kept.map((meld) => [...meld]);
+  for (const said of other) {
+    const declared = said.filter((code) => code.includes("="));
+    if (!declared.length) continue;
+    const into = melds.find((meld) => meld.length && within(cardsOf("hand", said), cardsOf("hand", meld)));
+    if (!into) continue;
+    for (const code of declared) {
+      const at = into.indexOf(physical(code));
+      if (at >= 0) into[at] = code;
+    }
+  }
+  return melds;
 }
 
 // What this phone changed in a part since it last saw it shared (`base`), or null for
