@@ -69,6 +69,10 @@ def test_a_run_from_its_two_end_cards_and_a_set_from_its_first_card(
     )  # fmt: skip
     page.locator(OFFERS).filter(has_text="K♣").filter(has_not_text="K♠").click()
     assert sorted(chips(page, "1")) == ["KC", "KD", "KH"]
+    # the two in the run's gap was offered only while the meld after the run was empty: the
+    # next meld, empty again, is offered nothing of an earlier meld
+    expect(page.locator("#picker-target")).to_contain_text("Meld 3")
+    expect(page.locator(f"{OFFERS}.gap")).to_have_count(0)
 
     # Ben holds both 6♥ and both K♠: no run through 6♥, no set with K♠ (never a third copy)
     choose_player(page, 1)

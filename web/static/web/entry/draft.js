@@ -120,6 +120,7 @@ export function addCards(draft, tapped) {
   const credited = [];
   const codes = tapped.filter((code) => !(creditTap(draft, player.id, field, code) && credited.push(code)));
   if (!codes.length) return credited;
+  draft.filled = null; // a run's gap is offered only until the next card is tapped
   if (draft.active.group === "hand") {
     player.hand.push(...codes);
   } else {
@@ -359,7 +360,7 @@ function gapsIn(draft, run, seen) {
   return found;
 }
 
-// The run just filled from its two ends (fillRun), while the next meld is still empty: the
+// The run just filled from its two ends (fillRun), until the next card or offer is taken: the
 // same run with a two in one gap instead of the card filled there, each offer naming the meld
 // it changes (`group`). The cards filled in are counted as free again, since the two replaces
 // one of them.
@@ -392,6 +393,7 @@ export function fillGap(draft, cards, gap, two, group = draft.active.group) {
 // An offer taken: the meld becomes its cards and the next taps go to a new meld.
 export function takeOffer(draft, cards) {
   const player = activePlayer(draft);
+  draft.filled = null;
   player.melds[draft.active.group] = [...cards];
   openMeld(draft, player);
 }
