@@ -13,9 +13,9 @@ from playwright.sync_api import expect
 
 from clubnight.models import PublicLink
 from matches.invitations import invitation_create
-from tests.factories import create_match
+from tests.factories import create_match, record_hand, went_out
 from tests.web.browsing import BROKEN_TEXTS, sign_in_cookie
-from tests.web.entry import open_entry, tap
+from tests.web.entry import choose_ending, choose_player, open_entry, tap
 from tests.web.worlds import drawn_night, finished_and_live
 
 SIZES = {"200%-zoom": ((195, 422), 4), "320px": ((320, 700), 3)}
@@ -374,3 +374,30 @@ def test_a_club_night_named_without_a_break_fits(
     pages = {name: every[name] for name in names}
     pages["public club night"] = (f"/r/{link.token}/", "tbody tr")
     assert visit(narrow, pages, screenshot) == {name: [] for name in pages}
+
+
+def test_the_recorded_hand_beside_mine_fits_200_percent_zoom_in_french(
+    new_context, live_server, alice, bob, club, roster, screenshot
+):
+    """Two columns of 59 px cut "Enregistrée par alice" to "Enregist": at 200 % zoom the
+    recorded hand and this phone's stand one above the other, every word whole."""
+    page = phone(new_context, SIZES["200%-zoom"], "fr-FR")
+    sign_in_cookie(page.context, bob, live_server)
+    ann, ben = roster[:2]
+    match = create_match(club, [ann, ben], user=alice)
+    open_entry(page, match.pk)
+    page.route("**/draft/**", lambda route: route.abort())  # the phone's signal drops
+    choose_ending(page, str(ann.pk))
+    choose_player(page, 1)
+    page.locator('[data-key="bar-hand"]').click()
+    tap(page, "KC")
+    record_hand(match, {**went_out(ann.pk, [ann.pk, ben.pk]), "number": 1}, user=alice)
+    page.unroute("**/draft/**")
+    page.locator("#share-compare").click()
+    taken = page.locator("#taken")
+    expect(taken).to_be_visible()
+    expect(taken.locator(".stale-column h3").first).to_contain_text("Enregistrée par")
+    expect(taken.locator(".stale-player p").last).to_contain_text("Resté en main\u00a0:")
+    screenshot(page, "narrow-195-taken-fr")
+    assert fits(page) == []
+    assert taken.locator(".stale-column h3").evaluate_all(BROKEN_TEXTS) == []

@@ -508,6 +508,9 @@ def test_taps_that_missed_the_recorded_hand_are_kept_to_compare(page_as, alice, 
     taken = b.locator("#taken")
     expect(taken).to_be_visible()
     expect(taken.locator("h2")).to_have_text("Hand 1 is already recorded, differently")
+    # the side-by-side screen holds the choices now: the ones that led to it are gone
+    expect(b.locator("#share-compare")).to_have_count(0)
+    expect(b.locator("#share-drop")).to_have_count(0)
     assert Hand.objects.filter(match=match).count() == 1
 
 

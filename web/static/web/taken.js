@@ -46,7 +46,7 @@ function column({ title, rows, ending, wentOut, side, differences, names, cls })
           ? h("ul", { class: "stale-melds" }, melds.map(([meld, marked]) => h("li", {},
             marked ? h("mark", { class: "changed" }, faces(meld)) : faces(meld))))
           : h("p", { class: "muted" }, t("no_melds")),
-        h("p", {}, h("span", { class: "muted" }, `${t("in_hand")}: `),
+        h("p", {}, h("span", { class: "muted" }, `${t("in_hand_label")} `),
           held.length ? held.flatMap(([c, marked]) => [marked ? h("mark", { class: "changed" }, cardFace(c)) : cardFace(c), " "])
             : t("nothing_held")));
     }));

@@ -108,7 +108,8 @@ function shareLine() {
     share.clashes?.length ? h("p", { class: "share-clash" }, t("share_clash", { parts: share.clashes.join(", ") })) : null,
     share.restarted && share.status !== "closed"
       ? h("p", { class: "share-news", id: "share-restarted" }, t("share_restarted", { n: state.draft.number })) : null,
-    share.unsent ? h("div", { class: "button-row" },
+    // once compared, the side-by-side screen below holds the choices
+    share.unsent && !state.conflict ? h("div", { class: "button-row" },
       // comparing records the hand, which a player who keeps no score may not do
       state.own !== null ? null : h("button", { type: "button", class: "button primary", id: "share-compare", onclick: () => actions.record() }, t("share_compare")),
       h("button", { type: "button", class: "button", id: "share-drop", onclick: () => actions.drop() }, t("share_drop"))) : null,
