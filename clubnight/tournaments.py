@@ -20,6 +20,7 @@ from django.utils.translation import gettext
 
 from clubnight import draw, errors, ratings
 from clubnight.models import Entrant, Round, RoundTable, Seating, Tournament
+from matches import events
 from matches.errors import InvalidSetup
 from matches.models import Club, Hand, Match, MatchStatus, Player, Season, Seat, sorting_name
 from matches.services import matches as match_services
@@ -238,6 +239,10 @@ def round_undo(
     )
     if Hand.objects.filter(match_id__in=matches).exists():
         raise errors.RoundHasHands(number=number)
+    for match in matches:  # announced as their match.started was, in this transaction
+        events.match_deleted(
+            club_id=locked.club_id, match_id=match, tournament_id=locked.pk, round_number=number
+        )
     Match.objects.filter(pk__in=matches).delete()
     undone.delete()
     return True

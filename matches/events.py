@@ -127,3 +127,13 @@ def match_finished(state: MatchState) -> None:
         type=EventType.MATCH_FINISHED,
         data={"match": state.id, "state": answered(state)},
     )
+
+
+def match_deleted(*, club_id: int, match_id: int, tournament_id: int, round_number: int) -> None:
+    """A match that is gone with the club night's round it was drawn for (the round undone
+    before any hand of it was recorded): an app that keeps the club's matches drops it."""
+    write(
+        club_id=club_id,
+        type=EventType.MATCH_DELETED,
+        data={"match": match_id, "tournament": tournament_id, "round": round_number},
+    )

@@ -696,6 +696,7 @@ class EventType(models.TextChoices):
     HAND_CONFIRMED = "hand.confirmed"
     MATCH_STARTED = "match.started"
     MATCH_FINISHED = "match.finished"
+    MATCH_DELETED = "match.deleted"
 
 
 NEXT_POSITION = """

@@ -127,6 +127,23 @@ def test_the_last_round_is_undone_while_no_hand_is_recorded(as_carol, club, crow
     assert as_carol.get(f"/api/v1/tournaments/{tournament}/rounds/1/").json()["number"] == 1
 
 
+def test_the_matches_of_a_round_undone_are_announced_as_deleted(as_carol, club, crowd):
+    """The feed announced each table's match as started: it announces each as deleted when the
+    round is undone, so that an app following the feed keeps no table that is gone."""
+    tournament = create(as_carol, club, crowd[:9]).json()["id"]
+    drawn = draw_round(as_carol, tournament, seed=5).json()
+    feed = f"/api/v1/clubs/{club.pk}/events/"
+    seen = as_carol.get(feed).json()["results"]
+    started = sorted(e["data"]["match"] for e in seen if e["type"] == "match.started")
+    assert started == sorted(drawn["matches"])
+    after = max(e["position"] for e in seen)
+    assert as_carol.delete(f"/api/v1/tournaments/{tournament}/rounds/1/").status_code == 204
+    news = as_carol.get(feed, {"after": after}).json()["results"]
+    assert [e["type"] for e in news] == ["match.deleted"] * len(drawn["matches"])
+    assert sorted(e["data"]["match"] for e in news) == started
+    assert {(e["data"]["tournament"], e["data"]["round"]) for e in news} == {(tournament, 1)}
+
+
 def test_a_round_with_a_hand_or_before_the_last_cannot_be_undone(as_carol, club, crowd):
     tournament = create(as_carol, club, crowd[:4]).json()["id"]
     first = draw_round(as_carol, tournament).json()
