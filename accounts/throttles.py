@@ -4,11 +4,12 @@
   scope of its own; a view with ``throttle_scope`` (the rulings, invitation codes) gets that
   limit alone;
 - sign-in, on the token endpoints and the admin's login page together, so that guessing one
-  staff account's password through either is slowed alike: per address, every attempt
-  (``auth``, ``AUTH_THROTTLE_RATE``); per account, every *failed* attempt, from any address
-  (``auth_account``, ``AUTH_ACCOUNT_THROTTLE_RATE``): spreading guesses over many addresses does
-  not help, and once over the limit even the right password is refused until the window
-  passes, so the answer never tells whether a guess was right.
+  staff account's password through either is slowed alike: per address, every *failed*
+  attempt (``auth``, ``AUTH_THROTTLE_RATE``), so that a club's players signing in at once
+  behind its one Wi-Fi address are not refused; per account, every *failed* attempt, from
+  any address (``auth_account``, ``AUTH_ACCOUNT_THROTTLE_RATE``): spreading guesses over
+  many addresses does not help, and once over the limit even the right password is refused
+  until the window passes, so the answer never tells whether a guess was right.
 
 Every answer that was counted carries ``RateLimit-Limit``, ``RateLimit-Remaining`` and
 ``RateLimit-Reset`` for its tightest limit (arlington_site/middleware.py writes them).
@@ -82,6 +83,23 @@ class CountingThrottle(SimpleRateThrottle):
         return None if self.window is None else float(self.window.reset)
 
 
+class SignInThrottle(CountingThrottle):
+    """A sign-in limit: every attempt takes a slot before its password is checked, so that
+    parallel guesses cannot all pass one count; the view calls ``forgive`` when the password
+    was right, so that only failed attempts stay counted."""
+
+    fail_closed = True
+
+    def forgive(self) -> None:
+        """The password was right: this attempt does not count."""
+        if self.window is None or not self.window.admitted or self.key is None:
+            return
+        try:
+            ratelimit.release(self.key, self.duration, now=self.now)
+        except ratelimit.CounterUnavailable:
+            logger.warning("a successful sign-in stayed counted: the store is unreachable")
+
+
 def scoped(view: Any) -> bool:
     return getattr(view, "throttle_scope", None) is not None
 
@@ -104,11 +122,10 @@ class ScopedThrottle(ScopedRateThrottle, CountingThrottle):
     """The limit a view names with ``throttle_scope``, per user or address."""
 
 
-class AddressSignInThrottle(CountingThrottle):
-    """Every sign-in attempt from one address (``auth``)."""
+class AddressSignInThrottle(SignInThrottle):
+    """Failed sign-ins from one address (``auth``), whatever account they name."""
 
     scope = "auth"
-    fail_closed = True
 
     def get_cache_key(self, request: Any, view: Any) -> str:
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
@@ -121,16 +138,11 @@ def username_in(request: Any) -> str | None:
     return username if isinstance(username, str) and username else None
 
 
-class AccountSignInThrottle(CountingThrottle):
-    """Failed sign-ins naming one account, from any address (``auth_account``).
-
-    Every attempt takes a slot before its password is checked, so that parallel guesses
-    cannot all pass one count; the view calls ``forgive`` when the password was right.
-    Usernames are hashed into the key, so any text is a valid key.
-    """
+class AccountSignInThrottle(SignInThrottle):
+    """Failed sign-ins naming one account, from any address (``auth_account``). Usernames are
+    hashed into the key, so any text is a valid key."""
 
     scope = "auth_account"
-    fail_closed = True
 
     def get_cache_key(self, request: Any, view: Any) -> str | None:
         username = username_in(request)
@@ -139,18 +151,9 @@ class AccountSignInThrottle(CountingThrottle):
         digest = hashlib.sha256(username.encode("utf-8", "backslashreplace")).hexdigest()
         return self.cache_format % {"scope": self.scope, "ident": digest}
 
-    def forgive(self) -> None:
-        """The password was right: this attempt does not count against the account."""
-        if self.window is None or not self.window.admitted or self.key is None:
-            return
-        try:
-            ratelimit.release(self.key, self.duration, now=self.now)
-        except ratelimit.CounterUnavailable:
-            logger.warning("a successful sign-in stayed counted: the store is unreachable")
-
 
 def forgive(throttles: list[Any]) -> None:
-    """A sign-in succeeded: give back its slot in the per-account count."""
+    """A sign-in succeeded: give back its slots in the per-address and per-account counts."""
     for throttle in throttles:
-        if isinstance(throttle, AccountSignInThrottle):
+        if isinstance(throttle, SignInThrottle):
             throttle.forgive()

@@ -17,7 +17,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_protect
 
-from accounts.throttles import AccountSignInThrottle, AddressSignInThrottle, SignInUnavailable
+from accounts.throttles import (
+    AccountSignInThrottle,
+    AddressSignInThrottle,
+    SignInUnavailable,
+    forgive,
+)
 
 
 @never_cache
@@ -26,20 +31,16 @@ def login(request: HttpRequest) -> HttpResponse:
     """The admin's login view, refused with 429 past the sign-in limits."""
     if request.method != "POST":
         return admin.site.login(request)
-    account = AccountSignInThrottle()
+    throttles = [AccountSignInThrottle(), AddressSignInThrottle()]
     try:
-        refused = [
-            throttle
-            for throttle in (account, AddressSignInThrottle())
-            if not throttle.allow_request(request, None)
-        ]
+        refused = [throttle for throttle in throttles if not throttle.allow_request(request, None)]
     except SignInUnavailable:
         return unavailable()
     if refused:
         return too_many_attempts(max(throttle.wait() or 1 for throttle in refused))
     response: HttpResponse = admin.site.login(request)
     if response.status_code != 200:  # not the form again: the password was right
-        account.forgive()
+        forgive(throttles)
     return response
 
 

@@ -126,6 +126,26 @@ def test_admin_login_is_limited_per_address(staff, rates, clock):
     assert admin_login(PASSWORD, "203.0.113.10") == (302, True)
 
 
+def test_a_club_signing_in_behind_one_address_is_not_refused(staff, rates, clock):
+    """Players on a club's one Wi-Fi address share it: only failed attempts count there."""
+    rates(auth="3/min")
+    for i in range(6):
+        get_user_model().objects.create_user(f"player{i}", password=PASSWORD)
+    assert [token(PASSWORD, "203.0.113.7", username=f"player{i}") for i in range(6)] == [200] * 6
+    assert [token("wrong", "203.0.113.7", username=f"player{i}") for i in range(4)] == [
+        400,
+        400,
+        400,
+        429,
+    ]
+
+
+def test_admin_sign_ins_behind_one_address_do_not_count(staff, rates, clock):
+    rates(auth="2/min")
+    assert [admin_login(PASSWORD, "203.0.113.8") for _ in range(4)] == [(302, True)] * 4
+    assert [admin_login("wrong", "203.0.113.8")[0] for _ in range(3)] == [200, 200, 429]
+
+
 def test_the_admin_and_the_token_endpoint_share_the_account_count(staff, rates, clock):
     rates(auth_account="3/min")
     assert token("wrong", "198.51.100.1") == 400
