@@ -66,7 +66,9 @@ def test_the_replay_waits_outside_the_hand_and_the_ratings_say_recomputing(
             _wait_for(
                 lambda: (
                     holder.execute(
-                        "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+                        "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'"
+                        " AND NOT granted AND database = (SELECT oid FROM pg_database"
+                        " WHERE datname = current_database())"
                     ).fetchone()[0]
                     > 0
                 ),

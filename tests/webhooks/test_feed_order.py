@@ -57,7 +57,8 @@ def waiting_on_a_lock_or_done(thread: threading.Thread) -> bool:
         with connection.cursor() as cursor:
             cursor.execute(
                 "SELECT count(*) FROM pg_stat_activity"
-                " WHERE wait_event_type = 'Lock' AND pid <> pg_backend_pid()"
+                " WHERE datname = current_database() AND wait_event_type = 'Lock'"
+                " AND pid <> pg_backend_pid()"
             )
             if cursor.fetchone()[0]:
                 return True
