@@ -261,6 +261,6 @@ class HandRevisionAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
 @admin.register(IdempotencyRecord)
 class IdempotencyRecordAdmin(ReadOnlyMixin, admin.ModelAdmin):
-    list_display = ["match", "key", "created_at"]
-    list_select_related = ["match__club"]
-    fields = ["match", "key", "fingerprint", "response", "created_at"]
+    list_display = ["match", "user", "created_at"]
+    list_select_related = ["match__club", "user"]
+    fields = ["match", "user", "key", "fingerprint", "response", "created_at"]

@@ -449,10 +449,21 @@ class HandConfirmation(models.Model):
 
 
 class IdempotencyRecord(models.Model):
-    """A hand as first recorded under a key, returned again to a retry with the same key."""
+    """A hand as first recorded under a key, returned again to a retry with the same key.
+
+    Keys are per user: two phones that happen to send the same key for one match each get
+    their own answer. The key is kept as its SHA-256 digest, not as sent.
+    """
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
-    key = models.CharField(max_length=255)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        related_name="+",
+        help_text="Who sent the key (empty on records kept before keys were per user).",
+    )
+    key = models.CharField(max_length=255, help_text="SHA-256 of the Idempotency-Key.")
     fingerprint = models.CharField(max_length=64, help_text="SHA-256 of the request body.")
     response = models.JSONField(
         help_text="The answer's body: the recorded hand (matches.hands.RecordedHand.to_json)."
@@ -466,7 +477,9 @@ class IdempotencyRecord(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["match", "key"], name="one_answer_per_key"),
+            models.UniqueConstraint(
+                fields=["match", "user", "key"], name="one_answer_per_user_and_key"
+            ),
         ]
 
 

@@ -15,6 +15,7 @@ from typing import Any, cast
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import connection, transaction
+from django.db.models import F, Q
 from django.utils import timezone
 
 import scoring
@@ -202,13 +203,18 @@ def _apply_after(match: Match, seats: Sequence[Seat], after: AfterHand) -> None:
         match.status, match.finished_at = MatchStatus.IN_PROGRESS, None
 
 
-def key_lock_id(match_id: int, key: str) -> int:
-    """The advisory lock that marks a submission with this key as in flight."""
-    digest = hashlib.sha256(f"{match_id}:{key}".encode()).digest()
+def key_digest(key: str) -> str:
+    """What is kept of an Idempotency-Key: its SHA-256, in hex."""
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def key_lock_id(match_id: int, user_id: int, key: str) -> int:
+    """The advisory lock that marks this user's submission with this key as in flight."""
+    digest = hashlib.sha256(f"{match_id}:{user_id}:{key}".encode()).digest()
     return int.from_bytes(digest[:8], "big", signed=True)
 
 
-def _claim_key(match_id: int, key: str) -> None:
+def _claim_key(match_id: int, user_id: int, key: str) -> None:
     """Refuse a retry while the first submission with its key is still being recorded.
 
     On PostgreSQL a transaction-scoped advisory lock marks the key as in flight: a second
@@ -217,17 +223,27 @@ def _claim_key(match_id: int, key: str) -> None:
     if connection.vendor != "postgresql":
         return  # SQLite (make run) serialises writes anyway
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [key_lock_id(match_id, key)])
+        cursor.execute(
+            "SELECT pg_try_advisory_xact_lock(%s)", [key_lock_id(match_id, user_id, key)]
+        )
         (claimed,) = cursor.fetchone()
     if not claimed:
         raise errors.IdempotencyKeyInProgress()
 
 
-def _stored_hand(match_id: int, key: str, fingerprint: str) -> hands.RecordedHand | None:
-    """The hand first recorded under ``key``, if its record has not expired (expired ones go)."""
+def _stored_hand(
+    match_id: int, user: User, key: str, fingerprint: str
+) -> hands.RecordedHand | None:
+    """The hand ``user`` first recorded under ``key``, if its record has not expired (expired
+    ones go). Records kept before keys were per user have no user and answer anyone."""
     cutoff = timezone.now() - timedelta(seconds=settings.IDEMPOTENCY_KEY_TTL_SECONDS)
     IdempotencyRecord.objects.filter(match_id=match_id, created_at__lt=cutoff).delete()
-    stored = IdempotencyRecord.objects.filter(match_id=match_id, key=key).first()
+    stored = (
+        IdempotencyRecord.objects.filter(match_id=match_id, key=key_digest(key))
+        .filter(Q(user=user) | Q(user__isnull=True))
+        .order_by(F("user").asc(nulls_last=True))
+        .first()
+    )
     if stored is None:
         return None
     if stored.fingerprint != fingerprint:
@@ -367,13 +383,13 @@ def hand_record(
     """
     if idempotency_key:
         # A retry of a committed submission is answered at once, however many arrive together.
-        stored = _stored_hand(match_id, idempotency_key, fingerprint)
+        stored = _stored_hand(match_id, user, idempotency_key, fingerprint)
         if stored is not None:
             return stored
-        _claim_key(match_id, idempotency_key)
+        _claim_key(match_id, user.pk, idempotency_key)
     match = statements.lock_match(match_id)  # 404 if deleted meanwhile (a round undone)
     if idempotency_key:
-        stored = _stored_hand(match_id, idempotency_key, fingerprint)
+        stored = _stored_hand(match_id, user, idempotency_key, fingerprint)
         if stored is not None:
             return stored
     rules = _rules(match.ruleset, match.options)
@@ -390,7 +406,7 @@ def hand_record(
             user=user,
             device=device,
         )
-        _keep_answer(match_id, idempotency_key, fingerprint, agreed)
+        _keep_answer(match_id, user, idempotency_key, fingerprint, agreed)
         return agreed
     if match.status == MatchStatus.FINISHED:
         raise errors.MatchFinished(match=match_id)
@@ -408,18 +424,19 @@ def hand_record(
     subscribers.after_hand(
         HandChange("recorded", new.number, recorded.match, was_finished=False, hand=recorded)
     )
-    _keep_answer(match_id, idempotency_key, fingerprint, recorded)
+    _keep_answer(match_id, user, idempotency_key, fingerprint, recorded)
     return recorded
 
 
 def _keep_answer(
-    match_id: int, key: str | None, fingerprint: str, recorded: hands.RecordedHand
+    match_id: int, user: User, key: str | None, fingerprint: str, recorded: hands.RecordedHand
 ) -> None:
-    """Keep the answer under the submission's Idempotency-Key, if it has one."""
+    """Keep the answer under the user's Idempotency-Key, if the submission has one."""
     if key:
         IdempotencyRecord.objects.create(
             match_id=match_id,
-            key=key,
+            user=user,
+            key=key_digest(key),
             fingerprint=fingerprint,
             response=recorded.to_json(),
             agreed=recorded.agreed,

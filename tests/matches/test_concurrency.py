@@ -122,7 +122,7 @@ def test_a_retry_while_the_first_is_still_running_gets_409_and_records_nothing(c
         first.execute("BEGIN")
         first.execute(
             "SELECT pg_advisory_xact_lock(%s)",
-            [hand_services.key_lock_id(match["id"], "slow-network")],
+            [hand_services.key_lock_id(match["id"], carol.pk, "slow-network")],
         )
         retry = record(client_for(carol), match["id"], body, HTTP_IDEMPOTENCY_KEY="slow-network")
         assert retry.status_code == 409

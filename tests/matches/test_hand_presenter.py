@@ -15,6 +15,7 @@ from rest_framework.renderers import JSONRenderer
 from matches import hands, selectors, state
 from matches.api.serializers.hands import HandSerializer, HandWithMatchSerializer
 from matches.models import Event, Hand, IdempotencyRecord, Season
+from matches.services.hands import key_digest
 from tests.factories import full_packs, record, start_match, went_out, whole_pack_out
 
 
@@ -58,7 +59,7 @@ def test_every_kind_of_hand_is_answered_as_its_value_writes_it(as_carol, club, r
         number = answer.json()["number"]
         # The answer to the recording (from memory), a later read and the kept answer agree.
         assert same_in_order(answer.json(), presented(match["id"], number))
-        kept = IdempotencyRecord.objects.get(match_id=match["id"], key=key)
+        kept = IdempotencyRecord.objects.get(match_id=match["id"], key=key_digest(key))
         assert kept.response == answer.json()  # jsonb keeps its own order of keys
         value = hands.RecordedHand.from_json(kept.response)
         assert same_in_order(as_json(value.to_json()), answer.json())  # as a retry is answered
@@ -132,7 +133,7 @@ def test_an_answer_kept_before_the_answer_was_the_json_of_its_value_is_replayed(
     match = start_match(as_carol, club, roster[:2])
     body = went_out(ann, [ann, ben])
     first = record(as_carol, match["id"], body, HTTP_IDEMPOTENCY_KEY="kept-before").json()
-    kept = IdempotencyRecord.objects.get(match_id=match["id"], key="kept-before")
+    kept = IdempotencyRecord.objects.get(match_id=match["id"], key=key_digest("kept-before"))
     # the form kept before: the status inside, the last hand's dealer and winner, no reckonings
     old_match = {k: v for k, v in first["match"].items() if k not in COMPUTED}
     kept.response = {
@@ -171,7 +172,7 @@ def test_a_recorded_hand_is_written_as_json_once_for_its_event_answer_and_key(
     assert answer.status_code == 201
     assert walked == [1]
     event = Event.objects.get(club=club, type="hand.recorded")
-    kept = IdempotencyRecord.objects.get(match_id=match["id"], key="k1")
+    kept = IdempotencyRecord.objects.get(match_id=match["id"], key=key_digest("k1"))
     assert event.data["hand"] == answer.json() == kept.response
 
     value = hands.RecordedHand.from_json(answer.json())

@@ -178,6 +178,25 @@ def test_a_replayed_key_of_an_agreeing_entry_answers_200_again(as_carol, as_alic
     assert IdempotencyRecord.objects.filter(match_id=trio["id"]).count() == 1
 
 
+def test_two_users_sending_the_same_key_each_get_their_own_answer(
+    as_carol, as_alice, trio, players
+):
+    """Keys are per user: a second phone whose key happens to be the first's is not answered
+    with the first phone's hand, and its entry still counts as a confirmation."""
+    body = {**went_out(players[0], players), "number": 1}
+    first = record(as_carol, trio["id"], body, HTTP_IDEMPOTENCY_KEY="hand-1")
+    assert first.status_code == 201
+    second = record(as_alice, trio["id"], shuffled(body), HTTP_IDEMPOTENCY_KEY="hand-1")
+    assert second.status_code == 200  # not 422: Alice never used this key
+    assert "Idempotent-Replayed" not in second
+    assert [c["by"] for c in second.json()["confirmations"]] == ["alice"]
+    again = record(as_alice, trio["id"], shuffled(body), HTTP_IDEMPOTENCY_KEY="hand-1")
+    assert (again.status_code, again["Idempotent-Replayed"]) == (200, "true")
+    kept = IdempotencyRecord.objects.filter(match_id=trio["id"])
+    assert sorted(r.user.username for r in kept) == ["alice", "carol"]
+    assert "hand-1" not in {r.key for r in kept}  # a digest, not the key as sent
+
+
 # --- a live hand holds its number ----------------------------------------------------------
 
 
