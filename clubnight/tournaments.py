@@ -22,7 +22,18 @@ from clubnight import draw, errors, ratings
 from clubnight.models import Entrant, Round, RoundTable, Seating, Tournament
 from matches import events
 from matches.errors import InvalidSetup
-from matches.models import Club, Hand, Match, MatchStatus, Player, Season, Seat, sorting_name
+from matches.models import (
+    Club,
+    Hand,
+    Match,
+    MatchStatus,
+    Player,
+    Season,
+    Seat,
+    name_key,
+    sorting_name,
+    written_name,
+)
 from matches.services import matches as match_services
 from scoring import rulesets
 
@@ -59,7 +70,7 @@ def tournament_create(
             count=len(players),
         )
     tournament = Tournament.objects.create(
-        club=club, name=name, ruleset=ruleset, season=season, created_by=user
+        club=club, name=written_name(name), ruleset=ruleset, season=season, created_by=user
     )
     Entrant.objects.bulk_create(
         Entrant(tournament=tournament, player_id=player, position=i)
@@ -283,7 +294,7 @@ def round_draw(
     else:
         seed = secrets.randbelow(MAX_SEED) if seed is None else seed
         drawn = _draw(locked, entrants, seating, seed)
-    given = list(names or ())
+    given = [written_name(name) for name in names or ()]
     if len(given) > len(drawn):
         raise errors.ClubnightError(
             "too_many_table_names", attr="names", count=len(given), tables=len(drawn)
@@ -294,11 +305,11 @@ def round_draw(
     ]
     seen: set[str] = set()
     for t, name in enumerate(table_names):
-        if name.strip().casefold() in seen:  # two tables one name: no knowing where to sit
+        if name_key(name) in seen:  # two tables one name: no knowing where to sit
             raise errors.ClubnightError(
                 "table_named_twice", attr=f"names.{t}" if t < len(given) else "names", name=name
             )
-        seen.add(name.strip().casefold())
+        seen.add(name_key(name))
     number = 1 if last is None else last.number + 1
     new = Round.objects.create(
         tournament=locked, number=number, seating=seating, seed=seed, created_by=user

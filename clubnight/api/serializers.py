@@ -9,6 +9,7 @@ from rest_framework import serializers
 
 from clubnight.models import PublicLink, Round, Scope, Seating, Tournament
 from clubnight.tournaments import MAX_SEED
+from matches.api.serializers.names import WrittenNameField
 from matches.selectors import LARGEST_ID
 from scoring import rulesets
 from scoring.api.fields import RulesetField
@@ -63,7 +64,7 @@ class RatingStepSerializer(serializers.Serializer):
 
 class TournamentCreateSerializer(serializers.Serializer):
     club = _id(help_text="The club's id.")
-    name = serializers.CharField(max_length=100)
+    name = WrittenNameField(max_length=100)
     ruleset = _ruleset()
     season = _id(required=False, allow_null=True, help_text="A season of the club, if any.")
     players = serializers.ListField(  # too few for a table: the sentence names the game's least
@@ -129,7 +130,7 @@ class RoundCreateSerializer(serializers.Serializer):
         help_text="The director's own tables: player ids, clockwise, seating every entrant once.",
     )
     names = serializers.ListField(
-        child=serializers.CharField(max_length=50),
+        child=WrittenNameField(max_length=50),
         required=False,
         max_length=MAX_ENTRANTS,
         help_text="Table names, in order, at most one a table and no two alike (default "

@@ -17,6 +17,7 @@ from matches.models import (
     Season,
     Seat,
     SecondEntry,
+    written_name,
 )
 from matches.selectors import LARGEST_ID
 from scoring import rulesets
@@ -31,7 +32,7 @@ def match_update(*, match: Match, table: str, season: Season | None) -> Match:
     if season is not None and season.club_id != locked.club_id:
         raise errors.InvalidSetup("season_not_in_club", attr="season", season=season.pk)
     before = locked.season_id
-    locked.table, locked.season = table, season
+    locked.table, locked.season = written_name(table), season
     locked.save(update_fields=["table", "season"])
     if locked.status == MatchStatus.FINISHED and before != locked.season_id:
         Club.standings_changed(locked.club_id)  # the seasons' tables count it elsewhere now
@@ -89,7 +90,7 @@ def match_create(
     match = Match.objects.create(
         club=club,
         season=chosen,
-        table=table,
+        table=written_name(table),
         seat_count=len(players),
         ruleset=ruleset,
         options=rules.options_with_defaults(options or {}),

@@ -174,6 +174,10 @@ def test_a_directors_tables_must_seat_every_entrant_once_at_legal_tables(
         (["Window", "Door", "Hall"], ("too_many_table_names", "names")),
         (["Window", "window "], ("table_named_twice", "names.1")),
         (["Table 2"], ("table_named_twice", "names")),  # as the second table would be named
+        # the same name typed on two phones: the accent composed on one, apart on the other
+        (["Z\u00e9", "Ze\u0301"], ("table_named_twice", "names.1")),
+        (["By the  window", "by the window\u200b"], ("table_named_twice", "names.1")),
+        (["Window", "\u200b"], ("blank", "names.1")),
     ],
 )
 def test_a_draws_table_names_are_one_a_table_and_never_alike(as_carol, club, crowd, names, error):
@@ -182,6 +186,29 @@ def test_a_draws_table_names_are_one_a_table_and_never_alike(as_carol, club, cro
     assert response.status_code == 400, response.json()
     assert [(e["code"], e["attr"]) for e in response.json()["errors"]] == [error]
     assert Match.objects.count() == 0
+
+
+def test_table_and_tournament_names_are_kept_as_written(as_carol, club, crowd):
+    """Composed, without invisible characters, one space where several were typed."""
+    created = create(as_carol, club, crowd[:9], name="  Ze\u0301 \u200bnight  ")
+    assert created.status_code == 201, created.json()
+    assert created.json()["name"] == "Z\u00e9 night"
+    names = ["Ze\u0301\u2060  Bar", "Window"]
+    drawn = draw_round(as_carol, created.json()["id"], names=names)
+    assert drawn.status_code == 201, drawn.json()
+    assert [t["name"] for t in drawn.json()["tables"]] == ["Z\u00e9 Bar", "Window"]
+    assert sorted(Match.objects.values_list("table", flat=True)) == ["Window", "Z\u00e9 Bar"]
+    blank = create(as_carol, club, crowd[:9], name="\u200b\u200b")
+    assert blank.status_code == 400
+    assert [(e["code"], e["attr"]) for e in blank.json()["errors"]] == [("blank", "name")]
+    assert "visible letter" in blank.json()["errors"][0]["detail"]
+
+
+def test_a_matchs_table_is_kept_as_written(as_carol, club, crowd):
+    body = {"club": club.pk, "players": [p.pk for p in crowd[:2]], "table": "Ze\u0301  1\u200b"}
+    started = as_carol.post("/api/v1/matches/", body, format="json")
+    assert started.status_code == 201, started.json()
+    assert started.json()["table"] == "Z\u00e9 1"
 
 
 @pytest.mark.parametrize(

@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from matches import errors, state
+from matches.api.serializers.names import WrittenNameField
 from matches.api.serializers.schema import schema_of
 from matches.models import (
     Match,
@@ -21,7 +22,7 @@ from scoring.api.fields import RulesetField
 class MatchCreateSerializer(serializers.Serializer):
     club = serializers.IntegerField(help_text="The club's id.")
     season = serializers.IntegerField(required=False, allow_null=True)
-    table = serializers.CharField(required=False, allow_blank=True, max_length=50, default="")
+    table = WrittenNameField(required=False, allow_blank=True, max_length=50, default="")
     players = serializers.ListField(
         child=serializers.IntegerField(),
         min_length=1,
