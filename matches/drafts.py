@@ -24,7 +24,7 @@ from django.utils.translation import gettext
 
 from matches import errors, statements
 from matches.models import HandDraftPart, MatchStatus, Player
-from scoring import rulesets
+from scoring import Ending, rulesets
 from scoring.violations import label
 
 
@@ -122,6 +122,8 @@ def _ending_data(
     went_out = data.get("went_out")
     if went_out is not None and went_out not in names:
         raise errors.PlayerNotSeated(attr="went_out", player=went_out)
+    if went_out is not None and ending != str(Ending.WENT_OUT):
+        raise errors.WentOutNotAllowed(player=names[went_out])  # it could never be recorded
     known = {flag.name for flag in rules.flags}
     flags = {name: bool(value) for name, value in data.get("flags", {}).items() if name in known}
     return {"ending": ending, "went_out": went_out, "flags": flags}

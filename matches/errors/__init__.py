@@ -33,6 +33,7 @@ from matches.errors.live import (
     LiveRulesetUnsupported,
     NothingToUndo,
     PlayerNotSeated,
+    WentOutNotAllowed,
 )
 from scoring import HandDifferences, Violation
 
@@ -362,4 +363,5 @@ __all__ = [
     "PreconditionFailed",
     "PreconditionRequired",
     "UsernameTaken",
+    "WentOutNotAllowed",
 ]

@@ -82,6 +82,14 @@ class EndingNotInGame(MatchError):
     message = _("In {ruleset}, a hand never ends this way: {ending}. It ends when: {endings}.")
 
 
+class WentOutNotAllowed(MatchError):
+    """A draft's ending that names who went out although nobody did (the stock ran out)."""
+
+    code = "went_out_not_allowed"
+    attr = "went_out"
+    message = _("The stock ran out, so nobody went out; {player} cannot be named as going out.")
+
+
 class DraftChanged(MatchError):
     """409: the part of a draft a phone writes has changed since it read it.
 

@@ -222,6 +222,19 @@ def test_an_ending_that_is_no_ending_is_refused(as_carol, match):
     assert response.status_code == 400 and codes(response) == ["invalid_choice"]
 
 
+def test_a_stock_run_out_names_nobody_going_out(as_carol, match, seated, roster):
+    """A draft that could never be recorded is refused as the hand itself would be."""
+    body = {"ending": "stock_exhausted", "went_out": seated[1], "version": 0}
+    refused = put_ending(as_carol, match["id"], body)
+    assert refused.status_code == 400
+    (error,) = refused.json()["errors"]
+    assert (error["code"], error["attr"]) == ("went_out_not_allowed", "went_out")
+    assert roster[1].name in error["detail"]
+    assert as_carol.get(draft_url(match["id"])).json()["ending"] is None
+    nobody = put_ending(as_carol, match["id"], {"ending": "stock_exhausted", "version": 0})
+    assert nobody.status_code == 200, nobody.json()
+
+
 def test_a_rummy_hand_never_ends_by_the_stock_running_out(as_carol, club, roster):
     match = start_match(as_carol, club, roster[:3], ruleset="rummy")
     refused = put_ending(as_carol, match["id"], {"ending": "stock_exhausted", "version": 0})
