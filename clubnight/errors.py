@@ -59,6 +59,24 @@ class AlreadyEntered(MatchError):
     message = _("{player} is already entered in this tournament.")
 
 
+class NotEntered(MatchError):
+    """404: a player of the club's roster who is not entered (withdrawing them again, say)."""
+
+    status = 404
+    code = "player_not_entered"
+    attr = "player"
+    message = MESSAGES["player_not_entered"]
+
+
+class AlreadyWithdrawn(MatchError):
+    """404: an entrant withdrawn before, maybe from another phone a moment ago."""
+
+    status = 404
+    code = "already_withdrawn"
+    attr = "player"
+    message = _("{player} was already withdrawn from this tournament.")
+
+
 class RoundHasHands(MatchError):
     status = 409
     code = "round_has_hands"

@@ -196,15 +196,21 @@ def entrant_add(*, tournament: Tournament, player: int) -> Entrant:
 
 @transaction.atomic
 def entrant_withdraw(*, tournament: Tournament, player: int) -> bool:
-    """Withdraw an entrant between rounds; False if they are not entered.
+    """Withdraw an entrant between rounds; False if ``player`` is not on the club's roster.
 
     One who has played keeps their results on the leaderboard (``withdrawn``); one who has not
-    is simply no longer entered.
+    is simply no longer entered. Raises ``errors.AlreadyWithdrawn`` and ``errors.NotEntered``
+    (a roster player not entered), each naming the player.
     """
     locked, _ = _between_rounds(tournament)
-    entry = locked.entrants.filter(player_id=player, withdrawn=False).first()
+    entry = locked.entrants.filter(player_id=player).select_related("player").first()
     if entry is None:
-        return False
+        name = Player.objects.filter(pk=player, club_id=locked.club_id).values_list("name")
+        if not name:
+            return False  # another club's player, or none: nothing to name
+        raise errors.NotEntered(player=name[0][0])
+    if entry.withdrawn:
+        raise errors.AlreadyWithdrawn(player=entry.player.name)
     if Seat.objects.filter(match__round_table__round__tournament=locked, player_id=player).exists():
         entry.withdrawn = True
         entry.save(update_fields=["withdrawn"])

@@ -68,6 +68,29 @@ def test_a_withdrawn_player_can_come_back(as_carol, club, crowd):
     assert crowd[0].pk in seated(draw_round(as_carol, tournament).json())
 
 
+def test_withdrawing_twice_names_the_player_and_why(as_carol, bobs_club, club, crowd):
+    """A second phone's tap after the first: a 404 that says what happened, not "Not found."."""
+    tournament = create(as_carol, club, crowd[:6]).json()["id"]
+    finish_round(as_carol, draw_round(as_carol, tournament).json())
+    url = f"{entrants_url(tournament)}{crowd[0].pk}/"
+    assert as_carol.delete(url).status_code == 204
+    again = as_carol.delete(url)
+    assert again.status_code == 404
+    assert [(e["code"], e["attr"]) for e in again.json()["errors"]] == [
+        ("already_withdrawn", "player")
+    ]
+    assert again.json()["errors"][0]["detail"] == (
+        f"{crowd[0].name} was already withdrawn from this tournament."
+    )
+    outside = as_carol.delete(f"{entrants_url(tournament)}{crowd[7].pk}/")  # never entered
+    assert (outside.status_code, codes(outside)) == (404, ["player_not_entered"])
+    assert crowd[7].name in outside.json()["errors"][0]["detail"]
+    stranger = Player.objects.create(club=bobs_club, name="Quentin Stranger")
+    elsewhere = as_carol.delete(f"{entrants_url(tournament)}{stranger.pk}/")
+    assert (elsewhere.status_code, codes(elsewhere)) == (404, ["not_found"])
+    assert "Quentin" not in elsewhere.content.decode()  # another club's player is not named
+
+
 def test_a_player_withdrawn_before_playing_leaves_no_row(as_carol, club, crowd):
     tournament = create(as_carol, club, crowd[:4]).json()["id"]
     assert as_carol.delete(f"{entrants_url(tournament)}{crowd[3].pk}/").status_code == 204
