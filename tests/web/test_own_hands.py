@@ -110,6 +110,13 @@ def test_three_players_enter_their_own_hands_at_once_recorded_once(
     screenshot(v, "own-hands-player")
     assert_accessible(a)
     assert_accessible(v)
+    # Alice's second phone, opened now: the parts she entered herself are no news to her
+    tablet = phone(page_as, alice)
+    open_entry(tablet, match.pk)
+    expect(tablet.locator(f'#share-progress li[data-player="{ben.pk}"]')).to_be_visible()
+    expect(tablet.locator(f'#share-progress li[data-player="{cleo.pk}"]')).to_be_visible()
+    expect(tablet.locator(f'#share-progress li[data-player="{ann.pk}"]')).to_have_count(0)
+    tablet.context.close()
 
     record_reviewed(a)
     expect(a.locator("#messages")).to_contain_text("Hand 1 recorded.")

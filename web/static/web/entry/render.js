@@ -118,12 +118,15 @@ function shareLine() {
 }
 
 // Who has entered their own cards on their own phone: "Ben ✓ 4 melds, 3 cards" for each
-// player whose part another phone wrote (the scorekeeper taps the rest).
+// player whose part someone else wrote on another phone (the scorekeeper taps the rest); a
+// part written only under this phone's own login, on another of its devices, is no news.
 function progress() {
   const { draft } = state;
   // once the hand is recorded elsewhere, who had entered what is no longer news
   if (state.own !== null || state.share?.status === "closed") return null;
-  const done = draft.players.filter((player) => sharedFrom(draft, player.id).length && cardTotal(player));
+  const me = document.querySelector('meta[name="user"]')?.content ?? null;
+  const done = draft.players.filter((player) =>
+    sharedFrom(draft, player.id).some((by) => by !== me) && cardTotal(player));
   if (!done.length) return null;
   return h("ul", { class: "share-progress", id: "share-progress" }, done.map((player) => {
     const melds = player.melds.filter((meld) => meld.length).length;
