@@ -80,12 +80,24 @@ def test_an_answer_trickled_a_byte_at_a_time_is_cut_off_by_the_timeout(raw):
     assert not trickled.is_set()  # cut off, not waited out
 
 
-def test_an_answer_closed_before_its_length_is_a_failed_attempt(raw):
+@pytest.mark.parametrize(("length", "sent"), [(100, 3), (5000, 2500), (100_000, 99_999)])
+def test_an_answer_closed_before_its_length_is_a_failed_attempt(raw, length, sent):
+    """However long the answer, past the part kept as its excerpt too."""
+
     def short(connection: socket.socket, stop: threading.Event) -> None:
-        connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nabc")
+        head = f"HTTP/1.1 200 OK\r\nContent-Length: {length}\r\n\r\n".encode()
+        connection.sendall(head + b"a" * sent)
 
     outcome = attempt(raw(short))
     assert outcome == sending.Outcome(None, error="connection_failed")
+
+
+def test_a_long_answer_sent_whole_is_a_success_and_only_its_start_is_kept(raw):
+    def whole(connection: socket.socket, stop: threading.Event) -> None:
+        connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 50000\r\n\r\n" + b"b" * 50_000)
+
+    outcome = attempt(raw(whole))
+    assert outcome == sending.Outcome(200, "b" * sending.EXCERPT)
 
 
 @pytest.mark.parametrize(
