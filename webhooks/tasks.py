@@ -39,7 +39,9 @@ DISABLE_AFTER = len(RETRY_DELAYS) + 1
 
 CLUB_IN_FLIGHT = 2
 """Attempts to one club's webhooks made at once, at most: its slow receivers never hold more
-of the workers than this."""
+of the workers than this. A webhook whose last attempt failed (``failure_count`` above 0) has
+one attempt at a time, so that a receiver that hangs holds one of its club's places, not both,
+and the club's other webhooks go on in the other."""
 DEFER = timedelta(seconds=2)
 """When a club has CLUB_IN_FLIGHT attempts running, how long its next one waits."""
 OVERDUE = timedelta(seconds=60)
@@ -84,7 +86,8 @@ def queue(delivery: Delivery, at: Any = None) -> None:
 def _lease(*, delivery_id: int, number: int, task_id: str | None) -> Delivery | None:
     """Take the lease of attempt ``number``, or None: the attempt is made or being made, the
     task is a stale copy, or the club has CLUB_IN_FLIGHT attempts running (then it is queued
-    again DEFER from now, and another club's deliveries go first)."""
+    again DEFER from now, and another club's deliveries go first), or the webhook is failing
+    and has an attempt running (queued again the same way)."""
     with transaction.atomic():
         locked = (
             Delivery.objects.select_for_update(of=("self",))
@@ -105,7 +108,10 @@ def _lease(*, delivery_id: int, number: int, task_id: str | None) -> Delivery | 
         no_key = connection.features.has_select_for_no_key_update
         Club.objects.select_for_update(no_key=no_key).filter(pk=club_id).exists()
         running = Delivery.objects.filter(endpoint__club_id=club_id, leased_until__gt=now)
-        if running.count() >= CLUB_IN_FLIGHT:
+        failing = locked.endpoint.failure_count > 0
+        if running.count() >= CLUB_IN_FLIGHT or (
+            failing and running.filter(endpoint_id=locked.endpoint_id).exists()
+        ):
             queue(locked, at=now + DEFER)
             return None
         locked.leased_until = now + lease()

@@ -196,6 +196,28 @@ def test_a_clubs_dead_receivers_do_not_delay_another_clubs_deliveries(
     assert len(dead.ids) <= 4
 
 
+def test_a_hanging_webhook_holds_one_of_its_clubs_places_not_both(club, receivers, workers):
+    """A failing webhook has one attempt at a time: while its receiver hangs, the club's other
+    webhook is delivered in the other place instead of waiting behind the hanging one's
+    retries (minutes, before)."""
+    dead, alive = receivers(10_000), receivers(0)
+    hanging = Endpoint.objects.create(
+        club=club, url=dead.url, events=["match.started"], failure_count=1
+    )  # its receiver has failed before
+    Endpoint.objects.create(club=club, url=alive.url, events=["match.started"])
+    for match in range(20):
+        events.write(club_id=club.pk, type=EventType.MATCH_STARTED, data={"match": match})
+    theirs = Delivery.objects.filter(endpoint__club=club).exclude(endpoint=hanging)
+
+    workers()
+    harness.wait_until(
+        lambda: theirs.filter(status="succeeded").count() == 20,
+        what="the healthy webhook's twenty deliveries",
+    )
+    # the hanging receiver was sent one attempt at a time, each held to the 10-second timeout
+    assert len(dead.ids) <= 2
+
+
 def test_a_clubs_put_back_attempts_never_go_before_another_clubs_new_ones(club, bobs_club):
     """A club with CLUB_IN_FLIGHT attempts running has its next one put back DEFER from now.
     The queue takes tasks by the time they may run, and a task queued with no time sorted after
