@@ -36,9 +36,14 @@ def _check_target(url: str) -> None:
         raise errors.UnsafeTarget(refused.code, refused.host) from refused
 
 
-def _payload(type: str, at: Any, data: Any) -> dict[str, Any]:
-    """A message's body, as the Standard Webhooks specification shapes one."""
-    return {"type": type, "timestamp": when(at), "data": data}
+def _payload(type: str, at: Any, data: Any, event: Event | None = None) -> dict[str, Any]:
+    """A message's body, as the Standard Webhooks specification shapes one; an event's also
+    carries its ``id`` and its ``position`` in the club's feed, so that a receiver can put
+    messages that arrive out of order back in order, and knows where to read the feed from."""
+    body: dict[str, Any] = {"type": type, "timestamp": when(at)}
+    if event is not None:
+        body.update(id=event.pk, position=event.position)
+    return {**body, "data": data}
 
 
 # A club's enabled endpoints and the types each wants, read for every event written (every
@@ -66,7 +71,7 @@ def event_written(sender: Any, *, event: Event, **kwargs: Any) -> None:
                 event=event,
                 message_id=f"evt_{event.pk}",
                 type=event.type,
-                payload=_payload(event.type, event.created_at, event.data),
+                payload=_payload(event.type, event.created_at, event.data, event),
             )
             tasks.queue(delivery)
 

@@ -46,6 +46,12 @@ def test_a_delivery_is_signed_per_standard_webhooks(
     event = Event.objects.get(type="hand.recorded")
     assert payload["type"] == "hand.recorded"
     assert payload["data"] == {**event.data, "match": match["id"], "number": 1}
+    # the event's place in the club's feed, to put messages back in order and resume from
+    assert (payload["id"], payload["position"]) == (event.pk, event.position)
+    feed = as_carol.get(f"/api/v1/clubs/{club.pk}/events/").json()["results"]
+    assert [(e["id"], e["position"]) for e in feed if e["type"] == "hand.recorded"] == [
+        (payload["id"], payload["position"])
+    ]
     # the event's time, in UTC, written as the API writes its times
     assert json.loads(got.body)["timestamp"].endswith("Z")
     assert got.headers["webhook-id"] == f"evt_{event.pk}"

@@ -167,7 +167,9 @@ class DeliverySerializer(serializers.ModelSerializer):
     webhook_id = serializers.CharField(
         source="message_id", help_text="The webhook-id header, the same on every attempt."
     )
-    payload = serializers.JSONField(help_text="The body as sent: type, timestamp and data.")
+    payload = serializers.JSONField(
+        help_text="The body as sent: type, timestamp, the event's id and position, and data."
+    )
     history = AttemptSerializer(
         many=True, help_text="Every attempt, oldest first, redeliveries included."
     )
