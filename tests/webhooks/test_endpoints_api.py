@@ -78,6 +78,8 @@ def test_a_private_target_is_refused(as_alice, club, url):
     [
         ("ftp://127.0.0.1:18859/hooks", "webhook_url_scheme", "ftp://"),
         ("FTPS://127.0.0.1:18859/hooks", "webhook_url_scheme", "ftps://"),
+        ("gopher://example.org/hooks", "webhook_url_scheme", "gopher://"),
+        ("ws://127.0.0.1:18859/hooks", "webhook_url_scheme", "ws://"),
         ("http://127.0.0.1:99999/hooks", "webhook_url_port", "99999"),
         ("http://[::1]:0/hooks", "webhook_url_port", "0"),
         ("http://user:pw@127.0.0.1:18859/hooks", "webhook_url_credentials", "password"),

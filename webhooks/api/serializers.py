@@ -44,8 +44,13 @@ class WebhookURLField(serializers.URLField):
     }
 
     def run_validators(self, value: str) -> None:
-        super().run_validators(value)  # a URL first
         parts = urllib.parse.urlsplit(value)
+        # a URL of another scheme (gopher://, ftp://) is named as such, before the URL check
+        # that knows only some schemes would call it no URL at all
+        if parts.scheme and value.lower().startswith(f"{parts.scheme.lower()}://"):
+            if parts.scheme.lower() not in ("http", "https"):
+                self.fail("webhook_url_scheme", scheme=parts.scheme)
+        super().run_validators(value)  # a URL
         if parts.scheme.lower() not in ("http", "https"):
             self.fail("webhook_url_scheme", scheme=parts.scheme)
         written = parts.netloc.rpartition("@")[2].rpartition("]")[2].partition(":")[2]
