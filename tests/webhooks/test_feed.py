@@ -65,6 +65,16 @@ def test_a_cursor_that_is_not_an_event_id_is_refused(as_victor, club, after):
     assert codes(response)[0] in {"invalid", "min_value", "max_value"}
 
 
+def test_a_cursor_given_twice_is_refused(as_victor, club):
+    """Which of the two a server reads is a guess: the client's query is wrong, and is told so."""
+    write(club, 4)
+    response = as_victor.get(f"/api/v1/clubs/{club.pk}/events/?after=1&after=2")
+    assert response.status_code == 400
+    (error,) = response.json()["errors"]
+    assert (error["attr"], error["code"]) == ("after", "repeated")
+    assert error["detail"] == "after is given 2 times: give it once."
+
+
 @pytest.mark.parametrize("after", ["3.0", " 3", "+3", "1_0", "\uff13", "\u0663", "3\n"])
 def test_a_cursor_written_other_than_in_plain_digits_is_refused(as_victor, club, after):
     """Python's int() would read each of these as a number, so a client's garbled cursor
@@ -74,7 +84,7 @@ def test_a_cursor_written_other_than_in_plain_digits_is_refused(as_victor, club,
     assert response.status_code == 400
     (error,) = response.json()["errors"]
     assert (error["attr"], error["code"]) == ("after", "digits_only")
-    assert "digits 0 to 9" in error["detail"]
+    assert error["detail"].startswith("after is written in the digits 0 to 9 only")
     assert codes(feed(as_victor, club, limit="2.0")) == ["digits_only"]
     # an empty one is one not given, as for every query parameter: from the oldest
     assert len(feed(as_victor, club, after="").json()["results"]) == 4

@@ -225,14 +225,33 @@ class DigitsField(serializers.IntegerField):
     """
 
     default_error_messages = {
-        "digits_only": _("Write {value} in the digits 0 to 9 only, with nothing around them."),
+        "digits_only": _(
+            "{field} is written in the digits 0 to 9 only, with nothing around them; {value} "
+            "is not."
+        ),
+        "repeated": _("{field} is given {count} times: give it once."),
     }
 
+    def get_value(self, dictionary: Any) -> Any:
+        # a query parameter given twice (?after=1&after=2): DRF would take the last unseen
+        if hasattr(dictionary, "getlist") and len(dictionary.getlist(self.field_name)) > 1:
+            return _Repeated(len(dictionary.getlist(self.field_name)))
+        return super().get_value(dictionary)
+
     def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, _Repeated):
+            self.fail("repeated", field=self.field_name, count=data.count)
         number = int(super().to_internal_value(data))  # what DRF refuses keeps its codes
         if isinstance(data, str) and not re.fullmatch(r"-?[0-9]+", data):  # - : min_value's
-            self.fail("digits_only", value=repr(data)[:40])
+            self.fail("digits_only", field=self.field_name, value=repr(data)[:40])
         return number
+
+
+class _Repeated:
+    """What a query parameter given more than once reads as, to be refused."""
+
+    def __init__(self, count: int) -> None:
+        self.count = count
 
 
 class FeedQuerySerializer(serializers.Serializer):
