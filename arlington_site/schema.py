@@ -60,6 +60,16 @@ RETRY_AFTER = OpenApiParameter(
     required=True,
     description="Seconds to wait before trying again.",
 )
+# A 409 a moment's wait resolves says how long (matches.errors.base.MatchError.retry_after).
+RETRY_AFTER_CONFLICT = OpenApiParameter(
+    "Retry-After",
+    OpenApiTypes.INT,
+    OpenApiParameter.HEADER,
+    description=(
+        "Given when waiting resolves the conflict (idempotency_key_in_progress, "
+        "delivery_in_progress): seconds to wait before asking again."
+    ),
+)
 # Written by arlington_site.middleware.RateLimitHeadersMiddleware on every counted answer.
 RATE_LIMIT_HEADERS = [
     OpenApiParameter(
@@ -257,7 +267,8 @@ class AutoSchema(ErrorsAutoSchema):
     def _get_response_headers_for_code(
         self, status_code: str, direction: str = "response"
     ) -> dict[str, Any]:
-        """Every answer's Content-Language; Retry-After on 429 and 503; Location on 201; the
+        """Every answer's Content-Language; Retry-After on 429 and 503, and on a 409 when waiting
+        resolves it; Location on 201; the
         RateLimit-* headers wherever a rate limit counts the request."""
         headers: dict[str, Any] = super()._get_response_headers_for_code(status_code, direction)
         extra = [CONTENT_LANGUAGE]
@@ -265,6 +276,8 @@ class AutoSchema(ErrorsAutoSchema):
             extra.extend(RATE_LIMIT_HEADERS)
         if status_code in ("429", "503"):
             extra.append(RETRY_AFTER)
+        if status_code == "409":
+            extra.append(RETRY_AFTER_CONFLICT)
         if status_code == "201":
             extra.append(LOCATION)
         for parameter in extra:

@@ -45,6 +45,10 @@ class AttemptInProgress(MatchError):
         "over (within {seconds} seconds), when its outcome is known."
     )
 
+    @property
+    def retry_after(self) -> int:  # type: ignore[override]
+        return int(str(self.params["seconds"]))
+
 
 class DuplicateEndpoint(MatchError):
     status = 409

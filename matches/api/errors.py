@@ -75,6 +75,7 @@ class EnvelopeError(exceptions.APIException):
         self.errors = errors
         self.error_type = error_type
         self.extra = extra or {}
+        self.wait: int | None = None  # seconds: DRF answers an exception's ``wait`` as Retry-After
         super().__init__(detail=errors[0].detail if errors else "", code=errors[0].code)
 
 
@@ -100,7 +101,10 @@ def to_envelope_error(exc: MatchError) -> EnvelopeError:
     extra = already_recorded(exc) if isinstance(exc, HandAlreadyRecorded) else None
     if isinstance(exc, DraftChanged):
         extra = {"draft": exc.draft}
-    return EnvelopeError(exc.status, [Error(exc.code, exc.detail, exc.attr)], kind, extra)
+    error = EnvelopeError(exc.status, [Error(exc.code, exc.detail, exc.attr)], kind, extra)
+    if exc.retry_after is not None:
+        error.wait = exc.retry_after
+    return error
 
 
 def already_recorded(exc: HandAlreadyRecorded) -> dict[str, Any]:

@@ -102,6 +102,7 @@ class IdempotencyKeyInProgress(MatchError):
         "A request with this Idempotency-Key is still being recorded; retry in a moment to "
         "receive its answer."
     )
+    retry_after = 1  # the request ahead of it is recording one hand: done within moments
 
 
 class PreconditionFailed(MatchError):

@@ -12,6 +12,7 @@ class MatchError(Exception):
     code = "invalid"
     message = _("The request cannot be carried out.")
     attr: str | None = None
+    retry_after: int | None = None  # seconds, answered as Retry-After: when asking again helps
 
     def __init__(self, attr: str | None = None, **params: object) -> None:
         self.params = params

@@ -167,6 +167,16 @@ def test_every_answer_declares_its_language_and_every_429_and_503_when_to_retry(
                 assert "Retry-After" in headers, (method, path, status)
 
 
+def test_the_conflicts_a_wait_resolves_declare_when_to_ask_again(served):
+    """A 409 idempotency_key_in_progress or delivery_in_progress carries Retry-After; a client
+    generated from the description can read it without a header of its own."""
+    paths = {p for p, _, _ in openapi.operations()}
+    redeliver = next(p for p in paths if p.endswith("/redeliver/"))
+    for path in (HANDS, redeliver):
+        retry = headers_of(served, path, "post", "409")["Retry-After"]
+        assert retry["schema"]["type"] == "integer" and not retry.get("required")
+
+
 @pytest.mark.parametrize(
     "path", ["/api/v1/clubs/", "/api/v1/players/", "/api/v1/seasons/", "/api/v1/matches/", HANDS]
 )

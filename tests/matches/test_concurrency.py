@@ -127,6 +127,7 @@ def test_a_retry_while_the_first_is_still_running_gets_409_and_records_nothing(c
         retry = record(client_for(carol), match["id"], body, HTTP_IDEMPOTENCY_KEY="slow-network")
         assert retry.status_code == 409
         assert retry.json()["errors"][0]["code"] == "idempotency_key_in_progress"
+        assert retry["Retry-After"] == "1"  # the request ahead of it is done within moments
         assert Hand.objects.filter(match_id=match["id"]).count() == 0
         first.execute("ROLLBACK")
     later = record(client_for(carol), match["id"], body, HTTP_IDEMPOTENCY_KEY="slow-network")

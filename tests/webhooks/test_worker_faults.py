@@ -6,6 +6,7 @@ test database, and loopback receivers of the test's own.
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -25,6 +26,7 @@ from matches.models import EventType
 from tests import harness
 from tests.factories import client_for
 from tests.matches.test_workers import server_env
+from webhooks import services
 from webhooks.models import Attempt, Delivery, Endpoint
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -160,6 +162,9 @@ def test_a_redelivery_asked_during_an_attempt_is_refused_and_made_after_it(
     (error,) = refused.json()["errors"]
     assert error["code"] == "delivery_in_progress"
     assert f"Delivery {delivery.pk} is being attempted right now" in error["detail"]
+    # when to ask again, for a client that reads headers rather than sentences
+    within = re.search(r"within (\d+) seconds", error["detail"])
+    assert within and refused["Retry-After"] == within.group(1) and int(within.group(1)) > 0
 
     harness.wait_until(
         lambda: Delivery.objects.get().attempts == 1, what="the attempt timed out", seconds=60
@@ -175,8 +180,9 @@ def test_a_clubs_dead_receivers_do_not_delay_another_clubs_deliveries(
     club, bobs_club, receivers, workers
 ):
     dead, alive = receivers(10_000), receivers(0)
-    Endpoint.objects.bulk_create(
-        Endpoint(club=club, url=f"{dead.url}?{i}", events=["match.started"]) for i in range(24)
+    Endpoint.objects.bulk_create(  # all the webhooks a club may have
+        Endpoint(club=club, url=f"{dead.url}?{i}", events=["match.started"])
+        for i in range(services.MAX_WEBHOOKS_PER_CLUB)
     )
     events.write(club_id=club.pk, type=EventType.MATCH_STARTED, data={"match": 1})
     Endpoint.objects.create(club=bobs_club, url=alive.url, events=["match.started"])
