@@ -45,6 +45,13 @@ ROUND_ETAG = OpenApiParameter(
     "drawn again under the same number has another.",
     response=[200],
 )
+ROUND_ETAG_DRAWN = OpenApiParameter(
+    "ETag",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    description="This drawing of the round (also the round's `etag`), for If-Match on its undo.",
+    response=[201],
+)
 IF_MATCH_ROUND = OpenApiParameter(
     "If-Match",
     OpenApiTypes.STR,
@@ -265,6 +272,7 @@ class RoundListView(TournamentMixin):
     @extend_schema(
         request=s.RoundCreateSerializer,
         responses={201: s.RoundSerializer, 409: ROUND_CONFLICT},
+        parameters=[ROUND_ETAG_DRAWN],
     )
     def post(self, request: Request, pk: int) -> Response:
         tournament = self.get_tournament(SCOREKEEPING)
@@ -282,10 +290,13 @@ class RoundListView(TournamentMixin):
         return Response(
             s.RoundSerializer(_round_data(drawn)).data,
             status=status.HTTP_201_CREATED,
-            headers={  # rounds have no page of their own: they are read as the tournament's
+            headers={  # as GET of the round answers: its own URL, and this drawing's tag
                 "Location": request.build_absolute_uri(
-                    reverse("tournament-rounds", kwargs={"pk": tournament.pk})
-                )
+                    reverse(
+                        "tournament-round", kwargs={"pk": tournament.pk, "number": drawn.number}
+                    )
+                ),
+                "ETag": tournaments.round_etag(drawn),
             },
         )
 

@@ -185,6 +185,18 @@ def test_a_round_with_a_hand_or_before_the_last_cannot_be_undone(as_carol, club,
     assert as_carol.delete(f"/api/v1/tournaments/{tournament}/rounds/2/").status_code == 204
 
 
+def test_a_drawn_round_answers_its_own_url_and_its_tag(as_carol, club, crowd):
+    """The director's phone that drew the round can undo it with If-Match at once, without
+    reading it again, and knows where to read it."""
+    tournament = create(as_carol, club, crowd[:9]).json()["id"]
+    drawn = draw_round(as_carol, tournament, seed=5)
+    assert drawn.status_code == 201
+    assert drawn["ETag"] == drawn.json()["etag"]
+    assert drawn["Location"].endswith(f"/api/v1/tournaments/{tournament}/rounds/1/")
+    assert as_carol.get(drawn["Location"])["ETag"] == drawn["ETag"]
+    assert as_carol.delete(drawn["Location"], HTTP_IF_MATCH=drawn["ETag"]).status_code == 204
+
+
 def test_an_undo_names_the_drawing_it_saw_and_spares_a_round_drawn_again(as_carol, club, crowd):
     """Two directors' phones show round 1; one undoes it and draws it again. The other's undo,
     naming the round it saw (If-Match: its etag), must not delete tables it never saw."""
