@@ -219,3 +219,20 @@ def test_another_clubs_webhook_is_not_found_through_ones_own_club(
 ):
     bobs = register(as_bob, bobs_club).json()
     assert as_alice.get(f"/api/v1/clubs/{club.pk}/webhooks/{bobs['id']}/").status_code == 404
+
+
+def test_an_event_type_listed_twice_counts_once(as_alice, club, allow_loopback):
+    """events is a set of types: a client that builds its list by appending is not refused,
+    and the webhook answers each type once, as it sends each event once."""
+    twice = {**HOOK, "events": ["hand.recorded", "match.finished", "hand.recorded"]}
+    made = register(as_alice, club, twice)
+    assert made.status_code == 201
+    assert made.json()["events"] == ["hand.recorded", "match.finished"]
+    # and so it is the same webhook as one registered without the repetition
+    assert codes(register(as_alice, club)) == ["webhook_duplicate"]
+    changed = as_alice.patch(
+        f"/api/v1/clubs/{club.pk}/webhooks/{made.json()['id']}/",
+        {"events": ["match.finished", "match.finished"]},
+        format="json",
+    )
+    assert changed.status_code == 200 and changed.json()["events"] == ["match.finished"]
