@@ -25,7 +25,7 @@ from rest_framework.views import APIView
 
 from accounts.idempotency import answer_once
 from accounts.models import DeviceToken
-from accounts.throttles import AccountSignInThrottle, AddressSignInThrottle, forgive
+from accounts.throttles import AccountSignInThrottle, AddressSignInThrottle, forgive, settle
 
 NAME_LENGTH = DeviceToken._meta.get_field("name").max_length
 
@@ -113,6 +113,14 @@ class TokensView(generics.ListAPIView):
         if not hasattr(self, "_throttles"):  # kept, so that a failure is counted by the same
             self._throttles = [throttle() for throttle in self.sign_in_throttles]
         return self._throttles
+
+    def finalize_response(
+        self, request: Request, response: Response, *args: Any, **kwargs: Any
+    ) -> Response:
+        if hasattr(self, "_throttles"):  # a sign-in attempt: one not forgiven counts as failed
+            settle(self._throttles)
+        result: Response = super().finalize_response(request, response, *args, **kwargs)
+        return result
 
     @extend_schema(
         request=SignInSerializer,

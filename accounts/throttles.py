@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -84,20 +85,63 @@ class CountingThrottle(SimpleRateThrottle):
 
 
 class SignInThrottle(CountingThrottle):
-    """A sign-in limit: every attempt takes a slot before its password is checked, so that
-    parallel guesses cannot all pass one count; the view calls ``forgive`` when the password
-    was right, so that only failed attempts stay counted."""
+    """A sign-in limit of failed attempts.
+
+    Every attempt takes a slot before its password is checked, so that parallel guesses
+    cannot all pass one count; the view calls ``forgive`` when the password was right (the
+    slot is given back) and ``settle`` when the attempt is over (a failed one is also counted
+    apart, under ``<key>:failed``). An attempt that finds every slot taken while fewer failures
+    than the limit are counted waits for the attempts in flight to finish, up to
+    ``wait_seconds``: right passwords give their slots back within moments, so a
+    club's players signing in at once all get in, and wrong ones keep theirs, so the limit's
+    failures are the most a burst of parallel guesses gets checked.
+    """
 
     fail_closed = True
+    wait_seconds = 10.0  # at most, for the attempts in flight to finish
+    poll_seconds = 0.05
+    forgiven = settled = False
+
+    def allow_request(self, request: Any, view: Any) -> bool:
+        deadline = time.monotonic() + self.wait_seconds
+        while True:
+            if super().allow_request(request, view) or self.key is None:
+                return True
+            if self.failed() >= self.num_requests or time.monotonic() >= deadline:
+                return False
+            time.sleep(self.poll_seconds)  # the attempts in flight are being checked
+
+    def failed(self) -> int:
+        """Failed attempts counted in the window (not the ones in flight)."""
+        assert self.key is not None
+        try:
+            window = ratelimit.hit(
+                f"{self.key}:failed", self.num_requests, self.duration, count=False, now=self.now
+            )
+        except ratelimit.CounterUnavailable:
+            raise SignInUnavailable() from None
+        return window.limit - window.remaining
 
     def forgive(self) -> None:
         """The password was right: this attempt does not count."""
         if self.window is None or not self.window.admitted or self.key is None:
             return
+        self.forgiven = True
         try:
             ratelimit.release(self.key, self.duration, now=self.now)
         except ratelimit.CounterUnavailable:
             logger.warning("a successful sign-in stayed counted: the store is unreachable")
+
+    def settle(self) -> None:
+        """The attempt is over: one not forgiven is counted as failed."""
+        admitted = self.window is not None and self.window.admitted
+        if not admitted or self.key is None or self.forgiven or self.settled:
+            return
+        self.settled = True
+        try:  # a count only: the slot taken before the check already limits the attempts
+            ratelimit.hit(f"{self.key}:failed", 2**31, self.duration, now=self.now)
+        except ratelimit.CounterUnavailable:
+            logger.warning("a failed sign-in was not counted apart: the store is unreachable")
 
 
 def scoped(view: Any) -> bool:
@@ -157,3 +201,10 @@ def forgive(throttles: list[Any]) -> None:
     for throttle in throttles:
         if isinstance(throttle, SignInThrottle):
             throttle.forgive()
+
+
+def settle(throttles: list[Any]) -> None:
+    """A sign-in attempt is over: one not forgiven counts as failed (``SignInThrottle``)."""
+    for throttle in throttles:
+        if isinstance(throttle, SignInThrottle):
+            throttle.settle()

@@ -22,6 +22,7 @@ from accounts.throttles import (
     AddressSignInThrottle,
     SignInUnavailable,
     forgive,
+    settle,
 )
 
 
@@ -38,9 +39,12 @@ def login(request: HttpRequest) -> HttpResponse:
         return unavailable()
     if refused:
         return too_many_attempts(max(throttle.wait() or 1 for throttle in refused))
-    response: HttpResponse = admin.site.login(request)
-    if response.status_code != 200:  # not the form again: the password was right
-        forgive(throttles)
+    try:
+        response: HttpResponse = admin.site.login(request)
+        if response.status_code != 200:  # not the form again: the password was right
+            forgive(throttles)
+    finally:
+        settle(throttles)  # an attempt not forgiven counts as failed
     return response
 
 

@@ -11,11 +11,14 @@ import math
 import os
 import signal
 import socket
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import redis
+from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from django.core.management import call_command
 from django.db import connection
 from rest_framework.authtoken.models import Token
@@ -248,6 +251,36 @@ def test_thirty_parallel_wrong_passwords_get_no_more_than_ten_tries(
     tried = statuses.count(400)
     assert 10 <= tried <= 10 + math.ceil(10 * elapsed / 60), (statuses, elapsed)
     assert statuses.count(429) == 30 - tried
+
+
+@pytest.mark.parametrize("backend", ["redis", "database"])
+def test_a_club_signing_in_at_once_behind_one_address_all_get_in(backend, redis_server, tmp_path):
+    """Twenty players on the club's one Wi-Fi address sign in at the same moment, each with the
+    right password, against a limit of ten failed attempts an address: none is refused (the
+    attempts past the ten slots wait for the ones being checked), and a wrong password after
+    them is still checked: right ones left nothing counted."""
+    hashed = PBKDF2PasswordHasher().encode("club-night-pw-1", "clubnightsalt")  # as served
+    get_user_model().objects.bulk_create(
+        get_user_model()(username=f"player{number}", password=hashed) for number in range(20)
+    )
+    rates = {"AUTH_THROTTLE_RATE": "10/min", "DATABASE_POOL_TIMEOUT": "300"}
+    with limited_server(backend, redis_server, tmp_path, **rates) as server:
+
+        def sign_in(number: int, password: str = "club-night-pw-1") -> int:
+            body = json.dumps({"username": f"player{number}", "password": password}).encode()
+            status, _, _ = server.answer("POST", "/api/v1/auth/tokens/", body, JSON, timeout=300)
+            return status
+
+        barrier = threading.Barrier(20)
+
+        def together(number: int) -> int:
+            barrier.wait(timeout=60)
+            return sign_in(number)
+
+        with ThreadPoolExecutor(20) as parallel:
+            statuses = list(parallel.map(together, range(20)))
+        assert statuses == [201] * 20
+        assert sign_in(0, password="wrong") == 400
 
 
 # --- watchers ------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from rest_framework.response import Response
 from rest_framework.serializers import CharField, Serializer
 from rest_framework.settings import api_settings
 
-from accounts.throttles import AccountSignInThrottle, AddressSignInThrottle, forgive
+from accounts.throttles import AccountSignInThrottle, AddressSignInThrottle, forgive, settle
 
 
 class TokenSerializer(Serializer):
@@ -89,5 +89,6 @@ class ObtainTokenView(ObtainAuthToken):
         """Every answer says the endpoint is deprecated, its errors included."""
         for name, value in DEPRECATION_HEADERS.items():
             response[name] = value
+        settle(self.get_throttles())  # an attempt not forgiven counts as failed
         result: Response = super().finalize_response(request, response, *args, **kwargs)
         return result
