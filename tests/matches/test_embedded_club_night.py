@@ -23,6 +23,7 @@ import pytest
 from bench.tables import Phone, Receiver, environment, manage, served
 from tests import harness
 from tests.factories import went_out
+from tests.matches.gated_hasher import GATED_PASSWORD
 
 TABLES = 4
 HANDS = 6
@@ -193,6 +194,53 @@ def test_a_write_lock_not_granted_in_time_is_a_busy_server_not_an_unreachable_on
     assert after["hands_played"] == match["hands_played"]  # type: ignore[index]
     status, recorded = owner.call("POST", f"/api/v1/matches/{match['id']}/hands/", body)
     assert status == 201, recorded
+
+
+def test_a_sign_up_hashing_its_password_holds_no_table_back(tmp_path):
+    """SQLite has one writer at a time: a sign-up that hashed its password (a quarter of a
+    second, and far longer on a busy phone server) inside its transaction would hold every
+    table's writes back meanwhile. The test holds the server in the middle of a sign-up's
+    hashing and writes meanwhile; the write must not wait for the hashing to end."""
+    gate = tmp_path / "gate"
+    gate.mkdir()
+    env = environment(f"sqlite:///{tmp_path / 'db.sqlite3'}", "local")
+    env.update(
+        SQLITE_BUSY_TIMEOUT="5",  # a write held back is refused after 5 s, not queued for ever
+        DJANGO_SETTINGS_MODULE="tests.matches.gated_settings",
+        HASH_GATE_DIR=str(gate),
+    )
+    manage(env, "migrate", "--verbosity", "0")
+    manage({**env, "DEBUG": "true"}, "seed_demo")
+    with served("sqlite", env, 1, tmp_path / "server.log") as port:
+        _, answer = Phone(port).call(
+            "POST", "/api/v1/auth/token/", {"username": "demo", "password": "demo-arlington"}
+        )
+        owner = Phone(port, answer["token"])  # type: ignore[index]
+        _, clubs = owner.call("GET", "/api/v1/clubs/")
+        club = clubs["results"][0]["id"]  # type: ignore[index]
+        _, invitation = owner.call(
+            "POST", f"/api/v1/clubs/{club}/invitations/", {"role": "viewer", "max_uses": 1}
+        )
+        signed_up: list[int] = []
+
+        def sign_up() -> None:
+            status, _ = Phone(port).call(
+                "POST",
+                f"/api/v1/invitations/{invitation['code']}/signup/",  # type: ignore[index]
+                {"username": "newcomer", "password": GATED_PASSWORD},
+            )
+            signed_up.append(status)
+
+        newcomer = threading.Thread(target=sign_up)
+        newcomer.start()
+        try:
+            harness.wait_until((gate / "hashing").exists, what="the sign-up hashing", seconds=60)
+            status, player = owner.call("POST", "/api/v1/players/", {"club": club, "name": "Vi"})
+            assert status == 201, player  # written while the sign-up still hashes
+        finally:
+            (gate / "go").touch()
+            newcomer.join(timeout=120)
+    assert signed_up == [201]
 
 
 NIGHTS = 4
