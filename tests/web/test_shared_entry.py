@@ -7,6 +7,7 @@ recorded is the one both entered together, once.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 
 from playwright.sync_api import expect
@@ -208,6 +209,47 @@ def test_the_same_cards_from_two_phones_count_once(page_as, alice, roster):
     kept = merged(a, ann.pk, ben.pk, behind, 'draft.players[0].melds = [["6H", "7H", "8H"], []];')
     assert kept["ann"] == {"melds": [["6H", "7H", "8H"]], "hand": []}
     assert kept["pending"] == [str(ann.pk)]
+
+
+def test_cards_seen_from_another_phone_then_tapped_here_count_once(page_as, alice, roster):
+    """Two phones copying Ann's held cards: this one had tapped nothing of them when the other's
+    arrived (so it took them as they were), and its person then taps the same cards: each
+    counts once, however many times the other phone's part arrived before; a card the other
+    phone took back meanwhile is entered when tapped here."""
+    ann, ben = roster[:2]
+    match = create_match(ann.club, [ann, ben], user=alice)
+    a = phone(page_as, alice)
+    open_entry(a, match.pk)
+
+    def part(hand: list[str], version: int) -> dict:
+        return {"number": 1, "ending": None, "players": [
+            {"player": ann.pk, "melds": [], "hand": hand, "version": version, "by": "bob"}
+        ]}  # fmt: skip
+
+    second = json.dumps(part(["KD", "8S", "9S"], 2))
+    outcome = merged(
+        a,
+        ann.pk,
+        ben.pk,
+        part(["KD", "8S"], 1),
+        'draft.active = {player: 0, group: "hand"};',
+        after=f"d.adoptShared(draft, {second});" + tapping(["KD", "8S", "9S", "7C"]),
+    )
+    assert outcome["ann"] == {"melds": [], "hand": ["KD", "8S", "9S", "7C"]}
+    assert outcome["once"] == ["KD", "8S", "9S"]
+    assert outcome["pending"] == [str(ann.pk)]  # the 7♣ only this phone has
+
+    taken_back = json.dumps(part(["KD"], 2))
+    outcome = merged(
+        a,
+        ann.pk,
+        ben.pk,
+        part(["KD", "8S"], 1),
+        'draft.active = {player: 0, group: "hand"};',
+        after=f"d.adoptShared(draft, {taken_back});" + tapping(["8S", "KD"]),
+    )
+    assert outcome["ann"] == {"melds": [], "hand": ["KD", "8S"]}
+    assert outcome["once"] == ["KD"]
 
 
 def test_a_twos_declaration_made_while_another_phone_adds_a_card_is_kept(page_as, alice, roster):

@@ -530,6 +530,25 @@ function beyond(all, some) {
   return rest;
 }
 
+// Cards another phone entered in a player's field that this phone has not tapped: added to
+// the field's credit (creditTap takes them).
+function credit(shared, key, field, cards) {
+  shared.ahead[key] ??= {};
+  const ahead = (shared.ahead[key][field] ??= {});
+  for (const [card, n] of Object.entries(cards)) ahead[card] = (ahead[card] ?? 0) + n;
+}
+
+// A credit never exceeds the cards the field now holds: a card the other phone took back is
+// no longer credited, so that tapping it here enters it.
+function clampCredit(shared, key, part) {
+  const ahead = shared.ahead[key];
+  if (!ahead) return;
+  for (const [field, cards] of Object.entries(ahead)) {
+    const held = cardsOf(field, part[field] ?? []);
+    for (const card of Object.keys(cards)) cards[card] = Math.min(cards[card], held[card] ?? 0);
+  }
+}
+
 // A player's field changed on this phone and on another since they last agreed, merged by its
 // cards, never by appending one list to the other: when one phone's cards are all in the
 // other's (both tapping the same hand, one further on), the fuller version is the field, and
@@ -539,8 +558,7 @@ function beyond(all, some) {
 function mergeField(shared, key, field, local, theirs) {
   const [mine, other] = [cardsOf(field, local), cardsOf(field, theirs)];
   if (within(mine, other)) {
-    shared.ahead[key] ??= {};
-    shared.ahead[key][field] = beyond(other, mine);
+    credit(shared, key, field, beyond(other, mine));
     return field === "melds" ? declaredFrom(theirs, local) : theirs;
   }
   if (within(other, mine)) return field === "melds" ? declaredFrom(local, theirs) : local;
@@ -646,7 +664,13 @@ export function adoptShared(draft, answer) {
     let differs = false;
     for (const field of Object.keys(base)) {
       const theirs = part.data[field] ?? base[field];
-      if (sameJson(local[field], base[field]) || sameJson(local[field], theirs)) merged[field] = theirs;
+      if (sameJson(local[field], base[field]) && key !== ENDING_PART) {
+        // only the other phone changed it: the cards it added are credited to this phone,
+        // so that tapping them here too, as the person copying the same hand will, counts
+        // them once
+        merged[field] = theirs;
+        credit(shared, key, field, beyond(cardsOf(field, theirs), cardsOf(field, local[field])));
+      } else if (sameJson(local[field], base[field]) || sameJson(local[field], theirs)) merged[field] = theirs;
       else if (sameJson(theirs, base[field])) merged[field] = local[field];
       else if (key === ENDING_PART) {
         merged[field] = theirs;
@@ -656,6 +680,7 @@ export function adoptShared(draft, answer) {
         if (merged[field] === null) differs = true;
       }
     }
+    if (key !== ENDING_PART) clampCredit(shared, key, differs ? local : merged);
     if (differs) {
       // two versions: this phone's stays on screen, and taps go on into it, so that "this
       // phone's" is only ever what this phone tapped
