@@ -401,3 +401,32 @@ def test_the_recorded_hand_beside_mine_fits_200_percent_zoom_in_french(
     screenshot(page, "narrow-195-taken-fr")
     assert fits(page) == []
     assert taken.locator(".stale-column h3").evaluate_all(BROKEN_TEXTS) == []
+
+
+TOP_BAR_OVERLAPS = """() => {
+  const boxes = [...document.querySelectorAll('.topbar .brand, .topbar .topnav a,'
+                                            + ' .topbar .topnav button')]
+    .map((e) => [e.textContent.trim(), e.getBoundingClientRect()]);
+  const found = [];
+  for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+    const [[x, a], [y, b]] = [boxes[i], boxes[j]];
+    const across = a.left < b.right - 1 && b.left < a.right - 1;
+    if (across && a.top < b.bottom - 1 && b.top < a.bottom - 1) found.push(`${x} / ${y}`);
+  }
+  return found;
+}"""
+
+
+@pytest.mark.parametrize("size", list(SIZES.values()), ids=list(SIZES))
+@pytest.mark.parametrize("language", ["fr-FR", "pt-PT", "en-GB"])
+def test_the_top_bars_links_never_lie_over_one_another(
+    new_context, live_server, alice, club, size, language, screenshot
+):
+    """ "Se déconnecter" wrapped under the bar's other link spilled over "Arlington" at 200 %
+    zoom: a tap there could land on either. Each control of the bar has its own ground."""
+    page = phone(new_context, size, language)
+    sign_in_cookie(page.context, alice, live_server)
+    page.goto(f"{live_server.url}/clubs/{club.pk}/")
+    screenshot(page, f"narrow-top-bar-{size[0][0]}-{language}")
+    assert page.evaluate(TOP_BAR_OVERLAPS) == []
+    assert fits(page) == []
