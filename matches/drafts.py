@@ -155,8 +155,8 @@ def draft_part_save(
     Raises, writing nothing: ``errors.DraftChanged`` (with the draft as it stands),
     ``errors.MatchFinished``, ``errors.HandNumberNotNext``, ``errors.LiveHandInProgress``,
     ``errors.DraftPlayerNotSeated`` (404), ``errors.EndingNotInGame`` and
-    ``errors.PlayerNotSeated`` (a ``went_out`` not seated), ``errors.NotAllowed`` (a part not
-    the user's own, without ``any_part``).
+    ``errors.PlayerNotSeated`` (a ``went_out`` not seated), ``errors.NotOwnPart`` (a part not
+    the user's own, without ``any_part``, named).
     """
     match = statements.lock_match(match_id)
     _check_number(match, number)
@@ -165,10 +165,15 @@ def draft_part_save(
     names = {seat.player: seat.name for seat in match.seats}
     if player_id is not None and player_id not in names:
         raise errors.DraftPlayerNotSeated(player=player_id)
-    if not any_part and not (
-        player_id is not None and Player.objects.filter(pk=player_id, user=user).exists()
-    ):
-        raise errors.NotAllowed()
+    if not any_part:
+        linked = set(Player.objects.filter(pk__in=names, user=user).values_list("pk", flat=True))
+        own = ", ".join(names[p] for p in names if p in linked)  # in seat order
+        if player_id is None:
+            raise errors.NotAllowed()  # the ending: the view refuses it for the role first
+        if not own:
+            raise errors.NotOwnPart("unlinked")
+        if player_id not in linked:
+            raise errors.NotOwnPart("player", own=own, player=names[player_id])
     kept = (
         _ending_data(match, names, data)
         if player_id is None

@@ -32,6 +32,7 @@ from matches.errors.live import (
     LiveHandOvertaken,
     LiveRulesetUnsupported,
     NothingToUndo,
+    NotOwnPart,
     PlayerNotSeated,
     WentOutNotAllowed,
 )
@@ -359,6 +360,7 @@ __all__ = [
     "NoSuchMatch",
     "NotAllowed",
     "NotLastHand",
+    "NotOwnPart",
     "NothingToUndo",
     "PlayerNotSeated",
     "PreconditionFailed",

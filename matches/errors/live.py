@@ -90,6 +90,35 @@ class WentOutNotAllowed(MatchError):
     message = _("The stock ran out, so nobody went out; {player} cannot be named as going out.")
 
 
+class NotOwnPart(MatchError):
+    """403: a member who keeps no score writes a part of a draft that is not their own.
+
+    ``what`` names the sentence: ``"player"`` (``own``, ``player``) or ``"unlinked"`` (their
+    login is no seated player's). The ending is refused by the view, for the role, before.
+    """
+
+    status = 403
+    code = "permission_denied"
+    MESSAGES = {
+        "player": _(
+            "You may enter only your own part of the hand ({own}), not {player}'s: a "
+            "scorekeeper enters the others."
+        ),
+        "unlinked": _(
+            "Your login is no player's at this table, so you may enter no part of its hands: a "
+            "scorekeeper enters them, or the club's owner links your login to your player."
+        ),
+    }
+
+    def __init__(self, what: str, **params: object) -> None:
+        self.what = what
+        super().__init__(None, **params)
+
+    @property
+    def detail(self) -> str:
+        return str(self.MESSAGES[self.what]).format(**self.params)
+
+
 class DraftChanged(MatchError):
     """409: the part of a draft a phone writes has changed since it read it.
 

@@ -362,7 +362,9 @@ def test_a_viewer_reads_the_draft_but_may_not_write_it(as_victor, match, seated)
     ending = put_ending(as_victor, match["id"], {"ending": "went_out", "version": 0})
     player = put_player(as_victor, match["id"], seated[0], {"version": 0})
     assert ending.status_code == player.status_code == 403
-    assert codes(player) == ["permission_denied"]
+    assert codes(player) == codes(ending) == ["permission_denied"]
+    # why, in a sentence: their login is no player's here (the ending: for their role)
+    assert player.json()["errors"][0]["detail"].startswith("Your login is no player's at this")
     assert not HandDraftPart.objects.exists()
 
 
@@ -389,6 +391,12 @@ def test_a_linked_viewer_writes_no_other_players_part_nor_the_ending(
     ending = put_ending(as_victor, match["id"], {"ending": "went_out", "version": 0})
     assert other.status_code == ending.status_code == 403
     assert codes(other) == codes(ending) == ["permission_denied"]
+    # the sentence names whose part they may enter, and whose they tried
+    ben, ann = roster[1].name, roster[0].name
+    assert other.json()["errors"][0]["detail"] == (
+        f"You may enter only your own part of the hand ({ben}), not {ann}'s: a scorekeeper "
+        "enters the others."
+    )
     assert not HandDraftPart.objects.exists()
 
 
