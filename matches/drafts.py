@@ -73,7 +73,7 @@ def _check_number(match: statements.LockedMatch, number: int) -> None:
         raise errors.MatchFinished(match=match.id)
     following = match.hands_played + 1
     if number != following:
-        raise errors.HandNumberNotNext(number=number, played=match.hands_played, next=following)
+        raise errors.DraftNumberNotNext(number=number, played=match.hands_played, next=following)
 
 
 def _draft(match: statements.LockedMatch, number: int) -> Draft:

@@ -252,6 +252,16 @@ class HandNumberNotNext(MatchError):
     )
 
 
+class DraftNumberNotNext(HandNumberNotNext):
+    """A draft read or written for another hand than the match's next: the number is the URL's,
+    and nothing is being recorded."""
+
+    message = _(
+        "Hand {number} is not the hand being entered: this match has {played} hands recorded, "
+        "so its draft is hand {next}'s."
+    )
+
+
 class ConfirmationByRecorder(MatchError):
     status = 409
     code = "confirmation_by_recorder"
@@ -341,6 +351,7 @@ __all__ = [
     "HandAlreadyRecorded",
     "HandDraftInProgress",
     "HandNumberNotNext",
+    "DraftNumberNotNext",
     "HandRejected",
     "IdempotencyKeyInProgress",
     "IdempotencyKeyReused",

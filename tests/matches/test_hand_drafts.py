@@ -257,6 +257,11 @@ def test_only_the_next_hand_has_a_draft(as_carol, match, seated, number):
     written = put_player(as_carol, match["id"], seated[0], {"version": 0}, number=number)
     assert read.status_code == written.status_code == 409
     assert codes(read) == codes(written) == ["hand_number_not_next"]
+    # a draft is not a recording: the sentence says which hand is being entered
+    assert written.json()["errors"][0]["detail"] == (
+        f"Hand {number} is not the hand being entered: this match has 0 hands recorded, so its "
+        "draft is hand 1's."
+    )
     assert not HandDraftPart.objects.exists()
 
 
