@@ -137,6 +137,7 @@ ENTRY_SENTENCES: dict[str, Any] = {
     ),
     "shared_from": _("Also entered on another phone by %(by)s."),
     "shared_from_other": _("Also entered on another phone."),
+    "shared_from_yours": _("Also entered on another of your phones."),
     "counted_once": _("%(card)s: already entered on another phone, counted once."),
     "own_note": _(
         "Your melds and cards reach the scorekeeper's phone as you tap them: the scorekeeper "

@@ -116,6 +116,15 @@ def test_three_players_enter_their_own_hands_at_once_recorded_once(
     expect(tablet.locator(f'#share-progress li[data-player="{ben.pk}"]')).to_be_visible()
     expect(tablet.locator(f'#share-progress li[data-player="{cleo.pk}"]')).to_be_visible()
     expect(tablet.locator(f'#share-progress li[data-player="{ann.pk}"]')).to_have_count(0)
+    # and Ann's part, which she entered on her first phone, says so, not "by alice"
+    tablet.locator("#tab-0").click()
+    expect(tablet.locator("#player-panel .shared-from")).to_have_text(
+        "Also entered on another of your phones."
+    )
+    tablet.locator("#tab-1").click()
+    expect(tablet.locator("#player-panel .shared-from")).to_have_text(
+        "Also entered on another phone by bob."
+    )
     tablet.context.close()
 
     record_reviewed(a)

@@ -244,10 +244,15 @@ function playerPanel() {
   const player = draft.players[index];
   const result = resultOf(index);
   const ownProblems = violationsAt(draft, state.preview.violations, index, null);
+  // who else entered this part: another login by name; this phone's own login, on another of
+  // its devices, as such (a second phone or browser of the same person)
+  const me = document.querySelector('meta[name="user"]')?.content ?? null;
   const from = sharedFrom(draft, player.id);
+  const others = from.filter((by) => by !== me);
+  const sharedLine = !from.length ? null : !others.length ? t("shared_from_yours")
+    : others.every(Boolean) ? t("shared_from", { by: others.join(", ") }) : t("shared_from_other");
   return h("section", { class: "player-panel", id: "player-panel", role: "tabpanel", "aria-labelledby": `tab-${index}` },
-    from.length ? h("p", { class: "shared-from muted" },
-      from.every(Boolean) ? t("shared_from", { by: from.join(", ") }) : t("shared_from_other")) : null,
+    sharedLine ? h("p", { class: "shared-from muted" }, sharedLine) : null,
     problemList(ownProblems, `player-problems-${index}`),
     h("ol", { class: "groups" },
       player.melds.map((meld, group) => groupRow(index, group, meld, result?.melds?.[meldBodyIndex(player, group)])),
