@@ -94,7 +94,7 @@ def test_unknown_api_url_answers_the_envelope_under_debug_too(api_client, settin
     assert response.status_code == 404
     assert response["Content-Type"] == "application/json"
     assert response.json()["errors"] == [
-        {"code": "not_found", "detail": "Pas trouvé.", "attr": None}
+        {"code": "not_found", "detail": "Introuvable.", "attr": None}
     ]
     page = api_client.get("/no-such-page/")  # a page is still the debugging page there
     assert page.status_code == 404
