@@ -222,6 +222,10 @@ def test_the_player_page_shows_the_record_and_matches(
     expect(page.locator('[data-field="went_out"]')).to_contain_text("3")
     expect(page.locator("#player-matches li")).to_have_count(1)
     expect(page.locator("#player-matches")).to_contain_text("Won")
+    # the record says what it counts, beside matches still being played in the list
+    expect(page.locator("#record-scope")).to_have_text(
+        "Over finished matches: a match being played counts once it ends."
+    )
     screenshot(page, "player")
     assert_accessible(page)
 
