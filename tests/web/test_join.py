@@ -94,7 +94,9 @@ def test_someone_with_an_account_signs_in_from_the_link_and_joins(new_context, c
     assert Membership.objects.get(club=club, user=oscar).role == Role.SCOREKEEPER
 
 
-def test_a_revoked_link_says_so_and_offers_nothing(page_as, new_context, alice, club):
+def test_a_revoked_link_says_so_and_offers_only_the_ways_on(page_as, new_context, alice, club):
+    """Nothing to join with it; but a member reopening their old link on a new phone is shown
+    the way to sign in, and a signed-in member the way to their clubs."""
     from matches.models import Invitation
 
     page = page_as(alice)
@@ -107,6 +109,12 @@ def test_a_revoked_link_says_so_and_offers_nothing(page_as, new_context, alice, 
         "data-codes", "invitation_revoked"
     )
     expect(visitor.get_by_role("button", name="Create my account and join")).to_be_hidden()
+    expect(visitor.locator("#link-unusable")).to_have_text("Already a member of the club? Sign in")
+    visitor.locator("#link-unusable").get_by_role("link", name="Sign in").click()
+    expect(visitor.get_by_role("heading", level=1)).to_have_text("Sign in")
+    page.goto(link)
+    expect(page.locator("#link-unusable").get_by_role("link", name="Your clubs")).to_be_visible()
+    expect(page.get_by_role("button", name="Join the club")).to_be_hidden()
 
 
 def test_a_newcomer_invited_as_a_player_of_the_roster_becomes_them(

@@ -19,6 +19,7 @@ async function show() {
   } catch (error) {
     document.getElementById("invitation").textContent = "";
     showError(error, { sentences });
+    document.getElementById("link-unusable").hidden = false;
   } finally {
     root.removeAttribute("aria-busy");
   }
