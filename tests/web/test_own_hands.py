@@ -281,7 +281,9 @@ def test_a_scorekeeper_starts_the_hand_again_on_every_phone(
     )
     expect(b.locator("#share-restarted")).to_have_count(0)
     assert not any(p.data.get("melds") or p.data.get("hand") for p in HandDraftPart.objects.all())
-    # the entry goes on from nothing on both phones, the news gone once it does
+    # the entry goes on from nothing on both phones, the news gone once it does; Alice's
+    # phone, last on Ann's cards in hand, starts again at Ann's first meld as Bob's does
+    expect(a.locator("#picker-target")).to_contain_text("Meld 1")
     tap(a, "9D")
     expect(b.locator('.player-panel .chip[data-card="9D"]')).to_be_visible()
     expect(a.locator("#share-restarted")).to_have_count(0)

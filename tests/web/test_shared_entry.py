@@ -252,6 +252,32 @@ def test_cards_seen_from_another_phone_then_tapped_here_count_once(page_as, alic
     assert outcome["once"] == ["KD"]
 
 
+def test_going_to_the_cards_in_hand_leaves_no_empty_meld_behind(page_as, alice, roster):
+    """A filled run or a taken offer opens the next meld, ready for taps; going to the cards
+    in hand instead takes that empty meld away ("Meld 3 —" on screen, nothing in it), but never
+    a player's only meld, nor one with cards."""
+    ann, ben = roster[:2]
+    match = create_match(ann.club, [ann, ben], user=alice)
+    a = phone(page_as, alice)
+    open_entry(a, match.pk)
+    script = """async ([ann, ben]) => {
+      const d = await import("/static/web/entry/draft.js");
+      const limits = {ruleset: "arlington", copies: 2, maxMeld: 4, wild: "2",
+                      endings: ["went_out", "stock_exhausted"], flags: []};
+      const draft = d.freshDraft([{player: ann, name: "Ann"}, {player: ben, name: "Ben"}], limits);
+      const seen = [];
+      draft.players[0].melds = [["5H", "6H", "7H"], []];
+      d.target(draft, "hand");
+      seen.push(JSON.stringify(draft.players[0].melds));
+      draft.players[1].melds = [[]];
+      d.selectPlayer(draft, 1);
+      d.target(draft, "hand");
+      seen.push(JSON.stringify(draft.players[1].melds));
+      return seen;
+    }"""
+    assert a.evaluate(script, [ann.pk, ben.pk]) == ['[["5H","6H","7H"]]', "[[]]"]
+
+
 def test_a_twos_declaration_made_while_another_phone_adds_a_card_is_kept(page_as, alice, roster):
     """One phone says what Ann's two stands for while another adds her next meld: the merge
     keeps both, the declaration and the card, whichever version holds more cards."""

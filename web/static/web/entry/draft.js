@@ -102,6 +102,10 @@ export const nextPlayerIndex = (draft) => (draft.active.player + 1) % draft.play
 
 // Where the next taps go: a meld index or "hand".
 export function target(draft, group) {
+  // leaving the melds for the cards in hand: an empty meld left after others (opened by a
+  // filled run or a taken offer) goes, rather than stay on screen as "Meld 3 —"
+  const melds = activePlayer(draft).melds;
+  if (group === "hand" && melds.length > 1 && !melds[melds.length - 1].length) melds.pop();
   draft.active.group = group;
 }
 

@@ -8,7 +8,8 @@ import { ApiError, OfflineError, request } from "../api.js";
 import { t } from "../i18n.js";
 import { actions, announce, forget, handNumber, matchId, state } from "./context.js";
 import {
-  ENDING_PART, adoptShared, markShared, partData, pendingParts, sharedOf, startAgain,
+  ENDING_PART, activePlayer, adoptShared, markShared, partData, pendingParts, selectPlayer,
+  sharedOf, startAgain,
 } from "./draft.js";
 
 const POLL_MS = 2500;
@@ -86,6 +87,12 @@ function take(answer) {
     // cleared on another phone: said here, until this phone shares something of its own
     state.share = { ...state.share, restarted: true };
     announce(t("share_restarted", { n: state.draft.number }));
+    // the player being entered has nothing left here: taps start again at their first meld,
+    // as on the phone that started the hand again
+    const player = activePlayer(state.draft);
+    if (!player.hand.length && !player.melds.some((meld) => meld.length)) {
+      selectPlayer(state.draft, state.draft.active.player);
+    }
   }
   if (clashes.length) {
     const names = clashes.map((key) => (key === ENDING_PART ? t("how_ended") : state.draft.players.find((p) => String(p.id) === key)?.name));
