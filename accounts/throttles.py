@@ -84,6 +84,9 @@ class CountingThrottle(SimpleRateThrottle):
         return None if self.window is None else float(self.window.reset)
 
 
+UNCAPPED = 2**31  # a limit no count reaches: the counters the sign-in limits keep beside theirs
+
+
 class SignInThrottle(CountingThrottle):
     """A sign-in limit of failed attempts.
 
@@ -91,32 +94,40 @@ class SignInThrottle(CountingThrottle):
     cannot all pass one count; the view calls ``forgive`` when the password was right (the
     slot is given back) and ``settle`` when the attempt is over (a failed one is also counted
     apart, under ``<key>:failed``). An attempt that finds every slot taken while fewer failures
-    than the limit are counted waits for the attempts in flight to finish, up to
-    ``wait_seconds``: right passwords give their slots back within moments, so a
-    club's players signing in at once all get in, and wrong ones keep theirs, so the limit's
-    failures are the most a burst of parallel guesses gets checked.
+    than the limit are counted waits for the attempts in flight to finish, as long as one of
+    them finishes every ``wait_seconds`` (counted under ``<key>:done``): right passwords give
+    their slots back within moments, so a club's players signing in at once all get in, and
+    wrong ones keep theirs, so the limit's failures are the most a burst of parallel guesses
+    gets checked.
     """
 
     fail_closed = True
-    wait_seconds = 10.0  # at most, for the attempts in flight to finish
+    wait_seconds = 10.0  # at most, for one of the attempts in flight to finish
     poll_seconds = 0.05
     forgiven = settled = False
 
     def allow_request(self, request: Any, view: Any) -> bool:
-        deadline = time.monotonic() + self.wait_seconds
+        deadline, finished = time.monotonic() + self.wait_seconds, -1
         while True:
             if super().allow_request(request, view) or self.key is None:
                 return True
-            if self.failed() >= self.num_requests or time.monotonic() >= deadline:
+            failed = self.counted("failed")
+            if failed >= self.num_requests:
                 return False
-            time.sleep(self.poll_seconds)  # the attempts in flight are being checked
+            done = failed + self.counted("done")
+            if done != finished:  # attempts in flight are finishing (slowly on a busy server)
+                finished, deadline = done, time.monotonic() + self.wait_seconds
+            elif time.monotonic() >= deadline:
+                return False  # none finished for wait_seconds: the places are not coming back
+            time.sleep(self.poll_seconds)
 
-    def failed(self) -> int:
-        """Failed attempts counted in the window (not the ones in flight)."""
+    def counted(self, what: str) -> int:
+        """Attempts counted in the window under ``<key>:failed`` or ``<key>:done`` (a right
+        password), the ones in flight left out."""
         assert self.key is not None
         try:
             window = ratelimit.hit(
-                f"{self.key}:failed", self.num_requests, self.duration, count=False, now=self.now
+                f"{self.key}:{what}", UNCAPPED, self.duration, count=False, now=self.now
             )
         except ratelimit.CounterUnavailable:
             raise SignInUnavailable() from None
@@ -129,6 +140,7 @@ class SignInThrottle(CountingThrottle):
         self.forgiven = True
         try:
             ratelimit.release(self.key, self.duration, now=self.now)
+            ratelimit.hit(f"{self.key}:done", UNCAPPED, self.duration, now=self.now)  # progress
         except ratelimit.CounterUnavailable:
             logger.warning("a successful sign-in stayed counted: the store is unreachable")
 
@@ -139,7 +151,7 @@ class SignInThrottle(CountingThrottle):
             return
         self.settled = True
         try:  # a count only: the slot taken before the check already limits the attempts
-            ratelimit.hit(f"{self.key}:failed", 2**31, self.duration, now=self.now)
+            ratelimit.hit(f"{self.key}:failed", UNCAPPED, self.duration, now=self.now)
         except ratelimit.CounterUnavailable:
             logger.warning("a failed sign-in was not counted apart: the store is unreachable")
 
