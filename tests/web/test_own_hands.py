@@ -199,7 +199,8 @@ def test_different_cards_on_two_phones_are_shown_side_by_side_to_choose(
     expect(a.locator(".player-panel .chip")).to_have_count(3)
     b.unroute("**/draft/**")
     versions = b.locator("#two-versions")
-    expect(versions).to_be_visible()
+    # at Bob's phone's next read of the draft (every 2.5 s, later on a loaded machine)
+    expect(versions).to_be_visible(timeout=30_000)
     expect(versions.locator("h2")).to_have_text("Two versions of the cards of Ann")
     expect(versions.locator(".stale-column.yours li")).to_have_count(1)
     expect(versions.locator(".stale-column.theirs li")).to_have_count(1)
@@ -233,7 +234,8 @@ def test_taps_made_while_two_versions_wait_stay_this_phones_own(page_as, alice, 
     tap(b, "3D")
     b.unroute("**/draft/**")
     versions = b.locator("#two-versions")
-    expect(versions).to_be_visible()
+    # at Bob's phone's next read of the draft (every 2.5 s, later on a loaded machine)
+    expect(versions).to_be_visible(timeout=30_000)
     with put_part(a):
         tap(a, "4H")
     tap(b, "4D")  # with the choice on screen
@@ -304,7 +306,8 @@ def test_starting_again_clears_a_choice_still_waiting_on_another_phone(page_as, 
     tap(b, "AD")
     b.unroute("**/draft/**")
     versions = b.locator("#two-versions")
-    expect(versions).to_be_visible()
+    # at Bob's phone's next read of the draft (every 2.5 s, later on a loaded machine)
+    expect(versions).to_be_visible(timeout=30_000)
 
     a.locator("#start-again").click()
     a.locator("#start-again-yes").click()
