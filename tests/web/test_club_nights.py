@@ -164,6 +164,12 @@ def test_a_table_of_an_earlier_round_played_again_shows_on_the_board(page_as, al
         "has finished, draw the next round, and add or withdraw players."
     )
     expect(page.get_by_role("button", name="Draw the next round")).to_be_disabled()
+    # and the room display shows it too, beside round 2's tables: the room sees why the
+    # leaderboard moves
+    page.goto(f"/tournaments/{two.pk}/room/")
+    room = page.locator("#room-tables .night-table")
+    expect(room).to_have_count(2)
+    expect(room.first).to_contain_text(f"{match.table}, round 1")
 
 
 def test_a_director_who_draws_second_sees_the_round_drawn_first(page_as, alice, night):

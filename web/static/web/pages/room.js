@@ -18,7 +18,12 @@ function render(board) {
       h("span", { class: "place" }, row.rank),
       h("span", { class: "name" }, row.name, row.withdrawn ? ` (${t("withdrawn")})` : ""),
       h("span", { class: "figures" }, t("vp_points", { vp: decimal(row.victory_points), points: number(row.points) })))));
-  document.getElementById("room-tables").replaceChildren(...(board.round ? board.round.tables.map((table) => tableCard(table, { link: false })) : []));
+  // a table of an earlier round played again (a correction reopened it) is shown first, by
+  // its round, as on the director's board: the leaderboard moves with it
+  const again = (board.reopened ?? []).map((table) => tableCard(
+    { ...table, name: t("table_of_round", { table: table.name, number: table.round }) }, { link: false }));
+  document.getElementById("room-tables").replaceChildren(...again,
+    ...(board.round ? board.round.tables.map((table) => tableCard(table, { link: false })) : []));
 }
 
 // On a screen as wide as a TV's, the whole leaderboard and every table fit its height (nobody
