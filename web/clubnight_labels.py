@@ -40,6 +40,10 @@ SENTENCES = {
         "Undo round %(number)s? Its tables and their matches are deleted; you can draw it again."
     ),
     "round_undone": gettext_lazy("Round %(number)s is undone."),
+    "round_undone_then_redrawn": gettext_lazy(
+        "Round %(number)s is undone, and was drawn again on another phone at once: these are "
+        "its new tables."
+    ),
     "round_undone_elsewhere": gettext_lazy(
         "Round %(number)s was already undone, on another phone: the board is up to date now."
     ),

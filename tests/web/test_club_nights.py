@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.db import connections
 from playwright.sync_api import expect
 
 from clubnight import tournaments
@@ -98,6 +99,32 @@ def test_a_double_tap_on_withdraw_withdraws_once_and_says_so(page_as, alice, nig
     expect(page.locator(f'#entrant-list li[data-player="{ann.pk}"]')).to_have_count(0)
     expect(page.locator("#draw-status")).to_have_text(f"{ann.name} is withdrawn.")
     expect(page.locator("#messages")).to_be_empty()
+
+
+def test_an_undo_followed_at_once_by_a_draw_elsewhere_says_both(page_as, alice, night):
+    """One director undoes round 1 while another, whose board still showed no round, draws:
+    the undo is done, and the board that then shows the new round 1 says it was drawn again,
+    not merely "Round 1 is undone." above tables that are there."""
+    tournaments.round_draw(tournament=night, user=alice, seed=5)
+    page = page_as(alice)
+    page.clock.install()  # the board's own refresh waits
+    page.goto(f"/tournaments/{night.pk}/")
+    drawn = []
+
+    def undo_then_draw_elsewhere(route):
+        answer = route.fetch()  # the undo is made; the other phone draws before this one reads
+        drawn.append(tournaments.round_draw(tournament=night, user=alice, seed=6))
+        connections.close_all()  # the handler's own connection: not left open after the test
+        route.fulfill(response=answer)
+
+    page.route("**/api/v1/tournaments/*/rounds/1/", undo_then_draw_elsewhere)
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Undo round 1").click()
+    expect(page.locator("#draw-status")).to_have_text(
+        "Round 1 is undone, and was drawn again on another phone at once: these are its new "
+        "tables."
+    )
+    assert drawn and Match.objects.filter(round_table__round=drawn[0]).count() == 2
 
 
 def test_an_entrant_added_on_another_phone_shows_beside_the_refusal(page_as, alice, night, club):

@@ -130,8 +130,11 @@ async function undoRound() {
   button.disabled = true;
   try {
     await request(`tournaments/${tournamentId}/rounds/${seen.number}/`, { method: "DELETE", headers: { "If-Match": seen.etag } });
-    document.getElementById("draw-status").textContent = t("round_undone", { number: seen.number });
     await load();
+    // another phone may have drawn the round again the moment it was undone: its new tables
+    // are on the board now, and "undone" alone above them would read as a contradiction
+    const again = lastRound && lastRound.number >= seen.number && lastRound.etag !== seen.etag;
+    document.getElementById("draw-status").textContent = t(again ? "round_undone_then_redrawn" : "round_undone", { number: seen.number });
   } catch (error) {
     if (error instanceof ApiError && [404, 412].includes(error.status)) {
       await reload();
