@@ -40,6 +40,9 @@ SENTENCES = {
         "Undo round %(number)s? Its tables and their matches are deleted; you can draw it again."
     ),
     "round_undone": gettext_lazy("Round %(number)s is undone."),
+    "results_provisional": gettext_lazy(
+        "Not final: tables are still playing. Points as they stood at %(time)s."
+    ),
     "round_undone_then_redrawn": gettext_lazy(
         "Round %(number)s is undone, and was drawn again on another phone at once: these are "
         "its new tables."

@@ -130,6 +130,10 @@ def test_the_pairing_cards_and_results_sheet_print_on_a4(
     # printed on a page of its own, the sheet says which night it is
     day = night.created_at.strftime("%B %-d, %Y")
     expect(page.locator("#results-heading")).to_have_text(f"Results of Tuesday night, {day}")
+    # printed while round 1 is being played: the figures on paper are said to be not final
+    expect(page.locator("#results-provisional")).to_contain_text(
+        "Not final: tables are still playing. Points as they stood at "
+    )
     # every seat's label on one line, however long the name beside it
     lines = """(nodes) => nodes.map((n) => {
       const range = document.createRange();

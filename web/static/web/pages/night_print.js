@@ -43,6 +43,12 @@ async function show() {
     // the sheet is printed on a page of its own: it names the night and its day
     const day = new Date(tournament.created_at).toLocaleDateString(document.documentElement.lang, { dateStyle: "long" });
     document.getElementById("results-heading").textContent = t("results_of", { name: board.name, day });
+    // printed while a table still plays (of the last round, or of an earlier one played
+    // again), the sheet says its figures are not final, on the paper too
+    const playing = [...(round?.tables ?? []), ...(board.reopened ?? [])].some((table) => table.status !== "finished");
+    const provisional = document.getElementById("results-provisional");
+    provisional.hidden = !playing;
+    provisional.textContent = playing ? t("results_provisional", { time: new Date().toLocaleTimeString(document.documentElement.lang, { timeStyle: "short" }) }) : "";
   } catch (error) {
     showError(error, { sentences });
   } finally {
