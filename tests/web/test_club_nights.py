@@ -291,6 +291,12 @@ def test_the_room_display_fits_the_whole_leaderboard_on_a_tv(
         "tables => tables.map(t => t.getBoundingClientRect().bottom)"
     )
     assert tables and max(tables) <= height
+    # the tables take the whole width of their column: no empty column kept beside them
+    right = page.locator("#room-tables").evaluate("l => l.getBoundingClientRect().right")
+    lasts = page.locator("#room-tables .night-table").evaluate_all(
+        "tables => tables.map(t => t.getBoundingClientRect().right)"
+    )
+    assert max(lasts) >= right - 2
     names = page.locator("#room-leaderboard .name, #room-tables .night-seats li > :first-child")
     assert names.evaluate_all(BROKEN_TEXTS) == []
     assert names.evaluate_all("ns => ns.filter((n) => n.scrollWidth > n.clientWidth + 1)") == []
