@@ -19,6 +19,7 @@ SENTENCES = {
     "table_playing": gettext_lazy("Playing"),
     "entrants": gettext_lazy("%(count)s players"),
     "updated_at": gettext_lazy("Updated %(time)s"),
+    "name_night": gettext_lazy("Give the night a name."),
     "pick_players": gettext_lazy("Choose at least two players."),
     "nights_of": gettext_lazy("Club nights of %(club)s"),
     "results_of": gettext_lazy("Results of %(name)s, %(day)s"),

@@ -309,6 +309,11 @@ def test_a_scorekeeper_starts_a_club_night_from_the_club(
     page.goto(f"/clubs/{club.pk}/")
     page.get_by_role("link", name="Club nights").click()
     expect(page.locator("#tournament-list")).to_contain_text("No club night yet.")
+    # started with nothing filled in: everything missing is said at once
+    page.get_by_role("button", name="Start the club night").click()
+    expect(page.locator("#tournament-error")).to_have_text(
+        "Give the night a name. Choose at least two players."
+    )
     page.get_by_label("Name").fill("Friday cup")
     for player in roster[:4]:
         page.get_by_label(player.name, exact=True).check()

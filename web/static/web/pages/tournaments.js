@@ -45,8 +45,11 @@ document.getElementById("tournament-form").addEventListener("submit", async (eve
   const data = new FormData(form);
   const players = data.getAll("players").map(Number);
   const problem = document.getElementById("tournament-error");
-  problem.textContent = players.length < 2 ? t("pick_players") : "";
-  if (players.length < 2) return;
+  // everything missing is said at once, not one thing per tap
+  const missing = [...(String(data.get("name") ?? "").trim() ? [] : [t("name_night")]),
+    ...(players.length < 2 ? [t("pick_players")] : [])];
+  problem.textContent = missing.join(" ");
+  if (missing.length) return;
   const button = form.querySelector('button[type="submit"]');
   starting = true;
   if (button) button.disabled = true;
