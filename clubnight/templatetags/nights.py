@@ -7,6 +7,7 @@ from typing import Any
 
 from django import template
 from django.template.defaultfilters import floatformat
+from django.utils import formats
 
 register = template.Library()
 
@@ -22,3 +23,14 @@ def vp(value: Any) -> str:
     number = Decimal(str(value)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
     places = max(0, -int(number.normalize().as_tuple().exponent))
     return str(floatformat(number, places))
+
+
+@register.filter
+def points(value: Any) -> str:
+    """Points as the app shows them: grouped by thousands in the page's language (``1,525``,
+    ``1 525`` in French), negative ones with their sign.
+
+    >>> points(1525), points(-1145), points(0)
+    ('1,525', '-1,145', '0')
+    """
+    return str(formats.number_format(value, force_grouping=True))

@@ -209,3 +209,19 @@ def test_the_rating_is_explained_to_anyone(client):
     assert page.status_code == 200
     assert "Como funciona o nível" in page.content.decode()
     assert page["Content-Security-Policy"].startswith("default-src 'none'")
+
+
+@pytest.mark.parametrize(("language", "separator"), [("en", ","), ("fr", "\xa0")])
+def test_points_are_grouped_by_thousands_as_the_app_shows_them(
+    as_alice, client, results, language, separator
+):
+    """ "1525" is read as a code, not a score: the public pages group thousands as the app does,
+    in the reader's language."""
+    link = make_link(as_alice, results, scope="standings")
+    rows = as_alice.get(f"/api/v1/clubs/{results.pk}/standings/").json()
+    best = max(row["points"] for row in rows)
+    assert best >= 1000  # the match was won past 1,000
+    html = client.get(path_of(link), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    grouped = f"{best // 1000}{separator}{best % 1000:03}"
+    assert f">{grouped}<" in html
+    assert f">{best}<" not in html
