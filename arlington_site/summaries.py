@@ -53,6 +53,10 @@ SUMMARIES: dict[str, str] = {
     "matches_hands_draft_destroy": "Throw away the draft of the next hand, every part of it.",
     "matches_hands_draft_ending_update": "Write the ending of the next hand's draft.",
     "matches_hands_draft_players_update": "Write one player's cards in the next hand's draft.",
+    "matches_hands_draft_players_contest_update": "Offer another version of a player's cards "
+    "beside their part, for a choice.",
+    "matches_hands_draft_players_contest_destroy": "Withdraw the version offered beside a "
+    "player's part: the part as written is kept.",
     "matches_hands_live_retrieve": "Read the event log of a hand that was played live.",
     "matches_hands_revisions_list": "List every version of a hand, oldest first.",
     "matches_live_retrieve": "Read the state of the hand being played live.",

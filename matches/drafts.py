@@ -38,12 +38,13 @@ class DraftPart:
     by: str | None
     device: str
     at: datetime.datetime
+    contest: Mapping[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         stamp = {"version": self.version, "by": self.by, "device": self.device, "at": self.at}
         if self.player is None:
             return {**self.data, **stamp}
-        return {"player": self.player, **self.data, **stamp}
+        return {"player": self.player, **self.data, **stamp, "contest": self.contest}
 
 
 @dataclass(frozen=True)
@@ -78,7 +79,7 @@ def _check_number(match: statements.LockedMatch, number: int) -> None:
 
 def _draft(match: statements.LockedMatch, number: int) -> Draft:
     rows = HandDraftPart.objects.filter(match_id=match.id, number=number).values_list(
-        "player_id", "data", "version", "by__username", "device", "updated_at"
+        "player_id", "data", "version", "by__username", "device", "updated_at", "contest"
     )
     parts = [DraftPart(*row) for row in rows if row[1]]  # a discarded part is kept empty
     positions = {seat.player: seat.position for seat in match.seats}
@@ -158,6 +159,60 @@ def draft_part_save(
     ``errors.PlayerNotSeated`` (a ``went_out`` not seated), ``errors.NotOwnPart`` (a part not
     the user's own, without ``any_part``, named).
     """
+    match, names = _writable(match_id, number, player_id, user, any_part)
+    kept = (
+        _ending_data(match, names, data)
+        if player_id is None
+        else {"melds": list(data["melds"]), "hand": list(data["hand"])}
+    )
+    parts = HandDraftPart.objects.filter(match_id=match_id, number=number)
+    current = (
+        parts.filter(player__isnull=True)
+        if player_id is None
+        else parts.filter(player_id=player_id)
+    ).first()
+    # A discarded part (``draft_discard``) reads as never written, version 0, but keeps its
+    # version so that a phone still holding the version it saw before the discard is refused.
+    version = 0 if current is None or not current.data else current.version
+    if expected_version != version:
+        _changed(match, number, player_id, names, version)
+    if current is None:
+        HandDraftPart.objects.create(
+            match_id=match_id, number=number, player_id=player_id, data=kept, by=user, device=device
+        )
+    else:  # the write settles a choice another phone offered beside the part: it is made
+        following = current.version + 1
+        current.data, current.version, current.by, current.device = kept, following, user, device
+        current.contest = None
+        current.save(update_fields=["data", "version", "by", "device", "contest", "updated_at"])
+    return _draft(match, number)
+
+
+def _changed(
+    match: statements.LockedMatch,
+    number: int,
+    player_id: int | None,
+    names: Mapping[int, str],
+    version: int,
+) -> None:
+    """Refuse a write from a version the part has left, with the draft as it now stands."""
+    draft = _draft(match, number).to_json()
+    if player_id is None:
+        raise errors.DraftChanged("ending", draft=draft, number=number, version=version)
+    raise errors.DraftChanged(
+        "player", draft=draft, number=number, version=version, player=names[player_id]
+    )
+
+
+def _writable(
+    match_id: int, number: int, player_id: int | None, user: User, any_part: bool
+) -> tuple[statements.LockedMatch, dict[int, str]]:
+    """The match, locked, and its seated players' names, once ``user`` may write the part.
+
+    Raises ``errors.MatchFinished``, ``errors.HandNumberNotNext``,
+    ``errors.LiveHandInProgress``, ``errors.DraftPlayerNotSeated``, ``errors.NotOwnPart`` and
+    ``errors.NotAllowed``.
+    """
     match = statements.lock_match(match_id)
     _check_number(match, number)
     if match.live_number == number:
@@ -174,35 +229,63 @@ def draft_part_save(
             raise errors.NotOwnPart("unlinked")
         if player_id not in linked:
             raise errors.NotOwnPart("player", own=own, player=names[player_id])
-    kept = (
-        _ending_data(match, names, data)
-        if player_id is None
-        else {"melds": list(data["melds"]), "hand": list(data["hand"])}
-    )
-    parts = HandDraftPart.objects.filter(match_id=match_id, number=number)
-    current = (
-        parts.filter(player__isnull=True)
-        if player_id is None
-        else parts.filter(player_id=player_id)
+    return match, names
+
+
+@transaction.atomic
+def draft_part_contest(
+    *,
+    match_id: int,
+    number: int,
+    player_id: int,
+    data: Mapping[str, Any],
+    expected_version: int,
+    user: User,
+    device: str = "",
+    any_part: bool = True,
+) -> Draft:
+    """Offer a different version of a player's cards beside their part, for a choice.
+
+    A phone whose cards for a player differ from the part another phone wrote (each holds a
+    card the other has not) sends its own version here rather than over the part: the part
+    stays as written, and every phone reading the draft sees both (``contest``), so that the
+    choice can be made on either. ``expected_version`` is the part's version the phone's cards
+    differ from; a newer contest replaces an older one. A write of the part (``draft_part_save``:
+    one version kept, or a third) settles it, and so does ``draft_contest_drop``.
+
+    Raises, writing nothing: as ``draft_part_save``, and ``errors.DraftChanged`` when the part
+    is not at ``expected_version`` (or not written at all: there is nothing to differ from).
+    """
+    match, names = _writable(match_id, number, player_id, user, any_part)
+    current = HandDraftPart.objects.filter(
+        match_id=match_id, number=number, player_id=player_id
     ).first()
-    # A discarded part (``draft_discard``) reads as never written, version 0, but keeps its
-    # version so that a phone still holding the version it saw before the discard is refused.
     version = 0 if current is None or not current.data else current.version
-    if expected_version != version:
-        draft = _draft(match, number).to_json()
-        if player_id is None:
-            raise errors.DraftChanged("ending", draft=draft, number=number, version=version)
-        raise errors.DraftChanged(
-            "player", draft=draft, number=number, version=version, player=names[player_id]
-        )
-    if current is None:
-        HandDraftPart.objects.create(
-            match_id=match_id, number=number, player_id=player_id, data=kept, by=user, device=device
-        )
-    else:
-        following = current.version + 1
-        current.data, current.version, current.by, current.device = kept, following, user, device
-        current.save(update_fields=["data", "version", "by", "device", "updated_at"])
+    if current is None or version == 0 or expected_version != version:
+        _changed(match, number, player_id, names, version)
+    assert current is not None
+    current.contest = {
+        "melds": list(data["melds"]),
+        "hand": list(data["hand"]),
+        "by": user.get_username(),
+        "device": device,
+        "version": version,
+    }
+    current.save(update_fields=["contest", "updated_at"])
+    return _draft(match, number)
+
+
+@transaction.atomic
+def draft_contest_drop(
+    *, match_id: int, number: int, player_id: int, user: User, any_part: bool = True
+) -> Draft:
+    """Withdraw the version offered beside a player's part: the part as written is kept (the
+    choice made on either phone). Withdrawing a contest that is no longer there changes
+    nothing. Raises as ``draft_part_save`` does for who may write the part."""
+    match, _ = _writable(match_id, number, player_id, user, any_part)
+    HandDraftPart.objects.filter(
+        match_id=match_id, number=number, player_id=player_id, contest__isnull=False
+    ).update(contest=None, updated_at=timezone.now())
     return _draft(match, number)
 
 
@@ -222,5 +305,10 @@ def draft_discard(*, match_id: int, number: int, user: User, device: str = "") -
     match = statements.lock_match(match_id)
     _check_number(match, number)
     HandDraftPart.objects.filter(match_id=match_id, number=number).update(
-        data={}, version=F("version") + 1, by=user, device=device, updated_at=timezone.now()
+        data={},
+        version=F("version") + 1,
+        by=user,
+        device=device,
+        contest=None,
+        updated_at=timezone.now(),
     )

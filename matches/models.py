@@ -513,6 +513,13 @@ class HandDraftPart(models.Model):
     )
     device = models.CharField(max_length=80, blank=True, help_text="The device it came from.")
     updated_at = models.DateTimeField(auto_now=True)
+    contest = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="Another phone's different version of a player's cards, offered beside this "
+        'one for a choice: {"melds", "hand", "by", "device", "version"} (the part\'s version it '
+        "differs from); null when none. A write of the part or its withdrawal settles it.",
+    )
 
     class Meta:
         ordering = ["match", "number", "id"]

@@ -45,6 +45,11 @@ urlpatterns = [
         drafts.HandDraftPlayerView.as_view(),
         name="hand-draft-player",
     ),
+    path(
+        "matches/<int:match_pk>/hands/<int:number>/draft/players/<int:player>/contest/",
+        drafts.HandDraftContestView.as_view(),
+        name="hand-draft-contest",
+    ),
     path("matches/<int:match_pk>/live/", live.LiveView.as_view(), name="live"),
     path("matches/<int:match_pk>/live/events/", live.LiveEventsView.as_view(), name="live-events"),
     path(

@@ -116,6 +116,8 @@ RULES = {
     "DELETE /api/v1/matches/{match_pk}/hands/{number}/draft/": SCORE,
     "PUT /api/v1/matches/{match_pk}/hands/{number}/draft/ending/": SCORE,
     "PUT /api/v1/matches/{match_pk}/hands/{number}/draft/players/{player}/": SCORE,
+    "PUT /api/v1/matches/{match_pk}/hands/{number}/draft/players/{player}/contest/": SCORE,
+    "DELETE /api/v1/matches/{match_pk}/hands/{number}/draft/players/{player}/contest/": SCORE,
     # any member confirms a hand (the players at a table are often viewers)
     CONFIRM: READ,
     "GET /api/v1/matches/{match_pk}/hands/{number}/live/": READ,
@@ -398,9 +400,23 @@ def call(label: str, target: str, caller: str, clubs: Clubs) -> list[str]:
         read = client_as(clubs, staff["owner"]).get(live_url)
         headers = {"HTTP_IF_MATCH": read["ETag"]} if read.has_header("ETag") else {}
     # a live hand in play holds its number: no hand recorded, no draft written
-    if (path.endswith("/hands/") and method == "POST") or ("/draft/" in path and method == "PUT"):
+    contest = path.endswith("/contest/")
+    if (
+        (path.endswith("/hands/") and method == "POST")
+        or ("/draft/" in path and method == "PUT")
+        or contest
+    ):
         live_url = f"/api/v1/matches/{club.match}/live/"
         assert client_as(clubs, staff["owner"]).delete(live_url).status_code == 204
+    if contest:  # a version offered beside a part differs from the part as written: write it
+        owner = client_as(clubs, staff["owner"])
+        part_url = url.removesuffix("contest/")
+        player = int(part_url.rstrip("/").rsplit("/", 1)[-1])
+        draft = owner.get(part_url.split("/players/")[0] + "/").json()
+        seen = next((p["version"] for p in draft["players"] if p["player"] == player), 0)
+        written = owner.put(part_url, {"hand": ["4H"], "version": seen}, format="json")
+        assert written.status_code == 200, written.json()
+        body = {"melds": [["5H", "6H", "7H"]], "hand": [], "version": seen + 1}
     if "/rounds/{number}/" in path:  # a round of the night to read or undo
         from clubnight.models import Tournament
         from clubnight.tournaments import round_draw

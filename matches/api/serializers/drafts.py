@@ -93,6 +93,14 @@ class HandDraftEndingSerializer(_DraftStampSerializer):
     flags = serializers.DictField(child=serializers.BooleanField())
 
 
+class HandDraftContestSerializer(serializers.Serializer):
+    melds = serializers.ListField(child=serializers.ListField(child=serializers.CharField()))
+    hand = serializers.ListField(child=serializers.CharField())
+    by = serializers.CharField(help_text="Who offered it (username).")
+    device = serializers.CharField(help_text="The device it was offered from; empty if unknown.")
+    version = serializers.IntegerField(help_text="The part's version it differs from.")
+
+
 class HandDraftPlayerPartSerializer(_DraftStampSerializer):
     player = serializers.IntegerField(help_text="The player's id.")
     melds = serializers.ListField(
@@ -100,6 +108,11 @@ class HandDraftPlayerPartSerializer(_DraftStampSerializer):
         help_text="In canonical notation, as entered: not ruled on.",
     )
     hand = serializers.ListField(child=serializers.CharField())
+    contest = HandDraftContestSerializer(
+        allow_null=True,
+        help_text="Another phone's different version of these cards, offered for a choice "
+        "(PUT …/contest/); null when none. Writing the part, or DELETE …/contest/, settles it.",
+    )
 
 
 class HandDraftSerializer(serializers.Serializer):

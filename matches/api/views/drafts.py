@@ -169,3 +169,60 @@ class HandDraftPlayerView(DraftMixin):
         return self.save(
             access.match_id, number, player, incoming, any_part=access.role in SCOREKEEPING
         )
+
+
+class HandDraftContestView(DraftMixin):
+    """Another version of a seated player's cards, offered beside their part for a choice.
+
+    A phone whose cards for the player differ from the part (each holding a card the other has
+    not) sends its version here instead of over the part, so that every phone at the table
+    shows both and the choice can be made on any of them: writing the part (either version, or
+    a third) settles it, and so does ``DELETE`` (the part as written is kept). Who may: as for
+    the part itself.
+    """
+
+    serializer_class = s.HandDraftPlayerRequestSerializer  # type: ignore[assignment]
+    write_roles = frozenset(Role.values)
+
+    @extend_schema(
+        request=s.HandDraftPlayerRequestSerializer,
+        responses={200: s.HandDraftSerializer, 409: WRITE_CONFLICT},
+        parameters=[http.ETAG_DRAFT],
+    )
+    def put(self, request: Request, match_pk: int, number: int, player: int) -> Response:
+        access = selectors.match_access(request.user, match_pk)
+        self.admit(access)  # 404 before the body is read
+        assert access is not None  # admitted
+        incoming = s.HandDraftPlayerRequestSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        return answer(
+            drafts.draft_part_contest(
+                match_id=access.match_id,
+                number=number,
+                player_id=player,
+                data=incoming.to_data(),
+                expected_version=incoming.validated_data["version"],
+                user=requester(request),
+                device=http.device(request),
+                any_part=access.role in SCOREKEEPING,
+            )
+        )
+
+    @extend_schema(
+        request=None,
+        responses={200: s.HandDraftSerializer, 409: WRITE_CONFLICT},
+        parameters=[http.ETAG_DRAFT],
+    )
+    def delete(self, request: Request, match_pk: int, number: int, player: int) -> Response:
+        access = selectors.match_access(request.user, match_pk)
+        self.admit(access)
+        assert access is not None  # admitted
+        return answer(
+            drafts.draft_contest_drop(
+                match_id=access.match_id,
+                number=number,
+                player_id=player,
+                user=requester(request),
+                any_part=access.role in SCOREKEEPING,
+            )
+        )

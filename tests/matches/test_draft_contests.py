@@ -1,0 +1,134 @@
+"""Two versions of a player's cards, on two phones: the one sent beside the part (a contest),
+seen by every phone, and settled by a write of the part or the contest's withdrawal."""
+
+from __future__ import annotations
+
+import pytest
+
+from matches.models import HandDraftPart
+from tests.matches.test_hand_drafts import codes, draft_url, put_player
+
+pytestmark = pytest.mark.django_db
+
+ANN_ON_CAROLS_PHONE = {"melds": [["6H", "7H", "8H"]], "hand": ["KC"]}
+ANN_ON_ALICES_PHONE = {"melds": [["6S", "7S", "8S"]], "hand": ["KC"]}
+
+
+@pytest.fixture
+def match(as_carol, club, roster) -> dict:
+    from tests.factories import start_match
+
+    return start_match(as_carol, club, roster[:3])
+
+
+def contest_url(match_id: int, player: int) -> str:
+    return f"{draft_url(match_id)}players/{player}/contest/"
+
+
+def part_of(answer, player: int) -> dict:
+    return next(p for p in answer.json()["players"] if p["player"] == player)
+
+
+def offer(client, match, player, version=1):
+    body = {**ANN_ON_ALICES_PHONE, "version": version}
+    return client.put(contest_url(match["id"], player), body, format="json")
+
+
+def written(as_carol, match, ann) -> dict:
+    answer = put_player(as_carol, match["id"], ann, {**ANN_ON_CAROLS_PHONE, "version": 0})
+    assert answer.status_code == 200, answer.json()
+    return part_of(answer, ann)
+
+
+def test_a_different_version_is_kept_beside_the_part_for_every_phone(
+    as_carol, as_alice, as_victor, match, roster
+):
+    ann = roster[0].pk
+    part = written(as_carol, match, ann)
+    assert part["contest"] is None
+    offered = as_alice.put(
+        contest_url(match["id"], ann), {**ANN_ON_ALICES_PHONE, "version": 1}, format="json"
+    )
+    assert offered.status_code == 200, offered.json()
+    # the part is as Carol's phone wrote it, at its version; Alice's version is beside it
+    seen = part_of(as_victor.get(draft_url(match["id"])), ann)
+    assert (seen["melds"], seen["hand"], seen["version"]) == ([["6H", "7H", "8H"]], ["KC"], 1)
+    contest = seen["contest"]
+    assert (contest["melds"], contest["hand"]) == (ANN_ON_ALICES_PHONE["melds"], ["KC"])
+    assert (contest["by"], contest["version"]) == ("alice", 1)
+
+
+def test_writing_the_part_settles_the_choice(as_carol, as_alice, match, roster):
+    """Carol's phone keeps Alice's version: it writes it as the part, and the contest is gone."""
+    ann = roster[0].pk
+    written(as_carol, match, ann)
+    as_alice.put(
+        contest_url(match["id"], ann), {**ANN_ON_ALICES_PHONE, "version": 1}, format="json"
+    )
+    kept = put_player(as_carol, match["id"], ann, {**ANN_ON_ALICES_PHONE, "version": 1})
+    assert kept.status_code == 200
+    part = part_of(kept, ann)
+    assert (part["melds"], part["version"], part["contest"]) == (
+        ANN_ON_ALICES_PHONE["melds"],
+        2,
+        None,
+    )
+
+
+def test_withdrawing_keeps_the_part_as_written(as_carol, as_alice, match, roster):
+    """Either phone keeps the written version: DELETE withdraws the other; twice is harmless."""
+    ann = roster[0].pk
+    written(as_carol, match, ann)
+    as_alice.put(
+        contest_url(match["id"], ann), {**ANN_ON_ALICES_PHONE, "version": 1}, format="json"
+    )
+    dropped = as_carol.delete(contest_url(match["id"], ann))
+    assert dropped.status_code == 200
+    part = part_of(dropped, ann)
+    assert (part["melds"], part["version"], part["contest"]) == ([["6H", "7H", "8H"]], 1, None)
+    again = as_alice.delete(contest_url(match["id"], ann))
+    assert again.status_code == 200 and part_of(again, ann)["contest"] is None
+
+
+def test_a_contest_of_a_version_the_part_has_left_is_refused(as_carol, as_alice, match, roster):
+    """The part moved on meanwhile: the phone is given the draft as it stands to compare
+    again, and nothing is kept; nor can a part never written be differed from."""
+    ann, ben = roster[0].pk, roster[1].pk
+    written(as_carol, match, ann)
+    put_player(as_carol, match["id"], ann, {**ANN_ON_CAROLS_PHONE, "hand": [], "version": 1})
+    stale = as_alice.put(
+        contest_url(match["id"], ann), {**ANN_ON_ALICES_PHONE, "version": 1}, format="json"
+    )
+    assert stale.status_code == 409 and codes(stale) == ["draft_changed"]
+    assert all(p["contest"] is None for p in stale.json()["draft"]["players"])
+    nothing = as_alice.put(
+        contest_url(match["id"], ben), {**ANN_ON_ALICES_PHONE, "version": 0}, format="json"
+    )
+    assert nothing.status_code == 409 and codes(nothing) == ["draft_changed"]
+    assert HandDraftPart.objects.filter(contest__isnull=False).count() == 0
+
+
+def test_starting_the_hand_again_clears_a_contest(as_carol, as_alice, match, roster):
+    ann = roster[0].pk
+    written(as_carol, match, ann)
+    as_alice.put(
+        contest_url(match["id"], ann), {**ANN_ON_ALICES_PHONE, "version": 1}, format="json"
+    )
+    assert as_carol.delete(draft_url(match["id"])).status_code == 204
+    assert HandDraftPart.objects.filter(contest__isnull=False).count() == 0
+
+
+def test_a_viewer_contests_their_own_part_only(as_carol, as_victor, victor, match, roster):
+    ann, ben = roster[0], roster[1]
+    ben.user = victor
+    ben.save()
+    written(as_carol, match, ann.pk)
+    put_player(as_carol, match["id"], ben.pk, {**ANN_ON_CAROLS_PHONE, "version": 0})
+    other = as_victor.put(
+        contest_url(match["id"], ann.pk), {**ANN_ON_ALICES_PHONE, "version": 1}, format="json"
+    )
+    assert other.status_code == 403 and codes(other) == ["permission_denied"]
+    own = as_victor.put(
+        contest_url(match["id"], ben.pk), {**ANN_ON_ALICES_PHONE, "version": 1}, format="json"
+    )
+    assert own.status_code == 200 and part_of(own, ben.pk)["contest"]["by"] == "victor"
