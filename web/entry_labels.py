@@ -154,6 +154,9 @@ ENTRY_SENTENCES: dict[str, Any] = {
     "versions_theirs_by": _("On the phone of %(by)s"),
     "versions_keep_mine": _("Keep this phone's"),
     "versions_keep_theirs": _("Keep the other phone's"),
+    "versions_kept_elsewhere": _(
+        "The other phone kept its version of the cards of %(name)s: it is shown here now."
+    ),
     "start_again": _("Start the hand again"),
     "start_again_title": _("Start hand %(n)s again?"),
     "start_again_confirm": _(

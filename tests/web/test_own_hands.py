@@ -15,6 +15,7 @@ from playwright.sync_api import Page, expect
 from rest_framework.test import APIClient
 
 from matches.models import Hand, HandDraftPart, Match
+from tests import harness
 from tests.factories import create_match, record_hand, went_out
 from tests.web.entry import (
     ANN_MELDS,
@@ -191,16 +192,8 @@ def test_two_phones_tapping_the_same_whole_hand_never_double_a_card(
 def test_different_cards_on_two_phones_are_shown_side_by_side_to_choose(
     page_as, alice, bob, roster, screenshot, assert_accessible
 ):
-    ann, ben, cleo = roster[:3]
-    match, a, b = two_phones(page_as, alice, bob, [ann, ben, cleo])
     # Bob's phone loses the draft for a moment while both enter Ann's hand differently
-    b.route("**/draft/**", lambda route: route.abort())
-    at_once(taps(a, [["6H", "7H", "8H"]], []), taps(b, [["6S", "7S", "8S"]], []))
-    expect(a.locator(".player-panel .chip")).to_have_count(3)
-    b.unroute("**/draft/**")
-    versions = b.locator("#two-versions")
-    # at Bob's phone's next read of the draft (every 2.5 s, later on a loaded machine)
-    expect(versions).to_be_visible(timeout=30_000)
+    a, b, versions = differing_phones(page_as, alice, bob, roster)
     expect(versions.locator("h2")).to_have_text("Two versions of the cards of Ann")
     expect(versions.locator(".stale-column.yours li")).to_have_count(1)
     expect(versions.locator(".stale-column.theirs li")).to_have_count(1)
@@ -212,6 +205,69 @@ def test_different_cards_on_two_phones_are_shown_side_by_side_to_choose(
     expect(a.locator('.player-panel .chip[data-card="6S"]')).to_be_visible()
     expect(a.locator(".player-panel .chip")).to_have_count(3)
     assert sorted(chips(a)) == ["6S", "7S", "8S"]
+
+
+def differing_phones(page_as, alice, bob, roster) -> tuple[Page, Page, Page]:
+    """Alice's phone enters Ann's meld as 6♥ 7♥ 8♥ and shares it; Bob's, cut off meanwhile,
+    as 6♠ 7♠ 8♠. Back online, Bob's phone shows the two versions and offers its own beside
+    Ann's part. Returns Alice's phone, Bob's, and the box on Bob's."""
+    ann, ben, cleo = roster[:3]
+    _, a, b = two_phones(page_as, alice, bob, [ann, ben, cleo])
+    b.route("**/draft/**", lambda route: route.abort())
+    at_once(taps(a, [["6H", "7H", "8H"]], []), taps(b, [["6S", "7S", "8S"]], []))
+    expect(a.locator(".player-panel .chip")).to_have_count(3)
+    # Alice's version is the part before Bob's phone reads again (else Bob's would be, and
+    # Alice's phone the one to offer its own)
+    harness.wait_until(
+        lambda: HandDraftPart.objects.filter(player=ann, data__melds=[["6H", "7H", "8H"]]).exists(),
+        what="Alice's version of Ann's cards written",
+    )
+    with b.expect_response(lambda r: r.url.endswith("/contest/") and r.ok, timeout=30_000):
+        b.unroute("**/draft/**")  # at its next read (every 2.5 s): it offers its version
+    versions = b.locator("#two-versions")
+    expect(versions).to_be_visible()
+    return a, b, versions
+
+
+def test_the_phone_whose_version_was_shared_first_is_offered_the_choice_too(
+    page_as, alice, bob, roster, screenshot
+):
+    """Both versions show on both phones, and the choice made on either settles it on both:
+    here Alice's phone, whose version was the one shared first, keeps Bob's."""
+    a, b, versions = differing_phones(page_as, alice, bob, roster)
+    offered = a.locator("#two-versions")
+    expect(offered).to_be_visible(timeout=30_000)  # at Alice's phone's next read
+    expect(offered.locator("h2")).to_have_text("Two versions of the cards of Ann")
+    expect(offered.locator(".stale-column.yours")).to_contain_text("6♥")
+    expect(offered.locator(".stale-column.theirs h3")).to_have_text("On the phone of bob")
+    expect(offered.locator(".stale-column.theirs")).to_contain_text("6♠")
+    screenshot(a, "two-versions-offered")
+    a.locator("#keep-theirs").click()
+    expect(offered).to_have_count(0)
+    expect(versions).to_have_count(0, timeout=30_000)  # Bob's phone: the choice was made
+    for page in (a, b):
+        expect(page.locator(".player-panel .chip")).to_have_count(3)
+        assert sorted(chips(page)) == ["6S", "7S", "8S"]
+    (part,) = HandDraftPart.objects.filter(player=roster[0])
+    assert part.data["melds"] == [["6S", "7S", "8S"]] and part.contest is None
+
+
+def test_keeping_the_part_as_written_on_the_other_phone_is_taken_here(page_as, alice, bob, roster):
+    """Alice's phone keeps its own version, the one already written: Bob's phone, which had
+    offered another, takes the part as written and says why."""
+    a, b, versions = differing_phones(page_as, alice, bob, roster)
+    expect(a.locator("#two-versions")).to_be_visible(timeout=30_000)
+    a.locator("#keep-mine").click()
+    expect(a.locator("#two-versions")).to_have_count(0)
+    expect(versions).to_have_count(0, timeout=30_000)
+    expect(b.locator("#entry-announce")).to_have_text(
+        "The other phone kept its version of the cards of Ann: it is shown here now."
+    )
+    for page in (a, b):
+        expect(page.locator(".player-panel .chip")).to_have_count(3)
+        assert sorted(chips(page)) == ["6H", "7H", "8H"]
+    (part,) = HandDraftPart.objects.filter(player=roster[0])
+    assert part.data["melds"] == [["6H", "7H", "8H"]] and part.contest is None
 
 
 def put_part(page: Page):

@@ -161,7 +161,7 @@ def test_two_phones_changing_different_fields_of_one_player_keep_both(page_as, a
         a, ann.pk, ben.pk, answer, 'draft.players[1].melds = [["5D", "6D", "7D"], []];'
     )
     assert outcome["ben"] == {"melds": [["5D", "6D", "7D"]], "hand": ["9H"]}
-    assert outcome["result"] == {"changed": True, "clashes": [], "restarted": False}
+    assert outcome["result"] == {"changed": True, "clashes": [], "restarted": False, "kept": []}
     assert outcome["pending"] == [str(ben.pk)]  # ours, still to send
 
 
@@ -475,7 +475,12 @@ def test_an_ending_changed_on_two_phones_keeps_the_other_phones_and_says_so(page
         f"draft.ending = 'went_out'; draft.wentOut = {ann.pk};",
     )
     assert outcome["ending"]["went_out"] == ben.pk
-    assert outcome["result"] == {"changed": True, "clashes": ["ending"], "restarted": False}
+    assert outcome["result"] == {
+        "changed": True,
+        "clashes": ["ending"],
+        "restarted": False,
+        "kept": [],
+    }
 
 
 def test_a_correction_is_not_shared(page_as, alice, roster):

@@ -449,6 +449,8 @@ export function sharedOf(draft) {
   draft.shared ??= { base: {}, versions: {}, mine: {}, by: {} };
   draft.shared.conflicts ??= {};
   draft.shared.ahead ??= {};
+  draft.shared.contested ??= {}; // what this phone offered beside a part: {version, data}
+  draft.shared.drops ??= {}; // offers beside parts to withdraw on the server
   return draft.shared;
 }
 
@@ -512,7 +514,9 @@ export function partsOfAnswer(answer) {
     parts[ENDING_PART] = { data: { ending, went_out: wentOut ?? null, flags: flags ?? {} }, version, by };
   }
   for (const part of answer.players ?? []) {
-    parts[String(part.player)] = { data: { melds: part.melds, hand: part.hand }, version: part.version, by: part.by };
+    parts[String(part.player)] = {
+      data: { melds: part.melds, hand: part.hand }, version: part.version, by: part.by, contest: part.contest ?? null,
+    };
   }
   return parts;
 }
@@ -625,6 +629,7 @@ function unsentOf(key, local, base) {
 export function adoptShared(draft, answer) {
   const shared = sharedOf(draft);
   const clashes = [];
+  const kept = []; // players whose version offered from here the other phone declined
   let changed = false;
   let restarted = false;
   const parts = partsOfAnswer(answer);
@@ -646,6 +651,11 @@ export function adoptShared(draft, answer) {
   }
   for (const [key, part] of Object.entries(parts)) {
     if (key !== ENDING_PART && !draft.players.some((p) => String(p.id) === key)) continue;
+    if (key !== ENDING_PART) {
+      const outcome = adoptOffer(draft, shared, key, part);
+      changed ||= outcome !== null;
+      if (outcome === "declined") kept.push(key);
+    }
     if (part.version <= (shared.versions[key] ?? 0)) continue;
     const base = shared.base[key] ?? emptyPart(draft, key);
     const local = partData(draft, key);
@@ -660,7 +670,7 @@ export function adoptShared(draft, answer) {
       // a choice is awaited: this phone's cards stay as tapped here, the other phone's newer
       // version is the one offered beside them; the two agreeing settles it
       if (sameJson(local, whole)) delete shared.conflicts[key];
-      else shared.conflicts[key] = { theirs: whole, by };
+      else shared.conflicts[key] = { ...shared.conflicts[key], theirs: whole, by };
       changed = true;
       continue;
     }
@@ -688,7 +698,7 @@ export function adoptShared(draft, answer) {
     if (differs) {
       // two versions: this phone's stays on screen, and taps go on into it, so that "this
       // phone's" is only ever what this phone tapped
-      shared.conflicts[key] = { theirs: whole, by };
+      shared.conflicts[key] = { theirs: whole, by, origin: "here" };
       delete shared.ahead[key];
       changed = true;
     } else if (!sameJson(merged, local)) {
@@ -696,7 +706,68 @@ export function adoptShared(draft, answer) {
       changed = true;
     }
   }
-  return { changed, clashes: [...new Set(clashes)], restarted };
+  return { changed, clashes: [...new Set(clashes)], restarted, kept };
+}
+
+// A version of a player's cards offered beside their part by another phone (the part's
+// `contest`, PUT …/contest/), or the end of one: the two versions shown here too, so that the
+// choice can be made on this phone as on the other; gone again once it is made anywhere.
+// Returns null (nothing changed here), "shown", "gone" or "declined": this phone's own offer
+// was withdrawn on the other phone, which kept the part as written, and so this phone takes it.
+function adoptOffer(draft, shared, key, part) {
+  const offer = part.contest;
+  const here = shared.conflicts[key];
+  const mine = shared.contested[key];
+  const offered = offer && { melds: offer.melds, hand: offer.hand };
+  const ownOffer = offer && mine && offer.version === mine.version && sameJson(offered, mine.data);
+  if (offer && !ownOffer) {
+    if (here?.origin === "here") return null; // this phone differs too: its own choice stands
+    if (!here && sameJson(partData(draft, key), offered)) return null;
+    if (here && sameJson(here.theirs, offered) && here.by === offer.by) return null;
+    shared.conflicts[key] = { theirs: offered, by: offer.by ?? "", origin: "offered" };
+    return "shown";
+  }
+  if (offer) return null; // this phone's own offer, waiting for a choice
+  if (here?.origin === "offered") {
+    delete shared.conflicts[key];
+    return "gone";
+  }
+  if (here?.origin === "here" && mine && part.version === mine.version && part.version === (shared.versions[key] ?? 0)) {
+    // the part unchanged and this phone's offer gone: the other phone kept the part as written
+    delete shared.conflicts[key];
+    delete shared.contested[key];
+    delete shared.ahead[key];
+    setPart(draft, key, { ...(shared.base[key] ?? emptyPart(draft, key)) });
+    return "declined";
+  }
+  return null;
+}
+
+// Players whose cards this phone holds differently from their part and has not offered beside
+// it as they now stand (the part's version, or this phone's cards, moved on since).
+export function pendingOffers(draft) {
+  const shared = sharedOf(draft);
+  return Object.entries(shared.conflicts)
+    .filter(([, found]) => found.origin === "here")
+    .map(([key]) => key)
+    .filter((key) => {
+      const mine = shared.contested[key];
+      return !mine || mine.version !== (shared.versions[key] ?? 0) || !sameJson(mine.data, partData(draft, key));
+    });
+}
+
+// This phone's cards for a player were offered beside the part at `version`.
+export function markOffered(draft, key, data, version) {
+  sharedOf(draft).contested[key] = { version, data };
+}
+
+// Offers beside players' parts that this phone's choice withdraws.
+export const pendingDrops = (draft) => Object.keys(sharedOf(draft).drops);
+
+export function markDropped(draft, key) {
+  const shared = sharedOf(draft);
+  delete shared.drops[key];
+  delete shared.contested[key];
 }
 
 // The parts whose cards differ between this phone and another: [{key, mine, theirs, by}],
@@ -704,11 +775,14 @@ export function adoptShared(draft, answer) {
 // included.
 export const conflicts = (draft) =>
   Object.entries(sharedOf(draft).conflicts).map(([key, found]) => ({
-    key, theirs: found.theirs, by: found.by, mine: partData(draft, key),
+    key, theirs: found.theirs, by: found.by, mine: partData(draft, key), origin: found.origin ?? "here",
   }));
 
 // One version of a part whose cards differed, chosen: "mine" (this phone's as it stands, sent
 // over the part's newest version) or "theirs" (the other phone's newest, as shown).
+// A choice made here settles it on every phone: keeping a version other than the part as
+// written writes it as the part (which clears any version offered beside it on the server);
+// keeping the part as written withdraws the version offered beside it (PUT/DELETE …/contest/).
 export function choose(draft, key, which) {
   const shared = sharedOf(draft);
   const found = shared.conflicts[key];
@@ -716,6 +790,9 @@ export function choose(draft, key, which) {
   delete shared.conflicts[key];
   delete shared.ahead[key];
   if (which === "theirs") setPart(draft, key, found.theirs);
+  const partKept = found.origin === "offered" ? which === "mine" : which === "theirs";
+  if (partKept && (found.origin === "offered" || shared.contested[key])) shared.drops[key] = true;
+  else delete shared.contested[key];
 }
 
 // A card tapped into a player's field that another phone entered and this phone had not
@@ -738,7 +815,7 @@ function forgetPart(draft, key) {
   const shared = sharedOf(draft);
   shared.base[key] = emptyPart(draft, key);
   shared.versions[key] = 0;
-  for (const kept of [shared.conflicts, shared.ahead, shared.by, shared.mine]) delete kept[key];
+  for (const kept of [shared.conflicts, shared.ahead, shared.by, shared.mine, shared.contested, shared.drops]) delete kept[key];
 }
 
 // The hand started again on this phone (DELETE …/draft/ answered): every part empty here and

@@ -8,9 +8,13 @@ import { ApiError, OfflineError, request } from "../api.js";
 import { t } from "../i18n.js";
 import { actions, announce, forget, handNumber, matchId, state } from "./context.js";
 import {
-  ENDING_PART, activePlayer, adoptShared, markShared, partData, pendingParts, selectPlayer,
-  sharedOf, startAgain,
+  ENDING_PART, activePlayer, adoptShared, markDropped, markOffered, markShared, partData, pendingDrops,
+  pendingOffers, pendingParts, selectPlayer, sharedOf, startAgain,
 } from "./draft.js";
+
+// Whatever this phone has to send: parts it changed, versions to offer beside a part, offers
+// to withdraw.
+const pendingWork = (draft) => [...pendingParts(draft), ...pendingOffers(draft), ...pendingDrops(draft)];
 
 const POLL_MS = 2500;
 const SEND_DELAY_MS = 300;
@@ -82,7 +86,12 @@ async function close(error) {
 }
 
 function take(answer) {
-  const { changed: moved, clashes, restarted } = adoptShared(state.draft, answer);
+  const { changed: moved, clashes, restarted, kept } = adoptShared(state.draft, answer);
+  for (const key of kept) {
+    // this phone's version was offered, and the other phone kept the part as written
+    const name = state.draft.players.find((p) => String(p.id) === key)?.name ?? "";
+    announce(t("versions_kept_elsewhere", { name }));
+  }
   if (restarted) {
     // cleared on another phone: said here, until this phone shares something of its own
     state.share = { ...state.share, restarted: true };
@@ -142,7 +151,7 @@ async function poll() {
     // the server answered, with news or without: the connection is back, and what this phone
     // tapped meanwhile goes now
     if (["joining", "offline"].includes(state.share.status)) setStatus("sharing");
-    if (pendingParts(state.draft).length) changed();
+    if (pendingWork(state.draft).length) changed();
   } catch (error) {
     if (error instanceof ApiError && error.status === 409) {
       close(error);
@@ -183,21 +192,53 @@ async function sendPart(key) {
   }
 }
 
+// This phone's version of a player's cards, offered beside the part it differs from, so that
+// the other phones show both and the choice can be made on any of them.
+async function sendOffer(key) {
+  const { draft } = state;
+  const data = partData(draft, key);
+  const version = sharedOf(draft).versions[key] ?? 0;
+  try {
+    const answer = await request(`${base()}players/${key}/contest/`, { method: "PUT", body: { ...data, version } });
+    etag = answer.headers.get("ETag");
+    markOffered(draft, key, data, version);
+    written += 1;
+    take(answer.data);
+  } catch (error) {
+    if (error instanceof ApiError && error.codes.includes("draft_changed") && error.envelope.draft) {
+      take(error.envelope.draft); // the part moved on: compared again, offered again if need be
+      return;
+    }
+    throw error;
+  }
+}
+
+// The part as written kept (here, or on the phone that offered another version): the version
+// offered beside it withdrawn.
+async function sendDrop(key) {
+  const answer = await request(`${base()}players/${key}/contest/`, { method: "DELETE" });
+  etag = answer.headers.get("ETag");
+  markDropped(state.draft, key);
+  written += 1;
+  take(answer.data);
+}
+
 async function send() {
   if (sending) {
     again = true;
     return;
   }
-  if (!pendingParts(state.draft).length) return;
+  if (!pendingWork(state.draft).length) return;
   sending = true;
   setStatus("sending");
   try {
     for (let round = 0; round < MAX_ROUNDS; round += 1) {
-      const keys = pendingParts(state.draft);
-      if (!keys.length) break;
-      for (const key of keys) await sendPart(key);
+      if (!pendingWork(state.draft).length) break;
+      for (const key of pendingParts(state.draft)) await sendPart(key);
+      for (const key of pendingOffers(state.draft)) await sendOffer(key);
+      for (const key of pendingDrops(state.draft)) await sendDrop(key);
     }
-    const done = !pendingParts(state.draft).length;
+    const done = !pendingWork(state.draft).length;
     setStatus(done ? "sharing" : "sending", done ? { clashes: [] } : {});
   } catch (error) {
     if (error instanceof ApiError && error.status === 409) close(error);
