@@ -49,6 +49,14 @@ class DraftMixin(MatchHandsMixin):
     serializer_class = s.HandDraftSerializer
     schema = http.HeaderSchema()
 
+    def access(self, match_pk: int) -> selectors.MatchAccess:
+        """The requester's access to the match, once admitted: 404 or 403 before the body is
+        read."""
+        found = selectors.match_access(self.request.user, match_pk)
+        self.admit(found)
+        assert found is not None  # admitted
+        return found
+
     def get_object(self) -> int:
         """The match in the URL, once the role allows the request (DRF's OPTIONS asks)."""
         return self.get_match_id()
@@ -162,9 +170,7 @@ class HandDraftPlayerView(DraftMixin):
         parameters=[http.ETAG_DRAFT],
     )
     def put(self, request: Request, match_pk: int, number: int, player: int) -> Response:
-        access = selectors.match_access(request.user, match_pk)
-        self.admit(access)  # 404 before the body is read
-        assert access is not None  # admitted
+        access = self.access(match_pk)
         incoming = s.HandDraftPlayerRequestSerializer(data=request.data)
         return self.save(
             access.match_id, number, player, incoming, any_part=access.role in SCOREKEEPING
@@ -190,9 +196,7 @@ class HandDraftContestView(DraftMixin):
         parameters=[http.ETAG_DRAFT],
     )
     def put(self, request: Request, match_pk: int, number: int, player: int) -> Response:
-        access = selectors.match_access(request.user, match_pk)
-        self.admit(access)  # 404 before the body is read
-        assert access is not None  # admitted
+        access = self.access(match_pk)
         incoming = s.HandDraftPlayerRequestSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         return answer(
@@ -214,9 +218,7 @@ class HandDraftContestView(DraftMixin):
         parameters=[http.ETAG_DRAFT],
     )
     def delete(self, request: Request, match_pk: int, number: int, player: int) -> Response:
-        access = selectors.match_access(request.user, match_pk)
-        self.admit(access)
-        assert access is not None  # admitted
+        access = self.access(match_pk)
         return answer(
             drafts.draft_contest_drop(
                 match_id=access.match_id,
