@@ -49,7 +49,7 @@ def test_every_figure_of_the_standings_is_readable(
     for label in ("VP", "Wins", "Matches", "Points", "Rating"):
         expect(page.locator(f'tbody tr >> nth=0 >> td[data-label="{label}"]')).to_be_visible()
     points = page.locator('tbody tr >> nth=0 >> td[data-label="Points"]')
-    expect(points).to_have_text("1020")
+    expect(points).to_have_text("1,020")  # grouped by thousands, as the app shows points
     label = points.evaluate("e => getComputedStyle(e, '::before').content")
     assert label == '"Points: "' or width > 640  # each figure says what it is
     screenshot(page, f"public-standings-{width}")
