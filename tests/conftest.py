@@ -51,6 +51,19 @@ def openapi_schema(_checked_openapi_schema):
 
 
 @pytest.fixture(autouse=True)
+def _no_language_carried_over():
+    """Every test starts in the default language, whatever the one before it left active:
+    Django keeps the active language per thread, and a test that activates French (or a
+    request that did) would otherwise change the sentences of whichever test comes next on
+    the same worker."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _requests_commit_their_work(request):
     """What waits for a commit runs at the end of each request of a test held in one transaction.
 
