@@ -17,10 +17,23 @@ def worker_number() -> int:
     return int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
 
 
+class TooFewRedisDatabases(RuntimeError):
+    """TEST_REDIS_URL's database number leaves no database for a worker."""
+
+
 def redis_url() -> str:
     """TEST_REDIS_URL (by default database 15 on 127.0.0.1:6379), its database number counted
     down by the worker's number, so that no worker empties another's database: with
-    ``redis://127.0.0.1:6379/11`` the workers use 11, 10, 9 and so on."""
+    ``redis://127.0.0.1:6379/11`` the workers use 11, 10, 9 and so on. Never below 0: a worker
+    left without a database stops the run with a sentence rather than wrap round to 15, 14, …
+    and empty databases the run was not given (or another worker's)."""
     base = urlsplit(os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15"))
-    number = (int(base.path.strip("/") or 0) - worker_number()) % REDIS_DATABASES
+    first = int(base.path.strip("/") or 0)
+    number = first - worker_number()
+    if number < 0:
+        raise TooFewRedisDatabases(
+            f"TEST_REDIS_URL names Redis database {first}, and worker gw{worker_number()} "
+            f"would need database {number}: name a higher one (at most "
+            f"{REDIS_DATABASES - 1}), or run fewer workers (WORKERS=...)."
+        )
     return urlunsplit(base._replace(path=f"/{number}"))

@@ -51,3 +51,16 @@ def test_stopping_ends_the_children_too(tmp_path):
     harness.stop(parent)
 
     harness.wait_until(lambda: not running(pid), what="the child gone", seconds=10)
+
+
+def test_a_worker_left_without_a_redis_database_stops_rather_than_wrap(monkeypatch):
+    """With TEST_REDIS_URL at database 1, the third worker would need -1: counting round to
+    15 would flush a database the run was not given."""
+    from tests import parallel
+
+    monkeypatch.setenv("TEST_REDIS_URL", "redis://127.0.0.1:6379/1")
+    monkeypatch.setenv("PYTEST_XDIST_WORKER", "gw1")
+    assert parallel.redis_url() == "redis://127.0.0.1:6379/0"
+    monkeypatch.setenv("PYTEST_XDIST_WORKER", "gw2")
+    with pytest.raises(parallel.TooFewRedisDatabases, match="worker gw2 would need database -1"):
+        parallel.redis_url()
