@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -194,7 +195,7 @@ def test_standings_share_ranks_and_offer_the_csv(
     expect(rows).to_have_count(2)
     with page.expect_download() as download:
         page.get_by_role("link", name="Download as CSV").click()
-    csv = open(download.value.path(), encoding="utf-8-sig").read().splitlines()
+    csv = Path(download.value.path()).read_text(encoding="utf-8-sig").splitlines()
     assert csv[0].startswith("rank,player,name")
     assert len(csv) == 3
     assert csv[1].split(",")[6] == "0.5000"
@@ -204,7 +205,7 @@ def test_standings_share_ranks_and_offer_the_csv(
     expect(rows).to_have_count(2)
     with page.expect_download() as download:
         page.get_by_role("link", name="Télécharger en CSV").click()
-    french = open(download.value.path(), encoding="utf-8-sig").read().splitlines()
+    french = Path(download.value.path()).read_text(encoding="utf-8-sig").splitlines()
     assert french[0].startswith("rank;player;name")
     assert len(french) == 3
     assert french[1].split(";")[6] == "0,5000"

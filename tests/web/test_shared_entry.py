@@ -491,11 +491,15 @@ def test_a_correction_is_not_shared(page_as, alice, roster):
     a = phone(page_as, alice)
     asked = []
     a.on("request", lambda request: asked.append(request.url) if "/draft/" in request.url else None)
+    a.clock.install()  # the page's timers run when the test says, not after a fixed wait
     a.goto(f"/matches/{match.pk}/hands/1/edit/")
     expect(a.locator("#entry .picker")).to_be_visible()
     tap(a, "KC")
     expect(a.locator("#share-status")).to_have_count(0)
-    a.wait_for_timeout(500)
+    # every timer a shared entry would set (its send 0.3 s after a tap, its read every 2.5 s)
+    # has fired, and the page has answered since: no request for a draft was made
+    a.clock.run_for(10_000)
+    a.evaluate("() => 1")
     assert asked == []
 
 
