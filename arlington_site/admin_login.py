@@ -37,7 +37,8 @@ def login(request: HttpRequest) -> HttpResponse:
         refused = [throttle for throttle in throttles if not throttle.allow_request(request, None)]
     except SignInUnavailable:
         return unavailable()
-    if refused:
+    if refused:  # a place one limit gave this attempt counts as a failed attempt there
+        settle(throttles)
         return too_many_attempts(max(throttle.wait() or 1 for throttle in refused))
     try:
         response: HttpResponse = admin.site.login(request)
