@@ -121,8 +121,7 @@ def test_an_undo_followed_at_once_by_a_draw_elsewhere_says_both(page_as, alice, 
     page.once("dialog", lambda dialog: dialog.accept())
     page.get_by_role("button", name="Undo round 1").click()
     expect(page.locator("#draw-status")).to_have_text(
-        "Round 1 is undone, and was drawn again on another phone at once: these are its new "
-        "tables."
+        "Round 1 is undone, and was drawn again on another phone at once: these are its new tables."
     )
     assert drawn and Match.objects.filter(round_table__round=drawn[0]).count() == 2
 
