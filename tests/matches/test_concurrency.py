@@ -15,7 +15,16 @@ import pytest
 from django.db import connection, connections
 
 from matches import standings
-from matches.models import Hand, HandResult, HandRevision, Invitation, Membership, Season, Seat
+from matches.models import (
+    Hand,
+    HandDraftPart,
+    HandResult,
+    HandRevision,
+    Invitation,
+    Membership,
+    Season,
+    Seat,
+)
 from matches.services import hands as hand_services
 from tests.factories import client_for, full_packs, make_user, record, start_match, went_out
 
@@ -219,3 +228,31 @@ def test_two_people_racing_for_the_last_use_of_an_invitation_one_gets_it(alice, 
     assert Membership.objects.filter(club=club, user__in=racers).count() == 1
     invitation.refresh_from_db()
     assert invitation.uses == 1
+
+
+def test_a_version_offered_while_the_part_is_written_never_outlives_the_write(
+    alice, carol, club, roster
+):
+    """Carol's phone writes Ann's part while Alice's offers another version beside the one it
+    saw, at the same moment, ten times over: whichever commits first, the other decides from
+    what it reads under the match's lock. Either the offer lands and the write settles it, or
+    the write lands and the offer, of a version the part has left, is refused: never an offer
+    left beside a part it does not differ from."""
+    match = start_match(client_for(carol), club, roster[:3])
+    ann = roster[0].pk
+    part = f"/api/v1/matches/{match['id']}/hands/1/draft/players/{ann}/"
+    first = client_for(carol).put(part, {"hand": ["4H"], "version": 0}, format="json")
+    assert first.status_code == 200
+    for version in range(1, 11):
+
+        def race(i: int, version: int = version) -> int:
+            if i == 0:
+                body = {"hand": ["4H", f"{version % 9 + 2}C"], "version": version}
+                return client_for(carol).put(part, body, format="json").status_code
+            body = {"melds": [["5S", "6S", "7S"]], "hand": [], "version": version}
+            return client_for(alice).put(f"{part}contest/", body, format="json").status_code
+
+        wrote, offered = in_parallel(race, count=2)
+        assert wrote == 200 and offered in (200, 409), (wrote, offered)
+        (row,) = HandDraftPart.objects.filter(match_id=match["id"], player_id=ann)
+        assert (row.version, row.contest) == (version + 1, None)

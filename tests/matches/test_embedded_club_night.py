@@ -372,3 +372,47 @@ def test_sixty_phones_connecting_at_the_same_moment_are_all_answered(embedded_ni
     for thread in threads:
         thread.join()
     assert outcomes == Counter({200: 60})
+
+
+def test_an_offer_and_a_write_of_one_part_at_once_on_the_embedded_database(embedded_night):
+    """Two phones at once on make run's server: one writes Ann's part, the other offers its
+    version beside the one it saw. SQLite takes one writer at a time; the second decides from
+    what it reads once it has the lock, so no offer outlives the write, ten times over."""
+    port = embedded_night
+    _, answer = Phone(port).call(
+        "POST", "/api/v1/auth/token/", {"username": "demo", "password": "demo-arlington"}
+    )
+    token = answer["token"]  # type: ignore[index]
+    _, matches = Phone(port, token).call("GET", "/api/v1/matches/?status=in_progress")
+    match = matches["results"][0]  # type: ignore[index]
+    number = match["hands_played"] + 1
+    ann = match["seats"][0]["player"]
+    part = f"/api/v1/matches/{match['id']}/hands/{number}/draft/players/{ann}/"
+    status, _ = Phone(port, token).call("PUT", part, {"hand": ["4H"], "version": 0})
+    assert status == 200
+
+    def send(kind: str, version: int, together: threading.Barrier, answers: dict) -> None:
+        together.wait(timeout=60)
+        if kind == "write":
+            body = {"hand": ["4H", f"{version % 9 + 2}C"], "version": version}
+            answers[kind] = Phone(port, token).call("PUT", part, body)[0]
+        else:
+            body = {"melds": [["5S", "6S", "7S"]], "hand": [], "version": version}
+            answers[kind] = Phone(port, token).call("PUT", f"{part}contest/", body)[0]
+
+    for version in range(1, 11):
+        together, answers = threading.Barrier(2), {}
+        threads = [
+            threading.Thread(target=send, args=(kind, version, together, answers))
+            for kind in ("write", "offer")
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=120)
+        assert answers["write"] == 200 and answers["offer"] in (200, 409), answers
+        _, draft = Phone(port, token).call(
+            "GET", f"/api/v1/matches/{match['id']}/hands/{number}/draft/"
+        )
+        (seen,) = [p for p in draft["players"] if p["player"] == ann]  # type: ignore[index]
+        assert (seen["version"], seen["contest"]) == (version + 1, None)
