@@ -261,9 +261,13 @@ def draft_part_contest(
         match_id=match_id, number=number, player_id=player_id
     ).first()
     version = 0 if current is None or not current.data else current.version
-    if current is None or version == 0 or expected_version != version:
+    if current is None or version == 0:
+        draft = _draft(match, number).to_json()
+        raise errors.DraftChanged(
+            "unwritten", draft=draft, number=number, version=0, player=names[player_id]
+        )
+    if expected_version != version:
         _changed(match, number, player_id, names, version)
-    assert current is not None
     current.contest = {
         "melds": list(data["melds"]),
         "hand": list(data["hand"]),
@@ -271,7 +275,7 @@ def draft_part_contest(
         "device": device,
         "version": version,
     }
-    current.save(update_fields=["contest", "updated_at"])
+    current.save(update_fields=["contest"])  # the part's `at` stays when it was written
     return _draft(match, number)
 
 
@@ -285,7 +289,7 @@ def draft_contest_drop(
     match, _ = _writable(match_id, number, player_id, user, any_part)
     HandDraftPart.objects.filter(
         match_id=match_id, number=number, player_id=player_id, contest__isnull=False
-    ).update(contest=None, updated_at=timezone.now())
+    ).update(contest=None)
     return _draft(match, number)
 
 

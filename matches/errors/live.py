@@ -149,4 +149,8 @@ DRAFT_CHANGED_MESSAGES = {
         "hand {number} (now at version {version}). Read the draft again and reapply your "
         "change."
     ),
+    "unwritten": _(
+        "{player}'s cards in hand {number} have not been written yet, so there is no version "
+        "to offer another one beside. Write the part itself instead."
+    ),
 }

@@ -132,3 +132,29 @@ def test_a_viewer_contests_their_own_part_only(as_carol, as_victor, victor, matc
         contest_url(match["id"], ben.pk), {**ANN_ON_ALICES_PHONE, "version": 1}, format="json"
     )
     assert own.status_code == 200 and part_of(own, ben.pk)["contest"]["by"] == "victor"
+
+
+def test_a_contest_leaves_who_wrote_the_part_and_when(as_carol, as_alice, match, roster):
+    """`at`, `by` and `device` are the part's writer's: offering a version beside it, or
+    withdrawing that, changes none of them."""
+    ann = roster[0].pk
+    part = written(as_carol, match, ann)
+    offered = part_of(offer(as_alice, match, ann), ann)
+    dropped = part_of(as_alice.delete(contest_url(match["id"], ann)), ann)
+    for seen in (offered, dropped):
+        assert (seen["at"], seen["by"], seen["device"], seen["version"]) == (
+            part["at"],
+            "carol",
+            part["device"],
+            1,
+        )
+    assert offered["contest"]["by"] == "alice"
+
+
+def test_a_contest_of_a_part_never_written_says_so(as_alice, match, roster):
+    ben = roster[1]
+    refused = offer(as_alice, match, ben.pk, version=0)
+    assert refused.status_code == 409 and codes(refused) == ["draft_changed"]
+    detail = refused.json()["errors"][0]["detail"]
+    assert f"{ben.name}'s cards in hand 1 have not been written yet" in detail
+    assert "has changed" not in detail

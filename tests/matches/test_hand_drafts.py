@@ -198,6 +198,26 @@ def test_too_many_melds_are_refused(as_carol, match, seated):
     assert response.json()["errors"][0]["attr"] == "melds"
 
 
+def test_a_part_holds_no_more_than_two_packs(as_carol, match, seated):
+    """Each list within its limit, the whole part beyond two packs' 104 cards: refused."""
+    body = {"melds": [["4H", "5H", "6H"]] * 34, "hand": ["KC", "KD", "KS"], "version": 0}
+    response = put_player(as_carol, match["id"], seated[0], body)
+    assert response.status_code == 400 and codes(response) == ["too_many_cards"]
+    (error,) = response.json()["errors"]
+    assert error["attr"] == "melds"
+    assert "at most 104 cards" in error["detail"] and "holds 105" in error["detail"]
+    assert not HandDraftPart.objects.exists()
+    body["hand"] = ["KC", "KD"]
+    assert put_player(as_carol, match["id"], seated[0], body).status_code == 200
+
+
+def test_an_empty_meld_is_left_out(as_carol, match, seated):
+    body = {"melds": [[], ["4H", "5H", "6H"], []], "hand": ["KC"], "version": 0}
+    answer = put_player(as_carol, match["id"], seated[0], body)
+    assert answer.status_code == 200
+    assert answer.json()["players"][0]["melds"] == [["4H", "5H", "6H"]]
+
+
 def test_the_version_is_required(as_carol, match, seated):
     response = put_player(as_carol, match["id"], seated[0], {"hand": []})
     assert response.status_code == 400 and codes(response) == ["required"]

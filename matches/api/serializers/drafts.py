@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from rest_framework import serializers
 
 import scoring
-from scoring.api.fields import CardListField, MeldField
+from scoring.api.fields import MAX_CARDS_IN_LIST, CardListField, MeldField
 from scoring.api.serializers import MAX_MELDS_PER_PLAYER
 
 # --- drafts of the next hand (matches/drafts.py) --------------------------------------------
@@ -70,10 +71,27 @@ class HandDraftPlayerRequestSerializer(serializers.Serializer):
     )
     version = _draft_version()
 
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        held = sum(len(meld) for meld in attrs.get("melds", [])) + len(attrs.get("hand", []))
+        if held > MAX_CARDS_IN_LIST:
+            raise serializers.ValidationError(
+                {
+                    "melds": serializers.ErrorDetail(
+                        _(
+                            "A player's part holds at most %(most)d cards, two packs' worth; "
+                            "this one holds %(held)d."
+                        )
+                        % {"most": MAX_CARDS_IN_LIST, "held": held},
+                        code="too_many_cards",
+                    )
+                }
+            )
+        return attrs
+
     def to_data(self) -> dict[str, Any]:
         data = self.validated_data
-        return {
-            "melds": [[card.code for card in meld] for meld in data["melds"]],
+        return {  # an empty meld (one begun on a phone, nothing tapped yet) is left out
+            "melds": [[card.code for card in meld] for meld in data["melds"] if meld],
             "hand": [card.code for card in data["hand"]],
         }
 
