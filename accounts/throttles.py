@@ -25,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import time
+import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
@@ -204,8 +205,16 @@ class AccountSignInThrottle(SignInThrottle):
         username = username_in(request)
         if username is None:
             return None
-        digest = hashlib.sha256(username.encode("utf-8", "backslashreplace")).hexdigest()
-        return self.cache_format % {"scope": self.scope, "ident": digest}
+        digest = hashlib.sha256(account_of(username).encode("utf-8", "backslashreplace"))
+        return self.cache_format % {"scope": self.scope, "ident": digest.hexdigest()}
+
+
+def account_of(username: str) -> str:
+    """The account a typed username names, for counting: every spelling that signs in to one
+    account counts as that account. The token endpoints strip white space (Unicode's too), the
+    forms also apply NFKC (full-width letters, the Kelvin sign), and sign-up refuses a username
+    that differs from another in case alone; so the count folds all three."""
+    return unicodedata.normalize("NFKC", username.strip()).strip().casefold()
 
 
 def forgive(throttles: list[Any]) -> None:

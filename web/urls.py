@@ -4,6 +4,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path, re_path
 from django.views.i18n import set_language
 
+from accounts.sign_in_forms import LimitedLoginView
 from web import clubnight_views, entry_views, views
 from web.labels import vocabulary
 
@@ -13,7 +14,8 @@ urlpatterns = [
     path("", views.clubs, name="clubs"),
     path(
         "sign-in/",
-        auth_views.LoginView.as_view(
+        LimitedLoginView.as_view(  # within the sign-in limits, like the token endpoints
+            refusal_in_form=True,
             template_name="web/sign_in.html",
             redirect_authenticated_user=True,
             extra_context={"vocabulary": vocabulary},

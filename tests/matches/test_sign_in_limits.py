@@ -177,3 +177,59 @@ def test_the_admin_can_be_switched_off(staff, admin_switched_off):
     form = {"username": "staff", "password": PASSWORD}
     assert Client().post(ADMIN_LOGIN, form).status_code == 404
     assert token(PASSWORD, "198.51.100.1") == 200
+
+
+def form_sign_in(url: str, password: str, address: str, username: str = "staff"):
+    """A session sign-in through one of the forms: the answer, and whether it signed in."""
+    client = Client()
+    response = client.post(url, {"username": username, "password": password}, REMOTE_ADDR=address)
+    return response, "_auth_user_id" in client.session
+
+
+def test_the_apps_sign_in_form_is_limited_and_says_why(staff, rates, clock):
+    """The app's /sign-in/ counts failures with the token endpoint's counters; refused, it
+    shows the form again with the reason and the username kept, and checks no password."""
+    rates(auth_account="3/min")
+    guesses = [form_sign_in("/sign-in/", "wrong", f"198.51.100.{i}") for i in range(3)]
+    assert [(answer.status_code, signed_in) for answer, signed_in in guesses] == [(200, False)] * 3
+    refused, signed_in = form_sign_in("/sign-in/", PASSWORD, "198.51.100.50")
+    assert (refused.status_code, signed_in) == (429, False)
+    assert 0 < int(refused["Retry-After"]) <= 60
+    page = refused.content.decode()
+    assert "Too many sign-in attempts; try again in" in page
+    assert 'value="staff"' in page and 'name="password"' in page
+    clock.now += 61
+    answer, signed_in = form_sign_in("/sign-in/", PASSWORD, "198.51.100.50")
+    assert (answer.status_code, signed_in) == (302, True)
+
+
+def test_the_browsable_apis_sign_in_is_limited_per_address(staff, rates, clock):
+    rates(auth="3/min")
+    url = "/api/auth/login/"
+    attempts = [form_sign_in(url, "wrong", "203.0.113.9", f"user{i}")[0] for i in range(4)]
+    assert [answer.status_code for answer in attempts] == [200, 200, 200, 429]
+    refused, signed_in = form_sign_in(url, PASSWORD, "203.0.113.9")
+    assert (refused.status_code, signed_in) == (429, False)
+    assert form_sign_in(url, PASSWORD, "203.0.113.10")[1] is True
+
+
+def test_an_account_locked_through_the_api_is_locked_in_every_form(staff, rates, clock):
+    rates(auth_account="3/min")
+    assert [token("wrong", f"198.51.100.{i}") for i in range(3)] == [400] * 3
+    for url in ("/sign-in/", "/api/auth/login/", ADMIN_LOGIN):
+        answer, signed_in = form_sign_in(url, PASSWORD, "198.51.100.77")
+        assert (answer.status_code, signed_in) == (429, False), url
+
+
+@pytest.mark.parametrize(
+    "spelling", [" staff", "staff\t", "\u3000staff", "ｓｔａｆｆ", "STAFF", "Staff "]
+)
+def test_another_spelling_of_one_account_counts_against_it(staff, rates, clock, spelling):
+    """The token endpoints strip white space and the forms also fold full-width letters (NFKC):
+    every spelling that reaches one account counts as that account."""
+    rates(auth_account="3/min")
+    assert token("wrong", "198.51.100.1", username=spelling) == 400
+    assert admin_login("wrong", "198.51.100.2", username=spelling) == (200, False)
+    assert token("wrong", "198.51.100.3", username=spelling) == 400
+    assert token(PASSWORD, "198.51.100.99") == 429
+    assert admin_login(PASSWORD, "198.51.100.98") == (429, False)
