@@ -12,6 +12,7 @@ from typing import Any
 
 import psycopg
 import pytest
+from django.contrib.auth import get_user_model
 from django.db import connection, connections
 
 from matches import standings
@@ -26,6 +27,7 @@ from matches.models import (
     Seat,
 )
 from matches.services import hands as hand_services
+from tests import harness
 from tests.factories import client_for, full_packs, make_user, record, start_match, went_out
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -256,3 +258,68 @@ def test_a_version_offered_while_the_part_is_written_never_outlives_the_write(
         assert wrote == 200 and offered in (200, 409), (wrote, offered)
         (row,) = HandDraftPart.objects.filter(match_id=match["id"], player_id=ann)
         assert (row.version, row.contest) == (version + 1, None)
+
+
+def test_two_sign_ups_of_one_name_in_two_cases_make_one_account(alice, club, monkeypatch):
+    """Two invitations, two newcomers choosing "racer" and "RACER" at once. The first is held
+    inside its transaction, its account saved but not committed, until the second has either
+    finished or is waiting for it; then it commits. The second must find the first's account
+    (400 username_taken), not make another that differs only in case."""
+    from rest_framework.test import APIClient
+
+    from matches import invitations
+
+    codes = [
+        Invitation.objects.create(club=club, role="viewer", created_by=alice).code for _ in range(2)
+    ]
+    reached, held, use = threading.Event(), threading.Event(), invitations._use
+
+    def use_once_released(invitation, user):
+        if threading.current_thread().name == "first":
+            reached.set()  # its account saved, not committed
+            held.wait(timeout=60)
+        return use(invitation, user)
+
+    monkeypatch.setattr(invitations, "_use", use_once_released)
+    results: dict[str, Any] = {}
+
+    def sign_up(name: str, code: str, username: str) -> threading.Thread:
+        def body() -> None:
+            try:
+                answer = APIClient().post(
+                    f"/api/v1/invitations/{code}/signup/",
+                    {"username": username, "password": "a-long-pass-phrase-9"},
+                    format="json",
+                )
+                results[name] = (answer.status_code, answer.json())
+            finally:
+                connections.close_all()
+
+        thread = threading.Thread(target=body, name=name)
+        thread.start()
+        return thread
+
+    first = sign_up("first", codes[0], "racer")
+    assert reached.wait(timeout=60), "the first sign-up never saved its account"
+    second = sign_up("second", codes[1], "RACER")
+    harness.wait_until(
+        lambda: not second.is_alive() or waiting_for_a_lock() >= 1,
+        what="the second sign-up finished or waiting for the first",
+    )
+    held.set()
+    first.join(timeout=60)
+    second.join(timeout=60)
+    assert results["first"][0] == 201
+    assert results["second"][0] == 400
+    assert results["second"][1]["errors"][0]["code"] == "username_taken"
+    assert get_user_model().objects.filter(username__iexact="racer").count() == 1
+
+
+def waiting_for_a_lock() -> int:
+    """Other sessions of the test database waiting for a lock right now."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+            "AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()"
+        )
+        return int(cursor.fetchone()[0])

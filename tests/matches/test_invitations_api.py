@@ -225,6 +225,26 @@ def test_a_taken_username_is_a_400_and_changes_nothing(as_alice, bob, club):
     assert "bob" not in roles(club) and Invitation.objects.get().uses == 0
 
 
+def test_a_username_is_kept_as_the_sign_in_form_reads_it(as_alice, club):
+    """Full-width letters and the Kelvin sign are kept as their plain letters (NFKC), as the
+    sign-in form reads them: the account can sign in there, and no look-alike name is made."""
+    signed_up = APIClient().post(
+        f"/api/v1/invitations/{invite(as_alice, club)['code']}/signup/",
+        {"username": "\uff4belvin7", "password": STRONG},
+        format="json",
+    )
+    assert signed_up.status_code == 201
+    assert "kelvin7" in roles(club)
+    look_alike = APIClient().post(
+        f"/api/v1/invitations/{invite(as_alice, club)['code']}/signup/",
+        {"username": "\u212aelvin7", "password": STRONG},
+        format="json",
+    )
+    assert look_alike.status_code == 400
+    assert codes(look_alike) == [("username_taken", "username")]
+    assert get_user_model().objects.filter(username__iexact="kelvin7").count() == 1
+
+
 @pytest.mark.parametrize(
     ("password", "code"),
     [
