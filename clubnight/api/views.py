@@ -28,7 +28,7 @@ from clubnight.models import Entrant, PublicLink, Round, Tournament
 from matches import selectors
 from matches.api import http
 from matches.api.errors import error_response
-from matches.api.permissions import MANAGING, SCOREKEEPING, member_club, requester
+from matches.api.permissions import MANAGING, SCOREKEEPING, member_club, requester, require_role
 from matches.api.renderers import DOWNLOAD, SEPARATOR, attachment
 from matches.api.views.standings import CSVOnly
 from matches.errors import InvalidSetup
@@ -187,8 +187,7 @@ class TournamentListView(GenericAPIView):
         club = selectors.club_visible_to(request.user, data["club"])
         if club is None:
             raise InvalidSetup("unknown_club", attr="club", club=data["club"])
-        if selectors.role_in(request.user, club.pk) not in SCOREKEEPING:
-            raise exceptions.PermissionDenied()
+        require_role(request, club.pk, SCOREKEEPING)
         season = None
         if data.get("season") is not None:
             season = Season.objects.filter(club=club, pk=data["season"]).first()
@@ -227,11 +226,8 @@ class TournamentMixin(GenericAPIView):
         )
         if tournament is None:
             raise exceptions.NotFound()
-        if (
-            roles is not None
-            and selectors.role_in(self.request.user, tournament.club_id) not in roles
-        ):
-            raise exceptions.PermissionDenied()
+        if roles is not None:
+            require_role(self.request, tournament.club_id, roles)
         return tournament
 
 

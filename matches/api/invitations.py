@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from drf_standardized_errors.openapi_serializers import ErrorResponse403Serializer
 from rest_framework import exceptions, generics, serializers, status
@@ -27,7 +28,7 @@ from accounts.idempotency import idempotent
 from matches import invitations, selectors
 from matches.api import http
 from matches.api.errors import error_response
-from matches.api.permissions import MANAGING, can_write, requester
+from matches.api.permissions import MANAGING, requester, require_role
 from matches.models import Club, Invitation, Player, Role
 
 GONE = error_response(
@@ -149,8 +150,7 @@ class OwnersOfTheClub(generics.GenericAPIView if TYPE_CHECKING else object):  # 
         club = selectors.club_visible_to(self.request.user, self.kwargs["pk"])
         if club is None:
             raise exceptions.NotFound()
-        if not can_write(self.request, club.pk, MANAGING):
-            raise exceptions.PermissionDenied()
+        require_role(self.request, club.pk, MANAGING)
         return club
 
 
@@ -237,7 +237,9 @@ class InvitationView(ByCode):
         """Decline: the club's owners revoke link invitations; the invitee declines theirs."""
         invitation = self.invitation(code)
         if invitation.invitee_id != request.user.pk:
-            raise exceptions.PermissionDenied()
+            raise exceptions.PermissionDenied(
+                _("Only the person an invitation is addressed to can decline it.")
+            )
         invitations.invitation_revoke(invitation=invitation)
         return Response(status=status.HTTP_204_NO_CONTENT)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.utils.translation import gettext_lazy as _
 from rest_framework.exceptions import NotAuthenticated, NotFound, PermissionDenied
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
@@ -29,8 +30,22 @@ def club_id_of(obj: Any) -> int:
     return int(obj.match.club_id)
 
 
+# The 403's sentence, by the roles a write needs and the role the requester holds.
+ROLE_REFUSED = {
+    (SCOREKEEPING, "viewer"): _(
+        "Only the club's scorekeepers and owners may do this, and you are a viewer in it."
+    ),
+    (MANAGING, "viewer"): _("Only the club's owners may do this, and you are a viewer in it."),
+    (MANAGING, "scorekeeper"): _(
+        "Only the club's owners may do this, and you are a scorekeeper in it."
+    ),
+}
+
+
 class ClubRole(BasePermission):
-    """Reads need any membership; writes need one of the view's ``write_roles``."""
+    """Reads need any membership; writes need one of the view's ``write_roles``. A write
+    refused for the role is a 403 whose sentence names the roles it needs and the
+    requester's."""
 
     def has_object_permission(self, request: Request, view: Any, obj: Any) -> bool:
         # A match's access was read with the requester's role, in one query: no second one.
@@ -39,7 +54,19 @@ class ClubRole(BasePermission):
             return False
         if request.method in SAFE_METHODS:
             return True
-        return role in getattr(view, "write_roles", SCOREKEEPING)
+        roles = getattr(view, "write_roles", SCOREKEEPING)
+        if role in roles:
+            return True
+        refused = role_refused(roles, role)
+        if refused is not None:  # DRF answers the permission's message (a new one per request)
+            self.message = refused
+        return False
+
+
+def role_refused(roles: frozenset[str], role: str | None) -> str | None:
+    """The sentence of a 403 for a member whose ``role`` is not among ``roles``."""
+    sentence = ROLE_REFUSED.get((roles, role or ""))
+    return None if sentence is None else str(sentence)
 
 
 def requester(request: Request) -> User:
@@ -55,12 +82,20 @@ def can_write(request: Request, club_id: int, roles: frozenset[str] = SCOREKEEPI
     return role_in(request.user, club_id) in roles
 
 
+def require_role(request: Request, club_id: int, roles: frozenset[str] = SCOREKEEPING) -> None:
+    """403, its sentence naming the roles needed and the requester's, without one of
+    ``roles`` in the club."""
+    role = role_in(request.user, club_id)
+    if role not in roles:
+        raise PermissionDenied(role_refused(roles, role))
+
+
 def member_club(request: Request, club_id: int, roles: frozenset[str] | None = None) -> Club:
     """The club if the requester is a member (404 otherwise, as if it did not exist); 403
     without one of ``roles``. For the views of the apps built on matches."""
     club = club_visible_to(request.user, club_id)
     if club is None:
         raise NotFound()
-    if roles is not None and role_in(request.user, club.pk) not in roles:
-        raise PermissionDenied()
+    if roles is not None:
+        require_role(request, club.pk, roles)
     return club

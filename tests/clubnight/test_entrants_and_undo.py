@@ -131,7 +131,11 @@ def test_only_directors_change_entrants_and_outsiders_see_nothing(
 ):
     tournament = create(as_carol, club, crowd[:4]).json()["id"]
     assert as_victor.get(entrants_url(tournament)).status_code == 200
-    assert enter(as_victor, tournament, crowd[5]).status_code == 403
+    refused = enter(as_victor, tournament, crowd[5])
+    assert refused.status_code == 403
+    assert refused.json()["errors"][0]["detail"] == (
+        "Only the club's scorekeepers and owners may do this, and you are a viewer in it."
+    )
     assert as_victor.delete(f"{entrants_url(tournament)}{crowd[0].pk}/").status_code == 403
     assert as_bob.get(entrants_url(tournament)).status_code == 404
     assert enter(as_bob, tournament, crowd[5]).status_code == 404

@@ -136,10 +136,14 @@ def test_a_link_never_shows_another_club(as_alice, as_bob, client, results, bobs
 
 
 def test_only_owners_manage_links(as_carol, as_victor, client, results):
-    for member in (as_carol, as_victor):
+    for member, role in ((as_carol, "scorekeeper"), (as_victor, "viewer")):
         url = f"/api/v1/clubs/{results.pk}/public-links/"
         assert member.get(url).status_code == 403
-        assert member.post(url, {"scope": "standings"}, format="json").status_code == 403
+        refused = member.post(url, {"scope": "standings"}, format="json")
+        assert refused.status_code == 403
+        assert refused.json()["errors"][0]["detail"] == (
+            f"Only the club's owners may do this, and you are a {role} in it."
+        )
     assert client.get(f"/api/v1/clubs/{results.pk}/public-links/").status_code in (401, 403)
 
 

@@ -15,6 +15,7 @@ from tests.matches.conftest import make_club, make_roster, make_world
 from tests.matches.endpoints import Endpoint, World, snapshot
 
 ROLES = ["alice", "carol", "victor"]  # owner, scorekeeper, viewer
+ROLE_NAMES = {"carol": "scorekeeper", "victor": "viewer"}
 
 # What each role gets from each write: (owner, scorekeeper, viewer).
 EXPECTED = {
@@ -103,6 +104,13 @@ def test_each_role_may_write_only_what_it_is_for(
     if expected == 403:
         assert response.json()["type"] == "client_error"
         assert [e["code"] for e in response.json()["errors"]] == ["permission_denied"]
+        # the sentence says which roles may, and the requester's: never DRF's generic one
+        detail = response.json()["errors"][0]["detail"]
+        if endpoint.name == "write draft player":  # one's own part only: no part is victor's
+            assert detail.startswith("Your login is no player's at this table"), detail
+        else:
+            assert detail.startswith("Only the club's"), detail
+            assert detail.endswith(f"you are a {ROLE_NAMES[username]} in it."), detail
         assert snapshot() == before
     else:
         assert snapshot() != before

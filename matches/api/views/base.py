@@ -21,7 +21,7 @@ from accounts.idempotency import idempotent
 from matches import errors, selectors
 from matches.api import http
 from matches.api.filters import StrictOrderingFilter
-from matches.api.permissions import ClubRole, can_write
+from matches.api.permissions import ClubRole, require_role
 
 
 def conditional_updates(
@@ -151,8 +151,7 @@ class ClubScopedViewSet(
             ) from None
 
     def perform_create(self, serializer: BaseSerializer) -> None:
-        if not can_write(self.request, serializer.validated_data["club"].pk, self.write_roles):
-            raise exceptions.PermissionDenied()
+        require_role(self.request, serializer.validated_data["club"].pk, self.write_roles)
         self.perform_save(serializer, "name")
 
     def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:

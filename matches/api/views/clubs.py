@@ -14,7 +14,7 @@ from rest_framework.serializers import BaseSerializer
 
 from matches import selectors
 from matches.api.filters import StrictOrderingFilter
-from matches.api.permissions import MANAGING, ClubRole, can_write, requester
+from matches.api.permissions import MANAGING, ClubRole, requester, require_role
 from matches.api.serializers import clubs as s
 from matches.api.views.base import ConditionalUpdateMixin, LocatedCreateMixin, conditional_updates
 from matches.invitations import invitation_invite_user
@@ -112,8 +112,7 @@ class ClubViewSet(
         return club
 
     def require(self, club: Club, roles: frozenset[str]) -> None:
-        if not can_write(self.request, club.pk, roles):
-            raise exceptions.PermissionDenied()
+        require_role(self.request, club.pk, roles)
 
 
 def named_member(club: Club, username: str) -> Membership | None:

@@ -7,7 +7,7 @@ from typing import Any
 from django.db.models import Count, Max, QuerySet
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
-from rest_framework import exceptions, mixins, status, viewsets
+from rest_framework import mixins, status, viewsets
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -16,7 +16,7 @@ from accounts.idempotency import idempotent
 from matches import errors, selectors
 from matches.api import http
 from matches.api.filters import MatchFilter, StrictOrderingFilter
-from matches.api.permissions import ClubRole, can_write, requester
+from matches.api.permissions import ClubRole, requester, require_role
 from matches.api.serializers import matches as s
 from matches.api.views.base import location
 from matches.models import Match
@@ -73,8 +73,7 @@ class MatchViewSet(
         club = selectors.clubs_visible_to(request.user).filter(pk=club_id).first()
         if club is None:
             raise errors.InvalidSetup("unknown_club", attr="club", club=club_id)
-        if not can_write(request, club.pk):
-            raise exceptions.PermissionDenied()
+        require_role(request, club.pk)
         match = match_services.match_create(club=club, user=requester(request), **data)
         match = self.get_queryset().get(pk=match.pk)
         return Response(
