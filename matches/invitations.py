@@ -24,6 +24,7 @@ from matches.models import (
     InvitationState,
     Membership,
     Player,
+    Role,
 )
 
 GONE = {
@@ -52,7 +53,8 @@ def invitation_create(
 ) -> Invitation:
     """A new invitation to ``club``; by default it lasts 7 days and may be used any number of
     times, or once when it names the ``player`` of the roster it is for (whoever joins with it
-    becomes that player's login)."""
+    becomes that player's login) or makes an owner: a forwarded owner's link would otherwise
+    let anyone holding it take the club over, removing its other owners."""
     expires_at = expires_at or timezone.now() + INVITATION_LIFETIME
     if expires_at <= timezone.now():
         raise errors.ExpiresInPast()
@@ -63,7 +65,7 @@ def invitation_create(
         role=role,
         created_by=by,
         expires_at=expires_at,
-        max_uses=1 if player is not None and max_uses is None else max_uses,
+        max_uses=1 if (player is not None or role == Role.OWNER) and max_uses is None else max_uses,
         invitee=invitee,
         player=player,
     )

@@ -83,7 +83,7 @@ class InvitationCreateSerializer(serializers.Serializer):
         min_value=1,
         max_value=100_000,
         help_text="How many people may use it. Default: no limit until it expires (1 when it "
-        "names a player).",
+        "names a player or makes an owner).",
     )
     player = serializers.PrimaryKeyRelatedField(
         queryset=Player.objects.none(),

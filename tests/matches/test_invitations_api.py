@@ -225,6 +225,16 @@ def test_a_taken_username_is_a_400_and_changes_nothing(as_alice, bob, club):
     assert "bob" not in roles(club) and Invitation.objects.get().uses == 0
 
 
+def test_an_owners_invitation_is_for_one_person_unless_said_otherwise(as_alice, club):
+    once = invite(as_alice, club, role="owner")
+    assert once["max_uses"] == 1
+    made = as_alice.post(
+        invitations_url(club), {"role": "owner", "max_uses": 3}, format="json"
+    ).json()
+    assert made["max_uses"] == 3
+    assert invite(as_alice, club, role="scorekeeper")["max_uses"] is None
+
+
 def test_a_username_is_kept_as_the_sign_in_form_reads_it(as_alice, club):
     """Full-width letters and the Kelvin sign are kept as their plain letters (NFKC), as the
     sign-in form reads them: the account can sign in there, and no look-alike name is made."""

@@ -18,7 +18,41 @@ def invitation_link(page, club) -> str:
     page.get_by_role("button", name="Make an invitation link").click()
     link = page.get_by_label("Invitation link")
     expect(link).to_have_value(re.compile(r"/join/[A-Za-z0-9_-]+$"))
+    expect(page.locator("#invite-many")).to_be_visible()
+    expect(page.locator("#invite-many")).to_have_text(
+        "Send this link; it works for 7 days, for everyone who opens it."
+    )
+    expect(page.locator("#invite-once")).to_be_hidden()
     return link.input_value()
+
+
+def test_an_owners_link_works_once_and_says_so(page_as, new_context, alice, club):
+    """A link that makes an owner is for one person: forwarded, it hands nobody the club."""
+    page = page_as(alice)
+    page.goto(f"/clubs/{club.pk}/")
+    page.get_by_label("They join as").select_option("owner")
+    page.get_by_role("button", name="Make an invitation link").click()
+    field = page.get_by_label("Invitation link")
+    expect(field).to_have_value(re.compile(r"/join/[A-Za-z0-9_-]+$"))
+    expect(page.locator("#invite-once")).to_be_visible()
+    expect(page.locator("#invite-once")).to_have_text(
+        "Send this link to one person: it works once, for 7 days."
+    )
+    expect(page.locator("#invite-many")).to_be_hidden()
+    link = field.input_value()
+    for username, joined in (("olivia", True), ("mallory", False)):
+        newcomer = new_context().new_page()
+        newcomer.goto(link)
+        if joined:
+            newcomer.get_by_label("Username").fill(username)
+            newcomer.get_by_label("Password").fill("a long enough pass phrase")
+            newcomer.get_by_role("button", name="Create my account and join").click()
+            expect(newcomer).to_have_url(re.compile(rf"/clubs/{club.pk}/$"))
+        else:  # used up: the page says so and offers nothing to join with
+            expect(newcomer.locator("#link-unusable")).to_be_visible()
+            expect(newcomer.get_by_role("button", name="Create my account and join")).to_be_hidden()
+    owners = Membership.objects.filter(club=club, role=Role.OWNER)
+    assert sorted(owners.values_list("user__username", flat=True)) == ["alice", "olivia"]
 
 
 @pytest.fixture

@@ -84,6 +84,9 @@ async function invite(event) {
     const player = event.target.player.value ? Number(event.target.player.value) : null;
     const { data } = await post(`clubs/${clubId}/invitations/`, { role: event.target.role.value, player });
     document.getElementById("invite-url").value = data.url;
+    // an owner's link, or one for a player, works once (the API's default for them)
+    document.getElementById("invite-once").hidden = data.max_uses !== 1;
+    document.getElementById("invite-many").hidden = data.max_uses === 1;
     document.getElementById("invite-link").hidden = false;
     document.getElementById("invite-share").hidden = !navigator.share;
     document.getElementById("invite-copied").textContent = "";
