@@ -73,12 +73,40 @@ def test_scorekeepers_and_owners_add_players(client, request, club):
     assert Player.objects.get(pk=response.json()["id"]).club == club
 
 
-def test_a_player_may_be_linked_to_a_login(as_carol, club, victor):
-    response = as_carol.post(
+def test_a_player_may_be_linked_to_a_login(as_alice, club, victor):
+    response = as_alice.post(
         "/api/v1/players/", {"club": club.pk, "name": "Vic", "user": "victor"}, format="json"
     )
     assert response.status_code == 201
     assert Player.objects.get(pk=response.json()["id"]).user == victor
+
+
+def test_only_an_owner_links_a_player_to_a_login(as_carol, club, roster):
+    """Whose login a player is decides who enters their part: the owners' choice."""
+    url = f"/api/v1/players/{roster[0].pk}/"
+    refused = as_carol.patch(url, {"user": "victor"}, format="json")
+    assert refused.status_code == 403 and codes(refused) == [("permission_denied", None)]
+    assert "Only the club's owners link a player" in refused.json()["errors"][0]["detail"]
+    created = as_carol.post(
+        "/api/v1/players/", {"club": club.pk, "name": "Vic", "user": "victor"}, format="json"
+    )
+    assert created.status_code == 403
+    assert as_carol.patch(url, {"name": "Annie"}, format="json").status_code == 200
+    roster[0].refresh_from_db()
+    assert (roster[0].name, roster[0].user) == ("Annie", None)
+
+
+def test_a_login_is_one_players_only(as_alice, club, roster, victor):
+    first = as_alice.patch(f"/api/v1/players/{roster[0].pk}/", {"user": "victor"}, format="json")
+    assert first.status_code == 200
+    again = as_alice.patch(f"/api/v1/players/{roster[1].pk}/", {"user": "victor"}, format="json")
+    assert again.status_code == 400 and codes(again) == [("login_taken", "user")]
+    assert again.json()["errors"][0]["detail"] == (
+        f"victor is already {roster[0].name} on this club's roster: unlink them there first."
+    )
+    same = as_alice.patch(f"/api/v1/players/{roster[0].pk}/", {"user": "victor"}, format="json")
+    assert same.status_code == 200  # linking the same player again changes nothing
+    assert list(Player.objects.filter(user=victor)) == [roster[0]]
 
 
 def test_a_viewer_cannot_add_players(as_victor, club, roster):
@@ -149,11 +177,11 @@ def test_an_unreadable_player_is_a_400(as_carol, club, body, code, attr):
     assert not Player.objects.exists()
 
 
-def test_a_players_login_must_be_a_member_and_other_names_read_as_unknown(as_carol, club, bob):
+def test_a_players_login_must_be_a_member_and_other_names_read_as_unknown(as_alice, club, bob):
     body = {"club": club.pk, "name": "Bobby"}
-    stranger = as_carol.post("/api/v1/players/", {**body, "user": bob.username}, format="json")
-    nobody = as_carol.post("/api/v1/players/", {**body, "user": "no-such-user"}, format="json")
-    member = as_carol.post("/api/v1/players/", {**body, "user": "victor"}, format="json")
+    stranger = as_alice.post("/api/v1/players/", {**body, "user": bob.username}, format="json")
+    nobody = as_alice.post("/api/v1/players/", {**body, "user": "no-such-user"}, format="json")
+    member = as_alice.post("/api/v1/players/", {**body, "user": "victor"}, format="json")
     assert stranger.status_code == nobody.status_code == 400
     assert stranger.json()["errors"][0]["code"] == nobody.json()["errors"][0]["code"]
     assert member.status_code == 201

@@ -8,16 +8,20 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+from rest_framework.exceptions import PermissionDenied
 
 from matches import records
 from matches.api.serializers.standings import _ratio
 from matches.models import (
     Club,
+    Membership,
     Player,
+    Role,
     Seat,
     name_key,
     written_name,
 )
+from matches.selectors import role_in
 
 
 class PlayerSerializer(serializers.ModelSerializer):
@@ -68,15 +72,45 @@ class PlayerSerializer(serializers.ModelSerializer):
                 raise serializers.ValidationError(
                     {"name": _("This name is already taken in this club.")}, code="unique"
                 )
-        user = attrs.get("user")
+        if "user" in attrs:
+            self._check_link(attrs, club_id)
+        return attrs
+
+    def _check_link(self, attrs: dict[str, Any], club_id: int | None) -> None:
+        """Whose login a player is decides who enters their part of a hand: only the club's
+        owners set it, to a member of the club who is no other player of its roster."""
+        user = attrs["user"]
+        unchanged = self.instance is not None and self.instance.user_id == (
+            user.pk if user else None
+        )
+        if unchanged or club_id is None:
+            return
+        request = self.context.get("request")
+        if request is not None and role_in(request.user, club_id) != Role.OWNER:
+            raise PermissionDenied(
+                _("Only the club's owners link a player to a login, or unlink them.")
+            )
         if user is None:
-            return attrs
-        club = attrs.get("club") or getattr(self.instance, "club", None)
-        if club is not None and not club.memberships.filter(user=user).exists():
+            return
+        if not Membership.objects.filter(club_id=club_id, user=user).exists():
             raise serializers.ValidationError(
                 {"user": _("A player's login must be a member of the club.")}, code="not_a_member"
             )
-        return attrs
+        other = Player.objects.filter(club_id=club_id, user=user)
+        if self.instance is not None:
+            other = other.exclude(pk=self.instance.pk)
+        linked = other.values_list("name", flat=True).first()
+        if linked is not None:
+            raise serializers.ValidationError(
+                {
+                    "user": _(
+                        "%(user)s is already %(player)s on this club's roster: unlink them "
+                        "there first."
+                    )
+                    % {"user": user.get_username(), "player": linked}
+                },
+                code="login_taken",
+            )
 
 
 class BestHandSerializer(serializers.Serializer):
