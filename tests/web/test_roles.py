@@ -68,6 +68,20 @@ def test_a_viewer_sees_everything_and_no_write_control(
         assert_accessible(page)
 
 
+def test_a_viewer_opening_start_a_match_is_told_who_starts_them(page_as, victor, club, roster):
+    """A link kept from elsewhere: no form the API would refuse, but the reason."""
+    page = page_as(victor)
+    page.goto(f"/clubs/{club.pk}/matches/new/")
+    expect(page.locator("#viewer-only")).to_be_visible()
+    expect(page.locator("#viewer-only")).to_have_text(
+        "Your role in this club lets you follow its matches, not start them: a scorekeeper or "
+        "an owner starts them."
+    )
+    expect(page.locator("#match-form")).to_be_hidden()
+    expect(page.get_by_role("button", name="Start the match")).to_be_hidden()
+    expect(page.locator("#club-link")).to_have_text(club.name)
+
+
 @pytest.mark.parametrize("page_name", ["club", "match", "scoreboard", "standings", "player", "new"])
 def test_an_outsider_cannot_see_another_clubs_pages(page_as, oscar, club, roster, table, page_name):
     url = {

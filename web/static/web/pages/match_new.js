@@ -4,6 +4,7 @@
 import { ApiError, get, getAll, post, sentenceOf, showError, clearMessages } from "../api.js";
 import { byName, h, pageData } from "../dom.js";
 import { sentences, t } from "../i18n.js";
+import { canWrite } from "../roles.js";
 import { currentSeason } from "../seasons.js";
 
 const clubId = Number(pageData().club);
@@ -187,6 +188,12 @@ async function start(event) {
 async function load() {
   try {
     const club = await get(`clubs/${clubId}/`); // first: an outsider's 404 says it all
+    document.getElementById("club-link").textContent = club.name;
+    if (!canWrite(club.role)) { // a viewer gets no form the API would refuse
+      form.hidden = true;
+      document.getElementById("viewer-only").hidden = false;
+      return;
+    }
     const [roster, seasons, rulesets] = await Promise.all([
       getAll(`players/?club=${clubId}&ordering=name`),
       getAll(`seasons/?club=${clubId}`),
