@@ -69,6 +69,9 @@ export function render() {
     finish(),
   ];
   root.replaceChildren(...parts.filter(Boolean)); // a part with nothing to show is left out
+  // until the hand's ending is answered the picker stays below it in the page, so that the
+  // first question is not under the picker on a phone (entry.css)
+  root.classList.toggle("ending-first", !own && !state.draft.ending);
   root.removeAttribute("aria-busy");
   if (state.focusKey) root.querySelector(`[data-key="${CSS.escape(state.focusKey)}"]`)?.focus({ preventScroll: true });
   // the entry opens at its title; later redraws keep the group being tapped in view
