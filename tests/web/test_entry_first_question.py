@@ -27,7 +27,8 @@ def test_the_picker_leaves_the_ending_in_sight_until_it_is_answered(
         return locator.evaluate(
             """(element) => {
                 const box = element.getBoundingClientRect();
-                const found = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+                const x = box.x + box.width / 2, y = box.y + box.height / 2;
+                const found = document.elementFromPoint(x, y);
                 return box.bottom <= innerHeight && element.contains(found);
             }"""
         )
