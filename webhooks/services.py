@@ -56,12 +56,20 @@ SELECT endpoint.id, endpoint.events FROM {Endpoint._meta.db_table} AS endpoint
 WHERE endpoint.club_id = %s AND endpoint.disabled_at IS NULL
 ORDER BY endpoint.id
 """
+# On PostgreSQL the endpoints read are held (FOR KEY SHARE, which other writers of the club
+# share) until the event's transaction ends: an endpoint being deleted at that moment
+# (``endpoint_delete``) is either deleted first, and then not read here, or waits for this
+# transaction and deletes its deliveries with the rest. Without it the delivery written here
+# could point at an endpoint gone by the commit: the hand's write would fail. SQLite runs
+# writing transactions one at a time.
+ENABLED_ENDPOINTS_HELD = ENABLED_ENDPOINTS + "FOR KEY SHARE OF endpoint\n"
 
 
 def event_written(sender: Any, *, event: Event, **kwargs: Any) -> None:
     """A delivery of the event to each enabled endpoint of its club that wants its type."""
+    held = connection.vendor == "postgresql"
     with connection.cursor() as cursor:
-        cursor.execute(ENABLED_ENDPOINTS, [event.club_id])
+        cursor.execute(ENABLED_ENDPOINTS_HELD if held else ENABLED_ENDPOINTS, [event.club_id])
         endpoints = cursor.fetchall()
     for endpoint_id, events in endpoints:
         # a JSON list of types; Django has the databases hand JSON over as text
@@ -132,8 +140,27 @@ def secret_rotate(*, endpoint: Endpoint, overlap: timedelta = ROTATION_OVERLAP) 
 
 
 @transaction.atomic
+def endpoint_delete(*, endpoint: Endpoint) -> None:
+    """Delete an endpoint with its deliveries and their attempts.
+
+    The endpoint's row is locked first, so that a write adding a delivery for it is either done
+    (its deliveries are deleted too) or waits and then adds none (``event_written``); then its
+    deliveries, so that an attempt whose outcome is being written finishes first. Deleting one
+    already gone changes nothing.
+    """
+    locked = Endpoint.objects.select_for_update().filter(pk=endpoint.pk).first()
+    if locked is None:
+        return
+    list(Delivery.objects.select_for_update().filter(endpoint=locked).values_list("pk"))
+    locked.delete()
+
+
+@transaction.atomic
 def test_send(*, endpoint: Endpoint) -> Delivery:
     """Queue a ``webhook.test`` message to the endpoint, retried as any other."""
+    no_key = connection.features.has_select_for_no_key_update
+    if not Endpoint.objects.select_for_update(no_key=no_key).filter(pk=endpoint.pk).exists():
+        raise Endpoint.DoesNotExist()  # deleted a moment ago: not found
     if endpoint.disabled_at is not None:
         raise errors.EndpointDisabled(endpoint=endpoint.pk)
     now = timezone.now()

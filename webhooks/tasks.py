@@ -146,7 +146,9 @@ def attempt(*, delivery_id: int, number: int, task_id: str | None = None) -> Non
         )
     duration_ms = round((time.monotonic() - started) * 1000)
     with transaction.atomic():
-        locked = Delivery.objects.select_for_update().get(pk=delivery_id)
+        locked = Delivery.objects.select_for_update().filter(pk=delivery_id).first()
+        if locked is None:  # its webhook was deleted during the attempt: nothing to write
+            return
         if locked.status != DeliveryStatus.PENDING or locked.attempts + 1 != number:
             return
         locked.attempts, locked.last_attempt_at, locked.leased_until = number, now, None
@@ -232,7 +234,9 @@ def requeue_overdue(*, late: timedelta = OVERDUE) -> int:
     count = 0
     for delivery_id in overdue:
         with transaction.atomic():
-            delivery = Delivery.objects.select_for_update().get(pk=delivery_id)
+            delivery = Delivery.objects.select_for_update().filter(pk=delivery_id).first()
+            if delivery is None:  # its webhook was deleted since the list was read
+                continue
             if delivery.status == DeliveryStatus.PENDING and (
                 delivery.leased_until is None or delivery.leased_until < now
             ):

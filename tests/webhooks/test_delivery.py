@@ -294,6 +294,11 @@ def test_the_log_filters_by_status(as_alice, as_carol, club, roster, endpoint, r
     refused = as_alice.get(url, {"status": "lost"})
     assert refused.status_code == 400
     assert refused.json()["errors"][0]["attr"] == "status"
+    twice = as_alice.get(f"{url}?status=pending&status=failed")  # not the last one, silently
+    assert twice.status_code == 400
+    error = twice.json()["errors"][0]
+    assert (error["attr"], error["code"]) == ("status", "repeated")
+    assert error["detail"] == "status is given 2 times: give it once."
 
 
 def test_after_a_rotation_both_secrets_sign_until_the_overlap_ends(

@@ -158,9 +158,28 @@ class AttemptSerializer(serializers.ModelSerializer):
         fields = ["number", "at", "duration_ms", "response_status", "response_excerpt", "error"]
 
 
+class OnceChoiceField(serializers.ChoiceField):
+    """A choice given as a query parameter, refused when given more than once (``repeated``)
+    rather than read as its last value, as the feed's cursor is."""
+
+    default_error_messages = {"repeated": _("{field} is given {count} times: give it once.")}
+
+    def get_value(self, dictionary: Any) -> Any:
+        if hasattr(dictionary, "getlist") and len(dictionary.getlist(self.field_name)) > 1:
+            return _Repeated(len(dictionary.getlist(self.field_name)))
+        return super().get_value(dictionary)
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, _Repeated):
+            self.fail("repeated", field=self.field_name, count=data.count)
+        return super().to_internal_value(data)
+
+
 class DeliveryQuerySerializer(serializers.Serializer):
-    status = serializers.ChoiceField(
-        choices=DeliveryStatus.choices, required=False, help_text="Only the deliveries in it."
+    status = OnceChoiceField(
+        choices=DeliveryStatus.choices,
+        required=False,
+        help_text="Only the deliveries in it; given once (twice is 400 `repeated`).",
     )
 
 

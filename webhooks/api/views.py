@@ -9,6 +9,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import ObjectDoesNotExist
 from django.urls import reverse
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -45,6 +46,16 @@ class OwnersOnly(BasePermission):
 
 
 OWNERS = [IsAuthenticated, OwnersOnly]
+
+
+class OnOneWebhook(GenericAPIView):
+    """A view of one webhook or delivery: one deleted by another request while this one ran
+    (a service finding its row gone) is not found, as it would be a moment later."""
+
+    def handle_exception(self, exc: Exception) -> Response:
+        if isinstance(exc, ObjectDoesNotExist):
+            exc = exceptions.NotFound()
+        return super().handle_exception(exc)
 
 
 def _endpoint(request: Request, club_id: int, endpoint_id: int) -> Endpoint:
@@ -127,7 +138,7 @@ class EndpointListView(GenericAPIView):
         )
 
 
-class EndpointDetailView(GenericAPIView):
+class EndpointDetailView(OnOneWebhook):
     """One webhook (owners): read, change, delete it."""
 
     permission_classes = OWNERS
@@ -152,11 +163,11 @@ class EndpointDetailView(GenericAPIView):
 
     @extend_schema(summary="Delete a webhook", responses={204: None})
     def delete(self, request: Request, pk: int, webhook_pk: int) -> Response:
-        _endpoint(request, pk, webhook_pk).delete()
+        services.endpoint_delete(endpoint=_endpoint(request, pk, webhook_pk))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class SecretRotateView(GenericAPIView):
+class SecretRotateView(OnOneWebhook):
     """A new signing secret for a webhook (owners); the old one still signs, beside it, for
     ``overlap_seconds`` (24 hours unless the body says otherwise)."""
 
@@ -184,7 +195,7 @@ QUEUED: dict[int | str, Any] = {
 }
 
 
-class TestSendView(GenericAPIView):
+class TestSendView(OnOneWebhook):
     """Queue a ``webhook.test`` message to a webhook (owners)."""
 
     permission_classes = OWNERS
@@ -219,7 +230,7 @@ class DeliveryListView(GenericAPIView):
         return self.get_paginated_response(s.DeliverySerializer(page, many=True).data)
 
 
-class RedeliverView(GenericAPIView):
+class RedeliverView(OnOneWebhook):
     """Send a delivery again (owners), with the same webhook-id."""
 
     permission_classes = OWNERS

@@ -11,6 +11,7 @@ events is put on the queue if it is not there yet.
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 from argparse import ArgumentParser, ArgumentTypeError
@@ -23,6 +24,8 @@ from django_tasks_db.management.commands.db_worker import Command as DatabaseWor
 from django_tasks_db.management.commands.db_worker import Worker
 
 from webhooks import tasks
+
+logger = logging.getLogger(__name__)
 
 
 def seconds(text: str) -> float:
@@ -97,8 +100,12 @@ class Command(DatabaseWorker):
 
         def sweep() -> None:
             while not stop.wait(sweep_every):
-                tasks.requeue_overdue(late=late)
-                connections.close_all()
+                try:
+                    tasks.requeue_overdue(late=late)
+                except Exception:  # noqa: BLE001 - one failed sweep must not end the next ones
+                    logger.exception("a sweep for overdue deliveries failed; the next one runs")
+                finally:
+                    connections.close_all()
 
         _in_thread(sweep, "sweeper")
         for number in range(1, max(concurrency, 1)):

@@ -1,0 +1,165 @@
+"""Deleting a webhook while its club is busy: a hand recorded at that moment, an attempt of
+one of its deliveries, the sweep for overdue ones. Real transactions on PostgreSQL, each side
+in a thread with its own connection or a connection of the test's own holding a row's lock.
+Nothing answers 500 and nothing is left pointing at the deleted webhook.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+import psycopg
+import pytest
+from django.db import connection, connections
+from django.utils import timezone
+
+from matches import events
+from matches.models import EventType
+from tests import harness
+from tests.factories import client_for, record, start_match, went_out
+from webhooks import sending, tasks
+from webhooks.models import Delivery, DeliveryStatus, Endpoint
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def in_thread(task: Callable[[], Any], results: dict[str, Any], name: str) -> threading.Thread:
+    def run() -> None:
+        try:
+            results[name] = task()
+        except Exception as error:  # noqa: BLE001 - reported to the test
+            results[name] = error
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=run, name=name, daemon=True)
+    thread.start()
+    return thread
+
+
+def waiting_for_a_lock() -> int:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+            "AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()"
+        )
+        return int(cursor.fetchone()[0])
+
+
+def finished_or_waiting(thread: threading.Thread) -> None:
+    harness.wait_until(
+        lambda: not thread.is_alive() or waiting_for_a_lock() >= 1,
+        what=f"{thread.name} finished or waiting for a lock",
+    )
+
+
+@pytest.fixture
+def webhook(club, settings) -> Endpoint:
+    settings.WEBHOOKS_ALLOW_PRIVATE_TARGETS = True
+    return Endpoint.objects.create(
+        club=club, url="http://127.0.0.1:9/hooks", events=["hand.recorded"]
+    )
+
+
+def test_a_webhook_deleted_while_a_hand_is_written_for_it(
+    alice, carol, club, roster, webhook, monkeypatch
+):
+    """The hand's transaction has written a delivery for the webhook and not committed when
+    the owner deletes the webhook: the deletion waits for the hand, then deletes its delivery
+    too. Before, the deletion went first and the hand failed at its commit (500)."""
+    players = [p.pk for p in roster[:2]]
+    match = start_match(client_for(carol), club, roster[:2])
+    reached, held, queue = threading.Event(), threading.Event(), tasks.queue
+
+    def queue_once_released(delivery, at=None):
+        if threading.current_thread().name == "hand":
+            reached.set()  # the delivery written, the transaction open
+            held.wait(timeout=60)
+        return queue(delivery, at)
+
+    monkeypatch.setattr(tasks, "queue", queue_once_released)
+    results: dict[str, Any] = {}
+    hand = in_thread(
+        lambda: record(client_for(carol), match["id"], went_out(players[0], players)).status_code,
+        results,
+        "hand",
+    )
+    assert reached.wait(timeout=60), "the hand never wrote its delivery"
+    url = f"/api/v1/clubs/{club.pk}/webhooks/{webhook.pk}/"
+    deletion = in_thread(lambda: client_for(alice).delete(url).status_code, results, "delete")
+    finished_or_waiting(deletion)
+    held.set()
+    hand.join(timeout=60)
+    deletion.join(timeout=60)
+    assert results == {"hand": 201, "delete": 204}
+    assert not Endpoint.objects.filter(pk=webhook.pk).exists()
+    assert not Delivery.objects.exists()
+
+
+def test_a_hand_written_while_a_webhook_is_being_deleted_skips_it(carol, club, roster, webhook):
+    """The deletion holds the webhook's row when a hand is recorded: the hand waits for it,
+    then writes no delivery for the webhook gone. Before, it wrote one and failed at its
+    commit (500)."""
+    players = [p.pk for p in roster[:2]]
+    match = start_match(client_for(carol), club, roster[:2])
+    params = connection.get_connection_params()
+    results: dict[str, Any] = {}
+    with psycopg.connect(**params, autocommit=False) as deleting:
+        deleting.execute("SELECT 1 FROM webhooks_endpoint WHERE id = %s FOR UPDATE", [webhook.pk])
+        hand = in_thread(
+            lambda: (
+                record(client_for(carol), match["id"], went_out(players[0], players)).status_code
+            ),
+            results,
+            "hand",
+        )
+        finished_or_waiting(hand)
+        deleting.execute("DELETE FROM webhooks_endpoint WHERE id = %s", [webhook.pk])
+        deleting.commit()
+    hand.join(timeout=60)
+    assert results == {"hand": 201}
+    assert not Delivery.objects.exists()
+
+
+def test_an_attempt_whose_webhook_is_deleted_meanwhile_ends_quietly(club, webhook, monkeypatch):
+    """The owner deletes the webhook while its receiver is being called: the attempt's outcome
+    has nowhere to go and is dropped; before, the task failed with DoesNotExist."""
+    events.write(club_id=club.pk, type=EventType.HAND_RECORDED, data={"match": 1})
+    delivery = Delivery.objects.get()
+
+    def send_while_deleted(**message: Any) -> sending.Outcome:
+        Endpoint.objects.filter(pk=webhook.pk).delete()  # with its deliveries
+        return sending.Outcome(204)
+
+    monkeypatch.setattr(sending, "send", send_while_deleted)
+    tasks.attempt(delivery_id=delivery.pk, number=1)
+    assert not Endpoint.objects.exists() and not Delivery.objects.exists()
+
+
+def test_the_sweep_passes_over_a_delivery_deleted_while_it_waited(club, webhook):
+    """The sweep lists two overdue deliveries; the first is locked by the deletion of its
+    webhook, which commits while the sweep waits for it. The sweep goes on with the second;
+    before, it stopped with DoesNotExist, and its thread in the worker with it."""
+    other = Endpoint.objects.create(
+        club=club, url="http://127.0.0.1:9/other", events=["hand.recorded"]
+    )
+    events.write(club_id=club.pk, type=EventType.HAND_RECORDED, data={"match": 1})
+    long_ago = timezone.now() - timedelta(minutes=10)
+    Delivery.objects.update(next_attempt_at=long_ago, leased_until=None)
+    doomed = Delivery.objects.get(endpoint=webhook)
+    kept = Delivery.objects.get(endpoint=other)
+    params = connection.get_connection_params()
+    results: dict[str, Any] = {}
+    with psycopg.connect(**params, autocommit=False) as deleting:
+        deleting.execute("SELECT 1 FROM webhooks_delivery WHERE id = %s FOR UPDATE", [doomed.pk])
+        sweep = in_thread(tasks.requeue_overdue, results, "sweep")
+        finished_or_waiting(sweep)
+        deleting.execute("DELETE FROM webhooks_delivery WHERE id = %s", [doomed.pk])
+        deleting.commit()
+    sweep.join(timeout=60)
+    assert results == {"sweep": 1}
+    kept.refresh_from_db()
+    assert kept.status == DeliveryStatus.PENDING and kept.next_attempt_at > long_ago
