@@ -216,7 +216,8 @@ def live_append(
     if live is None:
         raise LiveHand.DoesNotExist(f"no live hand on match {match_id}")
     if idempotency_key:
-        first = live.events.filter(idempotency_key=idempotency_key).first()
+        # a key is the user's own: two phones numbering their events alike do not meet
+        first = live.events.filter(idempotency_key=idempotency_key, by=user).first()
         if first is not None:
             if first.data != data:
                 raise errors.IdempotencyKeyReused()

@@ -620,9 +620,9 @@ class LiveEvent(models.Model):
                 fields=["live", "sequence"], name="one_live_event_per_sequence"
             ),
             models.UniqueConstraint(
-                fields=["live", "idempotency_key"],
+                fields=["live", "by", "idempotency_key"],
                 condition=~Q(idempotency_key=""),
-                name="one_live_event_per_key",
+                name="one_live_event_per_users_key",
             ),
             models.CheckConstraint(condition=Q(sequence__gte=1), name="live_sequence_positive"),
         ]

@@ -254,6 +254,28 @@ def test_a_retried_append_gets_the_first_answer_and_adds_one_event(table, player
     assert other.json()["errors"][0]["code"] == "idempotency_key_reused"
 
 
+def test_an_idempotency_key_is_each_users_own(as_alice, table, trio, players):
+    """Two phones numbering their events alike ("t1-e1"): the second's event is its own, not
+    the first's answer replayed nor refused as a key used with another body."""
+    ben = players[1]
+    drawn = table.send({"type": "draw", "player": ben}, HTTP_IDEMPOTENCY_KEY="t1-e1")
+    assert drawn.status_code == 200
+    other_phone = Table(as_alice, trio)
+    other_phone.read()
+    discarded = other_phone.send(
+        {"type": "discard", "player": ben, "card": "9C"}, HTTP_IDEMPOTENCY_KEY="t1-e1"
+    )
+    assert discarded.status_code == 200, discarded.json()
+    assert "Idempotent-Replayed" not in discarded.headers
+    assert discarded.json()["version"] == drawn.json()["version"] + 1
+    assert LiveEvent.objects.count() == 2
+    replayed = other_phone.send(
+        {"type": "discard", "player": ben, "card": "9C"}, HTTP_IDEMPOTENCY_KEY="t1-e1"
+    )
+    assert replayed.headers["Idempotent-Replayed"] == "true"
+    assert LiveEvent.objects.count() == 2
+
+
 def test_undo_takes_back_the_last_event_and_keeps_it_in_the_log(table, trio, players):
     ben = players[1]
     dealt = table.read().json()
