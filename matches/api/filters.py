@@ -58,6 +58,14 @@ def _my_seasons(request: Any) -> QuerySet[Season]:
     return seasons_visible_to(request.user) if request is not None else Season.objects.none()
 
 
+SYNC_OVERLAP = dt.timedelta(seconds=60)
+"""How far before an ``updated_after`` instant the lists look. A change is stamped inside its
+transaction, a moment before it commits: one stamped just before a client's sync began and
+committed just after would fall behind the instant the client passes next. Looking back this far
+(a write's transaction takes milliseconds; a minute is far beyond any) answers such a change
+again instead of never; a client that upserts what it reads by id loses nothing."""
+
+
 class IdFilter(django_filters.NumberFilter):
     """A row's id: a whole number from 1 to the largest a bigint holds (``1.5`` and
     ``9223372036854775808`` are a 400 naming the parameter, never a guess or a 500)."""
@@ -95,7 +103,8 @@ class MatchFilter(django_filters.FilterSet):
     updated_after = InstantFilter(
         method="changed_since",
         label="Only matches changed at or after this instant (ISO 8601): started, finished, or "
-        "a hand recorded, corrected, voided or confirmed.",
+        "a hand recorded, corrected, voided or confirmed; and those changed in the minute "
+        "before it, so that a change committed just after your last sync began is not missed.",
     )
 
     class Meta:
@@ -104,7 +113,9 @@ class MatchFilter(django_filters.FilterSet):
 
     def changed_since(self, queryset: QuerySet[Match], name: str, value: dt.datetime) -> Any:
         """A match changes with its hands: each version of one is a revision, and voiding
-        the last hand writes one too; a confirmation leaves the hand as it was."""
+        the last hand writes one too; a confirmation leaves the hand as it was. Looks back
+        SYNC_OVERLAP before ``value``."""
+        value = value - SYNC_OVERLAP
         revised = HandRevision.objects.filter(match=OuterRef("pk"), at__gte=value)
         confirmed = HandConfirmation.objects.filter(hand__match=OuterRef("pk"), at__gte=value)
         changed = Hand.objects.filter(match=OuterRef("pk"), updated_at__gte=value)
@@ -120,8 +131,9 @@ class MatchFilter(django_filters.FilterSet):
 class HandFilter(django_filters.FilterSet):
     updated_after = InstantFilter(
         method="changed_since",
-        label="Only hands recorded, corrected or confirmed at or after this instant (ISO 8601). "
-        "A voided hand leaves the list: the match's `hands_played` says so.",
+        label="Only hands recorded, corrected or confirmed at or after this instant (ISO 8601), "
+        "and in the minute before it (as for matches). A voided hand leaves the list: the "
+        "match's `hands_played` says so.",
     )
 
     class Meta:
@@ -129,6 +141,7 @@ class HandFilter(django_filters.FilterSet):
         fields: list[str] = []
 
     def changed_since(self, queryset: QuerySet[Hand], name: str, value: dt.datetime) -> Any:
+        value = value - SYNC_OVERLAP  # as for matches
         confirmed = HandConfirmation.objects.filter(hand=OuterRef("pk"), at__gte=value)
         return queryset.filter(Q(updated_at__gte=value) | Exists(confirmed))
 
