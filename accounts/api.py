@@ -23,7 +23,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.idempotency import answer_once
+from accounts.idempotency import KEY_SCHEMA, answer_once
 from accounts.models import DeviceToken
 from accounts.throttles import AccountSignInThrottle, AddressSignInThrottle, forgive, settle
 
@@ -129,10 +129,11 @@ class TokensView(generics.ListAPIView):
         parameters=[
             OpenApiParameter(
                 "Idempotency-Key",
-                OpenApiTypes.STR,
+                KEY_SCHEMA,
                 OpenApiParameter.HEADER,
                 required=False,
-                description="A retry with the same key and body (credentials checked again) "
+                description="1 to 255 printable ASCII characters. "
+                "A retry with the same key and body (credentials checked again) "
                 "gets the first answer, the same token, and creates none; the same key with "
                 "another body is refused (422).",
             ),

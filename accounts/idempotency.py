@@ -35,6 +35,8 @@ from rest_framework.utils.encoders import JSONEncoder
 from accounts.models import IdempotentAnswer
 
 MAX_KEY = 255
+# The header as ``key_of`` reads it, for the OpenAPI description: any other is a 400.
+KEY_SCHEMA = {"type": "string", "minLength": 1, "maxLength": MAX_KEY, "pattern": "^[ -~]+$"}
 KEPT_HEADERS = ("Location", "ETag")
 
 

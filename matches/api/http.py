@@ -20,7 +20,7 @@ from drf_spectacular.utils import OpenApiParameter
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 
-from accounts.idempotency import key_of
+from accounts.idempotency import KEY_SCHEMA, key_of
 from accounts.models import DeviceToken
 from matches import errors
 from matches.api.errors import error_response
@@ -311,14 +311,22 @@ _REPLAYED = (
 REPLAYED = _header("Idempotent-Replayed", _REPLAYED, response=[201], enum=["true"])
 # an operation whose first answer may also be a 200 (a hand that confirms the one recorded)
 REPLAYED_ANSWER = _header("Idempotent-Replayed", _REPLAYED, response=[200, 201], enum=["true"])
-IDEMPOTENCY_KEY = _header(
+# What the API reads as a key (accounts.idempotency.key_of): any other is a 400
+# invalid_idempotency_key, so the description says so and a generated client can check it.
+IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key",
-    "A retry with the same key and body returns the first answer and records "
-    "nothing new; the same key with another body is refused (422).",
+    KEY_SCHEMA,
+    OpenApiParameter.HEADER,
+    description="1 to 255 printable ASCII characters, each user's own. A retry with the same "
+    "key and body returns the first answer and records nothing new; the same key with another "
+    "body is refused (422).",
     required=False,
 )
-IDEMPOTENCY_KEY_LIVE = _header(
+IDEMPOTENCY_KEY_LIVE = OpenApiParameter(
     "Idempotency-Key",
-    "A retry with the same key and event gets the first answer and adds nothing.",
+    KEY_SCHEMA,
+    OpenApiParameter.HEADER,
+    description="1 to 255 printable ASCII characters, each user's own. A retry with the same "
+    "key and event gets the first answer and adds nothing.",
     required=False,
 )

@@ -435,3 +435,39 @@ def test_every_answer_that_may_be_a_replay_declares_it(served):
         if status.startswith("2") and "Idempotent-Replayed" not in answer.get("headers", {})
     ]
     assert missing == []
+
+
+def conflict_codes(document: dict[str, Any], operation: dict[str, Any]) -> set[str]:
+    """The codes an operation's 409 declares."""
+    answer = resolve(document, operation["responses"]["409"])
+    body = resolve(document, answer["content"]["application/json"]["schema"])
+    item = resolve(document, body["properties"]["errors"]["items"])
+    return set(resolve(document, item["properties"]["code"])["enum"])
+
+
+def test_every_operation_taking_an_idempotency_key_declares_what_it_answers(served):
+    """The header's limits, as the server reads it (else 400 invalid_idempotency_key), and the
+    409 of a retry while the first request is still being recorded, beside the operation's own
+    409s (registering a webhook: a duplicate, the limit)."""
+    taking = 0
+    for path, item in served["paths"].items():
+        for method, operation in item.items():
+            parameters = [resolve(served, p) for p in operation.get("parameters", [])]
+            keys = [p for p in parameters if p["name"] == "Idempotency-Key"]
+            if not keys:
+                continue
+            taking += 1
+            assert keys[0]["schema"] == {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 255,
+                "pattern": "^[ -~]+$",
+            }, f"{method} {path}"
+            if path.endswith("/live/events/"):
+                continue  # a live hand's events are appended one at a time under its lock
+            assert "idempotency_key_in_progress" in conflict_codes(served, operation), (
+                f"{method} {path}"
+            )
+    assert taking >= 10
+    webhooks = served["paths"]["/api/v1/clubs/{id}/webhooks/"]["post"]
+    assert {"webhook_duplicate", "webhook_limit_reached"} <= conflict_codes(served, webhooks)

@@ -31,7 +31,10 @@ from webhooks.models import Delivery, Endpoint
 
 DISABLED = error_response("WebhookDisabled", ["webhook_disabled"])
 DUPLICATE = error_response("WebhookDuplicate", ["webhook_duplicate"])
-CONFLICTS = error_response("WebhookConflict", ["webhook_duplicate", "webhook_limit_reached"])
+CONFLICTS = error_response(
+    "WebhookConflict",
+    ["webhook_duplicate", "webhook_limit_reached", "idempotency_key_in_progress"],
+)
 REDELIVER_CONFLICT = error_response(
     "RedeliverConflict", ["webhook_disabled", "delivery_in_progress"]
 )
