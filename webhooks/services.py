@@ -184,8 +184,10 @@ def redeliver(*, delivery: Delivery) -> Delivery:
         raise errors.EndpointDisabled(endpoint=locked.endpoint_id)
     now = timezone.now()
     if locked.leased_until is not None and locked.leased_until > now:
-        # an attempt is on its way: its outcome would settle the redelivery unsent
-        seconds = math.ceil((locked.leased_until - now).total_seconds())
+        # an attempt is on its way: its outcome would settle the redelivery unsent; it ends
+        # when its request does (the lease's margin is for writing its outcome)
+        ends = locked.leased_until - tasks.LEASE_MARGIN
+        seconds = max(1, math.ceil((ends - now).total_seconds()))
         raise errors.AttemptInProgress(delivery=locked.pk, seconds=seconds)
     locked.status, locked.schedule_from = DeliveryStatus.PENDING, locked.attempts
     locked.next_attempt_at = timezone.now()

@@ -51,10 +51,15 @@ SWEEP_EVERY = timedelta(seconds=30)
 """How often each running worker sweeps for overdue deliveries."""
 
 
+LEASE_MARGIN = timedelta(seconds=10)
+"""What a lease holds beyond the attempt's longest (to connect, then to answer): time to write
+its outcome on a busy database."""
+
+
 def lease() -> timedelta:
     """How long an attempt may run (to connect, then to answer, and a margin) before the sweep
     may hand it to another worker: 30 s with the default 10 s timeout."""
-    return timedelta(seconds=2 * sending.timeout_seconds() + 10)
+    return timedelta(seconds=2 * sending.timeout_seconds()) + LEASE_MARGIN
 
 
 @task(takes_context=True)

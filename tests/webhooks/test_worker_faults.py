@@ -165,6 +165,9 @@ def test_a_redelivery_asked_during_an_attempt_is_refused_and_made_after_it(
     # when to ask again, for a client that reads headers rather than sentences
     within = re.search(r"within (\d+) seconds", error["detail"])
     assert within and refused["Retry-After"] == within.group(1) and int(within.group(1)) > 0
+    # the seconds left of the attempt's request (to connect, then to answer: 2 × 3 s at most),
+    # not of its lease, which holds a margin beyond it to write the outcome
+    assert int(within.group(1)) <= 2 * 3
 
     harness.wait_until(
         lambda: Delivery.objects.get().attempts == 1, what="the attempt timed out", seconds=60
