@@ -198,6 +198,24 @@ def test_a_correction_that_changes_nothing_makes_no_version(as_carol, trio, rost
     assert HandRevision.objects.filter(match_id=trio["id"]).count() == 1
     assert Event.objects.count() == events
     assert as_carol.get(url)["ETag"] == etag
+    assert response["ETag"] == etag  # the hand's tag, as a read of it gives
+
+
+def test_a_corrections_etag_is_the_one_a_read_of_the_hand_gives(as_carol, trio, roster):
+    """Polling the hand with the tag the correction answered gets 304 while it stays so: the
+    answer's impact is the correction's alone, not part of the hand's tag."""
+    players = [p.pk for p in roster[:3]]
+    record(as_carol, trio["id"], went_out(players[0], players))
+    url = f"/api/v1/matches/{trio['id']}/hands/1/"
+    corrected = as_carol.put(
+        url,
+        {**went_out(players[1], players), "reason": "Ben went out"},
+        format="json",
+        HTTP_IF_MATCH=as_carol.get(url)["ETag"],
+    )
+    assert corrected.status_code == 200 and corrected.json()["version"] == 2
+    assert corrected["ETag"] == as_carol.get(url)["ETag"]
+    assert as_carol.get(url, HTTP_IF_NONE_MATCH=corrected["ETag"]).status_code == 304
 
 
 def test_a_correction_that_would_end_the_match_early_is_refused(as_carol, club, roster):

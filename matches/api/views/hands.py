@@ -192,8 +192,11 @@ class HandDetailView(MatchHandsMixin):
             expected_version=expected,
             device=http.device(request),
         )
-        body = {**corrected.to_json(), "impact": s.ImpactSerializer(impact).data}
-        return Response(body, headers={"ETag": http.hand_etag(corrected.version, body)})
+        hand = corrected.to_json()
+        body = {**hand, "impact": s.ImpactSerializer(impact).data}
+        # the hand's tag, as a read of it answers (the impact is this answer's alone), so that
+        # polling with it gets 304 while the hand stays as corrected
+        return Response(body, headers={"ETag": http.hand_etag(corrected.version, hand)})
 
     @extend_schema(
         responses={204: None, 409: VOID_CONFLICT, 412: http.STALE},
