@@ -39,9 +39,9 @@ DISABLE_AFTER = len(RETRY_DELAYS) + 1
 
 CLUB_IN_FLIGHT = 2
 """Attempts to one club's webhooks made at once, at most: its slow receivers never hold more
-of the workers than this. A webhook whose last attempt failed (``failure_count`` above 0) has
-one attempt at a time, so that a receiver that hangs holds one of its club's places, not both,
-and the club's other webhooks go on in the other."""
+of the workers than this. The club's failing webhooks (``failure_count`` above 0: their last
+attempt failed) share one place, one attempt at a time among them all, so that receivers that
+hang hold one of the club's places, never both, and its healthy webhooks go on in the other."""
 DEFER = timedelta(seconds=2)
 """When a club has CLUB_IN_FLIGHT attempts running, how long its next one waits."""
 OVERDUE = timedelta(seconds=60)
@@ -115,7 +115,7 @@ def _lease(*, delivery_id: int, number: int, task_id: str | None) -> Delivery | 
         running = Delivery.objects.filter(endpoint__club_id=club_id, leased_until__gt=now)
         failing = locked.endpoint.failure_count > 0
         if running.count() >= CLUB_IN_FLIGHT or (
-            failing and running.filter(endpoint_id=locked.endpoint_id).exists()
+            failing and running.filter(endpoint__failure_count__gt=0).exists()
         ):
             queue(locked, at=now + DEFER)
             return None

@@ -227,6 +227,32 @@ def test_a_hanging_webhook_holds_one_of_its_clubs_places_not_both(club, receiver
     assert len(dead.ids) <= 2
 
 
+def test_a_clubs_failing_webhooks_share_one_place(club, receivers, workers):
+    """Two webhooks whose receivers hang (both failed before) and a healthy one: the failing
+    two take one place between them, so the healthy one's deliveries are all made while the
+    first hanging attempt still waits for its answer. Before, each failing webhook took a
+    place, and the healthy one waited for a timeout."""
+    dead, alive = receivers(10_000), receivers(0)
+    failing = [
+        Endpoint.objects.create(
+            club=club, url=f"{dead.url}?{i}", events=["match.started"], failure_count=1
+        )
+        for i in range(2)
+    ]
+    Endpoint.objects.create(club=club, url=alive.url, events=["match.started"])
+    for match in range(10):
+        events.write(club_id=club.pk, type=EventType.MATCH_STARTED, data={"match": match})
+    healthy = Delivery.objects.filter(endpoint__club=club).exclude(endpoint__in=failing)
+
+    workers(WEBHOOKS_TIMEOUT_SECONDS="30")  # a hanging attempt ends at 30 s, long after these
+    harness.wait_until(
+        lambda: healthy.filter(status="succeeded").count() == 10,
+        what="the healthy webhook's ten deliveries",
+    )
+    assert len(dead.ids) <= 1  # one hanging attempt at a time among the failing webhooks
+    assert not Attempt.objects.filter(delivery__endpoint__in=failing).exists()  # none over
+
+
 def test_a_clubs_put_back_attempts_never_go_before_another_clubs_new_ones(club, bobs_club):
     """A club with CLUB_IN_FLIGHT attempts running has its next one put back DEFER from now.
     The queue takes tasks by the time they may run, and a task queued with no time sorted after
