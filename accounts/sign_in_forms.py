@@ -23,6 +23,7 @@ from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.utils.html import escape
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts.throttles import (
     AccountSignInThrottle,
@@ -34,6 +35,13 @@ from accounts.throttles import (
 
 # status, the sentence saying why, the seconds to wait → the answer
 Refusal = Callable[[int, str, int], HttpResponse]
+
+# Django's sentence for a wrong username or password on the forms, which Django's Portuguese
+# catalogue writes with the English "password" beside the form's "Palavra-passe": marked here
+# so that the project's catalogues, which come first, carry it.
+WRONG_PASSWORD = gettext_lazy(
+    "Please enter a correct %(username)s and password. Note that both fields may be case-sensitive."
+)
 
 
 def limited(

@@ -233,3 +233,20 @@ def test_another_spelling_of_one_account_counts_against_it(staff, rates, clock, 
     assert token("wrong", "198.51.100.3", username=spelling) == 400
     assert token(PASSWORD, "198.51.100.99") == 429
     assert admin_login(PASSWORD, "198.51.100.98") == (429, False)
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [("pt", "e uma palavra-passe corretos"), ("fr", "et un mot de passe valides")],
+)
+def test_a_wrong_password_is_refused_in_the_pages_language(staff, language, said):
+    """Django's Portuguese sentence wrote "password" beside the form's "Palavra-passe"."""
+    answer = Client().post(
+        "/sign-in/",
+        {"username": "staff", "password": "wrong"},
+        HTTP_ACCEPT_LANGUAGE=language,
+        REMOTE_ADDR="198.51.100.3",
+    )
+    page = answer.content.decode()
+    assert answer.status_code == 200
+    assert said in page and "e password corretos" not in page

@@ -397,7 +397,7 @@ def test_the_recorded_hand_beside_mine_fits_200_percent_zoom_in_french(
     taken = page.locator("#taken")
     expect(taken).to_be_visible()
     expect(taken.locator(".stale-column h3").first).to_contain_text("Enregistrée par")
-    expect(taken.locator(".stale-player p").last).to_contain_text("Resté en main\u00a0:")
+    expect(taken.locator(".stale-player p").last).to_contain_text("Reste en main\u00a0:")
     screenshot(page, "narrow-195-taken-fr")
     assert fits(page) == []
     assert taken.locator(".stale-column h3").evaluate_all(BROKEN_TEXTS) == []
