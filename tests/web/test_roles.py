@@ -98,6 +98,9 @@ def test_an_outsider_cannot_see_another_clubs_pages(page_as, oscar, club, roster
     expect(page.locator("#messages .error-summary")).to_have_attribute("data-status", "404")
     expect(page.locator("main")).not_to_contain_text("Arlington Card Club")
     expect(page.locator("main")).not_to_contain_text("Ann")
+    # nothing left to act on what is not there: no season picker, download or screen lock
+    for control in ("#season-form", "#csv-link", "#wake-lock", "#standings-table"):
+        expect(page.locator(control)).to_be_hidden()
 
 
 def test_an_outsiders_club_list_leaves_the_other_club_out(page_as, oscar, club):

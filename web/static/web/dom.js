@@ -28,3 +28,10 @@ export const number = (value) =>
 // Order by name as the page's language sorts names: "Éloïse" beside "Eve", not after "Zoé".
 export const byName = (a, b) =>
   a.name.localeCompare(b.name, document.documentElement.lang, { sensitivity: "base", numeric: true });
+
+// A page whose club or match is not the reader's to see (404): its controls would act on
+// nothing, so only the way back and the title stay beside the error.
+export function onlyTheWayBack(root) {
+  for (const part of root.children) if (!part.matches(".crumbs, h1, .board-top")) part.hidden = true;
+  for (const control of root.querySelectorAll(".board-top button")) control.hidden = true;
+}

@@ -1,6 +1,6 @@
 // The scoreboard: every total large enough to read across the table, refreshed while open.
-import { get, showError } from "../api.js";
-import { h, number, pageData } from "../dom.js";
+import { ApiError, get, showError } from "../api.js";
+import { h, number, onlyTheWayBack, pageData } from "../dom.js";
 import { sentences, t } from "../i18n.js";
 import { setupWakeLock } from "../wakelock.js";
 
@@ -28,11 +28,18 @@ function render(match) {
       h("span", { class: "board-total" }, number(seat.total)))));
 }
 
+let gone = false; // the match is not the reader's to see: nothing to refresh
+
 async function load() {
+  if (gone) return;
   try {
     render(await get(`matches/${matchId}/`));
   } catch (error) {
     showError(error, { sentences });
+    if (error instanceof ApiError && error.status === 404) {
+      gone = true;
+      onlyTheWayBack(root);
+    }
   } finally {
     root.removeAttribute("aria-busy");
   }

@@ -1,6 +1,6 @@
 // A club's standings, all time or one season's, with the same table as CSV.
-import { get, getAll, showError } from "../api.js";
-import { h, number, pageData } from "../dom.js";
+import { ApiError, get, getAll, showError } from "../api.js";
+import { h, number, onlyTheWayBack, pageData } from "../dom.js";
 import { sentences, t } from "../i18n.js";
 
 const root = document.getElementById("standings");
@@ -46,6 +46,7 @@ async function show() {
       : [h("tr", {}, h("td", { colspan: 11, class: "muted" }, t("no_standings")))]));
   } catch (error) {
     showError(error, { sentences });
+    if (error instanceof ApiError && error.status === 404) onlyTheWayBack(root);
   } finally {
     root.removeAttribute("aria-busy");
   }
