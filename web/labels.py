@@ -47,6 +47,10 @@ SENTENCES: dict[str, Any] = {
     "no_matches": gettext_lazy("No match yet."),
     "match": gettext_lazy("Match %(id)s"),
     "in_progress": gettext_lazy("In progress"),
+    # a player's record counts the matches of the API's default game; its name from rulesets/
+    "record_scope": gettext_lazy(
+        "Over finished %(game)s matches: a match being played counts once it ends."
+    ),
     "finished": gettext_lazy("Finished"),
     "won_by": gettext_lazy("Won by %(name)s"),
     "shared_victory": gettext_lazy("Shared victory: %(names)s"),

@@ -225,10 +225,26 @@ def test_the_player_page_shows_the_record_and_matches(
     expect(page.locator("#player-matches")).to_contain_text("Won")
     # the record says what it counts, beside matches still being played in the list
     expect(page.locator("#record-scope")).to_have_text(
-        "Over finished matches: a match being played counts once it ends."
+        "Over finished Arlington matches: a match being played counts once it ends."
     )
     screenshot(page, "player")
     assert_accessible(page)
+
+
+def test_a_match_of_another_game_is_named_in_the_players_list(page_as, alice, club, roster):
+    """The record counts Arlington; a Rummy match in the list says it is one."""
+    from matches.services import matches as match_services
+
+    ann, ben = roster[:2]
+    match_services.match_create(club=club, players=[ann.pk, ben.pk], user=alice, ruleset="rummy")
+    match_services.match_create(club=club, players=[ann.pk, ben.pk], user=alice)
+    page = page_as(alice)
+    page.goto(f"/players/{ann.pk}/")
+    items = page.locator("#player-matches li .sub")
+    expect(items).to_have_count(2)
+    expect(items.filter(has_text="Rummy · ")).to_have_count(1)
+    expect(items.filter(has_text="Arlington")).to_have_count(0)
+    expect(page.locator("#record-scope")).to_contain_text("Over finished Arlington matches")
 
 
 @pytest.mark.parametrize(

@@ -163,6 +163,9 @@ class PlayerMatchSerializer(serializers.ModelSerializer):
     won = serializers.BooleanField(source="winner")
     shared_victory = serializers.SerializerMethodField()
     hands_played = serializers.IntegerField(source="match.hands_played")
+    ruleset = serializers.CharField(
+        source="match.ruleset", help_text="The match's game (GET rulesets/: `name`)."
+    )
     created_at = serializers.DateTimeField(source="match.created_at")
     finished_at = serializers.DateTimeField(source="match.finished_at", allow_null=True)
 
@@ -178,6 +181,7 @@ class PlayerMatchSerializer(serializers.ModelSerializer):
             "won",
             "shared_victory",
             "hands_played",
+            "ruleset",
             "created_at",
             "finished_at",
         ]

@@ -5,6 +5,7 @@ import { sentences, t } from "../i18n.js";
 import { ratingChart } from "../ratingchart.js";
 
 const root = document.getElementById("player");
+const DEFAULT_GAME = "arlington"; // the API's default `ruleset`
 const playerId = pageData().player;
 const lang = document.documentElement.lang;
 const decimal = (value, digits) => value === null || value === undefined ? "–"
@@ -14,7 +15,12 @@ const percent = (value) => value === null || value === undefined ? "–"
 
 async function show() {
   try {
-    const [player, matches] = await Promise.all([get(`players/${playerId}/`), getAll(`players/${playerId}/matches/`)]);
+    const [player, matches, games] = await Promise.all([
+      get(`players/${playerId}/`), getAll(`players/${playerId}/matches/`), get("rulesets/")]);
+    // the record counts the API's default game (a match's `ruleset` when none is named); a
+    // match of another game is named in the list
+    const gameOf = (name) => games.find((game) => game.name === name)?.label ?? name;
+    document.getElementById("record-scope").textContent = t("record_scope", { game: gameOf(DEFAULT_GAME) });
     const club = await get(`clubs/${player.club}/`);
     document.getElementById("player-name").textContent = player.name;
     document.title = `${player.name} · ${club.name}`;
@@ -44,7 +50,9 @@ async function show() {
       h("li", {}, h("a", { href: `/matches/${item.match}/` },
         h("span", {},
           h("span", { class: "title" }, item.table || t("match", { id: item.match })),
-          h("span", { class: "sub" }, t("total_after", { total: number(item.total), count: item.hands_played }))),
+          h("span", { class: "sub" }, [
+            item.ruleset === DEFAULT_GAME ? "" : `${gameOf(item.ruleset)} · `,
+            t("total_after", { total: number(item.total), count: item.hands_played })].join(""))),
         h("span", { class: `badge ${item.status === "finished" ? (item.won ? "owner" : "") : "live"}` },
           item.status !== "finished" ? t("in_progress") : item.won ? (item.shared_victory ? t("shared_win") : t("won")) : t("finished")))))
       : [h("li", { class: "muted" }, t("no_matches"))]));
