@@ -42,8 +42,12 @@ CLUB_IN_FLIGHT = 2
 of the workers than this. The club's failing webhooks (``failure_count`` above 0: their last
 attempt failed) share one place, one attempt at a time among them all, so that receivers that
 hang hold one of the club's places, never both, and its healthy webhooks go on in the other."""
-DEFER = timedelta(seconds=2)
-"""When a club has CLUB_IN_FLIGHT attempts running, how long its next one waits."""
+DEFER = timedelta(seconds=30)
+"""When a club has CLUB_IN_FLIGHT attempts running, how long its next one is put back at most.
+An attempt that ends wakes the club's next waiting ones at once (``_wake_next``), so a waiting
+delivery goes as soon as a place is free; this is the fallback when no attempt ends to wake it
+(its worker was killed). A busy club's backlog is not taken up and put back every moment
+meanwhile, ahead of other clubs' new deliveries."""
 OVERDUE = timedelta(seconds=60)
 """A pending delivery not attempted this long after it was due is queued again by the sweep
 (the worker's ``--overdue-after``)."""
@@ -183,6 +187,28 @@ def attempt(*, delivery_id: int, number: int, task_id: str | None = None) -> Non
                 endpoints.update(failure_count=F("failure_count") + 1)
                 endpoints.filter(failure_count__gte=DISABLE_AFTER).update(disabled_at=now)
         locked.save()
+        # once the place is free for everyone to see: a waiting attempt woken before the commit
+        # could find the club still full and be put back
+        club_id = endpoint.club_id
+        transaction.on_commit(lambda: _wake_next(club_id, now=timezone.now()))
+
+
+def _wake_next(club_id: int, *, now: Any) -> None:
+    """An attempt of the club ended and freed its place: queue now the club's longest-waiting
+    due delivery of a healthy webhook and of a failing one (they hold places apart), which may
+    have been put back DEFER. A delivery woken that still finds no place is put back again."""
+    due = Delivery.objects.filter(
+        Q(leased_until__isnull=True) | Q(leased_until__lt=now),
+        endpoint__club_id=club_id,
+        status=DeliveryStatus.PENDING,
+        next_attempt_at__lte=now,
+    ).order_by("next_attempt_at", "pk")
+    for waiting in (
+        due.filter(endpoint__failure_count=0).first(),
+        due.filter(endpoint__failure_count__gt=0).first(),
+    ):
+        if waiting is not None:
+            queue(waiting)
 
 
 WORKER_STOPPED = "worker_stopped"
