@@ -28,6 +28,11 @@ def test_the_club_page_lists_matches_and_players_and_offers_a_writer_a_new_match
     expect(page.locator("#live-matches li")).to_have_count(1)
     expect(page.locator("#live-matches")).to_contain_text("Door")
     expect(page.locator("#finished-matches")).to_contain_text("Won by Ann")
+    # each match says its day, so that a season's "Table 1"s are told apart
+    finished = table.finished.finished_at.date()  # as the API gives it, in UTC
+    day = page.locator("#finished-matches li time")
+    expect(day).to_have_attribute("datetime", re.compile(rf"^{finished.isoformat()}"))
+    expect(day).to_have_text(re.compile(rf"\b{finished.year}\b"))
     expect(page.locator("#players li")).to_have_count(5)
     expect(page.get_by_role("link", name="Start a match")).to_be_visible()
     screenshot(page, "club")

@@ -1,6 +1,10 @@
-// A match as one row of a list: its table, its players with their totals, who won or deals.
+// A match as one row of a list: its table, its players with their totals, who won or deals,
+// and the day it finished or began, so that a season's "Table 1"s are told apart.
 import { h, number } from "./dom.js";
 import { t } from "./i18n.js";
+
+const day = (iso) => new Intl.DateTimeFormat(document.documentElement.lang, { dateStyle: "medium" })
+  .format(new Date(iso));
 
 export function matchItem(match) {
   const names = match.seats.map((seat) => `${seat.name} ${number(seat.total)}`).join(" · ");
@@ -15,7 +19,8 @@ export function matchItem(match) {
       h("span", {},
         h("span", { class: "title" }, match.table || t("match", { id: match.id })),
         h("span", { class: "sub" }, names),
-        h("span", { class: "sub" }, status)),
+        h("span", { class: "sub" }, status, " · ",
+          h("time", { datetime: match.finished_at ?? match.created_at }, day(match.finished_at ?? match.created_at)))),
       h("span", { class: `badge ${match.status === "finished" ? "" : "live"}` },
         t(match.status === "finished" ? "finished" : "in_progress"))));
 }
