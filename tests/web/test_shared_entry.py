@@ -324,7 +324,9 @@ def test_a_card_held_down_while_another_phones_part_arrives_is_not_lost(
         expected_version=0,
         user=bob,
     )
-    box = a.locator('.picker button[data-card="KS"]').bounding_box()
+    king = a.locator('.picker button[data-card="KS"]')
+    king.scroll_into_view_if_needed()  # the picker sits below the melds until the ending is in
+    box = king.bounding_box()
     a.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     a.mouse.down()
     # the page asks for the draft at once when it is shown again, and takes Ben's part in
