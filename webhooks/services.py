@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import json
 import math
+import time
 import uuid
 from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import OperationalError, connection, transaction
 from django.utils import timezone
 
 from matches.models import Club, Event
@@ -139,15 +140,43 @@ def secret_rotate(*, endpoint: Endpoint, overlap: timedelta = ROTATION_OVERLAP) 
     return locked
 
 
-@transaction.atomic
+DELETE_LOCK_WAIT_MS = 200
+"""How long one try of ``endpoint_delete`` waits for each lock (PostgreSQL's lock_timeout): well
+under the server's deadlock_timeout (1 s), so that when the deletion closes a cycle of waits
+with a club's writes and the worker, the deletion gives way, never a hand or an attempt."""
+DELETE_TRIES = 25
+
+
 def endpoint_delete(*, endpoint: Endpoint) -> None:
     """Delete an endpoint with its deliveries and their attempts.
 
     The endpoint's row is locked first, so that a write adding a delivery for it is either done
     (its deliveries are deleted too) or waits and then adds none (``event_written``); then its
-    deliveries, so that an attempt whose outcome is being written finishes first. Deleting one
-    already gone changes nothing.
+    deliveries, so that an attempt whose outcome is being written finishes first. Each lock is
+    waited for DELETE_LOCK_WAIT_MS at most, and the deletion tried again (DELETE_TRIES times,
+    seconds in all): the club's writes and the worker go first. Deleting one already gone
+    changes nothing. Raises OperationalError (lock_not_available: a 503, try again) when the
+    tries run out.
     """
+    for attempt in range(1, DELETE_TRIES + 1):
+        try:
+            _delete_once(endpoint)
+            return
+        except OperationalError as error:
+            waited = getattr(error.__cause__, "sqlstate", None) == LOCK_NOT_AVAILABLE
+            if not waited or attempt == DELETE_TRIES:
+                raise
+            time.sleep(0.02 * attempt)  # the writes in its way are a few milliseconds long
+
+
+LOCK_NOT_AVAILABLE = "55P03"
+
+
+@transaction.atomic
+def _delete_once(endpoint: Endpoint) -> None:
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(f"SET LOCAL lock_timeout = {DELETE_LOCK_WAIT_MS}")
     locked = Endpoint.objects.select_for_update().filter(pk=endpoint.pk).first()
     if locked is None:
         return

@@ -163,10 +163,11 @@ def database_busy(exc: BaseException) -> bool:
     """Whether a database error is a lock not granted in time, not a database out of reach.
 
     SQLite says "database is locked" when its busy timeout passes; PostgreSQL raises
-    lock_not_available (55P03) when a lock_timeout passes.
+    lock_not_available (55P03) when a lock_timeout passes, and deadlock_detected (40P01) when
+    it chose this transaction to give way in a cycle of waits: tried again, it goes through.
     """
     cause = exc.__cause__
-    if getattr(cause, "sqlstate", None) == "55P03":
+    if getattr(cause, "sqlstate", None) in ("55P03", "40P01"):
         return True
     return "database is locked" in str(exc) or "database table is locked" in str(exc)
 

@@ -163,3 +163,34 @@ def test_the_sweep_passes_over_a_delivery_deleted_while_it_waited(club, webhook)
     assert results == {"sweep": 1}
     kept.refresh_from_db()
     assert kept.status == DeliveryStatus.PENDING and kept.next_attempt_at > long_ago
+
+
+def test_a_deletion_caught_in_a_cycle_of_waits_gives_way_to_the_worker(alice, club, webhook):
+    """The worker writes an attempt's outcome: it holds the delivery and then updates its
+    webhook's failure count. The owner's deletion has locked the webhook and waits for the
+    delivery: a cycle. The deletion waits for each lock a moment only (DELETE_LOCK_WAIT_MS),
+    so it gives way, and tries again once the worker is done, instead of PostgreSQL breaking
+    the cycle after a second by failing one of the two (the deletion or the attempt)."""
+    events.write(club_id=club.pk, type=EventType.HAND_RECORDED, data={"match": 1})
+    delivery = Delivery.objects.get()
+    params = connection.get_connection_params()
+    results: dict[str, Any] = {}
+    with psycopg.connect(**params, autocommit=False) as worker:
+        worker.execute("SELECT 1 FROM webhooks_delivery WHERE id = %s FOR UPDATE", [delivery.pk])
+        url = f"/api/v1/clubs/{club.pk}/webhooks/{webhook.pk}/"
+        deletion = in_thread(lambda: client_for(alice).delete(url).status_code, results, "delete")
+        finished_or_waiting(deletion)
+
+        def outcome() -> str:
+            worker.execute(
+                "UPDATE webhooks_endpoint SET failure_count = failure_count + 1 WHERE id = %s",
+                [webhook.pk],
+            )
+            worker.commit()
+            return "written"
+
+        writing = in_thread(outcome, results, "outcome")
+        writing.join(timeout=60)
+    deletion.join(timeout=60)
+    assert results == {"delete": 204, "outcome": "written"}
+    assert not Endpoint.objects.exists() and not Delivery.objects.exists()
