@@ -39,9 +39,10 @@ DISABLE_AFTER = len(RETRY_DELAYS) + 1
 
 CLUB_IN_FLIGHT = 2
 """Attempts to one club's webhooks made at once, at most: its slow receivers never hold more
-of the workers than this. The club's failing webhooks (``failure_count`` above 0: their last
-attempt failed) share one place, one attempt at a time among them all, so that receivers that
-hang hold one of the club's places, never both, and its healthy webhooks go on in the other."""
+of the workers than this. A webhook has one attempt at a time, and the club's failing webhooks
+(``failure_count`` above 0: their last attempt failed) share one place among them all, so that
+a receiver that hangs, new or known to fail, holds one of the club's places, never both, and
+its other webhooks go on in the other."""
 DEFER = timedelta(seconds=30)
 """When a club has CLUB_IN_FLIGHT attempts running, how long its next one is put back at most.
 An attempt that ends wakes the club's next waiting ones at once (``_wake_next``), so a waiting
@@ -95,8 +96,9 @@ def queue(delivery: Delivery, at: Any = None) -> None:
 def _lease(*, delivery_id: int, number: int, task_id: str | None) -> Delivery | None:
     """Take the lease of attempt ``number``, or None: the attempt is made or being made, the
     task is a stale copy, or the club has CLUB_IN_FLIGHT attempts running (then it is queued
-    again DEFER from now, and another club's deliveries go first), or the webhook is failing
-    and has an attempt running (queued again the same way)."""
+    again DEFER from now, and another club's deliveries go first), or the webhook has an
+    attempt running, or it is failing and another failing one of the club has (queued again
+    the same way)."""
     with transaction.atomic():
         locked = (
             Delivery.objects.select_for_update(of=("self",))
@@ -118,8 +120,10 @@ def _lease(*, delivery_id: int, number: int, task_id: str | None) -> Delivery | 
         Club.objects.select_for_update(no_key=no_key).filter(pk=club_id).exists()
         running = Delivery.objects.filter(endpoint__club_id=club_id, leased_until__gt=now)
         failing = locked.endpoint.failure_count > 0
-        if running.count() >= CLUB_IN_FLIGHT or (
-            failing and running.filter(endpoint__failure_count__gt=0).exists()
+        if (
+            running.count() >= CLUB_IN_FLIGHT
+            or running.filter(endpoint_id=locked.endpoint_id).exists()
+            or (failing and running.filter(endpoint__failure_count__gt=0).exists())
         ):
             queue(locked, at=now + DEFER)
             return None

@@ -253,6 +253,26 @@ def test_a_clubs_failing_webhooks_share_one_place(club, receivers, workers):
     assert not Attempt.objects.filter(delivery__endpoint__in=failing).exists()  # none over
 
 
+def test_a_new_webhook_that_hangs_holds_one_place_before_it_ever_failed(club, receivers, workers):
+    """A webhook has one attempt at a time, failing or not: a new receiver that hangs on its
+    first messages holds one of the club's places, and the club's other webhook is served in
+    the other. Before, its first two attempts took both places for the whole timeout."""
+    dead, alive = receivers(10_000), receivers(0)
+    hanging = Endpoint.objects.create(club=club, url=dead.url, events=["match.started"])
+    Endpoint.objects.create(club=club, url=alive.url, events=["match.started"])
+    for match in range(10):
+        events.write(club_id=club.pk, type=EventType.MATCH_STARTED, data={"match": match})
+    healthy = Delivery.objects.filter(endpoint__club=club).exclude(endpoint=hanging)
+
+    workers(WEBHOOKS_TIMEOUT_SECONDS="30")
+    harness.wait_until(
+        lambda: healthy.filter(status="succeeded").count() == 10,
+        what="the other webhook's ten deliveries",
+    )
+    assert len(dead.ids) <= 1  # one attempt at a time, still waiting for its answer
+    assert not Attempt.objects.filter(delivery__endpoint=hanging).exists()
+
+
 def test_a_clubs_put_back_attempts_never_go_before_another_clubs_new_ones(club, bobs_club):
     """A club with CLUB_IN_FLIGHT attempts running has its next one put back DEFER from now.
     The queue takes tasks by the time they may run, and a task queued with no time sorted after
@@ -293,9 +313,11 @@ def test_an_attempt_that_ends_wakes_the_clubs_next_waiting_one(club, monkeypatch
 
     from webhooks import sending, tasks
 
-    Endpoint.objects.create(club=club, url="http://127.0.0.1:9/hooks", events=["match.started"])
-    for match in range(3):
-        events.write(club_id=club.pk, type=EventType.MATCH_STARTED, data={"match": match})
+    for name in ("first", "second", "third"):  # a webhook has one attempt at a time: three
+        Endpoint.objects.create(
+            club=club, url=f"http://127.0.0.1:9/{name}", events=["match.started"]
+        )
+    events.write(club_id=club.pk, type=EventType.MATCH_STARTED, data={"match": 1})
     first, second, waiting = Delivery.objects.order_by("pk")
     later = timezone.now() + tasks.lease()
     Delivery.objects.filter(pk__in=[first.pk, second.pk]).update(leased_until=later)  # running
