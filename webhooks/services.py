@@ -98,15 +98,23 @@ def _refuse_duplicate(club_id: int, url: str, events: Sequence[str], *, other_th
 
 
 @transaction.atomic
-def endpoint_create(*, club: Club, url: str, events: Sequence[str], description: str) -> Endpoint:
-    """Register an endpoint; its URL must resolve to public addresses only, the club may hold
-    MAX_WEBHOOKS_PER_CLUB, and the same URL and events once."""
+def endpoint_create(
+    *, club: Club, url: str, events: Sequence[str], description: str, enabled: bool = True
+) -> Endpoint:
+    """Register an endpoint, enabled or not; its URL must resolve to public addresses only, the
+    club may hold MAX_WEBHOOKS_PER_CLUB, and the same URL and events once."""
     _check_target(url)
     _lock_club(club.pk)
     if Endpoint.objects.filter(club=club).count() >= MAX_WEBHOOKS_PER_CLUB:
         raise errors.TooManyEndpoints(limit=MAX_WEBHOOKS_PER_CLUB)
     _refuse_duplicate(club.pk, url, events, other_than=0)
-    return Endpoint.objects.create(club=club, url=url, events=list(events), description=description)
+    return Endpoint.objects.create(
+        club=club,
+        url=url,
+        events=list(events),
+        description=description,
+        disabled_at=None if enabled else timezone.now(),
+    )
 
 
 @transaction.atomic

@@ -42,6 +42,24 @@ def test_registering_answers_the_endpoint_and_its_secret(as_alice, club, allow_l
     assert "secret" not in listed[0]
 
 
+def test_a_webhook_registered_disabled_is_sent_nothing_until_enabled(
+    as_alice, club, allow_loopback
+):
+    """`enabled: false` on registration was ignored: the webhook came back enabled."""
+    from matches import events
+    from matches.models import EventType
+    from webhooks.models import Delivery
+
+    created = register(as_alice, club, {**HOOK, "enabled": False})
+    assert created.status_code == 201 and created.json()["enabled"] is False
+    events.write(club_id=club.pk, type=EventType.MATCH_FINISHED, data={"match": 1})
+    assert not Delivery.objects.exists()
+    url = f"/api/v1/clubs/{club.pk}/webhooks/{created.json()['id']}/"
+    assert as_alice.patch(url, {"enabled": True}, format="json").json()["enabled"] is True
+    events.write(club_id=club.pk, type=EventType.MATCH_FINISHED, data={"match": 2})
+    assert Delivery.objects.count() == 1
+
+
 @pytest.mark.parametrize(
     "url",
     [

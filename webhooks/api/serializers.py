@@ -84,6 +84,12 @@ class EndpointCreateSerializer(serializers.Serializer):
     description = serializers.CharField(
         max_length=200, required=False, default="", allow_blank=True
     )
+    enabled = serializers.BooleanField(
+        required=False,
+        default=True,
+        help_text="false registers it disabled: nothing is sent to it until it is enabled "
+        "(PATCH `enabled: true`), and no delivery is kept for it meanwhile.",
+    )
 
     def validate_events(self, events: list[str]) -> list[str]:
         return _unique(events)
