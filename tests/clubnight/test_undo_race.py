@@ -12,25 +12,10 @@ from django.db import connection, connections
 from clubnight import tournaments
 from clubnight.models import Round
 from matches.models import Hand, Match
-from tests import harness
+from tests import locks
 from tests.factories import client_for, went_out
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def waiting_for_a_lock() -> int:
-    """How many other sessions of the test database are waiting for a row lock right now."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-            "AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()"
-        )
-        return int(cursor.fetchone()[0])
-
-
-def until(condition) -> None:
-    """Wait for ``condition`` to hold: a state of the database, asked again until it does."""
-    harness.wait_until(condition, what="the state of the database waited for")
 
 
 def run(task, results, key):
@@ -55,9 +40,9 @@ def queued_behind_a_match(match_id: int, tasks: dict, first: str) -> dict[str, i
     with psycopg.connect(**params, autocommit=False) as holder:  # holds the match's row lock
         holder.execute("SELECT 1 FROM matches_match WHERE id = %s FOR UPDATE", [match_id])
         threads = [run(tasks[first], results, first)]
-        until(lambda: waiting_for_a_lock() >= 1)  # the first is queued behind the lock
+        locks.until_waiting(1)  # the first is queued behind the lock
         threads.append(run(tasks[second], results, second))
-        until(lambda: waiting_for_a_lock() >= 2)  # and the second behind it
+        locks.until_waiting(2)  # and the second behind it
         holder.rollback()  # release: the first in the queue goes first
     for thread in threads:
         thread.join(timeout=30)

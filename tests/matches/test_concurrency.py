@@ -27,7 +27,7 @@ from matches.models import (
     Seat,
 )
 from matches.services import hands as hand_services
-from tests import harness
+from tests import locks
 from tests.factories import client_for, full_packs, make_user, record, start_match, went_out
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -302,10 +302,7 @@ def test_two_sign_ups_of_one_name_in_two_cases_make_one_account(alice, club, mon
     first = sign_up("first", codes[0], "racer")
     assert reached.wait(timeout=60), "the first sign-up never saved its account"
     second = sign_up("second", codes[1], "RACER")
-    harness.wait_until(
-        lambda: not second.is_alive() or waiting_for_a_lock() >= 1,
-        what="the second sign-up finished or waiting for the first",
-    )
+    locks.finished_or_waiting(second)
     held.set()
     first.join(timeout=60)
     second.join(timeout=60)
@@ -313,13 +310,3 @@ def test_two_sign_ups_of_one_name_in_two_cases_make_one_account(alice, club, mon
     assert results["second"][0] == 400
     assert results["second"][1]["errors"][0]["code"] == "username_taken"
     assert get_user_model().objects.filter(username__iexact="racer").count() == 1
-
-
-def waiting_for_a_lock() -> int:
-    """Other sessions of the test database waiting for a lock right now."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-            "AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()"
-        )
-        return int(cursor.fetchone()[0])

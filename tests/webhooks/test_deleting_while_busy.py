@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from matches import events
 from matches.models import EventType
-from tests import harness
+from tests import locks
 from tests.factories import client_for, record, start_match, went_out
 from webhooks import sending, tasks
 from webhooks.models import Delivery, DeliveryStatus, Endpoint
@@ -38,22 +38,6 @@ def in_thread(task: Callable[[], Any], results: dict[str, Any], name: str) -> th
     thread = threading.Thread(target=run, name=name, daemon=True)
     thread.start()
     return thread
-
-
-def waiting_for_a_lock() -> int:
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-            "AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()"
-        )
-        return int(cursor.fetchone()[0])
-
-
-def finished_or_waiting(thread: threading.Thread) -> None:
-    harness.wait_until(
-        lambda: not thread.is_alive() or waiting_for_a_lock() >= 1,
-        what=f"{thread.name} finished or waiting for a lock",
-    )
 
 
 @pytest.fixture
@@ -90,7 +74,7 @@ def test_a_webhook_deleted_while_a_hand_is_written_for_it(
     assert reached.wait(timeout=60), "the hand never wrote its delivery"
     url = f"/api/v1/clubs/{club.pk}/webhooks/{webhook.pk}/"
     deletion = in_thread(lambda: client_for(alice).delete(url).status_code, results, "delete")
-    finished_or_waiting(deletion)
+    locks.finished_or_waiting(deletion)
     held.set()
     hand.join(timeout=60)
     deletion.join(timeout=60)
@@ -116,7 +100,7 @@ def test_a_hand_written_while_a_webhook_is_being_deleted_skips_it(carol, club, r
             results,
             "hand",
         )
-        finished_or_waiting(hand)
+        locks.finished_or_waiting(hand)
         deleting.execute("DELETE FROM webhooks_endpoint WHERE id = %s", [webhook.pk])
         deleting.commit()
     hand.join(timeout=60)
@@ -156,7 +140,7 @@ def test_the_sweep_passes_over_a_delivery_deleted_while_it_waited(club, webhook)
     with psycopg.connect(**params, autocommit=False) as deleting:
         deleting.execute("SELECT 1 FROM webhooks_delivery WHERE id = %s FOR UPDATE", [doomed.pk])
         sweep = in_thread(tasks.requeue_overdue, results, "sweep")
-        finished_or_waiting(sweep)
+        locks.finished_or_waiting(sweep)
         deleting.execute("DELETE FROM webhooks_delivery WHERE id = %s", [doomed.pk])
         deleting.commit()
     sweep.join(timeout=60)
@@ -179,7 +163,7 @@ def test_a_deletion_caught_in_a_cycle_of_waits_gives_way_to_the_worker(alice, cl
         worker.execute("SELECT 1 FROM webhooks_delivery WHERE id = %s FOR UPDATE", [delivery.pk])
         url = f"/api/v1/clubs/{club.pk}/webhooks/{webhook.pk}/"
         deletion = in_thread(lambda: client_for(alice).delete(url).status_code, results, "delete")
-        finished_or_waiting(deletion)
+        locks.finished_or_waiting(deletion)
 
         def outcome() -> str:
             worker.execute(

@@ -1,0 +1,39 @@
+"""Racing requests on PostgreSQL: the event a test waits for before it lets the other side go.
+
+A test that races two writers holds one of them (a gate, or a connection of its own holding a
+row) and waits until the other has either finished or is waiting for a lock: then the order it
+wants is fixed, whatever the machine's load. PostgreSQL says who waits in pg_stat_activity.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from django.db import connection
+
+from tests import harness
+
+
+def waiting_for_a_lock() -> int:
+    """How many other sessions of the test database are waiting for a lock right now."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+            "AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()"
+        )
+        return int(cursor.fetchone()[0])
+
+
+def finished_or_waiting(thread: threading.Thread, *, waiting: int = 1) -> None:
+    """Return once ``thread`` has ended, or ``waiting`` sessions wait for a lock."""
+    harness.wait_until(
+        lambda: not thread.is_alive() or waiting_for_a_lock() >= waiting,
+        what=f"{thread.name} finished or waiting for a lock",
+    )
+
+
+def until_waiting(count: int) -> None:
+    """Return once ``count`` other sessions wait for a lock."""
+    harness.wait_until(
+        lambda: waiting_for_a_lock() >= count, what=f"{count} sessions waiting for a lock"
+    )
