@@ -91,7 +91,11 @@ def test_only_an_owner_links_a_player_to_a_login(as_carol, club, roster):
         "/api/v1/players/", {"club": club.pk, "name": "Vic", "user": "victor"}, format="json"
     )
     assert created.status_code == 403
-    assert as_carol.patch(url, {"name": "Annie"}, format="json").status_code == 200
+    unlinked = as_carol.post(  # a client sending every field, the login left empty
+        "/api/v1/players/", {"club": club.pk, "name": "Vi", "user": None}, format="json"
+    )
+    assert unlinked.status_code == 201, unlinked.json()
+    assert as_carol.patch(url, {"name": "Annie", "user": None}, format="json").status_code == 200
     roster[0].refresh_from_db()
     assert (roster[0].name, roster[0].user) == ("Annie", None)
 

@@ -80,9 +80,8 @@ class PlayerSerializer(serializers.ModelSerializer):
         """Whose login a player is decides who enters their part of a hand: only the club's
         owners set it, to a member of the club who is no other player of its roster."""
         user = attrs["user"]
-        unchanged = self.instance is not None and self.instance.user_id == (
-            user.pk if user else None
-        )
+        linked_now = self.instance.user_id if self.instance is not None else None
+        unchanged = linked_now == (user.pk if user else None)  # `null` on a new player too
         if unchanged or club_id is None:
             return
         request = self.context.get("request")
