@@ -15,7 +15,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import F, Q
+from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 from django_tasks import TaskContext, task
 
@@ -199,18 +199,27 @@ def attempt(*, delivery_id: int, number: int, task_id: str | None = None) -> Non
 
 def _wake_next(club_id: int, *, now: Any) -> None:
     """An attempt of the club ended and freed its place: queue now the club's longest-waiting
-    due delivery of a healthy webhook and of a failing one (they hold places apart), which may
-    have been put back DEFER. A delivery woken that still finds no place is put back again."""
-    due = Delivery.objects.filter(
-        Q(leased_until__isnull=True) | Q(leased_until__lt=now),
-        endpoint__club_id=club_id,
-        status=DeliveryStatus.PENDING,
-        next_attempt_at__lte=now,
-    ).order_by("next_attempt_at", "pk")
-    for waiting in (
-        due.filter(endpoint__failure_count=0).first(),
-        due.filter(endpoint__failure_count__gt=0).first(),
-    ):
+    due delivery that can take it, of a healthy webhook and of a failing one (they hold places
+    apart), which may have been put back DEFER. A delivery of a webhook with an attempt running
+    is passed over (it could not go: a webhook has one attempt at a time), and so is a failing
+    one while another failing webhook of the club has one. One woken that still finds no place
+    is put back again."""
+    running = Delivery.objects.filter(endpoint__club_id=club_id, leased_until__gt=now)
+    busy = Exists(running.filter(endpoint_id=OuterRef("endpoint_id")))
+    due = (
+        Delivery.objects.filter(
+            Q(leased_until__isnull=True) | Q(leased_until__lt=now),
+            endpoint__club_id=club_id,
+            status=DeliveryStatus.PENDING,
+            next_attempt_at__lte=now,
+        )
+        .exclude(busy)
+        .order_by("next_attempt_at", "pk")
+    )
+    healthy = due.filter(endpoint__failure_count=0).first()
+    failing_running = running.filter(endpoint__failure_count__gt=0).exists()
+    failing = None if failing_running else due.filter(endpoint__failure_count__gt=0).first()
+    for waiting in (healthy, failing):
         if waiting is not None:
             queue(waiting)
 

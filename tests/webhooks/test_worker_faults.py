@@ -336,3 +336,39 @@ def test_an_attempt_that_ends_wakes_the_clubs_next_waiting_one(club, monkeypatch
     first.refresh_from_db()
     assert first.status == "succeeded"
     assert run_after(waiting) <= 1 and waiting.task_id != put_back  # woken: queued for now
+
+
+def test_the_wake_passes_over_a_webhook_whose_attempt_is_running(club, monkeypatch):
+    """A hanging webhook's backlog came first by age, so the wake after each of the healthy
+    webhook's attempts went to a delivery that could not run (its webhook had an attempt
+    running), and the healthy webhook's next waited out its 30 s. The wake now skips a webhook
+    with an attempt running: the healthy one's next delivery goes at once."""
+    from django_tasks_db.models import DBTaskResult
+
+    from webhooks import sending, tasks
+
+    hanging = Endpoint.objects.create(
+        club=club, url="http://127.0.0.1:9/h", events=["match.started"]
+    )
+    healthy = Endpoint.objects.create(
+        club=club, url="http://127.0.0.1:9/g", events=["match.started"]
+    )
+    for match in range(2):
+        events.write(club_id=club.pk, type=EventType.MATCH_STARTED, data={"match": match})
+    h1, h2 = Delivery.objects.filter(endpoint=hanging).order_by("pk")
+    g1, g2 = Delivery.objects.filter(endpoint=healthy).order_by("pk")
+    later = timezone.now() + tasks.lease()
+    Delivery.objects.filter(pk__in=[h1.pk, g1.pk]).update(leased_until=later)  # both running
+    tasks.attempt(delivery_id=g2.pk, number=1)  # the club is full: put back
+    put_back = {d.pk: Delivery.objects.get(pk=d.pk).task_id for d in (g2, h2)}
+
+    Delivery.objects.filter(pk=g1.pk).update(leased_until=None)  # its lease, to take again
+    monkeypatch.setattr(sending, "send", lambda **message: sending.Outcome(204))
+    tasks.attempt(delivery_id=g1.pk, number=1)  # it ends: the wake follows
+
+    g2.refresh_from_db()
+    h2.refresh_from_db()
+    assert g2.task_id != put_back[g2.pk]  # woken
+    task = DBTaskResult.objects.get(pk=g2.task_id)
+    assert (task.run_after - timezone.now()).total_seconds() <= 1
+    assert h2.task_id == put_back[h2.pk]  # its webhook's attempt still runs: left waiting
