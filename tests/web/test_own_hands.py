@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Callable
 from itertools import zip_longest
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 from rest_framework.test import APIClient
 
 from matches.models import Hand, HandDraftPart, Match
@@ -277,6 +277,14 @@ def put_part(page: Page):
     )
 
 
+def unchanged_draft(route: Route) -> None:
+    """A read of the draft answered "nothing new" (304); anything else goes through."""
+    if route.request.method == "GET":
+        route.fulfill(status=304)
+    else:
+        route.continue_()
+
+
 def test_taps_made_while_two_versions_wait_stay_this_phones_own(page_as, alice, bob, roster):
     """Alice and Bob start Ann's meld with different cards and both tap on while the choice is
     on Bob's screen: Bob's version is his taps alone, and keeping it sends exactly those."""
@@ -286,6 +294,9 @@ def test_taps_made_while_two_versions_wait_stay_this_phones_own(page_as, alice, 
     with put_part(a):
         a.locator('[data-key="bar-new-meld"]').click()
         tap(a, "3H")
+    # From here Alice's phone reads nothing new until its next tap is out: had it read Bob's
+    # version first, it would show the choice too and keep its taps until one is chosen
+    a.route("**/draft/", unchanged_draft)
     b.locator('[data-key="bar-new-meld"]').click()
     tap(b, "3D")
     b.unroute("**/draft/**")
@@ -294,6 +305,7 @@ def test_taps_made_while_two_versions_wait_stay_this_phones_own(page_as, alice, 
     expect(versions).to_be_visible(timeout=30_000)
     with put_part(a):
         tap(a, "4H")
+    a.unroute("**/draft/")
     tap(b, "4D")  # with the choice on screen
     expect(versions.locator(".stale-column.theirs")).to_contain_text("4♥")
     yours = versions.locator(".stale-column.yours .pc")
