@@ -164,9 +164,9 @@ class AttemptSerializer(serializers.ModelSerializer):
         fields = ["number", "at", "duration_ms", "response_status", "response_excerpt", "error"]
 
 
-class OnceChoiceField(serializers.ChoiceField):
-    """A choice given as a query parameter, refused when given more than once (``repeated``)
-    rather than read as its last value, as the feed's cursor is."""
+class GivenOnce(serializers.Field):
+    """A query parameter refused when given more than once (``repeated``), rather than read as
+    its last value as DRF would (``?after=1&after=2``); mixed into a field, before it."""
 
     default_error_messages = {"repeated": _("{field} is given {count} times: give it once.")}
 
@@ -179,6 +179,17 @@ class OnceChoiceField(serializers.ChoiceField):
         if isinstance(data, _Repeated):
             self.fail("repeated", field=self.field_name, count=data.count)
         return super().to_internal_value(data)
+
+
+class _Repeated:
+    """What a query parameter given more than once reads as, to be refused."""
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+
+
+class OnceChoiceField(GivenOnce, serializers.ChoiceField):
+    """A choice given as a query parameter, once (as the feed's cursor is)."""
 
 
 class DeliveryQuerySerializer(serializers.Serializer):
@@ -239,7 +250,7 @@ class EventSerializer(serializers.ModelSerializer):
         }
 
 
-class DigitsField(serializers.IntegerField):
+class DigitsField(GivenOnce, serializers.IntegerField):
     """A whole number written in ASCII digits only.
 
     DRF's integer field reads whatever Python's ``int`` takes, after dropping a decimal part of
@@ -254,29 +265,13 @@ class DigitsField(serializers.IntegerField):
             "{field} is written in the digits 0 to 9 only, with nothing around them; {value} "
             "is not."
         ),
-        "repeated": _("{field} is given {count} times: give it once."),
     }
 
-    def get_value(self, dictionary: Any) -> Any:
-        # a query parameter given twice (?after=1&after=2): DRF would take the last unseen
-        if hasattr(dictionary, "getlist") and len(dictionary.getlist(self.field_name)) > 1:
-            return _Repeated(len(dictionary.getlist(self.field_name)))
-        return super().get_value(dictionary)
-
     def to_internal_value(self, data: Any) -> int:
-        if isinstance(data, _Repeated):
-            self.fail("repeated", field=self.field_name, count=data.count)
         number = int(super().to_internal_value(data))  # what DRF refuses keeps its codes
         if isinstance(data, str) and not re.fullmatch(r"-?[0-9]+", data):  # - : min_value's
             self.fail("digits_only", field=self.field_name, value=repr(data)[:40])
         return number
-
-
-class _Repeated:
-    """What a query parameter given more than once reads as, to be refused."""
-
-    def __init__(self, count: int) -> None:
-        self.count = count
 
 
 class FeedQuerySerializer(serializers.Serializer):
