@@ -36,7 +36,7 @@ def test_a_correction_is_saved_and_a_concurrent_one_gets_the_newer_version_besid
 ):
     ann, ben, cleo = roster[:3]
     match = create_match(roster[0].club, [ann, ben, cleo], user=bob)
-    record_hand(match, went_out(ann.pk, [ann.pk, ben.pk, cleo.pk]), user=bob)
+    record_hand(match, went_out(ann.pk, [ann.pk, ben.pk, cleo.pk]), user=alice)
     first = page_as(bob)
     second = page_as(alice)
     open_correction(first, match, 1)
@@ -59,6 +59,7 @@ def test_a_correction_is_saved_and_a_concurrent_one_gets_the_newer_version_besid
     expect(stale).to_be_visible()
     expect(stale.locator(".stale-column.yours")).to_contain_text("2♣")
     expect(stale.locator(".stale-column.theirs")).to_contain_text("Q♣")
+    # named by who made version 2, Bob, not by who recorded the hand, Alice herself
     expect(stale.locator(".stale-column.theirs h3")).to_contain_text("version 2, by bob")
     screenshot(second, "hand-correction-conflict")
     assert_accessible(second)

@@ -1,6 +1,6 @@
 // The entry screen's dialogs: what a two in a meld stands for, a 412's side-by-side view of
 // this edit against the version someone else saved meanwhile, and starting a hand again.
-import { clearMessages, request, showError } from "../api.js";
+import { ApiError, OfflineError, clearMessages, request, showError } from "../api.js";
 import { RANKS, SUITS, SUIT_SYMBOLS, cardFace, cardName, colour, physical, shortFace } from "../cards.js";
 import { h } from "../dom.js";
 import { sentences, t } from "../i18n.js";
@@ -63,6 +63,16 @@ export async function showStale() {
     actions.render();
     return;
   }
+  // who made the version shown: its recorder, or the author of its last correction
+  let by = newer.recorded_by;
+  if (newer.version > 1) {
+    try {
+      const revisions = await request(`matches/${matchId}/hands/${handNumber}/revisions/?page=last`);
+      by = revisions.data.results.at(-1)?.by ?? by;
+    } catch (error) {
+      if (!(error instanceof ApiError || error instanceof OfflineError)) throw error;
+    }
+  }
   const mine = rows(draft);
   const theirs = newer.results.map((r) => ({ player: r.player, melds: r.melds.map((m) => m.cards), hand: r.held.map((c) => c.card) }));
   const endingText = (ending, wentOut) => (ending === "stock_exhausted"
@@ -101,7 +111,7 @@ export async function showStale() {
     h("p", { class: "muted" }, t("stale_hint")),
     h("div", { class: "stale-columns" },
       column(t("stale_yours"), mine, theirs, draft.ending, draft.wentOut, "yours"),
-      column(t("stale_theirs", { version: newer.version, by: newer.recorded_by }), theirs, mine, newer.ending, newer.went_out, "theirs")),
+      column(t("stale_theirs", { version: newer.version, by }), theirs, mine, newer.ending, newer.went_out, "theirs")),
     h("div", { class: "stale-actions" },
       h("button", { type: "button", class: "button primary wide", id: "stale-restart", onclick: () => actions.restartFrom(newer, etag) },
         t("stale_restart")),
