@@ -1,5 +1,5 @@
-"""Request ids; language choice for clients that cannot set Accept-Language; the rate-limit
-headers; the legacy token endpoint's deprecation."""
+"""Request ids and the access log, secrets kept out of it; language choice for clients that
+cannot set Accept-Language; the rate-limit headers; the legacy token endpoint's deprecation."""
 
 from __future__ import annotations
 
@@ -9,11 +9,14 @@ import re
 import time
 import uuid
 from collections.abc import Callable
+from typing import Any
+from urllib.parse import unquote_plus
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.http.response import HttpResponseRedirectBase
 from django.middleware import common
+from django.urls import Resolver404, resolve
 from django.utils import translation
 from django.utils.http import escape_leading_slashes
 
@@ -24,6 +27,67 @@ from accounts import ratelimit
 WELL_FORMED_REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 current_request_id: contextvars.ContextVar[str] = contextvars.ContextVar("request_id", default="-")
 access_log = logging.getLogger("arlington.access")
+
+
+# Parts of a URL that open something to whoever holds them, so that a log must not keep them
+# whole: an invitation's code (``/join/<code>/``, ``invitations/<code>/…``), a public link's
+# token (``/r/<token>/``) and a live stream's ticket (``?ticket=``). A log line shows their
+# first characters only, enough to tell two requests apart.
+SECRET_URL_PARTS = frozenset({"code", "token"})
+SECRET_QUERY_PARAMETERS = frozenset({"ticket"})
+SECRET_SHOWN = 4
+
+
+def _hidden(secret: str) -> str:
+    return f"{secret[:SECRET_SHOWN]}…"
+
+
+def loggable_path(full_path: str, kwargs: dict[str, Any] | None = None) -> str:
+    """A request's path and query as a log may keep them: secrets cut to their first characters.
+
+    ``kwargs`` are the URL's arguments where the request was resolved already; otherwise the
+    path is resolved here.
+    """
+    path, mark, query = full_path.partition("?")
+    if kwargs is None:
+        try:
+            kwargs = resolve(path).kwargs
+        except Resolver404:
+            kwargs = {}
+    secrets = {kwargs[name] for name in SECRET_URL_PARTS & kwargs.keys()}
+    if secrets:
+        path = "/".join(_hidden(part) if part in secrets else part for part in path.split("/"))
+    if query and any(name in query for name in SECRET_QUERY_PARAMETERS):
+        query = "&".join(_hidden_parameter(pair) for pair in query.split("&"))
+    return path + mark + query
+
+
+def _hidden_parameter(pair: str) -> str:
+    """One ``name=value`` of a query, its value cut when it is a secret; as it came otherwise."""
+    name, equals, value = pair.partition("=")
+    if equals and unquote_plus(name) in SECRET_QUERY_PARAMETERS:
+        return f"{name}={_hidden(unquote_plus(value))}"
+    return pair
+
+
+def resolved_kwargs(request: HttpRequest) -> dict[str, Any]:
+    """The URL's arguments of a request answered; none where no URL matched."""
+    match = getattr(request, "resolver_match", None)
+    return dict(match.kwargs) if match is not None else {}
+
+
+class SecretsLogFilter(logging.Filter):
+    """Cuts the secrets out of the development server's request lines (``django.server``:
+    ``"GET /join/<code>/ HTTP/1.1" 200 …``), as the access log cuts them out of its own."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.name == "django.server" and record.args and isinstance(record.args, tuple):
+            line = record.args[0]
+            if isinstance(line, str) and line.count(" ") == 2:
+                method, full_path, version = line.split(" ")
+                line = f"{method} {loggable_path(full_path)} {version}"
+                record.args = (line, *record.args[1:])
+        return True
 
 
 class RequestIDMiddleware:
@@ -50,7 +114,7 @@ class RequestIDMiddleware:
             access_log.info(
                 '"%s %s" %s %dms',
                 request.method,
-                request.get_full_path(),
+                loggable_path(request.get_full_path(), resolved_kwargs(request)),
                 response.status_code,
                 (time.monotonic() - started) * 1000,
             )

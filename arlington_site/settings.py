@@ -497,7 +497,11 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     # Every line names the request it was written for (X-Request-ID), or "-" outside one.
-    "filters": {"request_id": {"()": "arlington_site.middleware.RequestIDLogFilter"}},
+    # and no line keeps an invitation's code, a public link's token or a stream's ticket whole
+    "filters": {
+        "request_id": {"()": "arlington_site.middleware.RequestIDLogFilter"},
+        "secrets": {"()": "arlington_site.middleware.SecretsLogFilter"},
+    },
     "formatters": {
         "plain": {
             "format": "{asctime} {levelname} {name} [{request_id}]: {message}",
@@ -508,7 +512,7 @@ LOGGING = {
         "console": {
             "class": "logging.StreamHandler",
             "formatter": "plain",
-            "filters": ["request_id"],
+            "filters": ["request_id", "secrets"],
         },
     },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
