@@ -94,6 +94,7 @@ SUMMARIES: dict[str, str] = {
     "tournaments_rounds_destroy": "Undo the last round while none of its hands is recorded.",
     "tournaments_entrants_list": "List a tournament's entrants, withdrawn ones included.",
     "tournaments_entrants_create": "Enter a player between rounds (directors).",
+    "tournaments_entrants_retrieve": "Read one entrant, withdrawn or not.",
     "tournaments_entrants_destroy": "Withdraw an entrant between rounds (directors).",
     "tournaments_leaderboard_csv_retrieve": "A tournament's leaderboard as a CSV download.",
 }

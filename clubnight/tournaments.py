@@ -194,6 +194,17 @@ def entrant_add(*, tournament: Tournament, player: int) -> Entrant:
     )
 
 
+def entrant_of(tournament: Tournament, player: int) -> Entrant | None:
+    """One entrant of the tournament, withdrawn or not; None for another club's player or
+    none. Raises ``errors.NotEntered`` for a player of the club's roster who is not entered."""
+    entry = tournament.entrants.filter(player_id=player).select_related("player").first()
+    if entry is None:
+        name = Player.objects.filter(pk=player, club_id=tournament.club_id).values_list("name")
+        if name:
+            raise errors.NotEntered(player=name[0][0])
+    return entry
+
+
 @transaction.atomic
 def entrant_withdraw(*, tournament: Tournament, player: int) -> bool:
     """Withdraw an entrant between rounds; False if ``player`` is not on the club's roster.

@@ -37,6 +37,10 @@ from matches.models import Club, Player, Season
 ROUND_CONFLICT = error_response("RoundConflict", ["round_in_progress"])
 ENTRANT_CONFLICT = error_response("EntrantConflict", ["round_in_progress", "already_entered"])
 UNDO_CONFLICT = error_response("RoundUndoConflict", ["round_has_hands", "not_last_round"])
+# A player of the club who is not entered, or was withdrawn already; anyone else: not_found.
+ENTRANT_NOT_FOUND = error_response(
+    "EntrantNotFound", ["not_found", "player_not_entered", "already_withdrawn"]
+)
 ROUND_ETAG = OpenApiParameter(
     "ETag",
     OpenApiTypes.STR,
@@ -338,11 +342,22 @@ class EntrantListView(TournamentMixin):
 
 
 class EntrantDetailView(TournamentMixin):
-    """Withdraw an entrant between rounds (directors); their results stay on the leaderboard."""
+    """One entrant, withdrawn or not (GET: where entering a player points); withdraw an entrant
+    between rounds (DELETE, directors), whose results stay on the leaderboard."""
 
     serializer_class = s.EntrantLineSerializer
 
-    @extend_schema(responses={204: None, 409: ROUND_CONFLICT})
+    @extend_schema(responses={200: s.EntrantLineSerializer, 404: ENTRANT_NOT_FOUND})
+    def get(self, request: Request, pk: int, player: int) -> Response:
+        tournament = self.get_tournament()
+        if not 0 < player <= selectors.LARGEST_ID:  # names no row: never sent to the database
+            raise exceptions.NotFound()
+        entry = tournaments.entrant_of(tournament, player)
+        if entry is None:
+            raise exceptions.NotFound()
+        return Response(s.EntrantLineSerializer(entry).data)
+
+    @extend_schema(responses={204: None, 404: ENTRANT_NOT_FOUND, 409: ROUND_CONFLICT})
     def delete(self, request: Request, pk: int, player: int) -> Response:
         tournament = self.get_tournament(SCOREKEEPING)
         if not 0 < player <= selectors.LARGEST_ID:  # names no row: never sent to the database

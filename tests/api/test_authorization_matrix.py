@@ -141,6 +141,7 @@ RULES = {
     "DELETE /api/v1/tournaments/{id}/rounds/{number}/": SCORE,
     "GET /api/v1/tournaments/{id}/entrants/": READ,
     "POST /api/v1/tournaments/{id}/entrants/": SCORE,
+    "GET /api/v1/tournaments/{id}/entrants/{player}/": READ,
     "DELETE /api/v1/tournaments/{id}/entrants/{player}/": SCORE,
     "GET /api/v1/tournaments/{id}/board/": READ,
     "GET /api/v1/clubs/{id}/public-links/": MANAGE,

@@ -9,6 +9,7 @@ import re
 
 from clubnight.models import Round
 from matches.models import Match, Player
+from tests.api import openapi
 from tests.clubnight.test_tournaments import create, draw_round, finish_round
 from tests.factories import record, went_out
 
@@ -36,6 +37,8 @@ def test_a_late_arrival_is_seated_in_the_next_round(as_carol, club, crowd):
     assert response.status_code == 201, response.json()
     assert response.json() == {"player": crowd[8].pk, "name": crowd[8].name, "withdrawn": False}
     assert response["Location"].endswith(f"{entrants_url(tournament)}{crowd[8].pk}/")
+    read = as_carol.get(response["Location"])  # where it points can be read
+    assert (read.status_code, read.json()) == (200, response.json())
     second = draw_round(as_carol, tournament).json()
     assert seated(second) == sorted(p.pk for p in crowd[:9])
 
@@ -293,3 +296,40 @@ def test_the_leaderboard_csv_asked_for_json_is_a_406_in_json(as_victor, as_carol
     assert response.json()["errors"][0]["code"] == "not_acceptable"
     assert response.json()["errors"][0]["attr"] == "format"
     assert as_victor.get(url, {"format": "csv"})["Content-Type"] == "text/csv; charset=utf-8"
+
+
+def declared_404_codes(method: str) -> set[str]:
+    """The codes the OpenAPI description lists for an entrant's 404, as a client reads them."""
+
+    def resolved(node: dict) -> dict:
+        while "$ref" in node:
+            _, _, kind, name = node["$ref"].split("/")
+            node = openapi.component(kind, name)
+        return node
+
+    schema = openapi.operation("/api/v1/tournaments/{id}/entrants/{player}/", method)
+    answer = resolved(resolved(schema["responses"]["404"])["content"]["application/json"]["schema"])
+    item = resolved(answer["properties"]["errors"]["items"])
+    return set(resolved(item["properties"]["code"])["enum"])
+
+
+def test_an_entrants_404s_carry_codes_the_description_lists(as_carol, bobs_club, club, crowd):
+    """A generated client with strict enums reads every 404 an entrant's URL gives."""
+    tournament = create(as_carol, club, crowd[:4]).json()["id"]
+    url = f"{entrants_url(tournament)}{crowd[0].pk}/"
+    assert as_carol.get(url).json()["withdrawn"] is False
+    assert as_carol.delete(url).status_code == 204
+    stranger = Player.objects.create(club=bobs_club, name="Quentin Stranger")
+    seen = {"get": set(), "delete": set()}
+    for player in (crowd[0], crowd[7], stranger):  # withdrawn, never entered, another club's
+        for method in seen:
+            answer = getattr(as_carol, method)(f"{entrants_url(tournament)}{player.pk}/")
+            assert answer.status_code == 404, (method, player.name, answer.content)
+            seen[method].update(codes(answer))
+    assert seen == {
+        "get": {"player_not_entered", "not_found"},  # withdrawn before playing: no row left
+        "delete": {"player_not_entered", "not_found"},
+    }
+    for method, found in seen.items():
+        assert found <= declared_404_codes(method), method
+    assert "already_withdrawn" in declared_404_codes("delete")
