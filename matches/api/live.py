@@ -191,8 +191,14 @@ class LiveLogSerializer(serializers.Serializer):
     events = LiveLogEventSerializer(many=True, source="ordered_events")
 
 
+# The rules' violations of a refused event; the live hand overtaken by a hand recorded or voided
+# on paper meanwhile; a finish whose hand was recorded meanwhile with other cards.
 EVENT_REFUSED = error_response(
-    "EventRefused", sorted({code.value for codes in CATALOGUES for code in codes})
+    "EventRefused",
+    sorted(
+        {code.value for codes in CATALOGUES for code in codes}
+        | {"live_hand_overtaken", "hand_already_recorded"}
+    ),
 )
 START_CONFLICT = error_response(
     "LiveStartConflict",

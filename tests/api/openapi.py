@@ -101,6 +101,23 @@ def component(kind: str, name: str) -> dict[str, Any]:
     return found
 
 
+def resolved(node: dict[str, Any]) -> dict[str, Any]:
+    """A node of the document with its ``$ref`` followed (a copy)."""
+    while "$ref" in node:
+        _, _, kind, name = node["$ref"].split("/")
+        node = component(kind, name)
+    return node
+
+
+def declared_codes(path: str, method: str, status: int) -> set[str]:
+    """The error codes the document lists for one answer of one operation, as a generated
+    client with strict enums reads them: ``declared_codes("/api/v1/clubs/", "post", 409)``."""
+    answer = resolved(operation(path, method)["responses"][str(status)])
+    envelope = resolved(answer["content"]["application/json"]["schema"])
+    item = resolved(envelope["properties"]["errors"]["items"])
+    return set(resolved(item["properties"]["code"])["enum"])
+
+
 def parameters_of(operation: dict[str, Any]) -> list[dict[str, Any]]:
     """An operation's parameters, a shared one (a ``$ref`` to a component) given as it is."""
     return [

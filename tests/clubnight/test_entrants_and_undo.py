@@ -299,18 +299,7 @@ def test_the_leaderboard_csv_asked_for_json_is_a_406_in_json(as_victor, as_carol
 
 
 def declared_404_codes(method: str) -> set[str]:
-    """The codes the OpenAPI description lists for an entrant's 404, as a client reads them."""
-
-    def resolved(node: dict) -> dict:
-        while "$ref" in node:
-            _, _, kind, name = node["$ref"].split("/")
-            node = openapi.component(kind, name)
-        return node
-
-    schema = openapi.operation("/api/v1/tournaments/{id}/entrants/{player}/", method)
-    answer = resolved(resolved(schema["responses"]["404"])["content"]["application/json"]["schema"])
-    item = resolved(answer["properties"]["errors"]["items"])
-    return set(resolved(item["properties"]["code"])["enum"])
+    return openapi.declared_codes("/api/v1/tournaments/{id}/entrants/{player}/", method, 404)
 
 
 def test_an_entrants_404s_carry_codes_the_description_lists(as_carol, bobs_club, club, crowd):

@@ -9,6 +9,7 @@ from django.db import connections
 from rest_framework.test import APIClient
 
 from matches.models import LiveEvent, LiveHand
+from tests.api import openapi
 from tests.factories import BEN_13, CLEO_13, ann_goes_out, client_for, start_match
 
 
@@ -376,6 +377,8 @@ def test_a_hand_voided_meanwhile_overtakes_the_live_hand(as_carol, trio, players
     response = table.send({"type": "draw", "player": players[1]})
     assert response.status_code == 409
     assert response.json()["errors"][0]["code"] == "live_hand_overtaken"
+    declared = openapi.declared_codes("/api/v1/matches/{match_pk}/live/events/", "post", 409)
+    assert "live_hand_overtaken" in declared  # a generated client reads the answer
     assert as_carol.delete(live_url(trio)).status_code == 204
     assert Table(as_carol, trio).start().json()["hand"] == 1
 
