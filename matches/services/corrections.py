@@ -118,7 +118,7 @@ def hand_correct(
     _check_version(hand, expected_version)
     names = {seat.player_id: seat.player.name for seat in seats}
     rules = _rules(match.ruleset, match.options)
-    ruling = _rule(rules, entry, names)
+    ruling = _rule(rules, entry, names, match.club_id)
     played = list(match.hands.order_by("number").prefetch_related("results"))
     if _unchanged(played[number - 1], entry, rules.flags(entry)):
         return _as_it_stands(match_id, number, seats)

@@ -17,6 +17,7 @@ from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
 import scoring
 from matches import confirmations, errors, hands, state, statements, subscribers
@@ -25,6 +26,7 @@ from matches.models import (
     IdempotencyRecord,
     Match,
     MatchStatus,
+    Player,
     Seat,
 )
 from matches.subscribers import HandChange
@@ -99,12 +101,29 @@ def _rules(ruleset: str, options: Mapping[str, object]) -> Rules:
     return Rules(rulesets.ruleset(ruleset), options)
 
 
-def _rule(rules: Rules, entry: HandEntry, names: Mapping[int, str]) -> scoring.HandRuling:
-    """The ruleset's ruling on a hand; ``names`` are the seated players' by id, in seat order."""
+def _rule(
+    rules: Rules, entry: HandEntry, names: Mapping[int, str], club_id: int | None = None
+) -> scoring.HandRuling:
+    """The ruleset's ruling on a hand; ``names`` are the seated players' by id, in seat order.
+
+    A player named in the entry but not seated is named as the roster of club ``club_id``
+    names them, or as "Player 17" when that club has no such player, or no club is given
+    (another club's names never show).
+    """
     refs = {player: PlayerRef(player, name) for player, name in names.items()}
+    unseated: dict[int, PlayerRef] = {}
 
     def ref(player_id: int) -> PlayerRef:
-        return refs.get(player_id) or PlayerRef(player_id, f"player {player_id}")
+        if player_id in refs:
+            return refs[player_id]
+        if player_id not in unseated:
+            found = None
+            if club_id is not None:
+                roster = Player.objects.filter(pk=player_id, club_id=club_id)
+                found = roster.values_list("name", flat=True).first()
+            name = found or gettext("Player {id}").format(id=player_id)
+            unseated[player_id] = PlayerRef(player_id, name)
+        return unseated[player_id]
 
     hand = scoring.HandInput(
         ending=entry.ending,
@@ -415,7 +434,7 @@ def hand_record(
         raise errors.HandNumberNotNext(number=number, played=match.hands_played, next=following)
     if match.live_number == following and not live:
         raise errors.LiveHandInProgress(attr="number", number=following)
-    ruling = _rule(rules, entry, names)
+    ruling = _rule(rules, entry, names, match.club)
     new = _next_hand(match, rules, entry, ruling, user, device)
     written = statements.write_hand(new)
     if match.has_drafts:  # the phones' draft of this hand is done with

@@ -8,7 +8,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from matches.models import Hand, HandRevision, Match, Seat
+from matches.models import Hand, HandRevision, Match, Player, Seat
 from tests.factories import (
     LOSER_NET,
     WINNER_NET,
@@ -83,6 +83,32 @@ def test_unseated_or_missing_players_are_refused(as_carol, trio, roster):
     response = record(as_carol, trio["id"], body)
     assert response.status_code == 400
     assert {e["code"] for e in response.json()["errors"]} == {"players_mismatch"}
+
+
+@pytest.mark.parametrize(
+    ("language", "named", "stranger"),
+    [
+        ("en", "{name} is named as going out", "Player {id} is named as going out"),
+        ("pt", "{name} é indicado como tendo batido", "Jogador {id} é indicado"),
+        ("fr", "{name} est indiqué comme sortant", "Joueur {id} est indiqué"),
+    ],
+)
+def test_a_player_going_out_who_is_not_seated_is_named_in_the_readers_language(
+    as_carol, trio, roster, bobs_club, language, named, stranger
+):
+    """A player of the roster who is not at this table by their name; an id the club has no
+    player for as "Player 17", translated (another club's player is not named)."""
+    ann, ben, cleo, dev = roster[:4]
+    seated = [ann.pk, ben.pk, cleo.pk]
+    quentin = Player.objects.create(club=bobs_club, name="Quentin Stranger")
+    for player, sentence in ((dev, named.format(name=dev.name)), (quentin, stranger)):
+        body = {**went_out(ben.pk, seated), "went_out": player.pk}
+        answer = record(as_carol, trio["id"], body, HTTP_ACCEPT_LANGUAGE=language)
+        assert answer.status_code == 400, answer.content
+        (error,) = [e for e in answer.json()["errors"] if e["attr"] == "went_out"]
+        assert error["code"] == "went_out_unknown_player"
+        assert error["detail"].startswith(sentence.format(id=player.pk)), error["detail"]
+        assert "Quentin" not in error["detail"]
 
 
 def test_unreadable_notation_is_a_400_naming_the_card(as_carol, trio, roster):
