@@ -13,7 +13,10 @@ MESSAGES = {
     "too_few_entrants": _(
         "A tournament of {ruleset} needs at least {least} players; {count} given."
     ),
-    "cannot_seat": _("{count} players cannot be seated at tables of {least} to {most}."),
+    "cannot_seat": _(
+        "The entrants ({count}) cannot fill tables of {least} to {most} players: enter or "
+        "withdraw a player."
+    ),
     "player_not_entered": _("{player} is not entered in this tournament."),
     "entrant_seated_twice": _("{player} is seated at more than one table."),
     "entrant_not_seated": _("{player} is entered but seated at no table."),

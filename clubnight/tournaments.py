@@ -123,7 +123,7 @@ def _draw(
     except ValueError:
         raise errors.ClubnightError(
             "cannot_seat",
-            attr="players",
+            attr=None,  # the tournament's entrants, not a field of the request
             count=len(entrants),
             least=rules.min_players,
             most=rules.max_players,

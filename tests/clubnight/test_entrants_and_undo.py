@@ -322,3 +322,31 @@ def test_an_entrants_404s_carry_codes_the_description_lists(as_carol, bobs_club,
     for method, found in seen.items():
         assert found <= declared_404_codes(method), method
     assert "already_withdrawn" in declared_404_codes("delete")
+
+
+def test_a_draw_that_cannot_fill_a_table_says_what_to_do(as_carol, club, crowd):
+    """Two entrants, one withdrawn before playing: one player cannot sit at tables of 2 to 5.
+    The sentence reads right for one entrant as for several, and names no field of the
+    request (the draw's body has none such)."""
+    tournament = create(as_carol, club, crowd[:2]).json()["id"]
+    assert as_carol.delete(f"{entrants_url(tournament)}{crowd[1].pk}/").status_code == 204
+    sentences = {}
+    for language in ("en", "pt", "fr"):
+        answer = as_carol.post(
+            f"/api/v1/tournaments/{tournament}/rounds/",
+            {},
+            format="json",
+            HTTP_ACCEPT_LANGUAGE=language,
+        )
+        assert answer.status_code == 400, answer.content
+        (error,) = answer.json()["errors"]
+        assert (error["code"], error["attr"]) == ("cannot_seat", None)
+        sentences[language] = error["detail"]
+    assert sentences == {
+        "en": "The entrants (1) cannot fill tables of 2 to 5 players: enter or withdraw a player.",
+        "pt": "Os inscritos (1) não preenchem mesas de 2 a 5 jogadores: inscreva ou retire um "
+        "jogador.",
+        "fr": "Les inscrits (1) ne peuvent pas remplir des tables de 2 à 5 joueurs\u00a0: "
+        "inscrivez ou retirez un joueur.",
+    }
+    assert not Round.objects.filter(tournament_id=tournament).exists()
