@@ -359,6 +359,36 @@ def test_a_scorekeeper_starts_the_hand_again_on_every_phone(
     expect(a.locator("#share-restarted")).to_have_count(0)
 
 
+def test_the_news_of_a_restart_stays_until_a_tap_made_after_it(page_as, alice, bob, roster):
+    """Alice's phone, offline, taps a card it cannot send; Bob starts the hand again meanwhile.
+    Back online, her phone sends that card (tapped before it knew) and says why the rest went;
+    the sentence stays until she taps again, not only until her old tap has gone out."""
+    ann, ben, cleo = roster[:3]
+    match, a, b = two_phones(page_as, alice, bob, [ann, ben, cleo])
+    with put_part(a):
+        a.locator('[data-key="bar-new-meld"]').click()
+        tap(a, "9D")
+    expect(b.locator('.player-panel .chip[data-card="9D"]')).to_be_visible()
+    a.context.set_offline(True)
+    tap(a, "10D")
+    b.locator("#start-again").click()
+    b.locator("#start-again-yes").click()
+    expect(b.locator(".player-panel .chip")).to_have_count(0)
+
+    with put_part(a):  # at its next read of the draft
+        a.context.set_offline(False)
+    expect(b.locator('.player-panel .chip[data-card="10D"]')).to_be_visible()
+    (part,) = HandDraftPart.objects.filter(match=match, player=ann)
+    assert part.data["melds"] == [["10D"]]
+    news = a.locator("#share-restarted")
+    expect(news).to_have_text(
+        "Hand 1 was started again on another phone: what was entered for it is cleared."
+    )
+    with put_part(a):
+        tap(a, "JD")
+    expect(news).to_have_count(0)
+
+
 def test_starting_again_clears_a_choice_still_waiting_on_another_phone(page_as, alice, bob, roster):
     """Alice and Bob tap different cards for Ann, so Bob's phone waits for a choice between
     two versions; Alice starts the hand again instead. Bob's phone drops both versions, sends

@@ -93,8 +93,10 @@ function take(answer) {
     announce(t("versions_kept_elsewhere", { name }));
   }
   if (restarted) {
-    // cleared on another phone: said here, until this phone shares something of its own
-    state.share = { ...state.share, restarted: true };
+    // cleared on another phone: said here, until this phone shares a tap made since; what it
+    // tapped before and had not sent yet (offline, say) goes out too, but is no such tap
+    const pending = Object.fromEntries(pendingParts(state.draft).map((key) => [key, JSON.stringify(partData(state.draft, key))]));
+    state.share = { ...state.share, restarted: true, restartedWith: pending };
     announce(t("share_restarted", { n: state.draft.number }));
     // the player being entered has nothing left here: taps start again at their first meld,
     // as on the phone that started the hand again
@@ -181,7 +183,9 @@ async function sendPart(key) {
     const mine = key === ENDING_PART ? answer.data.ending : answer.data.players?.find((p) => String(p.player) === key);
     markShared(draft, key, data, mine?.version ?? version + 1);
     written += 1;
-    state.share = { ...state.share, restarted: false };
+    if (state.share.restartedWith?.[key] !== JSON.stringify(data)) {
+      state.share = { ...state.share, restarted: false, restartedWith: null };
+    }
     take(answer.data);
   } catch (error) {
     if (error instanceof ApiError && error.codes.includes("draft_changed") && error.envelope.draft) {
