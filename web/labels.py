@@ -34,7 +34,7 @@ SENTENCES: dict[str, Any] = {
     "invited_as_player": gettext_lazy("You will be %(name)s on the club's roster."),
     "copied": gettext_lazy("Copied: paste it into a message."),
     "login_of": gettext_lazy("Login of %(name)s (this is me)"),
-    "no_login": gettext_lazy("Nobody: no login"),
+    "no_login": gettext_lazy("No login"),
     "linked": gettext_lazy("%(name)s is now %(user)s: they enter their own hand on their phone."),
     "unlinked": gettext_lazy("%(name)s has no login now."),
     "role_owner": gettext_lazy("Owner"),

@@ -60,7 +60,18 @@ OVERFLOW = """(width) => {
     && getComputedStyle(e).overflowX !== 'visible';
   const cut = shown.filter(text).filter((e) => ownCut(e) || hiddenOut(e))
     .map((e) => `cut: ${e.tagName}#${e.id}.${e.className} "${e.textContent.trim()}"`);
-  return [...out, ...cut];
+  // a list to choose from shows the chosen option's text in its own box, which no element's
+  // size tells: every option is measured in the list's font, beside its padding and arrow
+  const measure = document.createElement('canvas').getContext('2d');
+  const choices = shown.filter((e) => e.tagName === 'SELECT').flatMap((e) => {
+    const style = getComputedStyle(e);
+    measure.font = style.font;
+    const room = e.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)
+      - 20;  // the arrow
+    return [...e.options].filter((o) => measure.measureText(o.text.trim()).width > room)
+      .map((o) => `cut: SELECT#${e.id} option "${o.text.trim()}"`);
+  });
+  return [...out, ...cut, ...choices];
 }"""
 
 
