@@ -128,6 +128,14 @@ def test_every_standings_csv_is_a_download_named_after_the_club_and_the_day(as_v
         assert response["Content-Disposition"] == (
             f'attachment; filename="arlington-card-club-spring-standings-{today}.csv"'
         ), url
+    # another game's table is another file: its name says which game
+    for url in (
+        f"/api/v1/clubs/{club.pk}/standings/csv/?ruleset=rummy",
+        f"/api/v1/seasons/{season.pk}/standings/csv/?ruleset=rummy",
+    ):
+        rummy = as_victor.get(url)
+        assert rummy.status_code == 200, url
+        assert "-rummy-standings-" in rummy["Content-Disposition"], url
     as_json = as_victor.get(f"/api/v1/clubs/{club.pk}/standings/")
     assert "Content-Disposition" not in as_json
     refused = as_victor.get(f"/api/v1/clubs/{club.pk}/standings/csv/", {"ordering": "nonsense"})

@@ -23,6 +23,7 @@ from matches.api.renderers import DOWNLOAD, SEPARATOR, CSVRenderer, attachment, 
 from matches.api.serializers import standings as s
 from matches.api.views.seasons import season_of
 from matches.models import Club, Season
+from scoring import rulesets
 
 
 class CSVErrorsAsJSON(GenericAPIView):
@@ -122,6 +123,12 @@ class StandingsView(CSVErrorsAsJSON):
         return HttpResponse(table.rendered("json", _json), content_type=JSONRenderer.media_type)
 
 
+def game_of(ruleset: str) -> str:
+    """The game in a download's name: none for the default game, so that the usual table keeps
+    its name; another game's (``…-rummy-standings-…``), so that two files never share one."""
+    return "" if ruleset == rulesets.DEFAULT else ruleset
+
+
 def _json(rows: list[dict[str, Any]]) -> bytes:
     """The rows as DRF writes them: a decimal as a float, without one encoder call per value."""
     rendered: bytes = JSONRenderer().render(
@@ -148,7 +155,11 @@ class ClubStandingsView(StandingsView):
         query = self.query()
         season = season_of(club, query.get("season"))
         self.download = attachment(
-            club.name, season.name if season else "", "standings", day=timezone.now().date()
+            club.name,
+            season.name if season else "",
+            game_of(query["ruleset"]),
+            "standings",
+            day=timezone.now().date(),
         )
         return self.answer(
             standings.standings_for_club(
@@ -174,7 +185,11 @@ class SeasonStandingsView(StandingsView):
         )  # the club's standings stamp names the cached table
         query = self.query()
         self.download = attachment(
-            season.club.name, season.name, "standings", day=timezone.now().date()
+            season.club.name,
+            season.name,
+            game_of(query["ruleset"]),
+            "standings",
+            day=timezone.now().date(),
         )
         return self.answer(
             standings.standings_for_season(
