@@ -97,6 +97,17 @@ class RoundChanged(MatchError):
     )
 
 
+class RoundTagUnknown(MatchError):
+    """412: an If-Match that names no drawing of the round (mistyped, or another round's)."""
+
+    status = 412
+    code = "precondition_failed"
+    message = _(
+        "{tag} is not an ETag of round {number}: it is not undone. Send the ETag that reading "
+        "the round answers."
+    )
+
+
 class RoundNotDrawn(MatchError):
     status = 404
     code = "not_found"

@@ -8,6 +8,7 @@ matches app's own service.
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Sequence
 from decimal import Decimal
@@ -230,6 +231,9 @@ def entrant_withdraw(*, tournament: Tournament, player: int) -> bool:
     return True
 
 
+ROUND_TAG = re.compile(r'"round-([0-9]{1,18})"')
+
+
 def round_etag(round_: Round) -> str:
     """A round's ETag: it names this drawing of the round, so that a round undone and drawn
     again under the same number has another."""
@@ -249,14 +253,24 @@ def round_undo(
     round stays) or finds the match gone.
 
     Returns True once undone. Raises ``errors.RoundNotDrawn`` (404), ``errors.RoundChanged``
-    (412), ``errors.NotLastRound`` and ``errors.RoundHasHands`` (409).
+    or ``errors.RoundTagUnknown`` (412: a drawing undone since, or a tag that was never this
+    round's), ``errors.NotLastRound`` and ``errors.RoundHasHands`` (409).
     """
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
     undone = locked.rounds.filter(number=number).first()
     if undone is None:
         raise errors.RoundNotDrawn(number=number)
     if if_match is not None and "*" not in if_match and round_etag(undone) not in if_match:
-        raise errors.RoundChanged(number=number)
+        # a drawing undone since has a smaller id than the one under that number now, and no
+        # round keeps it; any other tag was never this round's
+        earlier = [
+            int(found.group(1))
+            for found in (ROUND_TAG.fullmatch(tag) for tag in if_match)
+            if found and int(found.group(1)) < undone.pk
+        ]
+        if earlier and not Round.objects.filter(pk__in=earlier).exists():
+            raise errors.RoundChanged(number=number)
+        raise errors.RoundTagUnknown(tag=", ".join(if_match), number=number)
     last = locked.rounds.order_by("-number").values_list("number", flat=True).first()
     if number != last:
         raise errors.NotLastRound(number=number, last=last)

@@ -219,6 +219,15 @@ def test_an_undo_names_the_drawing_it_saw_and_spares_a_round_drawn_again(as_caro
     stale = as_carol.delete(url, HTTP_IF_MATCH=seen["etag"])
     assert stale.status_code == 412 and codes(stale) == ["precondition_failed"]
     assert "Round 1 was drawn again since you read it" in stale.json()["errors"][0]["detail"]
+    # a tag that was never round 1's (mistyped, or another round's) is not said to be an old
+    # drawing of it
+    for tag in ('"round-x"', again["etag"].replace("round-", "round-9")):
+        wrong = as_carol.delete(url, HTTP_IF_MATCH=tag)
+        assert wrong.status_code == 412 and codes(wrong) == ["precondition_failed"]
+        assert wrong.json()["errors"][0]["detail"] == (
+            f"{tag} is not an ETag of round 1: it is not undone. Send the ETag that reading the "
+            "round answers."
+        )
     assert Match.objects.filter(pk__in=again["matches"]).count() == len(again["matches"])
     board = as_carol.get(f"/api/v1/tournaments/{tournament}/board/").json()
     assert board["round"]["etag"] == again["etag"]
