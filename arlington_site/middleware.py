@@ -77,16 +77,20 @@ def resolved_kwargs(request: HttpRequest) -> dict[str, Any]:
 
 
 class SecretsLogFilter(logging.Filter):
-    """Cuts the secrets out of the development server's request lines (``django.server``:
-    ``"GET /join/<code>/ HTTP/1.1" 200 …``), as the access log cuts them out of its own."""
+    """Cuts the secrets out of the lines Django writes about a request, as the access log cuts
+    them out of its own: the development server's request lines (``django.server``:
+    ``"GET /join/<code>/ HTTP/1.1" 200 …``) and the warning of an answer 4xx or 5xx
+    (``django.request``: ``Gone: /api/v1/invitations/<code>/``)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if record.name == "django.server" and record.args and isinstance(record.args, tuple):
-            line = record.args[0]
-            if isinstance(line, str) and line.count(" ") == 2:
-                method, full_path, version = line.split(" ")
-                line = f"{method} {loggable_path(full_path)} {version}"
-                record.args = (line, *record.args[1:])
+        args = record.args
+        if not (args and isinstance(args, tuple) and isinstance(args[0], str)):
+            return True
+        if record.name == "django.server" and args[0].count(" ") == 2:
+            method, full_path, version = args[0].split(" ")
+            record.args = (f"{method} {loggable_path(full_path)} {version}", *args[1:])
+        elif record.name == "django.request" and len(args) == 2 and isinstance(args[1], str):
+            record.args = (args[0], loggable_path(args[1]))
         return True
 
 

@@ -60,3 +60,13 @@ def test_the_development_servers_request_line_keeps_no_secret():
 
 def test_a_path_that_matches_no_url_is_kept():
     assert loggable_path(f"/nowhere/{CODE}/") == f"/nowhere/{CODE}/"
+
+
+def test_djangos_warning_of_a_refused_request_keeps_no_secret(client, caplog):
+    """A code that no longer works is answered 404 or 410, and Django writes a warning naming
+    the path (logger ``django.request``); the console's filter cuts the code there too."""
+    caplog.set_level(logging.WARNING, logger="django.request")
+    client.get(f"/api/v1/invitations/{CODE}/")
+    (record,) = [r for r in caplog.records if r.name == "django.request"]
+    assert SecretsLogFilter().filter(record)
+    assert record.getMessage() == "Not Found: /api/v1/invitations/Zq8v…/"
