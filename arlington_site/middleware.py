@@ -46,51 +46,73 @@ def loggable_path(full_path: str, kwargs: dict[str, Any] | None = None) -> str:
     """A request's path and query as a log may keep them: secrets cut to their first characters.
 
     ``kwargs`` are the URL's arguments where the request was resolved already; otherwise the
-    path is resolved here.
+    path is resolved here, also without its final slash (a request answered before its URL
+    matched: a redirect to the slash, a body refused for its size).
     """
     path, mark, query = full_path.partition("?")
     if kwargs is None:
-        try:
-            kwargs = resolve(path).kwargs
-        except Resolver404:
-            kwargs = {}
+        kwargs = _url_arguments(path)
     secrets = {kwargs[name] for name in SECRET_URL_PARTS & kwargs.keys()}
     if secrets:
-        path = "/".join(_hidden(part) if part in secrets else part for part in path.split("/"))
-    if query and any(name in query for name in SECRET_QUERY_PARAMETERS):
+        # the argument's own segment: the last one that holds it (a code "v1" leaves /api/v1/)
+        parts = path.split("/")
+        for secret in secrets:
+            at = max((i for i, part in enumerate(parts) if part == secret), default=None)
+            if at is not None:
+                parts[at] = _hidden(secret)
+        path = "/".join(parts)
+    if query:
         query = "&".join(_hidden_parameter(pair) for pair in query.split("&"))
     return path + mark + query
 
 
+def _url_arguments(path: str) -> dict[str, Any]:
+    for attempt in (path, path + "/") if not path.endswith("/") else (path,):
+        try:
+            return dict(resolve(attempt).kwargs)
+        except Resolver404:
+            continue
+    return {}
+
+
 def _hidden_parameter(pair: str) -> str:
-    """One ``name=value`` of a query, its value cut when it is a secret; as it came otherwise."""
+    """One ``name=value`` of a query, its value cut when it is a secret (as written, so that no
+    decoded character reaches the log); as it came otherwise."""
     name, equals, value = pair.partition("=")
     if equals and unquote_plus(name) in SECRET_QUERY_PARAMETERS:
-        return f"{name}={_hidden(unquote_plus(value))}"
+        return f"{name}={_hidden(value)}"
     return pair
 
 
-def resolved_kwargs(request: HttpRequest) -> dict[str, Any]:
-    """The URL's arguments of a request answered; none where no URL matched."""
+def resolved_kwargs(request: HttpRequest) -> dict[str, Any] | None:
+    """The URL's arguments of a request answered; None where no URL matched (yet)."""
     match = getattr(request, "resolver_match", None)
-    return dict(match.kwargs) if match is not None else {}
+    return dict(match.kwargs) if match is not None else None
 
 
 class SecretsLogFilter(logging.Filter):
     """Cuts the secrets out of the lines Django writes about a request, as the access log cuts
     them out of its own: the development server's request lines (``django.server``:
-    ``"GET /join/<code>/ HTTP/1.1" 200 …``) and the warning of an answer 4xx or 5xx
-    (``django.request``: ``Gone: /api/v1/invitations/<code>/``)."""
+    ``"GET /join/<code>/ HTTP/1.1" 200 …``) and every line written with the request beside it,
+    such as the warning of an answer 4xx or 5xx (``django.request``: ``Gone:
+    /api/v1/invitations/<code>/``) or of a refused CSRF token (``django.security.csrf``)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         args = record.args
-        if not (args and isinstance(args, tuple) and isinstance(args[0], str)):
+        if not (args and isinstance(args, tuple)):
             return True
-        if record.name == "django.server" and args[0].count(" ") == 2:
+        if record.name == "django.server" and isinstance(args[0], str) and args[0].count(" ") == 2:
             method, full_path, version = args[0].split(" ")
             record.args = (f"{method} {loggable_path(full_path)} {version}", *args[1:])
-        elif record.name == "django.request" and len(args) == 2 and isinstance(args[1], str):
-            record.args = (args[0], loggable_path(args[1]))
+            return True
+        request = getattr(record, "request", None)
+        path = getattr(request, "path", None)
+        if isinstance(path, str):
+            written = {path, path.encode("unicode_escape").decode("ascii")}  # as Django escapes
+            record.args = tuple(
+                loggable_path(arg) if isinstance(arg, str) and arg in written else arg
+                for arg in args
+            )
         return True
 
 

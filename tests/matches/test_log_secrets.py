@@ -4,6 +4,7 @@ whoever reads the log could otherwise join the club, open the link or watch the 
 from __future__ import annotations
 
 import logging
+from types import SimpleNamespace
 
 import pytest
 
@@ -24,6 +25,9 @@ TICKET = "eyJtYXRjaCI6M30:1tX:signature"
         f"/join/{CODE}/",
         f"/r/{TOKEN}/",
         f"/api/v1/matches/3/live/stream/?ticket={TICKET}&lang=fr",
+        f"/api/v1/matches/3/live/stream/?ti%63ket={TICKET}&lang=fr",  # the name written encoded
+        f"/r/{TOKEN}",  # answered before any URL matched: a redirect to the final slash
+        f"/join/{CODE}",
     ],
 )
 def test_the_access_line_shows_a_secrets_first_characters_only(client, caplog, path):
@@ -70,3 +74,30 @@ def test_djangos_warning_of_a_refused_request_keeps_no_secret(client, caplog):
     (record,) = [r for r in caplog.records if r.name == "django.request"]
     assert SecretsLogFilter().filter(record)
     assert record.getMessage() == "Not Found: /api/v1/invitations/Zq8v…/"
+
+
+def test_a_secret_is_cut_in_its_own_segment_only():
+    assert loggable_path("/api/v1/invitations/v1/") == "/api/v1/invitations/v1…/"
+
+
+def test_a_secret_is_cut_as_written_so_no_decoded_character_reaches_the_log():
+    logged = loggable_path("/api/v1/matches/3/live/stream/?ticket=%0A%0Dforged")
+    assert logged == "/api/v1/matches/3/live/stream/?ticket=%0A%…"
+
+
+def test_any_line_written_beside_the_request_keeps_no_secret():
+    """Django's CSRF refusal (``Forbidden (CSRF cookie not set.): /join/<code>/``) and its
+    other warnings carry the request: the path among their arguments is cut."""
+    path = f"/join/{CODE}/"
+    record = logging.LogRecord(
+        "django.security.csrf",
+        logging.WARNING,
+        __file__,
+        1,
+        "Forbidden (%s): %s",
+        ("CSRF cookie not set.", path),
+        None,
+    )
+    record.request = SimpleNamespace(path=path)
+    assert SecretsLogFilter().filter(record)
+    assert record.getMessage() == "Forbidden (CSRF cookie not set.): /join/Zq8v…/"
