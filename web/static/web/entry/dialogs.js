@@ -68,7 +68,9 @@ export async function showStale() {
   if (newer.version > 1) {
     try {
       const revisions = await request(`matches/${matchId}/hands/${handNumber}/revisions/?page=last`);
-      by = revisions.data.results.at(-1)?.by ?? by;
+      // the revision of the version shown (a revision's number is the version it made), not a
+      // later one saved since the hand was read
+      by = revisions.data.results.find((r) => r.revision === newer.version)?.by ?? by;
     } catch (error) {
       if (!(error instanceof ApiError || error instanceof OfflineError)) throw error;
     }
