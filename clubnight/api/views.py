@@ -38,8 +38,9 @@ ROUND_CONFLICT = error_response("RoundConflict", ["round_in_progress"])
 ENTRANT_CONFLICT = error_response("EntrantConflict", ["round_in_progress", "already_entered"])
 UNDO_CONFLICT = error_response("RoundUndoConflict", ["round_has_hands", "not_last_round"])
 # A player of the club who is not entered, or was withdrawn already; anyone else: not_found.
-ENTRANT_NOT_FOUND = error_response(
-    "EntrantNotFound", ["not_found", "player_not_entered", "already_withdrawn"]
+ENTRANT_NOT_FOUND = error_response("EntrantNotFound", ["not_found", "player_not_entered"])
+WITHDRAWN_NOT_FOUND = error_response(
+    "EntrantWithdrawalNotFound", ["not_found", "player_not_entered", "already_withdrawn"]
 )
 ROUND_ETAG = OpenApiParameter(
     "ETag",
@@ -357,7 +358,7 @@ class EntrantDetailView(TournamentMixin):
             raise exceptions.NotFound()
         return Response(s.EntrantLineSerializer(entry).data)
 
-    @extend_schema(responses={204: None, 404: ENTRANT_NOT_FOUND, 409: ROUND_CONFLICT})
+    @extend_schema(responses={204: None, 404: WITHDRAWN_NOT_FOUND, 409: ROUND_CONFLICT})
     def delete(self, request: Request, pk: int, player: int) -> Response:
         tournament = self.get_tournament(SCOREKEEPING)
         if not 0 < player <= selectors.LARGEST_ID:  # names no row: never sent to the database

@@ -331,6 +331,7 @@ def test_an_entrants_404s_carry_codes_the_description_lists(as_carol, bobs_club,
     for method, found in seen.items():
         assert found <= declared_404_codes(method), method
     assert "already_withdrawn" in declared_404_codes("delete")
+    assert "already_withdrawn" not in declared_404_codes("get")  # a read never answers it
 
 
 def test_a_draw_that_cannot_fill_a_table_says_what_to_do(as_carol, club, crowd):
