@@ -268,9 +268,12 @@ def round_undo(
             for found in (ROUND_TAG.fullmatch(tag) for tag in if_match)
             if found and int(found.group(1)) < undone.pk
         ]
-        if earlier and not Round.objects.filter(pk__in=earlier).exists():
+        if earlier and not locked.rounds.filter(pk__in=earlier).exists():
             raise errors.RoundChanged(number=number)
-        raise errors.RoundTagUnknown(tag=", ".join(if_match), number=number)
+        shown = ", ".join(if_match)
+        raise errors.RoundTagUnknown(
+            tag=shown if len(shown) <= 60 else f"{shown[:60]}…", number=number
+        )
     last = locked.rounds.order_by("-number").values_list("number", flat=True).first()
     if number != last:
         raise errors.NotLastRound(number=number, last=last)
