@@ -22,6 +22,7 @@ from matches import live, selectors
 from matches.api import http
 from matches.api.errors import error_response
 from matches.api.permissions import SCOREKEEPING, ClubRole, requester
+from matches.api.serializers import hands as hand_serializers
 from matches.api.serializers.hands import HandWithMatchSerializer
 from matches.api.views.base import location
 from matches.models import LiveHand
@@ -199,6 +200,14 @@ EVENT_REFUSED = error_response(
         {code.value for codes in CATALOGUES for code in codes}
         | {"live_hand_overtaken", "hand_already_recorded"}
     ),
+    extra={
+        "recorded": hand_serializers.HandSerializer(
+            required=False, help_text="`hand_already_recorded`: the hand as recorded."
+        ),
+        "differences": hand_serializers.DifferencesSerializer(
+            required=False, help_text="`hand_already_recorded`: what your entry changes."
+        ),
+    },
 )
 START_CONFLICT = error_response(
     "LiveStartConflict",

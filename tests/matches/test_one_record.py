@@ -20,6 +20,7 @@ from matches.models import (
     LiveStatus,
     SecondEntry,
 )
+from tests.api import openapi
 from tests.factories import BEN_13, CLEO_13, ann_goes_out, finish, record, start_match, went_out
 
 
@@ -291,6 +292,12 @@ def test_a_live_finish_after_a_different_whole_entry_is_refused_and_kept(
     assert done.status_code == 409
     answer = done.json()
     assert answer["errors"][0]["code"] == "hand_already_recorded"
+    # as the description of POST live/events/ declares it, for a generated client
+    events = "/api/v1/matches/{match_pk}/live/events/"
+    assert "hand_already_recorded" in openapi.declared_codes(events, "post", 409)
+    declared = openapi.resolved(openapi.operation(events, "post")["responses"]["409"])
+    envelope = openapi.resolved(declared["content"]["application/json"]["schema"])
+    assert {"recorded", "differences"} <= envelope["properties"].keys()
     (ben_differs,) = answer["differences"]["players"]
     assert ben_differs["player"] == ben
     assert (ben_differs["held_only_recorded"], ben_differs["held_only_submitted"]) == (
