@@ -83,10 +83,12 @@ def test_the_compiled_catalog_is_up_to_date_with_the_po_file(language):
         catalog = gettext.GNUTranslations(compiled)._catalog  # type: ignore[attr-defined]
     expected: dict[object, str] = {}
     for entry in messages(language):
+        # a message with a context is kept under "context\x04msgid", as gettext keeps it
+        msgid = entry.msgid if entry.msgctxt is None else f"{entry.msgctxt}\x04{entry.msgid}"
         if entry.msgid_plural is None:
-            expected[entry.msgid] = entry.msgstr[0]
+            expected[msgid] = entry.msgstr[0]
         else:
-            expected.update({(entry.msgid, n): text for n, text in entry.msgstr.items()})
+            expected.update({(msgid, n): text for n, text in entry.msgstr.items()})
     found = {key: value for key, value in catalog.items() if key}
     assert found == expected, "run `make messages` (compilemessages)"
 

@@ -328,6 +328,19 @@ def test_the_pages_fit_200_percent_zoom_in_french_and_portuguese(
     assert visit(page, pages, screenshot) == {name: [] for name in pages}
 
 
+def test_the_season_lists_short_option_leaves_the_french_title_whole(
+    new_context, live_server, alice, club, season
+):
+    """French "Depuis toujours" does not fit the season list at 200 % zoom beside its button,
+    so the list says "Toutes" (all seasons); the page's title keeps the whole words."""
+    page = phone(new_context, SIZES["200%-zoom"], "fr-FR")
+    sign_in_cookie(page.context, alice, live_server)
+    page.goto(f"/clubs/{club.pk}/standings/")
+    expect(page.locator("#season option").first).to_have_text("Toutes")
+    expect(page).to_have_title(f"Depuis toujours · {club.name}")
+    assert fits(page) == []
+
+
 @pytest.mark.parametrize("language", ["fr-FR", "pt-PT", "en-GB"])
 def test_the_pickers_buttons_break_no_word_at_200_percent_zoom(
     new_context, live_server, alice, club, roster, language, screenshot
