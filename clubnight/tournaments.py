@@ -215,12 +215,9 @@ def entrant_withdraw(*, tournament: Tournament, player: int) -> bool:
     (a roster player not entered), each naming the player.
     """
     locked, _ = _between_rounds(tournament)
-    entry = locked.entrants.filter(player_id=player).select_related("player").first()
+    entry = entrant_of(locked, player)  # read once the tournament is locked
     if entry is None:
-        name = Player.objects.filter(pk=player, club_id=locked.club_id).values_list("name")
-        if not name:
-            return False  # another club's player, or none: nothing to name
-        raise errors.NotEntered(player=name[0][0])
+        return False  # another club's player, or none: nothing to name
     if entry.withdrawn:
         raise errors.AlreadyWithdrawn(player=entry.player.name)
     if Seat.objects.filter(match__round_table__round__tournament=locked, player_id=player).exists():
