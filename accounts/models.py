@@ -54,8 +54,8 @@ class IdempotentAnswer(models.Model):
 class RateCounter(models.Model):
     """One fixed window's count of one rate limit, when the cache is the database.
 
-    Kept by accounts/ratelimit.py with one atomic upsert per request; rows of windows that
-    have passed are deleted now and then.
+    Kept by accounts/ratelimit.py, each request counted in a transaction that holds the key's
+    advisory lock; rows of windows that have passed are deleted now and then.
     """
 
     key = models.CharField(max_length=255, primary_key=True)

@@ -3,11 +3,17 @@
 A limit of N per window is counted as a sliding window estimated from two fixed windows: the
 current one's count plus the previous one's, weighted by how much of it the sliding window
 still covers. A request is counted by one atomic step (Redis: a Lua script around ``INCR``;
-PostgreSQL: one ``INSERT … ON CONFLICT DO UPDATE … RETURNING``; local memory: under the
-cache's lock), and a refused request is taken back out, so that N parallel requests can never
-all read the same old count: at most N are admitted in a window, plus a small slack when the
+PostgreSQL: a transaction that holds the key's advisory lock; local memory: under a lock of the
+process), and a refused request is taken back out, so that N parallel requests can never all
+read the same old count: at most N are admitted in a window, plus a small slack when the
 previous window's requests came in a burst at its end (the estimate spreads them evenly), never
 more than N times the share of the window elapsed since it turned.
+
+The clock is read inside that atomic step (Redis: its ``TIME``), never before it: a request
+that read the time just before a window turned, and reached the store only after another
+request had already counted in the new window, would otherwise still count in the old one,
+after the new window's request had read the old one's count as final, and a burst at the turn
+of a window could get past the limit.
 
 When the store cannot be reached, ``hit`` raises ``CounterUnavailable``: the throttles decide
 what that means (accounts/throttles.py).
@@ -30,21 +36,37 @@ from django.utils import timezone
 COUNTERS_TABLE = "accounts_ratecounter"
 REQUEST_ATTRIBUTE = "arlington_rate_limit"  # the tightest Window of a request, for its headers
 
-# KEYS: this window's counter, the previous window's. ARGV: limit, weight of the previous
-# window (0..1), the counter's life (ms). Returns {admitted (0/1), count after this request}.
+# KEYS: the counter's name without its window. ARGV: limit, the window (s), count (1) or only
+# read (0). The window is chosen from Redis's own clock, inside the script. Returns {admitted
+# (0/1), count after this request, the window's number, ms until it turns}.
 HIT = """
-local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
-local previous = tonumber(redis.call('GET', KEYS[2]) or '0')
-local estimate = previous * tonumber(ARGV[2]) + count
-if estimate > tonumber(ARGV[1]) then
-  redis.call('DECR', KEYS[1])
-  return {0, math.ceil(estimate - 1)}
+if redis.replicate_commands then redis.replicate_commands() end
+local time = redis.call('TIME')
+local now = tonumber(time[1]) + tonumber(time[2]) / 1000000
+local duration, limit = tonumber(ARGV[2]), tonumber(ARGV[1])
+local number = math.floor(now / duration)
+local weight = 1 - (now - number * duration) / duration
+local current = KEYS[1] .. ':' .. string.format('%d', number)
+local previous = KEYS[1] .. ':' .. string.format('%d', number - 1)
+local reset = math.ceil(((number + 1) * duration - now) * 1000)
+local before = tonumber(redis.call('GET', previous) or '0') * weight
+if ARGV[3] == '0' then
+  local estimate = math.ceil(before + tonumber(redis.call('GET', current) or '0'))
+  return {estimate < limit and 1 or 0, estimate, number, reset}
 end
-return {1, math.ceil(estimate)}
+local count = redis.call('INCR', current)
+if count == 1 then redis.call('PEXPIRE', current, duration * 2000) end
+local estimate = before + count
+if estimate > limit then
+  redis.call('DECR', current)
+  return {0, math.ceil(estimate - 1), number, reset}
+end
+return {1, math.ceil(estimate), number, reset}
 """
 
 _local_lock = threading.Lock()
+
+Hit = tuple[bool, int, int, float]  # admitted, the estimate after it, the window, s until it turns
 
 
 class CounterUnavailable(Exception):
@@ -59,6 +81,13 @@ class Window:
     limit: int
     remaining: int
     reset: int  # seconds until the current fixed window turns
+    number: int  # the fixed window it was counted in, for ``release``
+
+
+def clock() -> float:
+    """The time the database and local-memory stores count by, read inside their atomic step
+    (Redis reads its own)."""
+    return time.time()
 
 
 def _store() -> str:
@@ -70,35 +99,30 @@ def _store() -> str:
     return "local"
 
 
-def hit(
-    key: str, limit: int, duration: int, *, count: bool = True, now: float | None = None
-) -> Window:
+def hit(key: str, limit: int, duration: int, *, count: bool = True) -> Window:
     """Count one request against ``key`` (``limit`` per ``duration`` seconds), atomically.
 
     With ``count=False`` only read where the count stands (and admit if under the limit).
-    ``now`` is the clock's reading (the throttles pass their own timer's).
     """
-    now = time.time() if now is None else now
-    number = int(now // duration)
-    weight = 1 - (now - number * duration) / duration
-    current, previous = f"ratelimit:{key}:{number}", f"ratelimit:{key}:{number - 1}"
-    reset = max(1, math.ceil((number + 1) * duration - now))
+    name = f"ratelimit:{key}"
     store = _store()
     try:
         if store == "redis":
-            admitted, estimate = _redis_hit(current, previous, limit, weight, duration, count)
+            admitted, estimate, number, reset = _redis_hit(name, limit, duration, count)
         elif store == "database":
-            admitted, estimate = _database_hit(current, previous, limit, weight, duration, count)
+            admitted, estimate, number, reset = _database_hit(name, limit, duration, count)
         else:
-            admitted, estimate = _local_hit(current, previous, limit, weight, duration, count)
+            admitted, estimate, number, reset = _local_hit(name, limit, duration, count)
     except (DatabaseError, OSError, _redis_errors()) as error:
         raise CounterUnavailable(str(error)) from error
-    return Window(admitted, limit, max(0, limit - estimate), reset)
+    return Window(admitted, limit, max(0, limit - estimate), max(1, math.ceil(reset)), number)
 
 
-def release(key: str, duration: int, *, now: float | None = None) -> None:
-    """Take back one request counted against ``key`` in the current window (never below 0)."""
-    name = f"ratelimit:{key}:{int((time.time() if now is None else now) // duration)}"
+def release(key: str, duration: int, number: int) -> None:
+    """Take back one request counted against ``key`` in the fixed window ``number`` (the
+    ``Window`` it got), never below 0: once that window has turned, its count is the previous
+    one's, and taking one back still lowers the estimate."""
+    name = f"ratelimit:{key}:{number}"
     store = _store()
     try:
         if store == "redis":
@@ -123,6 +147,15 @@ def release(key: str, duration: int, *, now: float | None = None) -> None:
         raise CounterUnavailable(str(error)) from error
 
 
+def _windows(name: str, duration: int, now: float) -> tuple[str, str, float, int, float]:
+    """The current and previous windows' counters at ``now``: their names, the previous one's
+    weight, the current one's number and the seconds until it turns."""
+    number = int(now // duration)
+    weight = 1 - (now - number * duration) / duration
+    reset = (number + 1) * duration - now
+    return f"{name}:{number}", f"{name}:{number - 1}", weight, number, reset
+
+
 def _redis_errors() -> type[Exception]:
     from redis.exceptions import RedisError
 
@@ -133,61 +166,59 @@ def _redis_client() -> Any:
     return cache._cache.get_client(write=True)  # type: ignore[attr-defined]
 
 
-def _redis_hit(
-    current: str, previous: str, limit: int, weight: float, duration: int, count: bool
-) -> tuple[bool, int]:
-    client = _redis_client()
-    if not count:
-        found, before = client.mget(current, previous)
-        estimate = math.ceil(int(before or 0) * weight + int(found or 0))
-        return estimate < limit, estimate
-    admitted, estimate = client.eval(
-        HIT, 2, current, previous, limit, f"{weight:.6f}", 2 * duration * 1000
+def _redis_hit(name: str, limit: int, duration: int, count: bool) -> Hit:
+    admitted, estimate, number, reset = _redis_client().eval(
+        HIT, 1, name, limit, duration, "1" if count else "0"
     )
-    return bool(admitted), int(estimate)
+    return bool(admitted), int(estimate), int(number), int(reset) / 1000
 
 
-def _database_hit(
-    current: str, previous: str, limit: int, weight: float, duration: int, count: bool
-) -> tuple[bool, int]:
-    expires = timezone.now() + dt.timedelta(seconds=2 * duration)
-    with transaction.atomic(using="default"), connections["default"].cursor() as cursor:
-        if count:
+def _database_hit(name: str, limit: int, duration: int, count: bool) -> Hit:
+    connection = connections["default"]
+    with transaction.atomic(using="default"), connection.cursor() as cursor:
+        if count and connection.vendor == "postgresql":
+            # Every count on this key waits for the one before to commit, and reads the clock
+            # after it has (a read only needs none): SQLite's transactions already take its
+            # write lock when they begin.
             cursor.execute(
-                f"INSERT INTO {COUNTERS_TABLE} (key, count, expires) VALUES (%s, 1, %s) "
-                f"ON CONFLICT (key) DO UPDATE SET count = {COUNTERS_TABLE}.count + 1 "
-                "RETURNING count",
-                [current, expires],
+                "SELECT pg_advisory_xact_lock(hashtextextended('ratelimit:' || %s, 0))", [name]
             )
-            (found,) = cursor.fetchone()
-        else:
-            cursor.execute(f"SELECT count FROM {COUNTERS_TABLE} WHERE key = %s", [current])
-            row = cursor.fetchone()
-            found = row[0] if row else 0
+        current, previous, weight, number, reset = _windows(name, duration, clock())
         cursor.execute(f"SELECT count FROM {COUNTERS_TABLE} WHERE key = %s", [previous])
         row = cursor.fetchone()
-        estimate = math.ceil((row[0] if row else 0) * weight + found)
+        before = (row[0] if row else 0) * weight
         if not count:
-            return estimate < limit, estimate
+            cursor.execute(f"SELECT count FROM {COUNTERS_TABLE} WHERE key = %s", [current])
+            row = cursor.fetchone()
+            estimate = math.ceil(before + (row[0] if row else 0))
+            return estimate < limit, estimate, number, reset
+        expires = timezone.now() + dt.timedelta(seconds=2 * duration)
+        cursor.execute(
+            f"INSERT INTO {COUNTERS_TABLE} (key, count, expires) VALUES (%s, 1, %s) "
+            f"ON CONFLICT (key) DO UPDATE SET count = {COUNTERS_TABLE}.count + 1 "
+            "RETURNING count",
+            [current, expires],
+        )
+        (found,) = cursor.fetchone()
+        estimate = math.ceil(before + found)
         if estimate > limit:
             cursor.execute(
                 f"UPDATE {COUNTERS_TABLE} SET count = count - 1 WHERE key = %s", [current]
             )
-            return False, estimate - 1
+            return False, estimate - 1, number, reset
         if random.random() < 0.01:  # now and then, forget the windows that have passed
             cursor.execute(f"DELETE FROM {COUNTERS_TABLE} WHERE expires < now()")
-    return True, estimate
+    return True, estimate, number, reset
 
 
-def _local_hit(
-    current: str, previous: str, limit: int, weight: float, duration: int, count: bool
-) -> tuple[bool, int]:
+def _local_hit(name: str, limit: int, duration: int, count: bool) -> Hit:
     with _local_lock:
+        current, previous, weight, number, reset = _windows(name, duration, clock())
         found = int(cache.get(current, 0)) + (1 if count else 0)
         estimate = math.ceil(int(cache.get(previous, 0)) * weight + found)
         if not count:
-            return estimate < limit, estimate
+            return estimate < limit, estimate, number, reset
         if estimate > limit:
-            return False, estimate - 1
+            return False, estimate - 1, number, reset
         cache.set(current, found, 2 * duration)
-    return True, estimate
+    return True, estimate, number, reset

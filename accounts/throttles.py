@@ -71,8 +71,7 @@ class CountingThrottle(SimpleRateThrottle):
         if self.key is None:
             return True
         try:
-            self.now = self.timer()
-            self.window = ratelimit.hit(self.key, self.num_requests, self.duration, now=self.now)
+            self.window = ratelimit.hit(self.key, self.num_requests, self.duration)
         except ratelimit.CounterUnavailable as error:
             logger.warning("rate limit %s not counted: %s", self.scope, error)
             if self.fail_closed:
@@ -127,9 +126,7 @@ class SignInThrottle(CountingThrottle):
         password), the ones in flight left out."""
         assert self.key is not None
         try:
-            window = ratelimit.hit(
-                f"{self.key}:{what}", UNCAPPED, self.duration, count=False, now=self.now
-            )
+            window = ratelimit.hit(f"{self.key}:{what}", UNCAPPED, self.duration, count=False)
         except ratelimit.CounterUnavailable:
             raise SignInUnavailable() from None
         return window.limit - window.remaining
@@ -140,8 +137,8 @@ class SignInThrottle(CountingThrottle):
             return
         self.forgiven = True
         try:
-            ratelimit.release(self.key, self.duration, now=self.now)
-            ratelimit.hit(f"{self.key}:done", UNCAPPED, self.duration, now=self.now)  # progress
+            ratelimit.release(self.key, self.duration, self.window.number)
+            ratelimit.hit(f"{self.key}:done", UNCAPPED, self.duration)  # progress
         except ratelimit.CounterUnavailable:
             logger.warning("a successful sign-in stayed counted: the store is unreachable")
 
@@ -152,7 +149,7 @@ class SignInThrottle(CountingThrottle):
             return
         self.settled = True
         try:  # a count only: the slot taken before the check already limits the attempts
-            ratelimit.hit(f"{self.key}:failed", UNCAPPED, self.duration, now=self.now)
+            ratelimit.hit(f"{self.key}:failed", UNCAPPED, self.duration)
         except ratelimit.CounterUnavailable:
             logger.warning("a failed sign-in was not counted apart: the store is unreachable")
 

@@ -15,6 +15,8 @@ from django.urls import clear_url_caches
 from rest_framework.test import APIClient
 from rest_framework.throttling import SimpleRateThrottle
 
+from accounts import ratelimit
+
 TOKEN_URL = "/api/v1/auth/token/"
 ADMIN_LOGIN = "/admin/login/"
 PASSWORD = "staff-pw-1234"
@@ -31,7 +33,7 @@ class Clock:
 @pytest.fixture
 def clock(monkeypatch) -> Clock:
     clock = Clock()
-    monkeypatch.setattr(SimpleRateThrottle, "timer", lambda self: clock())
+    monkeypatch.setattr(ratelimit, "clock", clock)
     return clock
 
 
