@@ -24,6 +24,7 @@ from django.utils.translation import gettext
 
 from matches import errors, statements
 from matches.models import HandDraftPart, MatchStatus, Player
+from matches.services import hands as hand_services
 from scoring import Ending, rulesets
 from scoring.violations import label
 
@@ -122,7 +123,9 @@ def _ending_data(
         )
     went_out = data.get("went_out")
     if went_out is not None and went_out not in names:
-        raise errors.PlayerNotSeated(attr="went_out", player=went_out)
+        raise errors.PlayerNotSeated(
+            attr="went_out", player=hand_services.unseated_name(went_out, match.club)
+        )
     if went_out is not None and ending != str(Ending.WENT_OUT):
         raise errors.WentOutNotAllowed(player=names[went_out])  # it could never be recorded
     known = {flag.name for flag in rules.flags}
@@ -219,7 +222,7 @@ def _writable(
         raise errors.LiveHandInProgress(attr="number", number=number)
     names = {seat.player: seat.name for seat in match.seats}
     if player_id is not None and player_id not in names:
-        raise errors.DraftPlayerNotSeated(player=player_id)
+        raise errors.DraftPlayerNotSeated(player=hand_services.unseated_name(player_id, match.club))
     if not any_part:
         linked = set(Player.objects.filter(pk__in=names, user=user).values_list("pk", flat=True))
         own = ", ".join(names[p] for p in names if p in linked)  # in seat order

@@ -239,7 +239,8 @@ def live_append(
     for player in [data.get("player"), *(int(p) for p in data.get("held", {}))]:
         if player is not None and player not in players:
             raise errors.PlayerNotSeated(
-                attr="player" if "player" in data else f"held.{player}", player=player
+                attr="player" if "player" in data else f"held.{player}",
+                player=hand_services.unseated_name(player, match.club_id),
             )
     if data["type"] == "finish":
         return _finish(live, state, data, players, user, sequence, idempotency_key, device)

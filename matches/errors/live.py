@@ -46,7 +46,7 @@ class LiveHandOvertaken(MatchError):
 
 class PlayerNotSeated(MatchError):
     code = "player_not_seated"
-    message = _("Player {player} is not seated at this match.")
+    message = _("{player} is not seated at this match.")
 
 
 class NothingToUndo(MatchError):

@@ -101,6 +101,17 @@ def _rules(ruleset: str, options: Mapping[str, object]) -> Rules:
     return Rules(rulesets.ruleset(ruleset), options)
 
 
+def unseated_name(player_id: int, club_id: int | None) -> str:
+    """How a sentence names a player who is not seated at the match: as the roster of club
+    ``club_id`` names them, or as "Player 17" when that club has no such player, or no club is
+    given (another club's names never show)."""
+    found = None
+    if club_id is not None:
+        roster = Player.objects.filter(pk=player_id, club_id=club_id)
+        found = roster.values_list("name", flat=True).first()
+    return found or gettext("Player {id}").format(id=player_id)
+
+
 def _rule(
     rules: Rules, entry: HandEntry, names: Mapping[int, str], club_id: int | None = None
 ) -> scoring.HandRuling:
@@ -117,12 +128,7 @@ def _rule(
         if player_id in refs:
             return refs[player_id]
         if player_id not in unseated:
-            found = None
-            if club_id is not None:
-                roster = Player.objects.filter(pk=player_id, club_id=club_id)
-                found = roster.values_list("name", flat=True).first()
-            name = found or gettext("Player {id}").format(id=player_id)
-            unseated[player_id] = PlayerRef(player_id, name)
+            unseated[player_id] = PlayerRef(player_id, unseated_name(player_id, club_id))
         return unseated[player_id]
 
     hand = scoring.HandInput(

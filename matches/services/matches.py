@@ -20,6 +20,7 @@ from matches.models import (
     written_name,
 )
 from matches.selectors import LARGEST_ID
+from matches.services import hands as hand_services
 from scoring import rulesets
 
 # --- matches -------------------------------------------------------------------------------
@@ -86,7 +87,11 @@ def match_create(
             raise errors.InvalidSetup("season_not_in_club", attr="season", season=season)
     dealer = players[0] if first_dealer is None else first_dealer
     if dealer not in seen:
-        raise errors.InvalidSetup("first_dealer_not_seated", attr="first_dealer", player=dealer)
+        raise errors.InvalidSetup(
+            "first_dealer_not_seated",
+            attr="first_dealer",
+            player=hand_services.unseated_name(dealer, club.pk),
+        )
     match = Match.objects.create(
         club=club,
         season=chosen,

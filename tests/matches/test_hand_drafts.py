@@ -224,9 +224,13 @@ def test_the_version_is_required(as_carol, match, seated):
 
 
 def test_a_player_not_seated_has_no_part(as_carol, match, roster):
-    dev = roster[3].pk
-    response = put_player(as_carol, match["id"], dev, {"hand": [], "version": 0})
+    dev = roster[3]
+    response = put_player(as_carol, match["id"], dev.pk, {"hand": [], "version": 0})
     assert response.status_code == 404 and codes(response) == ["not_found"]
+    # named as the club's roster names them; an id the roster does not have, by its number
+    assert response.json()["errors"][0]["detail"] == f"{dev.name} is not seated at this match."
+    unknown = put_player(as_carol, match["id"], 987654, {"hand": [], "version": 0})
+    assert unknown.json()["errors"][0]["detail"] == "Player 987654 is not seated at this match."
 
 
 def test_who_went_out_must_be_seated(as_carol, match, roster):
@@ -235,6 +239,7 @@ def test_who_went_out_must_be_seated(as_carol, match, roster):
     assert response.status_code == 400
     (error,) = response.json()["errors"]
     assert (error["code"], error["attr"]) == ("player_not_seated", "went_out")
+    assert error["detail"] == f"{roster[3].name} is not seated at this match."
 
 
 def test_an_ending_that_is_no_ending_is_refused(as_carol, match):

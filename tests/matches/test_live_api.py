@@ -208,6 +208,10 @@ def test_an_event_for_someone_not_seated_is_a_bad_request(table, roster):
     response = table.send({"type": "draw", "player": roster[4].pk})
     assert response.status_code == 400
     assert response.json()["errors"][0]["code"] == "player_not_seated"
+    # named as the club's roster names them, not by an id the scorekeeper never sees
+    assert (
+        response.json()["errors"][0]["detail"] == f"{roster[4].name} is not seated at this match."
+    )
 
 
 def test_appending_needs_the_current_etag(table, players):

@@ -99,6 +99,8 @@ def test_the_first_dealer_must_be_seated(as_carol, club, roster):
     response = create(as_carol, club, [roster[0].pk, roster[1].pk], first_dealer=roster[2].pk)
     assert response.status_code == 400
     assert codes(response) == [("first_dealer_not_seated", "first_dealer")]
+    detail = response.json()["errors"][0]["detail"]
+    assert detail == f"The first dealer {roster[2].name} is not seated at this match."
     assert not Match.objects.exists()
 
 
