@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 from io import StringIO
 
 import pytest
@@ -9,6 +11,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.db.models import Sum
 from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
 
 from matches.models import (
     TARGET_TOTAL,
@@ -51,9 +54,24 @@ def test_seed_demo_makes_a_superuser_who_can_log_in():
 
     demo = get_user_model().objects.get(username="demo")
     assert demo.is_superuser and demo.check_password("demo-arlington")
-    assert Token.objects.get(user=demo).key in output
     assert "/admin/" in output and "/api/docs/" in output
     assert "local use" in output
+
+
+def test_seed_demo_says_how_to_get_a_device_token():
+    """The printed curl command, sent as it is, gives a device token that reads the matches;
+    no legacy one-per-user token is made (that endpoint is deprecated)."""
+    output = seed_demo()
+
+    (command,) = [line for line in output.splitlines() if "auth/tokens/" in line]
+    path = re.search(r"http://[^/]+(/api/v1/auth/tokens/)", command).group(1)
+    body = json.loads(re.search(r"-d '(.*)'", command).group(1))
+    issued = APIClient().post(path, body, format="json")
+    assert issued.status_code == 201, issued.json()
+    reader = APIClient(HTTP_AUTHORIZATION=f"Token {issued.json()['token']}")
+    assert reader.get("/api/v1/matches/").status_code == 200
+    assert "Authorization: Token <token>" in output
+    assert not Token.objects.exists()
 
 
 def test_seed_demo_run_twice_creates_nothing_new():
@@ -63,7 +81,7 @@ def test_seed_demo_run_twice_creates_nothing_new():
     second = seed_demo()
 
     assert counts() == before
-    assert Token.objects.get().key in first and Token.objects.get().key in second
+    assert first.split("Demo login")[1] == second.split("Demo login")[1]
 
 
 def test_seed_demo_if_empty_skips_a_database_with_a_club(alice):
@@ -105,4 +123,4 @@ def test_seed_demo_if_empty_still_shows_the_demo_login_once_loaded():
     output = seed_demo("--if-empty")
 
     assert counts() == before
-    assert Token.objects.get().key in output
+    assert "demo / demo-arlington" in output and "/api/v1/auth/tokens/" in output

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import os
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand, CommandParser
-from rest_framework.authtoken.models import Token
 
 from matches import demo
 from matches.models import Club
@@ -42,9 +42,10 @@ class Command(BaseCommand):
         self.login(user)
 
     def login(self, user: User) -> None:
-        """Say how to log in as the demo user, with a warning that it is for local use."""
-        token, _ = Token.objects.get_or_create(user=user)
+        """Say how to log in as the demo user, with a warning that it is for local use; for the
+        API, how to get a device token (the legacy one-per-user token is deprecated)."""
         site = base_url()
+        credentials = json.dumps({"username": demo.USERNAME, "password": demo.PASSWORD})
         self.stdout.write(
             self.style.WARNING(
                 f"The demo user {demo.USERNAME!r} is a superuser with a published password: "
@@ -55,9 +56,10 @@ class Command(BaseCommand):
             "\nDemo login\n"
             f"  user / password : {demo.USERNAME} / {demo.PASSWORD}\n"
             f"  scorekeeper app : {site}/ (sign in with the user above)\n"
-            f"  API token       : {token.key}\n"
-            f"                    curl -H 'Authorization: Token {token.key}' "
-            f"{site}/api/v1/matches/\n"
+            f"  API token       : curl -X POST {site}/api/v1/auth/tokens/ "
+            f"-H 'Content-Type: application/json' -d '{credentials}'\n"
+            "                    answers the token, for "
+            f"curl -H 'Authorization: Token <token>' {site}/api/v1/matches/\n"
             f"  admin           : {site}/admin/\n"
             f"  API docs        : {site}/api/docs/\n"
         )
