@@ -12,6 +12,7 @@ which deletes its draft).
 from __future__ import annotations
 
 import datetime
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -253,8 +254,11 @@ def draft_part_contest(
     card the other has not) sends its own version here rather than over the part: the part
     stays as written, and every phone reading the draft sees both (``contest``), so that the
     choice can be made on either. ``expected_version`` is the part's version the phone's cards
-    differ from; a newer contest replaces an older one. A write of the part (``draft_part_save``:
-    one version kept, or a third) settles it, and so does ``draft_contest_drop``.
+    differ from; a newer contest replaces an older one. A version with the same cards as the
+    part, in whatever order, is no choice: it is not kept, and it withdraws the contest this
+    same phone (user and device) offered before, which the phone no longer holds. A write of
+    the part (``draft_part_save``: one version kept, or a third) settles it, and so does
+    ``draft_contest_drop``.
 
     Raises, writing nothing: as ``draft_part_save``, and ``errors.DraftChanged`` when the part
     is not at ``expected_version`` (or not written at all: there is nothing to differ from).
@@ -271,6 +275,12 @@ def draft_part_contest(
         )
     if expected_version != version:
         _changed(match, number, player_id, names, version)
+    if _same_cards(current.data, data):  # no choice to make: the part already holds them
+        offered = current.contest or {}
+        if (offered.get("by"), offered.get("device")) == (user.get_username(), device):
+            current.contest = None  # this phone's earlier offer: it now agrees with the part
+            current.save(update_fields=["contest"])
+        return _draft(match, number)
     current.contest = {
         "melds": list(data["melds"]),
         "hand": list(data["hand"]),
@@ -280,6 +290,17 @@ def draft_part_contest(
     }
     current.save(update_fields=["contest"])  # the part's `at` stays when it was written
     return _draft(match, number)
+
+
+def _same_cards(part: Mapping[str, Any], offered: Mapping[str, Any]) -> bool:
+    """Whether two versions of a player's cards hold the same melds and the same cards in
+    hand, in whatever order they were tapped."""
+
+    def melds(cards: Mapping[str, Any]) -> Counter[tuple[str, ...]]:
+        return Counter(tuple(sorted(meld)) for meld in cards.get("melds", []))
+
+    same_hand = Counter(part.get("hand", [])) == Counter(offered.get("hand", []))
+    return same_hand and melds(part) == melds(offered)
 
 
 @transaction.atomic

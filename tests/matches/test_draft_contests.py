@@ -158,3 +158,37 @@ def test_a_contest_of_a_part_never_written_says_so(as_alice, match, roster):
     detail = refused.json()["errors"][0]["detail"]
     assert f"{ben.name}'s cards in hand 1 have not been written yet" in detail
     assert "has changed" not in detail
+
+
+def test_a_version_with_the_same_cards_is_no_choice(as_carol, as_alice, match, roster):
+    """Alice's phone tapped Ann's cards in another order: the same cards, nothing to choose,
+    so no contest is shown to the table."""
+    ann = roster[0].pk
+    written(as_carol, match, ann)
+    same = {"melds": [["8H", "6H", "7H"]], "hand": ["KC"], "version": 1}
+    offered = as_alice.put(contest_url(match["id"], ann), same, format="json")
+    assert offered.status_code == 200, offered.json()
+    assert part_of(offered, ann)["contest"] is None
+    assert HandDraftPart.objects.get(player_id=ann).contest is None
+    # a version that does differ is still kept beside the part
+    assert offer(as_alice, match, ann).status_code == 200
+    assert HandDraftPart.objects.get(player_id=ann).contest is not None
+
+
+def test_a_phone_that_comes_to_the_parts_cards_withdraws_its_own_offer(
+    as_carol, as_alice, match, roster
+):
+    """Alice's phone offered its version, then its player tapped until its cards were the
+    part's: its offer is withdrawn, so no phone is left offered cards none holds any more.
+    Another phone's offer is not withdrawn by Alice's agreeing."""
+    ann = roster[0].pk
+    written(as_carol, match, ann)
+    assert offer(as_alice, match, ann).status_code == 200
+    same = {"melds": [["8H", "6H", "7H"]], "hand": ["KC"], "version": 1}
+    agreed = as_alice.put(contest_url(match["id"], ann), same, format="json")
+    assert agreed.status_code == 200, agreed.json()
+    assert part_of(agreed, ann)["contest"] is None
+
+    assert offer(as_alice, match, ann).status_code == 200  # offered again, by Alice
+    as_carol.put(contest_url(match["id"], ann), same, format="json")  # Carol agrees: no change
+    assert HandDraftPart.objects.get(player_id=ann).contest["by"] == "alice"
