@@ -63,6 +63,9 @@ def reachable(alias: str) -> bool:
 class PrimaryReplicaRouter:
     """Writes and pinned reads to the primary; other reads to a replica chosen at random.
 
+    A read made inside a transaction on the primary reads the primary too, whoever makes it
+    (a request, the webhook worker, a management command such as ``rerate``): a replica sees
+    neither the transaction's own writes nor the rows it has locked, and lags behind.
     A replica that cannot be reached is skipped, for the primary if it is the last one.
     """
 
@@ -70,7 +73,7 @@ class PrimaryReplicaRouter:
         replicas = replica_aliases()
         # The database cache's counts (CACHE_BACKEND=database) are read where they are written.
         cache = getattr(getattr(model, "_meta", None), "app_label", None) == "django_cache"
-        if _pinned.get() or not replicas or cache:
+        if _pinned.get() or not replicas or cache or connections[PRIMARY].in_atomic_block:
             return PRIMARY
         for alias in random.sample(replicas, len(replicas)):
             if reachable(alias):

@@ -1,6 +1,7 @@
 """With read replicas, a client reads its own writes: reads go to the primary right after."""
 
 import pytest
+from django.db import transaction
 from django.http import HttpResponse
 from django.test import RequestFactory
 
@@ -55,6 +56,18 @@ def test_a_refused_write_does_not_pin(one_replica):
     assert reads_go_to(factory.get("/api/v1/matches/1/", HTTP_AUTHORIZATION="Token carol")) == (
         "replica_0"
     )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_reads_inside_a_transaction_go_to_the_primary(one_replica):
+    """The webhook worker and management commands are not pinned as requests are: a read
+    inside their transaction (the ratings replay reading what it has just deleted) must see
+    that transaction, not a replica."""
+    router = replicas.PrimaryReplicaRouter()
+    assert router.db_for_read(None) == "replica_0"
+    with transaction.atomic():
+        assert router.db_for_read(None) == "default"
+    assert router.db_for_read(None) == "replica_0"
 
 
 def test_replica_urls_become_mirrored_database_aliases():
