@@ -119,21 +119,32 @@ def endpoint_create(
 
 @transaction.atomic
 def endpoint_update(*, endpoint: Endpoint, changes: dict[str, Any]) -> Endpoint:
-    """Change an endpoint's URL, events or description; ``enabled: true`` enables it again."""
+    """Change an endpoint's URL, events or description; ``enabled: true`` enables it again.
+
+    The endpoint is read again, locked, and only the fields changed are written: what was read
+    before (``endpoint``) may be stale, and writing it back whole would undo a secret rotated
+    or a disabling by the worker meanwhile.
+    """
     if "url" in changes:
         _check_target(changes["url"])
     if "url" in changes or "events" in changes:
         _lock_club(endpoint.club_id)
+    # NO KEY: a hand's transaction holds the endpoint's key share while it writes a delivery
+    no_key = connection.features.has_select_for_no_key_update
+    endpoint = Endpoint.objects.select_for_update(no_key=no_key).get(pk=endpoint.pk)
+    if "url" in changes or "events" in changes:
         url, events = changes.get("url", endpoint.url), changes.get("events", endpoint.events)
         _refuse_duplicate(endpoint.club_id, url, events, other_than=endpoint.pk)
-    for name in ("url", "events", "description"):
-        if name in changes:
-            setattr(endpoint, name, changes[name])
+    fields: list[str] = [name for name in ("url", "events", "description") if name in changes]
+    for name in fields:
+        setattr(endpoint, name, changes[name])
     if changes.get("enabled") is True:
         endpoint.disabled_at, endpoint.failure_count = None, 0
+        fields += ["disabled_at", "failure_count"]
     elif changes.get("enabled") is False and endpoint.disabled_at is None:
         endpoint.disabled_at = timezone.now()
-    endpoint.save()
+        fields.append("disabled_at")
+    endpoint.save(update_fields=[*fields, "updated_at"])
     return endpoint
 
 

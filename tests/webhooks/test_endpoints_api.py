@@ -218,6 +218,26 @@ def test_a_disabled_endpoint_is_enabled_again(as_alice, club, allow_loopback):
     assert (enabled["enabled"], enabled["failure_count"], enabled["disabled_at"]) == (True, 0, None)
 
 
+def test_a_change_read_before_a_rotation_or_a_disabling_does_not_undo_them(
+    as_alice, club, allow_loopback
+):
+    """A change of the description, read before the secret was rotated and before the worker
+    disabled the endpoint, writes only the description: the new secret and the disabling
+    stay."""
+    created = register(as_alice, club).json()
+    read_before = Endpoint.objects.get(pk=created["id"])  # as the PATCH read it
+    rotated = services.secret_rotate(endpoint=Endpoint.objects.get(pk=created["id"]))
+    Endpoint.objects.update(disabled_at="2026-01-01T00:00:00Z", failure_count=8)  # the worker
+
+    changed = services.endpoint_update(endpoint=read_before, changes={"description": "bar"})
+
+    kept = Endpoint.objects.get(pk=created["id"])
+    assert kept.description == "bar" == changed.description
+    assert (kept.secret, kept.previous_secret) == (rotated.secret, created["secret"])
+    assert (kept.failure_count, kept.disabled_at is not None) == (8, True)
+    assert changed.secret == rotated.secret  # the answer shows the endpoint as it now is
+
+
 def test_only_owners_manage_webhooks(as_alice, club, carol, victor, bob, allow_loopback):
     created = register(as_alice, club).json()
     url = f"/api/v1/clubs/{club.pk}/webhooks/{created['id']}/"
