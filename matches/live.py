@@ -155,7 +155,7 @@ def live_start(*, match_id: int, turned_up: scoring.Card, user: User) -> LiveHan
         state=_public(state, 1),
         started_by=user,
     )
-    publish(match_id, live.state)
+    publish(match_id, live.pk, live.state)
     return live
 
 
@@ -258,7 +258,7 @@ def live_append(
         idempotency_key=idempotency_key or "",
         by=user,
     )
-    publish(match_id, live.state)
+    publish(match_id, live.pk, live.state)
     return Answer(200, live.state, etag=etag(live))
 
 
@@ -312,7 +312,7 @@ def _finish(
         idempotency_key=key or "",
         by=user,
     )
-    publish(live.match_id, {**live.state, "recorded": live.number})
+    publish(live.match_id, live.pk, {**live.state, "recorded": live.number})
     return Answer(200 if recorded.agreed else 201, body)  # the hand's ETag is the API's to give
 
 
@@ -330,7 +330,7 @@ def live_undo(*, match_id: int, if_match: IfMatchTags) -> LiveHand:
     live.version += 1
     live.state = _public(_replay(live, _players(_seats(match)), match), live.version)
     live.save(update_fields=["version", "state"])
-    publish(match_id, live.state)
+    publish(match_id, live.pk, live.state)
     return live
 
 
@@ -343,7 +343,7 @@ def live_abandon(*, match_id: int, if_match: IfMatchTags = None) -> None:
     live.status, live.ended_at = LiveStatus.ABANDONED, timezone.now()
     live.version += 1
     live.save(update_fields=["status", "ended_at", "version"])
-    publish(match_id, {**live.state, "version": live.version, "abandoned": True})
+    publish(match_id, live.pk, {**live.state, "version": live.version, "abandoned": True})
 
 
 # --- telling the watchers ---------------------------------------------------------------
@@ -354,16 +354,21 @@ def _redis(url: str) -> redis.Redis:
     return redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
 
 
-def publish(match_id: int, state: Mapping[str, object]) -> None:
-    """Send a new state to the match's watchers on every app server, once the write commits.
+def publish(match_id: int, live_id: int, state: Mapping[str, object]) -> None:
+    """Send a new state of live hand ``live_id`` to the match's watchers on every app server,
+    once the write commits.
 
+    The message is ``{"live": live_id, "state": state}``: two writes commit in order, under the
+    match's lock, but their messages can leave in the other order (one request slowed between
+    its commit and its publish), so the stream passes on a state only when it is newer than the
+    last it sent, by live hand then version (matches/api/live_stream.py).
     Without ``REDIS_URL`` there is no stream to feed (the stream answers 503). A Redis outage
     never fails the write: the watchers catch up from the next state, or a GET.
     """
     url = settings.REDIS_URL
     if not url:
         return
-    message = json.dumps(state, separators=(",", ":"))
+    message = json.dumps({"live": live_id, "state": state}, separators=(",", ":"))
 
     def send() -> None:
         try:

@@ -166,13 +166,10 @@ def _give_back_connections() -> None:
             connection.close()
 
 
-def _frame(state: dict[str, Any] | str) -> str:
-    data = state if isinstance(state, str) else json.dumps(state, separators=(",", ":"))
-    parsed = json.loads(data)
-    kind = (
-        "abandoned" if parsed.get("abandoned") else "recorded" if "recorded" in parsed else "state"
-    )
-    return f"event: {kind}\nid: {parsed.get('version', '')}\ndata: {data}\n\n"
+def _frame(state: dict[str, Any]) -> str:
+    data = json.dumps(state, separators=(",", ":"))
+    kind = "abandoned" if state.get("abandoned") else "recorded" if "recorded" in state else "state"
+    return f"event: {kind}\nid: {state.get('version', '')}\ndata: {data}\n\n"
 
 
 async def live_stream(request: HttpRequest, match_pk: int) -> HttpResponseBase:
@@ -221,14 +218,33 @@ async def live_stream(request: HttpRequest, match_pk: int) -> HttpResponseBase:
     return response
 
 
-def _current(match_pk: int) -> dict[str, Any] | None:
+Place = tuple[int, int]  # a state's place in the match's order: its live hand, its version
+
+
+def _current(match_pk: int) -> tuple[Place, dict[str, Any]] | None:
+    """The live hand in play, read from the primary: a replica that lags could still show a
+    hand whose end was published before the stream subscribed, and no message would follow."""
     try:
-        found = LiveHand.objects.filter(match_id=match_pk, status=LiveStatus.PLAYING).first()
-        return None if found is None else dict(found.state)
+        playing = LiveHand.objects.using("default").filter(
+            match_id=match_pk, status=LiveStatus.PLAYING
+        )
+        found = playing.first()
+        return None if found is None else ((found.pk, found.version), dict(found.state))
     except DatabaseError:
         return None
     finally:
         _give_back_connections()
+
+
+def _newer(message: bytes | str, last: Place | None) -> tuple[Place, dict[str, Any]] | None:
+    """The state a published message carries, with its place, when it comes after ``last``;
+    None for one that does not (it was published late, after a newer one)."""
+    parsed = json.loads(message)
+    if "live" not in parsed:  # a bare state, from a server of the release before: passed on
+        return (last[0] if last else 0, int(parsed.get("version", 0))), parsed
+    state = parsed["state"]
+    place = (int(parsed["live"]), int(state.get("version", 0)))
+    return None if last is not None and place <= last else (place, state)
 
 
 async def _release(client: Any, keys: list[str], stream_id: str) -> None:
@@ -242,14 +258,20 @@ async def _release(client: Any, keys: list[str], stream_id: str) -> None:
 
 
 async def _events(
-    client: Any, pubsub: Any, keys: list[str], stream_id: str, current: dict[str, Any] | None
+    client: Any,
+    pubsub: Any,
+    keys: list[str],
+    stream_id: str,
+    current: tuple[Place, dict[str, Any]] | None,
 ) -> AsyncIterator[str]:
     heartbeat = int(settings.LIVE_STREAM_HEARTBEAT_SECONDS)
     lease = lease_milliseconds()
+    last: Place | None = None
     try:
         yield f"retry: {RETRY_MILLISECONDS}\n\n"
         if current is not None:
-            yield _frame(current)
+            last, state = current
+            yield _frame(state)
         ends = time.monotonic() + int(settings.LIVE_STREAM_MAX_SECONDS)
         renew_at = time.monotonic() + heartbeat
         while time.monotonic() < ends:
@@ -260,8 +282,10 @@ async def _events(
             if message is None:
                 yield ": heartbeat\n\n"
                 continue
-            data = message["data"]
-            yield _frame(data.decode() if isinstance(data, bytes) else data)
+            newer = _newer(message["data"], last)
+            if newer is not None:  # an older state published late is not sent back
+                last, state = newer
+                yield _frame(state)
     except RedisError:
         logger.warning("live stream %s ended: Redis unreachable", stream_id)
     finally:

@@ -19,6 +19,7 @@ from django.db import connection
 from rest_framework.authtoken.models import Token
 
 from matches import live
+from matches.models import LiveHand
 from tests import harness
 from tests.factories import client_for, start_match
 from tests.harness import free_port
@@ -148,6 +149,41 @@ def test_each_new_state_reaches_a_watcher_on_another_app_server(
         undone = client_for(carol).delete(f"{events}last/", HTTP_IF_MATCH=etag)
         assert undone.status_code == 200
         assert json.loads(watcher.next_event()["data"]) == undone.json()
+    finally:
+        watcher.close()
+
+
+def test_a_state_published_late_is_not_sent_after_a_newer_one(servers, carol, club, roster):
+    """Two writes commit in order, but the first's message can leave last (its request slowed
+    between its commit and its publish): the watcher must not go back to the older state."""
+    match = start_match(client_for(carol), club, roster[:3])
+    started = client_for(carol).post(
+        f"/api/v1/matches/{match['id']}/live/", {"turned_up": "7H"}, format="json"
+    )
+    assert started.status_code == 201
+    hand = LiveHand.objects.get(match_id=match["id"])
+    watcher = Watcher(
+        servers[0],
+        f"/api/v1/matches/{match['id']}/live/stream/",
+        Token.objects.create(user=carol).key,
+    )
+    try:
+        assert json.loads(watcher.next_event()["data"])["version"] == 1  # subscribed by now
+
+        def send(live_id: int, version: int) -> None:
+            message = {"live": live_id, "state": {**started.json(), "version": version}}
+            channel = live.CHANNEL.format(match=match["id"])
+            live._redis(REDIS_URL).publish(channel, json.dumps(message))
+
+        send(hand.pk, 3)
+        send(hand.pk, 2)  # committed before 3, published after it
+        send(hand.pk - 1, 9)  # a live hand of before
+        send(hand.pk, 4)
+        assert [watcher.next_event()["id"] for _ in range(2)] == ["3", "4"]
+        # a server of the release before publishes the bare state: still passed on
+        bare = {**started.json(), "version": 5}
+        live._redis(REDIS_URL).publish(live.CHANNEL.format(match=match["id"]), json.dumps(bare))
+        assert watcher.next_event()["id"] == "5"
     finally:
         watcher.close()
 
