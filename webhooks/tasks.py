@@ -281,8 +281,16 @@ def requeue_overdue(*, late: timedelta = OVERDUE) -> int:
             delivery = Delivery.objects.select_for_update().filter(pk=delivery_id).first()
             if delivery is None:  # its webhook was deleted since the list was read
                 continue
-            if delivery.status == DeliveryStatus.PENDING and (
-                delivery.leased_until is None or delivery.leased_until < now
+            # Read again under the lock: an attempt made since the list was read may have
+            # rescheduled it (the next retry's task is queued), and it is no longer overdue.
+            now = timezone.now()
+            overdue_still = (
+                delivery.next_attempt_at is not None and delivery.next_attempt_at < now - late
+            )
+            if (
+                delivery.status == DeliveryStatus.PENDING
+                and overdue_still
+                and (delivery.leased_until is None or delivery.leased_until < now)
             ):
                 if delivery.leased_until is None:
                     delivery.next_attempt_at = now  # its task was lost: queued again now

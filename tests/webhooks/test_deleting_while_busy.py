@@ -149,6 +149,32 @@ def test_the_sweep_passes_over_a_delivery_deleted_while_it_waited(club, webhook)
     assert kept.status == DeliveryStatus.PENDING and kept.next_attempt_at > long_ago
 
 
+def test_the_sweep_leaves_a_delivery_an_attempt_rescheduled_while_it_waited(club, webhook):
+    """The sweep lists an overdue delivery; before it locks it, an attempt fails and schedules
+    the next retry in five minutes. The sweep finds it no longer overdue and leaves it: before,
+    it took the retry for a lost task and queued it at once, ahead of the backoff."""
+    events.write(club_id=club.pk, type=EventType.HAND_RECORDED, data={"match": 1})
+    Delivery.objects.update(next_attempt_at=timezone.now() - timedelta(minutes=10))
+    delivery = Delivery.objects.get()
+    params = connection.get_connection_params()
+    results: dict[str, Any] = {}
+    with psycopg.connect(**params, autocommit=False) as worker:
+        worker.execute("SELECT 1 FROM webhooks_delivery WHERE id = %s FOR UPDATE", [delivery.pk])
+        sweep = in_thread(tasks.requeue_overdue, results, "sweep")
+        locks.finished_or_waiting(sweep)
+        retry_at = timezone.now() + timedelta(minutes=5)
+        worker.execute(  # the attempt failed: attempt 1 written, the next one in five minutes
+            "UPDATE webhooks_delivery SET attempts = 1, next_attempt_at = %s, "
+            "leased_until = NULL WHERE id = %s",
+            [retry_at, delivery.pk],
+        )
+        worker.commit()
+    sweep.join(timeout=60)
+    assert results == {"sweep": 0}
+    delivery.refresh_from_db()
+    assert (delivery.next_attempt_at, delivery.attempts) == (retry_at, 1)
+
+
 def test_a_deletion_caught_in_a_cycle_of_waits_gives_way_to_the_worker(alice, club, webhook):
     """The worker writes an attempt's outcome: it holds the delivery and then updates its
     webhook's failure count. The owner's deletion has locked the webhook and waits for the
