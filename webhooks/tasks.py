@@ -221,7 +221,24 @@ def _wake_next(club_id: int, *, now: Any) -> None:
     failing = None if failing_running else due.filter(endpoint__failure_count__gt=0).first()
     for waiting in (healthy, failing):
         if waiting is not None:
-            queue(waiting)
+            _wake(waiting.pk)
+
+
+def _wake(delivery_id: int) -> None:
+    """Queue a delivery found waiting, once it is locked and read again: an attempt of it may
+    have ended since it was found (its next one scheduled later, and queued), and queueing it
+    from what was read then would replace that task with one for an attempt already made."""
+    with transaction.atomic():
+        locked = Delivery.objects.select_for_update().filter(pk=delivery_id).first()
+        now = timezone.now()
+        if (
+            locked is not None
+            and locked.status == DeliveryStatus.PENDING
+            and (locked.leased_until is None or locked.leased_until < now)
+            and locked.next_attempt_at is not None
+            and locked.next_attempt_at <= now
+        ):
+            queue(locked)
 
 
 WORKER_STOPPED = "worker_stopped"

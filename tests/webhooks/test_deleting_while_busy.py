@@ -175,6 +175,33 @@ def test_the_sweep_leaves_a_delivery_an_attempt_rescheduled_while_it_waited(club
     assert (delivery.next_attempt_at, delivery.attempts) == (retry_at, 1)
 
 
+def test_waking_a_delivery_does_not_replace_the_task_of_its_next_attempt(club, webhook):
+    """An attempt of the club ends and wakes a waiting delivery; meanwhile that delivery's own
+    attempt (its outcome being written, its row locked) fails and queues its retry for later.
+    The wake must not queue it again from what it read before: that replaced the retry's task
+    with one for the attempt already made, which did nothing, and the delivery waited for the
+    sweep."""
+    events.write(club_id=club.pk, type=EventType.HAND_RECORDED, data={"match": 1})
+    Delivery.objects.update(next_attempt_at=timezone.now() - timedelta(seconds=1))
+    delivery = Delivery.objects.get()
+    params = connection.get_connection_params()
+    results: dict[str, Any] = {}
+    with psycopg.connect(**params, autocommit=False) as worker:
+        worker.execute("SELECT 1 FROM webhooks_delivery WHERE id = %s FOR UPDATE", [delivery.pk])
+        wake = in_thread(lambda: tasks._wake_next(club.pk, now=timezone.now()), results, "wake")
+        locks.finished_or_waiting(wake)
+        worker.execute(  # attempt 1 failed; attempt 2 queued for five minutes from now
+            "UPDATE webhooks_delivery SET attempts = 1, next_attempt_at = %s, "
+            "leased_until = NULL, task_id = 'retry-task' WHERE id = %s",
+            [timezone.now() + timedelta(minutes=5), delivery.pk],
+        )
+        worker.commit()
+    wake.join(timeout=60)
+    assert not isinstance(results.get("wake"), Exception), results
+    delivery.refresh_from_db()
+    assert (delivery.attempts, delivery.task_id) == (1, "retry-task")
+
+
 def test_a_deletion_caught_in_a_cycle_of_waits_gives_way_to_the_worker(alice, club, webhook):
     """The worker writes an attempt's outcome: it holds the delivery and then updates its
     webhook's failure count. The owner's deletion has locked the webhook and waits for the
