@@ -52,9 +52,13 @@ def membership_remove(*, membership: Membership, by: User | None = None) -> None
     member's, and one who comes back through an invitation is linked again by it.
     """
     _lock_club(membership.club, by)
+    # read again now that no other change can move it: its role may have changed meanwhile
+    current = Membership.objects.select_for_update().filter(pk=membership.pk).first()
+    if current is None:  # removed meanwhile: nothing left to do
+        return
     # a removal has no body: the refusal is about the request as a whole, not a field
-    _keep_an_owner(membership.club, membership, attr=None)
-    membership.delete()
+    _keep_an_owner(membership.club, current, attr=None)
+    current.delete()
     linked = Player.objects.filter(club=membership.club_id, user=membership.user_id)
     if linked.update(user=None):
         Club.standings_changed(membership.club_id)

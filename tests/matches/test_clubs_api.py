@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from matches import errors
 from matches.models import Club, Membership, Role
+from matches.services import clubs as club_services
 from tests.factories import client_for, make_user
 
 
@@ -156,6 +158,21 @@ def test_one_of_two_owners_may_leave(as_alice, club):
     [error] = olga.delete(f"{members_url(club)}olga/").json()["errors"]
     # a removal sends no body: the refusal is about the request, not a "role" field
     assert (error["code"], error["attr"]) == ("last_owner", None)
+
+
+def test_a_removal_reads_the_members_role_once_the_club_is_locked(club):
+    """Olga's removal was read while she was a scorekeeper; before it was carried out she was
+    made an owner and Alice stepped down. The removal must see her as the club's last owner
+    now, not as the scorekeeper it read: the club is never left without an owner."""
+    olga = make_user("olga")
+    read_before = Membership.objects.create(club=club, user=olga, role=Role.SCOREKEEPER)
+    alice = Membership.objects.get(club=club, role=Role.OWNER).user
+    club_services.membership_set(club=club, user=olga, role=Role.OWNER)
+    club_services.membership_set(club=club, user=alice, role=Role.VIEWER)
+
+    with pytest.raises(errors.InvalidSetup):
+        club_services.membership_remove(membership=read_before, by=olga)
+    assert roles(club)["olga"] == "owner"
 
 
 def test_the_owner_renames_the_club(as_alice, club):

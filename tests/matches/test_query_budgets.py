@@ -98,9 +98,10 @@ BUDGETS = {
     # of its own, which the test's transaction makes a savepoint (SAVEPOINT, RELEASE)
     "rename club": 6,
     "replace club": 6,
-    # the requester's role is read again once the club's members are locked
+    # the requester's role is read again once the club's members are locked, and so is the
+    # membership a removal removes
     "add member": 12,
-    "remove member": 10,
+    "remove member": 11,
     # saving a player also moves the club's standings stamp on: the tables show names; the
     # roster's names are read to compare a new name with them in any case and script
     "rename player": 7,
