@@ -1,7 +1,9 @@
 """Deleting a webhook while its club is busy: a hand recorded at that moment, an attempt of
-one of its deliveries, the sweep for overdue ones. Real transactions on PostgreSQL, each side
-in a thread with its own connection or a connection of the test's own holding a row's lock.
-Nothing answers 500 and nothing is left pointing at the deleted webhook.
+one of its deliveries, the sweep for overdue ones; and the worker's own races on a delivery
+whose attempt is being written (the sweep, waking it). Real transactions on PostgreSQL, each
+side in a thread with its own connection or a connection of the test's own holding a row's
+lock. Nothing answers 500, nothing is left pointing at the deleted webhook, and nothing is
+queued from a stale read.
 """
 
 from __future__ import annotations
@@ -38,6 +40,23 @@ def in_thread(task: Callable[[], Any], results: dict[str, Any], name: str) -> th
     thread = threading.Thread(target=run, name=name, daemon=True)
     thread.start()
     return thread
+
+
+def while_held(delivery_id: int, task: Callable[[], Any], sql: str, params: list[Any]) -> Any:
+    """Run ``task`` in a thread while a connection of the test's own holds the delivery's row
+    (as the worker does while it writes an attempt's outcome, or a deletion); once the task
+    has finished or waits for that row, run ``sql`` on the connection and commit. Returns
+    what the task returned (or raised)."""
+    results: dict[str, Any] = {}
+    with psycopg.connect(**connection.get_connection_params(), autocommit=False) as holder:
+        holder.execute("SELECT 1 FROM webhooks_delivery WHERE id = %s FOR UPDATE", [delivery_id])
+        thread = in_thread(task, results, "task")
+        locks.finished_or_waiting(thread)
+        holder.execute(sql, params)
+        holder.commit()
+    thread.join(timeout=60)
+    assert "task" in results, "the task did not end within a minute of the row's release"
+    return results["task"]
 
 
 @pytest.fixture
@@ -135,16 +154,8 @@ def test_the_sweep_passes_over_a_delivery_deleted_while_it_waited(club, webhook)
     Delivery.objects.update(next_attempt_at=long_ago, leased_until=None)
     doomed = Delivery.objects.get(endpoint=webhook)
     kept = Delivery.objects.get(endpoint=other)
-    params = connection.get_connection_params()
-    results: dict[str, Any] = {}
-    with psycopg.connect(**params, autocommit=False) as deleting:
-        deleting.execute("SELECT 1 FROM webhooks_delivery WHERE id = %s FOR UPDATE", [doomed.pk])
-        sweep = in_thread(tasks.requeue_overdue, results, "sweep")
-        locks.finished_or_waiting(sweep)
-        deleting.execute("DELETE FROM webhooks_delivery WHERE id = %s", [doomed.pk])
-        deleting.commit()
-    sweep.join(timeout=60)
-    assert results == {"sweep": 1}
+    deleting = "DELETE FROM webhooks_delivery WHERE id = %s"
+    assert while_held(doomed.pk, tasks.requeue_overdue, deleting, [doomed.pk]) == 1
     kept.refresh_from_db()
     assert kept.status == DeliveryStatus.PENDING and kept.next_attempt_at > long_ago
 
@@ -156,21 +167,12 @@ def test_the_sweep_leaves_a_delivery_an_attempt_rescheduled_while_it_waited(club
     events.write(club_id=club.pk, type=EventType.HAND_RECORDED, data={"match": 1})
     Delivery.objects.update(next_attempt_at=timezone.now() - timedelta(minutes=10))
     delivery = Delivery.objects.get()
-    params = connection.get_connection_params()
-    results: dict[str, Any] = {}
-    with psycopg.connect(**params, autocommit=False) as worker:
-        worker.execute("SELECT 1 FROM webhooks_delivery WHERE id = %s FOR UPDATE", [delivery.pk])
-        sweep = in_thread(tasks.requeue_overdue, results, "sweep")
-        locks.finished_or_waiting(sweep)
-        retry_at = timezone.now() + timedelta(minutes=5)
-        worker.execute(  # the attempt failed: attempt 1 written, the next one in five minutes
-            "UPDATE webhooks_delivery SET attempts = 1, next_attempt_at = %s, "
-            "leased_until = NULL WHERE id = %s",
-            [retry_at, delivery.pk],
-        )
-        worker.commit()
-    sweep.join(timeout=60)
-    assert results == {"sweep": 0}
+    retry_at = timezone.now() + timedelta(minutes=5)
+    failed = (  # the attempt failed: attempt 1 written, the next one in five minutes
+        "UPDATE webhooks_delivery SET attempts = 1, next_attempt_at = %s, "
+        "leased_until = NULL WHERE id = %s"
+    )
+    assert while_held(delivery.pk, tasks.requeue_overdue, failed, [retry_at, delivery.pk]) == 0
     delivery.refresh_from_db()
     assert (delivery.next_attempt_at, delivery.attempts) == (retry_at, 1)
 
@@ -184,20 +186,18 @@ def test_waking_a_delivery_does_not_replace_the_task_of_its_next_attempt(club, w
     events.write(club_id=club.pk, type=EventType.HAND_RECORDED, data={"match": 1})
     Delivery.objects.update(next_attempt_at=timezone.now() - timedelta(seconds=1))
     delivery = Delivery.objects.get()
-    params = connection.get_connection_params()
-    results: dict[str, Any] = {}
-    with psycopg.connect(**params, autocommit=False) as worker:
-        worker.execute("SELECT 1 FROM webhooks_delivery WHERE id = %s FOR UPDATE", [delivery.pk])
-        wake = in_thread(lambda: tasks._wake_next(club.pk, now=timezone.now()), results, "wake")
-        locks.finished_or_waiting(wake)
-        worker.execute(  # attempt 1 failed; attempt 2 queued for five minutes from now
-            "UPDATE webhooks_delivery SET attempts = 1, next_attempt_at = %s, "
-            "leased_until = NULL, task_id = 'retry-task' WHERE id = %s",
-            [timezone.now() + timedelta(minutes=5), delivery.pk],
-        )
-        worker.commit()
-    wake.join(timeout=60)
-    assert not isinstance(results.get("wake"), Exception), results
+    failed = (  # attempt 1 failed; attempt 2 queued for five minutes from now
+        "UPDATE webhooks_delivery SET attempts = 1, next_attempt_at = %s, "
+        "leased_until = NULL, task_id = 'retry-task' WHERE id = %s"
+    )
+    retry_at = timezone.now() + timedelta(minutes=5)
+    woken = while_held(
+        delivery.pk,
+        lambda: tasks._wake_next(club.pk, now=timezone.now()),
+        failed,
+        [retry_at, delivery.pk],
+    )
+    assert woken is None  # neither raised nor returned anything
     delivery.refresh_from_db()
     assert (delivery.attempts, delivery.task_id) == (1, "retry-task")
 
