@@ -126,19 +126,24 @@ class Result:
 CPU_KINDS = ("app", "db", "cache")  # gunicorn and its workers, PostgreSQL, Redis
 
 
-def cpu_seconds(server_pid: int) -> dict[str, float]:
-    """The CPU seconds spent so far by the app server (``server_pid`` and its children), by
-    PostgreSQL's processes and by Redis's, from /proc (empty without /proc).
+CpuReading = dict[str, dict[int, float]]  # kind -> {pid: CPU seconds spent so far}
+
+
+def cpu_seconds(server_pid: int) -> CpuReading:
+    """The CPU seconds spent so far by each process of the app server (``server_pid`` and its
+    children), of PostgreSQL and of Redis, by kind and pid, from /proc (empty without /proc).
 
     A request's share of each is the difference over a run divided by its requests: what the
     work behind one answer costs the machine, beside the throughput ratio that hides where it
     goes. PostgreSQL's processes include those serving any other client of the same server.
+    Kept by process, so that one that ends between two readings (a connection closed) takes
+    its time with it instead of making a kind's total go down.
     """
     proc = Path("/proc")
     if not proc.is_dir():
         return {}
     tick = os.sysconf("SC_CLK_TCK")
-    totals = dict.fromkeys(CPU_KINDS, 0.0)
+    reading: CpuReading = {kind: {} for kind in CPU_KINDS}
     for entry in proc.iterdir():
         if not entry.name.isdigit():
             continue
@@ -156,17 +161,23 @@ def cpu_seconds(server_pid: int) -> dict[str, float]:
             kind = "cache"
         else:
             continue
-        totals[kind] += (int(fields[11]) + int(fields[12])) / tick
-    return totals
+        reading[kind][int(entry.name)] = (int(fields[11]) + int(fields[12])) / tick
+    return reading
 
 
-def cpu_per_request(
-    before: dict[str, float], after: dict[str, float], requests: int
-) -> dict[str, float]:
-    """CPU milliseconds a request, by kind, between two ``cpu_seconds`` readings."""
+def cpu_per_request(before: CpuReading, after: CpuReading, requests: int) -> dict[str, float]:
+    """CPU milliseconds a request, by kind, between two ``cpu_seconds`` readings: the time
+    each process spent between them (all of it for one that started meanwhile; what one that
+    ended meanwhile spent is not known, and not counted)."""
     if not before or not requests:
         return {}
-    return {kind: 1000 * (after[kind] - before[kind]) / requests for kind in CPU_KINDS}
+    spent = {
+        kind: sum(
+            max(0.0, seconds - before[kind].get(pid, 0.0)) for pid, seconds in after[kind].items()
+        )
+        for kind in CPU_KINDS
+    }
+    return {kind: 1000 * spent[kind] / requests for kind in CPU_KINDS}
 
 
 # --- the data --------------------------------------------------------------------------------
