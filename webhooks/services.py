@@ -207,9 +207,11 @@ def _delete_once(endpoint: Endpoint) -> None:
 def test_send(*, endpoint: Endpoint) -> Delivery:
     """Queue a ``webhook.test`` message to the endpoint, retried as any other."""
     no_key = connection.features.has_select_for_no_key_update
-    if not Endpoint.objects.select_for_update(no_key=no_key).filter(pk=endpoint.pk).exists():
+    locked = Endpoint.objects.select_for_update(no_key=no_key).filter(pk=endpoint.pk)
+    found = locked.values("disabled_at").first()  # as it is now, not as the request read it
+    if found is None:
         raise Endpoint.DoesNotExist()  # deleted a moment ago: not found
-    if endpoint.disabled_at is not None:
+    if found["disabled_at"] is not None:
         raise errors.EndpointDisabled(endpoint=endpoint.pk)
     now = timezone.now()
     delivery = Delivery.objects.create(

@@ -6,8 +6,8 @@ import pytest
 from standardwebhooks import Webhook
 
 from tests.factories import client_for
-from webhooks import services
-from webhooks.models import Endpoint
+from webhooks import errors, services
+from webhooks.models import Delivery, Endpoint
 
 pytestmark = pytest.mark.django_db
 
@@ -236,6 +236,17 @@ def test_a_change_read_before_a_rotation_or_a_disabling_does_not_undo_them(
     assert (kept.secret, kept.previous_secret) == (rotated.secret, created["secret"])
     assert (kept.failure_count, kept.disabled_at is not None) == (8, True)
     assert changed.secret == rotated.secret  # the answer shows the endpoint as it now is
+
+
+def test_a_test_message_is_refused_for_a_webhook_disabled_since_it_was_read(
+    as_alice, club, allow_loopback
+):
+    created = register(as_alice, club).json()
+    read_before = Endpoint.objects.get(pk=created["id"])  # as the request read it
+    Endpoint.objects.update(disabled_at="2026-01-01T00:00:00Z", failure_count=8)  # the worker
+    with pytest.raises(errors.EndpointDisabled):
+        services.test_send(endpoint=read_before)
+    assert not Delivery.objects.exists()
 
 
 def test_only_owners_manage_webhooks(as_alice, club, carol, victor, bob, allow_loopback):
