@@ -52,7 +52,7 @@ def limited(
     try:
         refused = [throttle for throttle in throttles if not throttle.allow_request(request, None)]
     except SignInUnavailable:
-        settle(throttles)  # a place the other limit gave counts as a failed attempt there
+        settle(throttles)  # nothing was tried: a place the other limit gave is given back
         return refuse(503, unavailable_sentence(), SignInUnavailable.wait)
     if refused:
         settle(throttles)

@@ -62,6 +62,7 @@ class CountingThrottle(SimpleRateThrottle):
     """DRF's throttle, with its count taken atomically; ``fail_closed`` when unreachable."""
 
     fail_closed = False
+    unavailable = False  # the counts could not be reached, and the request was refused (503)
     window: ratelimit.Window | None = None
     duration: int  # set from the rate by SimpleRateThrottle
     num_requests: int
@@ -75,6 +76,7 @@ class CountingThrottle(SimpleRateThrottle):
         except ratelimit.CounterUnavailable as error:
             logger.warning("rate limit %s not counted: %s", self.scope, error)
             if self.fail_closed:
+                self.unavailable = True
                 raise SignInUnavailable() from None
             return True
         note(request, self.window)
@@ -141,6 +143,23 @@ class SignInThrottle(CountingThrottle):
             ratelimit.hit(f"{self.key}:done", UNCAPPED, self.duration)  # progress
         except ratelimit.CounterUnavailable:
             logger.warning("a successful sign-in stayed counted: the store is unreachable")
+
+    def refused(self) -> bool:
+        """Whether this limit stopped the attempt before its password was checked."""
+        if getattr(self, "key", None) is None:  # not asked, or nothing to count (no username)
+            return False
+        return self.unavailable or self.window is None or not self.window.admitted
+
+    def give_back(self) -> None:
+        """The attempt was stopped by another limit before its password was checked: it tried
+        nothing, so the slot this limit gave it is given back, and nothing is counted."""
+        if self.window is None or not self.window.admitted or self.key is None:
+            return
+        self.forgiven = True
+        try:
+            ratelimit.release(self.key, self.duration, self.window.number)
+        except ratelimit.CounterUnavailable:
+            logger.warning("a sign-in refused by another limit stayed counted: unreachable store")
 
     def settle(self) -> None:
         """The attempt is over: one not forgiven is counted as failed."""
@@ -222,7 +241,18 @@ def forgive(throttles: list[Any]) -> None:
 
 
 def settle(throttles: list[Any]) -> None:
-    """A sign-in attempt is over: one not forgiven counts as failed (``SignInThrottle``)."""
-    for throttle in throttles:
-        if isinstance(throttle, SignInThrottle):
+    """A sign-in attempt is over: one not forgiven counts as failed (``SignInThrottle``).
+
+    An attempt that one limit stopped before its password was checked (429, or 503 when the
+    counts cannot be reached) tried nothing: the others give back the slot they gave it, and
+    count no failure. Counting it would lock an account by its right password: a club's
+    players refused at their Wi-Fi address's limit, each retrying, would use up their own
+    accounts' limits of failed attempts, and be refused from every address for the hour.
+    """
+    signing = [throttle for throttle in throttles if isinstance(throttle, SignInThrottle)]
+    stopped = any(throttle.refused() for throttle in signing)
+    for throttle in signing:
+        if stopped:
+            throttle.give_back()
+        else:
             throttle.settle()

@@ -87,6 +87,21 @@ def test_failed_tokens_for_one_account_from_many_addresses_are_limited(staff, ra
     assert token(PASSWORD, "198.51.100.99") == 200
 
 
+def test_attempts_refused_at_the_address_limit_do_not_count_against_the_account(
+    staff, rates, clock
+):
+    """The club's address has used up its failed attempts: the staff member's right password
+    is refused there, again and again. Nothing was tried, so the account has no failure: from
+    another address it signs in at once, rather than being locked out for the window."""
+    rates(auth="2/min", auth_account="3/min")
+    assert [token("wrong", "203.0.113.5", username=f"x{i}") for i in range(2)] == [400, 400]
+    assert [token(PASSWORD, "203.0.113.5") for _ in range(4)] == [429] * 4
+    assert token(PASSWORD, "203.0.113.6") == 200
+    assert admin_login(PASSWORD, "203.0.113.5") == (429, False)  # the admin's form alike
+    assert [admin_login(PASSWORD, "203.0.113.5")[0] for _ in range(3)] == [429] * 3
+    assert admin_login(PASSWORD, "203.0.113.7") == (302, True)
+
+
 def test_successful_tokens_do_not_count_against_the_account(staff, rates, clock):
     rates(auth_account="2/min")
     assert [token(PASSWORD, "198.51.100.1") for _ in range(4)] == [200] * 4
