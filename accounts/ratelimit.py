@@ -38,7 +38,8 @@ REQUEST_ATTRIBUTE = "arlington_rate_limit"  # the tightest Window of a request, 
 
 # KEYS: the counter's name without its window. ARGV: limit, the window (s), count (1) or only
 # read (0). The window is chosen from Redis's own clock, inside the script. Returns {admitted
-# (0/1), count after this request, the window's number, ms until it turns}.
+# (0/1), count after this request, the window's number, ms until it turns, the previous
+# window's count, the current one's}.
 HIT = """
 if redis.replicate_commands then redis.replicate_commands() end
 local time = redis.call('TIME')
@@ -49,24 +50,27 @@ local weight = 1 - (now - number * duration) / duration
 local current = KEYS[1] .. ':' .. string.format('%d', number)
 local previous = KEYS[1] .. ':' .. string.format('%d', number - 1)
 local reset = math.ceil(((number + 1) * duration - now) * 1000)
-local before = tonumber(redis.call('GET', previous) or '0') * weight
+local earlier = tonumber(redis.call('GET', previous) or '0')
+local before = earlier * weight
 if ARGV[3] == '0' then
-  local estimate = math.ceil(before + tonumber(redis.call('GET', current) or '0'))
-  return {estimate < limit and 1 or 0, estimate, number, reset}
+  local found = tonumber(redis.call('GET', current) or '0')
+  local estimate = math.ceil(before + found)
+  return {estimate < limit and 1 or 0, estimate, number, reset, earlier, found}
 end
 local count = redis.call('INCR', current)
 if count == 1 then redis.call('PEXPIRE', current, duration * 2000) end
 local estimate = before + count
 if estimate > limit then
   redis.call('DECR', current)
-  return {0, math.ceil(estimate - 1), number, reset}
+  return {0, math.ceil(estimate - 1), number, reset, earlier, count - 1}
 end
-return {1, math.ceil(estimate), number, reset}
+return {1, math.ceil(estimate), number, reset, earlier, count}
 """
 
 _local_lock = threading.Lock()
 
-Hit = tuple[bool, int, int, float]  # admitted, the estimate after it, the window, s until it turns
+# admitted, the estimate after it, the window, s until it turns, the previous and current counts
+Hit = tuple[bool, int, int, float, int, int]
 
 
 class CounterUnavailable(Exception):
@@ -82,6 +86,7 @@ class Window:
     remaining: int
     reset: int  # seconds until the current fixed window turns
     number: int  # the fixed window it was counted in, for ``release``
+    retry: int = 0  # when refused: seconds until one more request would be admitted
 
 
 def clock() -> float:
@@ -108,14 +113,33 @@ def hit(key: str, limit: int, duration: int, *, count: bool = True) -> Window:
     store = _store()
     try:
         if store == "redis":
-            admitted, estimate, number, reset = _redis_hit(name, limit, duration, count)
+            found = _redis_hit(name, limit, duration, count)
         elif store == "database":
-            admitted, estimate, number, reset = _database_hit(name, limit, duration, count)
+            found = _database_hit(name, limit, duration, count)
         else:
-            admitted, estimate, number, reset = _local_hit(name, limit, duration, count)
+            found = _local_hit(name, limit, duration, count)
     except (DatabaseError, OSError, _redis_errors()) as error:
         raise CounterUnavailable(str(error)) from error
-    return Window(admitted, limit, max(0, limit - estimate), max(1, math.ceil(reset)), number)
+    admitted, estimate, number, reset, previous, current = found
+    retry = 0 if admitted else retry_after(limit, duration, previous, current, duration - reset)
+    return Window(
+        admitted, limit, max(0, limit - estimate), max(1, math.ceil(reset)), number, retry
+    )
+
+
+def retry_after(limit: int, duration: int, previous: int, current: int, elapsed: float) -> int:
+    """Seconds until one more request would be admitted, if no other came meanwhile: the
+    previous window's weight falls as time passes, and when the window turns its count becomes
+    the previous one. ``elapsed`` is the time since the current window began. At least 1."""
+    room = limit - 1  # one more request is admitted while the estimate stays within this
+    if current <= room:
+        if previous * (1 - elapsed / duration) <= room - current:
+            return 1
+        at = duration * (1 - (room - current) / previous)  # within this window
+        return max(1, math.ceil(at - elapsed))
+    # after the turn, this window's count is the previous one's, weighed down from 1
+    then = duration * (1 - room / current) if current else 0.0
+    return max(1, math.ceil(duration - elapsed + then))
 
 
 def release(key: str, duration: int, number: int) -> None:
@@ -167,10 +191,17 @@ def _redis_client() -> Any:
 
 
 def _redis_hit(name: str, limit: int, duration: int, count: bool) -> Hit:
-    admitted, estimate, number, reset = _redis_client().eval(
+    admitted, estimate, number, reset, previous, current = _redis_client().eval(
         HIT, 1, name, limit, duration, "1" if count else "0"
     )
-    return bool(admitted), int(estimate), int(number), int(reset) / 1000
+    return (
+        bool(admitted),
+        int(estimate),
+        int(number),
+        int(reset) / 1000,
+        int(previous),
+        int(current),
+    )
 
 
 def _database_hit(name: str, limit: int, duration: int, count: bool) -> Hit:
@@ -186,12 +217,13 @@ def _database_hit(name: str, limit: int, duration: int, count: bool) -> Hit:
         current, previous, weight, number, reset = _windows(name, duration, clock())
         cursor.execute(f"SELECT count FROM {COUNTERS_TABLE} WHERE key = %s", [previous])
         row = cursor.fetchone()
-        before = (row[0] if row else 0) * weight
+        earlier = row[0] if row else 0
         if not count:
             cursor.execute(f"SELECT count FROM {COUNTERS_TABLE} WHERE key = %s", [current])
             row = cursor.fetchone()
-            estimate = math.ceil(before + (row[0] if row else 0))
-            return estimate < limit, estimate, number, reset
+            found = row[0] if row else 0
+            estimate = math.ceil(earlier * weight + found)
+            return estimate < limit, estimate, number, reset, earlier, found
         expires = timezone.now() + dt.timedelta(seconds=2 * duration)
         cursor.execute(
             f"INSERT INTO {COUNTERS_TABLE} (key, count, expires) VALUES (%s, 1, %s) "
@@ -200,25 +232,26 @@ def _database_hit(name: str, limit: int, duration: int, count: bool) -> Hit:
             [current, expires],
         )
         (found,) = cursor.fetchone()
-        estimate = math.ceil(before + found)
+        estimate = math.ceil(earlier * weight + found)
         if estimate > limit:
             cursor.execute(
                 f"UPDATE {COUNTERS_TABLE} SET count = count - 1 WHERE key = %s", [current]
             )
-            return False, estimate - 1, number, reset
+            return False, estimate - 1, number, reset, earlier, found - 1
         if random.random() < 0.01:  # now and then, forget the windows that have passed
             cursor.execute(f"DELETE FROM {COUNTERS_TABLE} WHERE expires < now()")
-    return True, estimate, number, reset
+    return True, estimate, number, reset, earlier, found
 
 
 def _local_hit(name: str, limit: int, duration: int, count: bool) -> Hit:
     with _local_lock:
         current, previous, weight, number, reset = _windows(name, duration, clock())
+        earlier = int(cache.get(previous, 0))
         found = int(cache.get(current, 0)) + (1 if count else 0)
-        estimate = math.ceil(int(cache.get(previous, 0)) * weight + found)
+        estimate = math.ceil(earlier * weight + found)
         if not count:
-            return estimate < limit, estimate, number, reset
+            return estimate < limit, estimate, number, reset, earlier, found
         if estimate > limit:
-            return False, estimate - 1, number, reset
+            return False, estimate - 1, number, reset, earlier, found - 1
         cache.set(current, found, 2 * duration)
-    return True, estimate, number, reset
+    return True, estimate, number, reset, earlier, found

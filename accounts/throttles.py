@@ -83,7 +83,7 @@ class CountingThrottle(SimpleRateThrottle):
         return self.window.admitted
 
     def wait(self) -> float | None:
-        return None if self.window is None else float(self.window.reset)
+        return None if self.window is None else float(self.window.retry or self.window.reset)
 
 
 UNCAPPED = 2**31  # a limit no count reaches: the counters the sign-in limits keep beside theirs

@@ -76,3 +76,28 @@ def test_a_request_that_read_the_time_before_the_turn_cannot_pass_the_limit(sett
             admitted = [late.result(timeout=60), following.result(timeout=60)]
 
     assert admitted == [True, False]
+
+
+def test_retry_after_counts_the_sliding_window_not_the_fixed_one():
+    """Ten requests at the end of a window: the refusal says 13 s (7 to the turn, then 6 for
+    the old window's weight to fall enough), not the 7 s to the turn, after which the next
+    request was refused again. One second into the new window it says 5."""
+    assert ratelimit.retry_after(LIMIT, DURATION, previous=0, current=10, elapsed=53) == 13
+    assert ratelimit.retry_after(LIMIT, DURATION, previous=10, current=0, elapsed=1) == 5
+    assert ratelimit.retry_after(LIMIT, DURATION, previous=4, current=9, elapsed=30) == 30
+
+
+def test_a_request_sent_after_retry_after_is_admitted_and_one_sooner_is_not(monkeypatch):
+    """Local memory, the clock faked: waiting what Retry-After says is enough, and needed."""
+    clock = Clock()
+    clock.now = TURN - 7  # seven seconds before the window turns
+    monkeypatch.setattr(ratelimit, "clock", clock)
+    key = "test_retry_after"
+    assert all(ratelimit.hit(key, LIMIT, DURATION).admitted for _ in range(LIMIT))
+    refused = ratelimit.hit(key, LIMIT, DURATION)
+    assert not refused.admitted and (refused.reset, refused.retry) == (7, 13)
+    start = clock.now
+    clock.now = start + refused.retry - 1
+    assert not ratelimit.hit(key, LIMIT, DURATION).admitted
+    clock.now = start + refused.retry
+    assert ratelimit.hit(key, LIMIT, DURATION).admitted
