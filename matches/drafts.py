@@ -6,7 +6,7 @@ version, so that phones entering different players never conflict, and a phone w
 only from the version it last saw (compare-and-set), so that two phones entering the same part
 never lose an update silently. A draft is unfinished work: its melds are not ruled on, only
 kept as read from notation; the hand is ruled when it is recorded (``hand_record``,
-which deletes its draft).
+which empties its draft: ``HandDraftPart.set_aside``).
 """
 
 from __future__ import annotations

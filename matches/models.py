@@ -489,7 +489,8 @@ class HandDraftPart(models.Model):
     A draft is the ending part (``player`` null) and one part per seated player (their melds
     and held cards); each part has its own ``version``, so that phones entering different
     players never conflict and two phones entering the same part never lose an update. Written
-    by ``matches.drafts`` only; recording the hand (or voiding one) deletes its draft.
+    by ``matches.drafts`` only; recording the hand (or voiding one) empties its draft
+    (``set_aside``).
     """
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
@@ -540,6 +541,20 @@ class HandDraftPart(models.Model):
     def __str__(self) -> str:
         part = "ending" if self.player_id is None else f"player {self.player_id}"
         return f"Draft of hand {self.number} of match {self.match_id}: {part}"
+
+    @classmethod
+    def set_aside(cls, match_id: int, first: int) -> None:
+        """Empty the match's drafts of hand ``first`` and after, as a throw-away empties them.
+
+        Each part then reads as never written, and its row stays with its version moved on. A
+        hand number can come back (a void makes the voided hand's number the next one again), and
+        a phone that still holds a version it read before must then be refused, not matched by
+        the first version written anew: versions of one part never repeat, so its write never
+        lays the old cards over another phone's.
+        """
+        cls.objects.filter(match_id=match_id, number__gte=first).update(
+            data={}, version=F("version") + 1, contest=None, updated_at=timezone.now()
+        )
 
 
 class LiveStatus(models.TextChoices):

@@ -57,7 +57,8 @@ class LockedMatch:
     live_number: int | None = None
     """The number of the hand being played live, if one is: it holds that number."""
     has_drafts: bool = False
-    """Whether phones have begun a draft of a hand (matches/drafts.py): recording deletes it."""
+    """Whether the match has draft parts (matches/drafts.py), written or emptied: recording a
+    hand empties them."""
 
 
 LOCK_MATCH = """

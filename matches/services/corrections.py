@@ -249,7 +249,9 @@ def hand_void(
 ) -> None:
     """Void the last hand: totals return to what they were before it; its revisions stay.
 
-    The match's drafts go: the next hand is the voided one's number again, to be entered anew.
+    The match's drafts are emptied: the next hand is the voided one's number again, to be
+    entered anew, and a phone's version of it from before its record is refused
+    (``HandDraftPart.set_aside``).
     """
     match, seats, hand = _locked_hand(match_id, number)
     _check_version(hand, expected_version)
@@ -278,7 +280,7 @@ def hand_void(
     )
     hand.delete()  # with its results and confirmations
     if match.has_drafts:  # type: ignore[attr-defined]  # the numbering moves back
-        HandDraftPart.objects.filter(match_id=match.pk).delete()
+        HandDraftPart.set_aside(match.pk, number)
     subscribers.after_hand(
         HandChange("voided", number, state.match_state(match, seats), was_finished=was_finished)
     )

@@ -386,7 +386,8 @@ def hand_record(
     locked, so two scorekeepers at one table get consecutive hand numbers; the hand, its
     results, the seats' figures, the match and the hand's first revision are written in one
     transaction, with the players' tallies when the hand finishes the match. A draft of the
-    hand that phones were filling in (``matches.drafts``) is deleted with it.
+    hand that phones were filling in (``matches.drafts``) is emptied with it
+    (``HandDraftPart.set_aside``).
 
     With ``idempotency_key`` (1 to 255 characters) and ``fingerprint`` (a digest of what was
     submitted), the hand is kept under the key for IDEMPOTENCY_KEY_TTL_SECONDS: a retry with
@@ -444,7 +445,7 @@ def hand_record(
     new = _next_hand(match, rules, entry, ruling, user, device)
     written = statements.write_hand(new)
     if match.has_drafts:  # the phones' draft of this hand is done with
-        HandDraftPart.objects.filter(match_id=match_id, number__lte=new.number).delete()
+        HandDraftPart.set_aside(match_id, new.number)
     recorded = _recorded(match, new, written, user)
     subscribers.after_hand(
         HandChange("recorded", new.number, recorded.match, was_finished=False, hand=recorded)

@@ -41,7 +41,8 @@ draft_url = f"{url}{match.hands_played + 1}/draft/players/{ids[0]}/"
 drafted = [client.put(draft_url, {"hand": ["4h"], "version": v}, format="json")
            for v in (0, 0)]
 recorded = client.post(url, went_out(ids[0], ids), format="json")
-drafts_left = HandDraftPart.objects.filter(match=match).count()
+drafts_left = sum(1 for data in HandDraftPart.objects.filter(match=match).values_list(
+    "data", flat=True) if data)
 number = recorded.json()["number"]
 after_record = {s.player_id: s.total for s in Seat.objects.filter(match=match)}
 corrected = client.put(f"{url}{number}/", {**went_out(ids[1], ids), "reason": "wrong winner"},

@@ -309,25 +309,30 @@ def test_a_hand_being_played_live_takes_no_draft(as_carol, match, seated):
     assert not HandDraftPart.objects.exists()
 
 
-def test_recording_the_hand_deletes_its_draft(as_carol, match, seated):
+def filled() -> list[dict]:
+    """What the draft parts of every match hold (an emptied part holds nothing)."""
+    return [data for data in HandDraftPart.objects.values_list("data", flat=True) if data]
+
+
+def test_recording_the_hand_empties_its_draft(as_carol, match, seated):
     put_player(as_carol, match["id"], seated[0], {"hand": ["4H"], "version": 0})
     put_ending(as_carol, match["id"], {"ending": "went_out", "version": 0})
     assert record(as_carol, match["id"], went_out(seated[0], seated)).status_code == 201
 
-    assert not HandDraftPart.objects.exists()
+    assert filled() == []
     gone = as_carol.get(draft_url(match["id"], 1))  # a phone still polling hand 1 learns of it
     assert gone.status_code == 409 and codes(gone) == ["hand_number_not_next"]
     assert as_carol.get(draft_url(match["id"], 2)).json()["players"] == []
 
 
-def test_voiding_a_hand_deletes_the_drafts(as_carol, match, seated):
+def test_voiding_a_hand_empties_the_drafts(as_carol, match, seated):
     assert record(as_carol, match["id"], went_out(seated[0], seated)).status_code == 201
     put_player(as_carol, match["id"], seated[0], {"hand": ["4H"], "version": 0}, number=2)
-    assert HandDraftPart.objects.count() == 1
+    assert filled() == [{"melds": [], "hand": ["4H"]}]
 
     voided = as_carol.delete(f"/api/v1/matches/{match['id']}/hands/1/")
     assert voided.status_code == 204
-    assert not HandDraftPart.objects.exists()
+    assert filled() == []
     assert as_carol.get(draft_url(match["id"], 1)).json() == {
         "number": 1,
         "ending": None,
@@ -340,7 +345,86 @@ def test_correcting_a_hand_leaves_the_draft_alone(as_carol, match, seated):
     put_player(as_carol, match["id"], seated[0], {"hand": ["4H"], "version": 0}, number=2)
     correction = {**went_out(seated[1], seated), "reason": "dispute"}
     assert correct(as_carol, match["id"], 1, correction).status_code == 200
-    assert HandDraftPart.objects.count() == 1
+    assert filled() == [{"melds": [], "hand": ["4H"]}]
+
+
+def void(client, match_id: int, number: int) -> None:
+    assert client.delete(f"/api/v1/matches/{match_id}/hands/{number}/").status_code == 204
+
+
+def test_a_phone_writing_from_before_a_record_and_its_void_never_overwrites_the_new_part(
+    as_alice, as_carol, match, seated
+):
+    """Hand 1 is drafted, recorded and voided, so hand 1 is next again; another phone writes
+    Ann's part anew. A phone that still holds the version it read before the record is refused
+    (it would otherwise match the new part's version and lay its old cards over it)."""
+    ann, ids = seated[0], match["id"]
+    old = put_player(as_alice, ids, ann, {"melds": [["3S", "4S", "5S"]], "hand": [], "version": 0})
+    seen = old.json()["players"][0]["version"]
+    assert record(as_carol, ids, went_out(seated[1], seated)).status_code == 201
+    void(as_carol, ids, 1)
+    anew = put_player(as_carol, ids, ann, {"melds": [], "hand": ["KH", "KD"], "version": 0})
+    assert anew.status_code == 200, anew.json()
+
+    stale = put_player(as_alice, ids, ann, {"melds": [], "hand": ["3C"], "version": seen})
+    assert stale.status_code == 409 and codes(stale) == ["draft_changed"]
+    assert stale.json()["draft"]["players"][0]["hand"] == ["KH", "KD"]
+    assert as_carol.get(draft_url(ids)).json()["players"][0]["by"] == "carol"
+
+
+def test_an_ending_written_before_a_record_and_its_void_never_overwrites_the_new_one(
+    as_alice, as_carol, match, seated
+):
+    ids = match["id"]
+    old = put_ending(as_alice, ids, {"ending": "went_out", "went_out": seated[0], "version": 0})
+    seen = old.json()["ending"]["version"]
+    assert record(as_carol, ids, went_out(seated[0], seated)).status_code == 201
+    void(as_carol, ids, 1)
+    body = {"ending": "went_out", "went_out": seated[2], "version": 0}
+    assert put_ending(as_carol, ids, body).status_code == 200
+
+    stale = put_ending(as_alice, ids, {"ending": "went_out", "version": seen})
+    assert stale.status_code == 409 and codes(stale) == ["draft_changed"]
+    assert as_carol.get(draft_url(ids)).json()["ending"]["went_out"] == seated[2]
+
+
+def test_a_part_from_two_hands_back_never_comes_back_after_two_voids(
+    as_alice, as_carol, match, seated
+):
+    """Hands 1 and 2 recorded, both voided: hand 1 is next again, and a phone's version of
+    Ann's part read before hand 1 was recorded still names a version the part has left."""
+    ann, ids = seated[0], match["id"]
+    old = put_player(as_alice, ids, ann, {"melds": [], "hand": ["4H"], "version": 0})
+    seen = old.json()["players"][0]["version"]
+    assert record(as_carol, ids, went_out(seated[1], seated)).status_code == 201
+    put_player(as_carol, ids, ann, {"melds": [], "hand": ["9D"], "version": 0}, number=2)
+    assert record(as_carol, ids, went_out(seated[1], seated)).status_code == 201
+    void(as_carol, ids, 2)
+    void(as_carol, ids, 1)
+    assert (
+        put_player(as_carol, ids, ann, {"melds": [], "hand": ["5C"], "version": 0}).status_code
+        == 200
+    )
+
+    stale = put_player(as_alice, ids, ann, {"melds": [], "hand": ["4H"], "version": seen})
+    assert stale.status_code == 409 and codes(stale) == ["draft_changed"]
+    assert stale.json()["draft"]["players"][0]["hand"] == ["5C"]
+
+
+def test_a_draft_polled_before_the_record_is_news_after_the_void(
+    as_carol, as_victor, match, seated
+):
+    """The ETag a phone kept from hand 1's draft before the record does not match the empty
+    draft of hand 1 after the void: the phone reads it again and drops the recorded cards."""
+    ids = match["id"]
+    put_player(as_carol, ids, seated[0], {"melds": [], "hand": ["4H"], "version": 0})
+    etag = as_victor.get(draft_url(ids))["ETag"]
+    assert record(as_carol, ids, went_out(seated[0], seated)).status_code == 201
+    void(as_carol, ids, 1)
+
+    again = as_victor.get(draft_url(ids), HTTP_IF_NONE_MATCH=etag)
+    assert again.status_code == 200
+    assert again.json() == {"number": 1, "ending": None, "players": []}
 
 
 # --- polling with the ETag --------------------------------------------------------------------
