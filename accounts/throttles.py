@@ -29,6 +29,7 @@ import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions
 from rest_framework.throttling import (
@@ -38,7 +39,7 @@ from rest_framework.throttling import (
     UserRateThrottle,
 )
 
-from accounts import ratelimit
+from accounts import ratelimit, usernames
 
 logger = logging.getLogger(__name__)
 
@@ -227,9 +228,13 @@ class AccountSignInThrottle(SignInThrottle):
 
 def account_of(username: str) -> str:
     """The account a typed username names, for counting: every spelling that signs in to one
-    account counts as that account. The token endpoints strip white space (Unicode's too), the
-    forms also apply NFKC (full-width letters, the Kelvin sign), and sign-up refuses a username
-    that differs from another in case alone; so the count folds all three."""
+    account counts as that account. It is found as sign-in finds it (``accounts.usernames``:
+    white space, NFKC and case, as the database compares them), and counted by its id; a name
+    of no account is counted as typed, folded the same way (so that it counts for the account
+    if one is made under that name)."""
+    user = usernames.find(get_user_model()._default_manager.all(), username)
+    if user is not None:
+        return f"user:{user.pk}"
     return unicodedata.normalize("NFKC", username.strip()).strip().casefold()
 
 

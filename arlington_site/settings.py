@@ -356,6 +356,14 @@ LOGOUT_REDIRECT_URL = "web:sign-in"
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 
+# Django's check of a username and password, the username in any case or width, as sign-up
+# compares them (accounts/usernames.py). Django's own backend after it only keeps the sessions
+# it signed in before: the first one decides every sign-in.
+AUTHENTICATION_BACKENDS = [
+    "accounts.backends.AnyCaseModelBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+
 REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": [
         "arlington_site.renderers.JSONRenderer",

@@ -16,6 +16,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import ngettext_lazy
 
+from accounts import usernames
 from matches import errors
 from matches.models import (
     INVITATION_LIFETIME,
@@ -78,11 +79,7 @@ def invitation_invite_user(*, club: Club, username: str, role: str, by: User) ->
     The caller answers the same whether or not it exists; only that user sees the invitation.
     Inviting someone again renews their pending invitation instead of adding another.
     """
-    users = get_user_model().objects
-    user = users.filter(username=username).first()
-    if user is None:  # written in another case, as sign-up compares them
-        alike = list(users.filter(username__iexact=username)[:2])
-        user = alike[0] if len(alike) == 1 else None
+    user = usernames.find(get_user_model().objects.all(), username)
     if user is None:
         return
     # Two requests inviting the same person at once: the club's lock makes the second renew

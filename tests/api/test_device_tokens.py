@@ -6,6 +6,7 @@ import datetime as dt
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.test import Client
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
@@ -86,6 +87,34 @@ def test_wrong_credentials_are_a_400_and_give_no_token(alice, body):
     assert response.status_code == 400
     assert codes(response) == [("authorization", "non_field_errors")]
     assert not DeviceToken.objects.exists()
+
+
+@pytest.mark.parametrize("typed", ["racer", "RACER", "ｒａｃｅｒ", " Racer ", "Racer"])
+def test_a_username_signs_in_in_any_case_or_width_as_sign_up_compares_them(db, typed):
+    """Sign-up refuses a name that differs from another in case alone, so every spelling
+    names one account: the token endpoint and the sign-in form both find it."""
+    racer = get_user_model().objects.create_user("Racer", password="Racer-pw-1234")
+    body = {"username": typed, "password": "Racer-pw-1234"}
+    issued = APIClient().post(TOKENS, body, format="json")
+    assert issued.status_code == 201, issued.content
+    assert DeviceToken.objects.get(pk=issued.json()["id"]).user == racer
+
+    form = Client().post("/sign-in/", body, secure=True)
+    assert form.status_code == 302 and form.wsgi_request.user == racer
+
+
+def test_accounts_that_differ_only_in_case_each_sign_in_written_exactly(db):
+    """Accounts made before the case rule: a name written exactly names its own account; one
+    written in a third case names neither, rather than either."""
+    users = get_user_model().objects
+    lower = users.create_user("ann", password="ann-pw-1234")
+    upper = users.create_user("ANN", password="ann-pw-1234")
+    for typed, who in (("ann", lower), ("ANN", upper)):
+        body = {"username": typed, "password": "ann-pw-1234"}
+        issued = APIClient().post(TOKENS, body, format="json")
+        assert DeviceToken.objects.get(pk=issued.json()["id"]).user == who
+    third = APIClient().post(TOKENS, {"username": "Ann", "password": "ann-pw-1234"}, format="json")
+    assert third.status_code == 400 and codes(third) == [("authorization", "non_field_errors")]
 
 
 def test_missing_credentials_are_required(db):

@@ -81,6 +81,15 @@ def test_a_player_may_be_linked_to_a_login(as_alice, club, victor):
     assert Player.objects.get(pk=response.json()["id"]).user == victor
 
 
+@pytest.mark.parametrize("typed", ["VICTOR", "Victor", "ｖｉｃｔｏｒ"])
+def test_a_login_is_named_in_any_case_or_width_as_it_signs_in(as_alice, roster, victor, typed):
+    response = as_alice.patch(f"/api/v1/players/{roster[0].pk}/", {"user": typed}, format="json")
+    assert response.status_code == 200, response.json()
+    assert response.json()["user"] == "victor"
+    roster[0].refresh_from_db()
+    assert roster[0].user == victor
+
+
 def test_only_an_owner_links_a_player_to_a_login(as_carol, club, roster):
     """Whose login a player is decides who enters their part: the owners' choice."""
     url = f"/api/v1/players/{roster[0].pk}/"

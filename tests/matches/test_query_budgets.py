@@ -138,7 +138,7 @@ BUDGETS = {
     "discard ruling": 0,
     "take-discards ruling": 0,
     "extend ruling": 0,
-    "token": 5,
+    "token": 6,  # the per-account sign-in limit counts the account it finds (accounts/usernames.py)
 }
 
 

@@ -258,6 +258,45 @@ def test_another_spelling_of_one_account_counts_against_it(staff, rates, clock, 
     assert admin_login(PASSWORD, "198.51.100.98") == (429, False)
 
 
+@pytest.mark.parametrize("spelling", ["alıce", "ALİCE", "Alice", "ａｌｉｃｅ"])
+def test_every_spelling_that_reaches_an_account_counts_as_that_account(db, rates, clock, spelling):
+    """The count names the account sign-in finds, not a folding of its own: the database
+    compares case its own way (a dotless ı is I there, and not to Python's casefold), and a
+    spelling it matches must not get a count of its own past the account's limit."""
+    from accounts import usernames
+
+    alice = get_user_model().objects.create_user("alice", password=PASSWORD)
+    rates(auth_account="2/hour")
+    assert [token("wrong", f"198.51.100.{i}", username="alice") for i in (1, 2)] == [400, 400]
+    reaches = usernames.find(get_user_model().objects.all(), spelling) == alice
+    # the right password, under a spelling: refused while the account is locked, if it reaches
+    # the account at all (else it signs in to no account)
+    assert token(PASSWORD, "198.51.100.9", username=spelling) == (429 if reaches else 400)
+
+
+def test_a_wrong_password_is_checked_once(db, monkeypatch):
+    """The backend that finds a username in any case decides alone: Django's own, listed after
+    it for the sessions it signed in before, never checks the same password a second time."""
+    user_model = get_user_model()
+    user_model.objects.create_user("alice", password=PASSWORD)
+    checked = []
+    check = user_model.check_password
+    monkeypatch.setattr(
+        user_model, "check_password", lambda user, raw: checked.append(raw) or check(user, raw)
+    )
+    assert token("wrong", "198.51.100.1", username="alice") == 400
+    assert checked == ["wrong"]
+
+
+def test_a_session_signed_in_before_the_any_case_backend_stays_signed_in(db):
+    """Django keeps the backend's path in the session, and drops a session whose backend is no
+    longer listed: every phone signed in before would have been signed out by the upgrade."""
+    alice = get_user_model().objects.create_user("alice", password=PASSWORD)
+    client = Client()
+    client.force_login(alice, backend="django.contrib.auth.backends.ModelBackend")
+    assert client.get("/api/v1/auth/tokens/", secure=True).status_code == 200
+
+
 @pytest.mark.parametrize(
     ("language", "said"),
     [("pt", "e uma palavra-passe corretos"), ("fr", "et un mot de passe valides")],

@@ -8,6 +8,7 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext as _
 from rest_framework import serializers
 
+from matches.api.serializers.names import UsernameField
 from matches.models import (
     Club,
     Membership,
@@ -40,8 +41,7 @@ class ClubSerializer(serializers.ModelSerializer):
 
 
 class MembershipSerializer(serializers.ModelSerializer):
-    user = serializers.SlugRelatedField(
-        slug_field="username",
+    user = UsernameField(
         queryset=get_user_model().objects.all(),
         help_text="The member's username.",
     )

@@ -1,4 +1,5 @@
-"""Names people type (a match's table, a round's tables, a tournament), kept as written.
+"""Names people type (a match's table, a round's tables, a tournament), kept as written; and
+usernames, read as sign-in reads them.
 
 A name is kept composed (NFC), without invisible format characters (a zero-width space) and
 with its runs of spaces made one (``matches.models.written_name``), as players' names are: "Zé"
@@ -13,6 +14,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
+from accounts import usernames
 from matches.models import written_name
 
 
@@ -26,3 +28,20 @@ class WrittenNameField(serializers.CharField):
         if not written and not self.allow_blank:
             self.fail("blank")
         return written
+
+
+class UsernameField(serializers.SlugRelatedField):
+    """A user named by their username, typed in any case or width, as sign-up compares them
+    (``accounts.usernames``): ``"P_12"`` names ``p_12``'s account, as it signs in."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(slug_field="username", **kwargs)
+
+    def to_internal_value(self, data: Any) -> Any:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        users = self.get_queryset()
+        user = None if users is None else usernames.find(users, data)
+        if user is None:
+            self.fail("does_not_exist", slug_name=self.slug_field, value=data)
+        return user

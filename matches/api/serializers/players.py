@@ -11,6 +11,7 @@ from rest_framework import serializers
 from rest_framework.exceptions import PermissionDenied
 
 from matches import records
+from matches.api.serializers.names import UsernameField
 from matches.api.serializers.standings import _ratio
 from matches.models import (
     Club,
@@ -26,8 +27,7 @@ from matches.selectors import role_in
 
 class PlayerSerializer(serializers.ModelSerializer):
     club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.none())
-    user = serializers.SlugRelatedField(
-        slug_field="username",
+    user = UsernameField(
         queryset=get_user_model().objects.all(),
         required=False,
         allow_null=True,

@@ -12,6 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import BaseSerializer
 
+from accounts import usernames
 from matches import selectors
 from matches.api.filters import StrictOrderingFilter
 from matches.api.permissions import MANAGING, ClubRole, requester, require_role
@@ -116,10 +117,6 @@ class ClubViewSet(
 
 
 def named_member(club: Club, username: str) -> Membership | None:
-    """The club's member with this username, written in any case, as sign-up compares them (an
-    exact match first, for accounts made before that rule that differ only in case)."""
-    alike = list(club.memberships.select_related("user").filter(user__username__iexact=username))
-    exact = [m for m in alike if m.user.username == username]
-    if exact:
-        return exact[0]
-    return alike[0] if len(alike) == 1 else None
+    """The club's member with this username, written in any case or width, as sign-in reads it
+    (``accounts.usernames``)."""
+    return usernames.find(club.memberships.select_related("user"), username, "user__username")
