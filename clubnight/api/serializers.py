@@ -124,7 +124,9 @@ class RoundCreateSerializer(serializers.Serializer):
         help_text="Reproduces a draw; a fresh random seed when left out (kept with the round).",
     )
     tables = serializers.ListField(  # too few or none: the draw's own sentences say what is wrong
-        child=serializers.ListField(child=_id(), max_length=10),
+        # as long as the whole list may be: a table too large for the game is the draw's
+        # table_size, which says how many the game seats
+        child=serializers.ListField(child=_id(), max_length=MAX_ENTRANTS),
         required=False,
         max_length=MAX_ENTRANTS,
         help_text="The director's own tables: player ids, clockwise, seating every entrant once.",

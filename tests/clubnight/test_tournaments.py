@@ -168,6 +168,17 @@ def test_a_directors_tables_must_seat_every_entrant_once_at_legal_tables(
     assert Match.objects.count() == 0
 
 
+def test_one_table_of_every_entrant_is_too_large_a_table_not_too_long_a_list(as_carol, club, crowd):
+    """Thirteen at one table: the draw's own check answers it, whose sentence says how many a
+    table of the game seats."""
+    tournament = create(as_carol, club, crowd).json()["id"]
+    response = draw_round(as_carol, tournament, tables=[[p.pk for p in crowd]])
+    assert response.status_code == 400, response.json()
+    (error,) = response.json()["errors"]
+    assert (error["code"], error["attr"]) == ("table_size", "tables.0")
+    assert Match.objects.count() == 0
+
+
 @pytest.mark.parametrize(
     ("names", "error"),
     [
