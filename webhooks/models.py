@@ -96,7 +96,11 @@ class Delivery(models.Model):
     task_id = models.CharField(
         max_length=64,
         blank=True,
-        help_text="The queued task of its next attempt; any other is a stale copy.",
+        help_text="The queued task of its next attempt; any other is a stale copy. "
+        '"waiting" while it waits for a place in its club, with no task.',
+    )
+    queued_for = models.DateTimeField(
+        null=True, blank=True, help_text="When its queued task was to run."
     )
     last_attempt_at = models.DateTimeField(null=True, blank=True)
     response_status = models.PositiveIntegerField(null=True, blank=True)

@@ -10,12 +10,14 @@ two read one way.
 from __future__ import annotations
 
 import time
+import uuid
 from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Exists, F, OuterRef, Q
+from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 from django_tasks import TaskContext, task
 
@@ -43,12 +45,13 @@ of the workers than this. A webhook has one attempt at a time, and the club's fa
 (``failure_count`` above 0: their last attempt failed) share one place among them all, so that
 a receiver that hangs, new or known to fail, holds one of the club's places, never both, and
 its other webhooks go on in the other."""
-DEFER = timedelta(seconds=30)
-"""When a club has CLUB_IN_FLIGHT attempts running, how long its next one is put back at most.
-An attempt that ends wakes the club's next waiting ones at once (``_wake_next``), so a waiting
-delivery goes as soon as a place is free; this is the fallback when no attempt ends to wake it
-(its worker was killed). A busy club's backlog is not taken up and put back every moment
-meanwhile, ahead of other clubs' new deliveries."""
+WAITING = "waiting"
+"""The ``task_id`` of a delivery that waits for a place in its club (``_lease`` found the club
+at CLUB_IN_FLIGHT, or its webhook or the club's failing ones busy): it has no task on the
+queue. An attempt that ends wakes the club's longest-waiting ones at once (``_wake_next``), and
+each sweep wakes them too, should no attempt end (its worker was killed). So a busy club's
+backlog costs nothing while it waits: it is not taken up and put back ahead of other clubs' new
+deliveries, and the sweep does not take it for lost."""
 OVERDUE = timedelta(seconds=60)
 """A pending delivery not attempted this long after it was due is queued again by the sweep
 (the worker's ``--overdue-after``)."""
@@ -85,20 +88,22 @@ def queue(delivery: Delivery, at: Any = None) -> None:
     it runs.
 
     The queue takes ready tasks by the time they may run, and one queued without a time sorts
-    after all that have one: an attempt due now is given the time now, so that a busy club's
-    attempts put back DEFER from now (``_lease``) come after another club's new ones.
+    after all that have one: an attempt due now is given the time now, so that it is taken in
+    turn with other clubs' new ones. ``queued_for`` keeps that time: a task not run long after
+    it was lost (``requeue_overdue``).
     """
-    task = deliver.using(run_after=timezone.now() if at is None else at)
+    run_after = timezone.now() if at is None else at
+    task = deliver.using(run_after=run_after)
     delivery.task_id = str(task.enqueue(delivery.pk, delivery.attempts + 1).id)
-    Delivery.objects.filter(pk=delivery.pk).update(task_id=delivery.task_id)
+    delivery.queued_for = run_after
+    Delivery.objects.filter(pk=delivery.pk).update(task_id=delivery.task_id, queued_for=run_after)
 
 
 def _lease(*, delivery_id: int, number: int, task_id: str | None) -> Delivery | None:
     """Take the lease of attempt ``number``, or None: the attempt is made or being made, the
-    task is a stale copy, or the club has CLUB_IN_FLIGHT attempts running (then it is queued
-    again DEFER from now, and another club's deliveries go first), or the webhook has an
-    attempt running, or it is failing and another failing one of the club has (queued again
-    the same way)."""
+    task is a stale copy, or the club has CLUB_IN_FLIGHT attempts running, or the webhook has
+    an attempt running, or it is failing and another failing one of the club has (in these
+    three the delivery waits, with no task, to be woken: WAITING)."""
     with transaction.atomic():
         locked = (
             Delivery.objects.select_for_update(of=("self",))
@@ -125,7 +130,7 @@ def _lease(*, delivery_id: int, number: int, task_id: str | None) -> Delivery | 
             or running.filter(endpoint_id=locked.endpoint_id).exists()
             or (failing and running.filter(endpoint__failure_count__gt=0).exists())
         ):
-            queue(locked, at=now + DEFER)
+            Delivery.objects.filter(pk=locked.pk).update(task_id=WAITING, queued_for=None)
             return None
         locked.leased_until = now + lease()
         locked.save(update_fields=["leased_until"])
@@ -192,23 +197,27 @@ def attempt(*, delivery_id: int, number: int, task_id: str | None = None) -> Non
                 endpoints.filter(failure_count__gte=DISABLE_AFTER).update(disabled_at=now)
         locked.save()
         # once the place is free for everyone to see: a waiting attempt woken before the commit
-        # could find the club still full and be put back
+        # could find the club still full and wait again
         club_id = endpoint.club_id
         transaction.on_commit(lambda: _wake_next(club_id, now=timezone.now()))
 
 
-def _wake_next(club_id: int, *, now: Any) -> None:
-    """An attempt of the club ended and freed its place: queue now the club's longest-waiting
-    due delivery that can take it, of a healthy webhook and of a failing one (they hold places
-    apart), which may have been put back DEFER. A delivery of a webhook with an attempt running
-    is passed over (it could not go: a webhook has one attempt at a time), and so is a failing
-    one while another failing webhook of the club has one. One woken that still finds no place
-    is put back again."""
+def _wake_next(club_id: int, *, now: Any) -> int:
+    """An attempt of the club ended and freed its place (or the sweep looks for waiting ones):
+    queue now the club's longest-waiting delivery (WAITING) that can take it, of a healthy
+    webhook and of a failing one (they hold places apart). Nothing while the club's places are
+    all taken. A delivery of a webhook with an attempt running is passed over (it could not go: a
+    webhook has one attempt at a time), and so is a failing one while another failing webhook
+    of the club has one; so is one whose lease ran out, which the sweep records as cut off
+    before its next attempt. One woken that still finds no place waits again."""
     running = Delivery.objects.filter(endpoint__club_id=club_id, leased_until__gt=now)
+    if running.count() >= CLUB_IN_FLIGHT:
+        return 0
     busy = Exists(running.filter(endpoint_id=OuterRef("endpoint_id")))
     due = (
         Delivery.objects.filter(
-            Q(leased_until__isnull=True) | Q(leased_until__lt=now),
+            leased_until__isnull=True,
+            task_id=WAITING,
             endpoint__club_id=club_id,
             status=DeliveryStatus.PENDING,
             next_attempt_at__lte=now,
@@ -219,12 +228,10 @@ def _wake_next(club_id: int, *, now: Any) -> None:
     healthy = due.filter(endpoint__failure_count=0).first()
     failing_running = running.filter(endpoint__failure_count__gt=0).exists()
     failing = None if failing_running else due.filter(endpoint__failure_count__gt=0).first()
-    for waiting in (healthy, failing):
-        if waiting is not None:
-            _wake(waiting.pk)
+    return sum(_wake(waiting.pk) for waiting in (healthy, failing) if waiting is not None)
 
 
-def _wake(delivery_id: int) -> None:
+def _wake(delivery_id: int) -> bool:
     """Queue a delivery found waiting, once it is locked and read again: an attempt of it may
     have ended since it was found (its next one scheduled later, and queued), and queueing it
     from what was read then would replace that task with one for an attempt already made."""
@@ -234,11 +241,14 @@ def _wake(delivery_id: int) -> None:
         if (
             locked is not None
             and locked.status == DeliveryStatus.PENDING
-            and (locked.leased_until is None or locked.leased_until < now)
+            and locked.task_id == WAITING  # not woken meanwhile by another ending attempt
+            and locked.leased_until is None
             and locked.next_attempt_at is not None
             and locked.next_attempt_at <= now
         ):
             queue(locked)
+            return True
+    return False
 
 
 WORKER_STOPPED = "worker_stopped"
@@ -253,9 +263,6 @@ def _cut_off(delivery: Delivery, now: Any) -> None:
     the stopped worker, is marked failed. The attempt does not count against the webhook's
     failures in a row. (A worker that was only slow, past its lease, finds the attempt made
     when it comes to write its outcome, and writes nothing, as for a duplicate task.)"""
-    from django_tasks.base import TaskResultStatus
-    from django_tasks_db.models import DBTaskResult
-
     number = delivery.attempts + 1
     held = lease()
     began = delivery.leased_until - held if delivery.leased_until else now
@@ -269,29 +276,55 @@ def _cut_off(delivery: Delivery, now: Any) -> None:
     delivery.attempts, delivery.last_attempt_at, delivery.leased_until = number, began, None
     delivery.response_status, delivery.response_excerpt = None, ""
     delivery.error = WORKER_STOPPED
-    if delivery.task_id:
-        DBTaskResult.objects.filter(pk=delivery.task_id, status=TaskResultStatus.RUNNING).update(
-            status=TaskResultStatus.FAILED,
-            finished_at=now,
-            exception_class_path="webhooks.tasks.WorkerStopped",
-            traceback=f"The worker stopped during attempt {number} of delivery {delivery.pk}; "
-            "the sweep queued the next attempt.",
-        )
+    _stopped(
+        delivery.task_id,
+        now,
+        f"The worker stopped during attempt {number} of delivery {delivery.pk}; the sweep "
+        "queued the next attempt.",
+    )
+
+
+def _stopped(task_id: str, now: Any, why: str) -> None:
+    """Mark the task ``task_id`` failed if it is still marked running: its worker stopped (the
+    sweep found its delivery overdue), and nothing else would ever finish its row."""
+    from django_tasks.base import TaskResultStatus
+    from django_tasks_db.models import DBTaskResult
+
+    try:
+        key = uuid.UUID(task_id)
+    except ValueError:  # none, or WAITING
+        return
+    DBTaskResult.objects.filter(pk=key, status=TaskResultStatus.RUNNING).update(
+        status=TaskResultStatus.FAILED,
+        finished_at=now,
+        exception_class_path="webhooks.tasks.WorkerStopped",
+        traceback=why,
+    )
 
 
 def requeue_overdue(*, late: timedelta = OVERDUE) -> int:
-    """Queue again the pending deliveries whose attempt is overdue by ``late`` and not being
-    made (a worker was killed while making it, or its task was lost); the copy queued before,
-    if any, becomes stale. An attempt whose lease ran out is kept in the history as cut off
-    (``_cut_off``) and counts in the retry schedule: the next one is queued after the
-    schedule's delay, and a delivery whose schedule is used up fails. Every worker runs this
-    every SWEEP_EVERY. Returns how many were queued."""
+    """Queue again the pending deliveries whose task should have run ``late`` ago and has not
+    made their attempt (a worker was killed while making it, or its task was lost), and wake the
+    clubs' deliveries that wait for a place (WAITING), should no ending attempt have woken them.
+    The task queued before, if any, becomes stale; one its killed worker left marked running is
+    marked failed. An attempt whose lease ran out is kept in the history as cut off
+    (``_cut_off``) and counts in the retry schedule: the next one is queued after the schedule's
+    delay, and a delivery whose schedule is used up fails. Every worker runs this every
+    SWEEP_EVERY. Returns how many were queued."""
     now = timezone.now()
-    overdue = Delivery.objects.filter(
-        Q(leased_until__isnull=True) | Q(leased_until__lt=now),
-        status=DeliveryStatus.PENDING,
-        next_attempt_at__lt=now - late,
-    ).values_list("pk", flat=True)
+    overdue = (
+        Delivery.objects.alias(
+            queued=Greatest(
+                Coalesce("queued_for", "next_attempt_at"), Coalesce("next_attempt_at", "queued_for")
+            )
+        )
+        .filter(
+            Q(leased_until__lt=now, next_attempt_at__lt=now - late)
+            | (Q(leased_until__isnull=True, queued__lt=now - late) & ~Q(task_id=WAITING)),
+            status=DeliveryStatus.PENDING,
+        )
+        .values_list("pk", flat=True)
+    )
     count = 0
     for delivery_id in overdue:
         with transaction.atomic():
@@ -301,30 +334,63 @@ def requeue_overdue(*, late: timedelta = OVERDUE) -> int:
             # Read again under the lock: an attempt made since the list was read may have
             # rescheduled it (the next retry's task is queued), and it is no longer overdue.
             now = timezone.now()
-            overdue_still = (
-                delivery.next_attempt_at is not None and delivery.next_attempt_at < now - late
-            )
-            if (
-                delivery.status == DeliveryStatus.PENDING
-                and overdue_still
-                and (delivery.leased_until is None or delivery.leased_until < now)
-            ):
-                if delivery.leased_until is None:
-                    delivery.next_attempt_at = now  # its task was lost: queued again now
-                else:
-                    # cut off: it counts in the retry schedule as a failed attempt, so that an
-                    # attempt that stops its worker every time backs off and ends
-                    _cut_off(delivery, now)
-                    in_schedule = delivery.attempts - delivery.schedule_from
-                    if in_schedule > len(RETRY_DELAYS):
-                        delivery.status, delivery.next_attempt_at = DeliveryStatus.FAILED, None
-                        delivery.save()
-                        continue
-                    delivery.next_attempt_at = now + RETRY_DELAYS[in_schedule - 1]
+            if delivery.status == DeliveryStatus.PENDING and _overdue(delivery, now, late):
+                if delivery.leased_until is None:  # its task was lost: queued again now
+                    _stopped(
+                        delivery.task_id,
+                        now,
+                        f"The worker stopped before attempt {delivery.attempts + 1} of delivery "
+                        f"{delivery.pk}; the sweep queued it again.",
+                    )
+                    queue(delivery)
+                    count += 1
+                    continue
+                # cut off: it counts in the retry schedule as a failed attempt, so that an
+                # attempt that stops its worker every time backs off and ends
+                _cut_off(delivery, now)
+                in_schedule = delivery.attempts - delivery.schedule_from
+                if in_schedule > len(RETRY_DELAYS):
+                    delivery.status, delivery.next_attempt_at = DeliveryStatus.FAILED, None
+                    delivery.save()
+                    continue
+                delivery.next_attempt_at = now + RETRY_DELAYS[in_schedule - 1]
                 delivery.save()
                 queue(delivery, at=delivery.next_attempt_at)
                 count += 1
-    return count
+    return count + _wake_waiting()
+
+
+def _overdue(delivery: Delivery, now: Any, late: timedelta) -> bool:
+    """Whether the sweep takes up a pending delivery: an attempt whose lease ran out and that
+    was due ``late`` ago (cut off), or a task that should have run ``late`` ago and has not
+    taken its lease (lost). One waiting for a place has no task to lose. The later of when its
+    task was to run and when it was due counts: a worker of the release before this field
+    schedules a retry without it."""
+    if delivery.leased_until is not None:
+        due = delivery.next_attempt_at
+        return delivery.leased_until < now and due is not None and due < now - late
+    known = [at for at in (delivery.queued_for, delivery.next_attempt_at) if at is not None]
+    return delivery.task_id != WAITING and bool(known) and max(known) < now - late
+
+
+def _wake_waiting() -> int:
+    """Wake each club's longest-waiting deliveries (``_wake_next``); how many clubs had any."""
+    now = timezone.now()
+    clubs = (
+        Delivery.objects.filter(
+            status=DeliveryStatus.PENDING,
+            task_id=WAITING,
+            leased_until__isnull=True,
+            next_attempt_at__lte=now,
+        )
+        .order_by()
+        .values_list("endpoint__club_id", flat=True)
+        .distinct()
+    )
+    woken = 0
+    for club_id in list(clubs):
+        woken += _wake_next(club_id, now=timezone.now())
+    return woken
 
 
 def clean_up() -> None:

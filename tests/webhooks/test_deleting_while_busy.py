@@ -151,13 +151,15 @@ def test_the_sweep_passes_over_a_delivery_deleted_while_it_waited(club, webhook)
     )
     events.write(club_id=club.pk, type=EventType.HAND_RECORDED, data={"match": 1})
     long_ago = timezone.now() - timedelta(minutes=10)
-    Delivery.objects.update(next_attempt_at=long_ago, leased_until=None)
+    Delivery.objects.update(next_attempt_at=long_ago, queued_for=long_ago, leased_until=None)
     doomed = Delivery.objects.get(endpoint=webhook)
     kept = Delivery.objects.get(endpoint=other)
     deleting = "DELETE FROM webhooks_delivery WHERE id = %s"
     assert while_held(doomed.pk, tasks.requeue_overdue, deleting, [doomed.pk]) == 1
+    queued_before = kept.task_id
     kept.refresh_from_db()
-    assert kept.status == DeliveryStatus.PENDING and kept.next_attempt_at > long_ago
+    assert kept.status == DeliveryStatus.PENDING and kept.queued_for > long_ago
+    assert kept.task_id != queued_before  # queued again
 
 
 def test_the_sweep_leaves_a_delivery_an_attempt_rescheduled_while_it_waited(club, webhook):
@@ -184,7 +186,9 @@ def test_waking_a_delivery_does_not_replace_the_task_of_its_next_attempt(club, w
     with one for the attempt already made, which did nothing, and the delivery waited for the
     sweep."""
     events.write(club_id=club.pk, type=EventType.HAND_RECORDED, data={"match": 1})
-    Delivery.objects.update(next_attempt_at=timezone.now() - timedelta(seconds=1))
+    Delivery.objects.update(  # it waits for a place in its club
+        next_attempt_at=timezone.now() - timedelta(seconds=1), task_id=tasks.WAITING
+    )
     delivery = Delivery.objects.get()
     failed = (  # attempt 1 failed; attempt 2 queued for five minutes from now
         "UPDATE webhooks_delivery SET attempts = 1, next_attempt_at = %s, "
@@ -197,7 +201,7 @@ def test_waking_a_delivery_does_not_replace_the_task_of_its_next_attempt(club, w
         failed,
         [retry_at, delivery.pk],
     )
-    assert woken is None  # neither raised nor returned anything
+    assert woken == 0  # it raised nothing, and woke nothing
     delivery.refresh_from_db()
     assert (delivery.attempts, delivery.task_id) == (1, "retry-task")
 

@@ -361,10 +361,26 @@ def test_the_worker_queues_again_a_delivery_left_overdue(
 ):
     play_a_hand(as_carol, club, roster)
     DBTaskResult.objects.all().delete()  # as if the worker had died holding the task
-    Delivery.objects.update(next_attempt_at=timezone.now() - dt.timedelta(hours=1))
+    an_hour_ago = timezone.now() - dt.timedelta(hours=1)
+    Delivery.objects.update(next_attempt_at=an_hour_ago, queued_for=an_hour_ago)
     run_worker()
     assert len(receiver.requests) == 1
     assert Delivery.objects.get().status == "succeeded"
+
+
+def test_a_retry_a_worker_of_the_release_before_scheduled_is_not_taken_for_lost(
+    as_carol, club, roster, endpoint
+):
+    """During an upgrade a worker still running the release before schedules a retry five
+    minutes on without writing queued_for, left as it was when the first attempt was queued:
+    the sweep goes by the later of the two, and leaves the retry to its time."""
+    play_a_hand(as_carol, club, roster)
+    an_hour_ago = timezone.now() - dt.timedelta(hours=1)
+    retry_at = timezone.now() + dt.timedelta(minutes=5)
+    Delivery.objects.update(queued_for=an_hour_ago, next_attempt_at=retry_at, attempts=1)
+    queued = Delivery.objects.get().task_id
+    assert tasks.requeue_overdue() == 0
+    assert Delivery.objects.get().task_id == queued
 
 
 @pytest.mark.django_db(transaction=True)

@@ -13,6 +13,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from datetime import timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
@@ -205,6 +206,51 @@ def test_a_clubs_dead_receivers_do_not_delay_another_clubs_deliveries(
     assert len(dead.ids) <= 4
 
 
+def test_a_clubs_backlog_waits_without_going_round_the_queue(club, bobs_club, receivers, workers):
+    """A club whose places are held by receivers that hang, with a backlog waiting behind
+    them, and a worker sweeping every second. Before, each waiting delivery was put back with
+    a new task every 30 s, and every sweep took the backlog for lost and queued all of it
+    again at once: the queue's table grew by the backlog every second, and another club's
+    messages waited behind it. Now the backlog waits with no task, and sweeps queue none for
+    it."""
+    dead, alive = receivers(10_000), receivers(0)
+    Endpoint.objects.bulk_create(
+        Endpoint(club=club, url=f"{dead.url}?{i}", events=["match.started"]) for i in range(3)
+    )
+    for match in range(50):
+        events.write(club_id=club.pk, type=EventType.MATCH_STARTED, data={"match": match})
+    backlog = {
+        str(pk) for pk in Delivery.objects.filter(endpoint__club=club).values_list("pk", flat=True)
+    }
+    hook = Endpoint.objects.create(club=bobs_club, url=alive.url, events=["match.started"])
+
+    def backlog_tasks() -> list[DBTaskResult]:
+        deliver = DBTaskResult.objects.filter(task_path="webhooks.tasks.deliver")
+        return [task for task in deliver if str(task.args_kwargs["args"][0]) in backlog]
+
+    workers("--sweep-every", "1", "--overdue-after", "5", WEBHOOKS_TIMEOUT_SECONDS="60")
+    assert dead.wait_for(2, timeout=60)  # both places held
+    harness.wait_until(  # every delivery of the backlog taken up once
+        lambda: all(task.status != TaskResultStatus.READY for task in backlog_tasks()),
+        what="the backlog's tasks run",
+    )
+    settled = len(backlog_tasks())
+    theirs = Delivery.objects.filter(endpoint=hook)
+    for match in range(3):  # each message after the first needs a sweep: its task is lost
+        events.write(club_id=bobs_club.pk, type=EventType.MATCH_STARTED, data={"match": match})
+        if match:
+            lost = theirs.latest("pk")
+            DBTaskResult.objects.filter(pk=lost.task_id).delete()
+            a_minute_ago = timezone.now() - timedelta(minutes=1)
+            theirs.filter(pk=lost.pk).update(queued_for=a_minute_ago, next_attempt_at=a_minute_ago)
+        harness.wait_until(
+            lambda count=match + 1: theirs.filter(status="succeeded").count() == count,
+            what=f"the other club's message {match + 1}",
+        )
+    assert len(backlog_tasks()) == settled  # three sweeps later, no task more for the backlog
+    assert len(dead.ids) == 2
+
+
 def test_a_hanging_webhook_holds_one_of_its_clubs_places_not_both(club, receivers, workers):
     """A failing webhook has one attempt at a time: while its receiver hangs, the club's other
     webhook is delivered in the other place instead of waiting behind the hanging one's
@@ -273,27 +319,125 @@ def test_a_new_webhook_that_hangs_holds_one_place_before_it_ever_failed(club, re
     assert not Attempt.objects.filter(delivery__endpoint=hanging).exists()
 
 
-def test_a_clubs_put_back_attempts_never_go_before_another_clubs_new_ones(club, bobs_club):
-    """A club with CLUB_IN_FLIGHT attempts running has its next one put back DEFER from now.
-    The queue takes tasks by the time they may run, and a task queued with no time sorted after
-    every task with one: the busy club's put-back attempts, due again every 2 s, went before
-    another club's new ones for as long as it had any (a minute behind a 20-second receiver).
-    New attempts are queued at the time they are made, so a put-back one comes after them."""
-    from django_tasks_db.models import DBTaskResult
-
+def busy_club(club, waiting: int) -> tuple[list[Delivery], list[Delivery]]:
+    """The club's two places taken by attempts running, and ``waiting`` more deliveries due,
+    each of a webhook of its own (a webhook has one attempt at a time)."""
     from webhooks import tasks
 
-    Endpoint.objects.create(club=club, url="http://127.0.0.1:9/busy", events=["match.started"])
+    hooks = Endpoint.objects.bulk_create(
+        Endpoint(club=club, url=f"http://127.0.0.1:9/{i}", events=["match.started"])
+        for i in range(tasks.CLUB_IN_FLIGHT + 1)
+    )
+    for match in range(waiting):
+        events.write(club_id=club.pk, type=EventType.MATCH_STARTED, data={"match": match})
+    running = [Delivery.objects.filter(endpoint=hook).earliest("pk") for hook in hooks[:-1]]
+    later = timezone.now() + tasks.lease()
+    Delivery.objects.filter(pk__in=[d.pk for d in running]).update(leased_until=later)
+    Delivery.objects.filter(endpoint__in=hooks[:-1]).exclude(
+        pk__in=[d.pk for d in running]
+    ).delete()
+    return running, list(Delivery.objects.filter(endpoint=hooks[-1]).order_by("pk"))
+
+
+def ready_tasks(deliveries: list[Delivery]) -> list[str]:
+    """The ready tasks that would attempt these deliveries: each one's own task, if it is on
+    the queue (a copy queued before, left in the table, is stale and does nothing)."""
+    from webhooks import tasks
+
+    own = Delivery.objects.filter(pk__in=[d.pk for d in deliveries]).exclude(task_id=tasks.WAITING)
+    ready = DBTaskResult.objects.filter(status=TaskResultStatus.READY)
+    return [
+        str(task.pk) for task in ready.filter(pk__in=list(own.values_list("task_id", flat=True)))
+    ]
+
+
+def test_a_busy_clubs_waiting_deliveries_are_not_taken_up_by_the_sweep(club, bobs_club):
+    """A club at its CLUB_IN_FLIGHT limit: its other deliveries wait with no task on the queue.
+    Before, each was put back 30 s with a task of its own, and the sweep, reading a delivery
+    due long ago with no lease as a lost task, queued the whole backlog again at once, every
+    sweep: hundreds of tasks that each found the club full, ahead of other clubs' new ones
+    (another club's messages came 5 to 30 s late)."""
+    from webhooks import tasks
+
+    running, waiting = busy_club(club, 40)
+    for delivery in waiting:
+        tasks.attempt(delivery_id=delivery.pk, number=1, task_id=delivery.task_id)
+    assert ready_tasks(waiting) == []
+    assert set(
+        Delivery.objects.filter(pk__in=[d.pk for d in waiting]).values_list("task_id", flat=True)
+    ) == {tasks.WAITING}
+
     Endpoint.objects.create(club=bobs_club, url="http://127.0.0.1:9/new", events=["match.started"])
-    events.write(club_id=club.pk, type=EventType.MATCH_STARTED, data={"match": 1})
-    busy = Delivery.objects.get(endpoint__club=club)
-    events.write(club_id=bobs_club.pk, type=EventType.MATCH_STARTED, data={"match": 2})
+    events.write(club_id=bobs_club.pk, type=EventType.MATCH_STARTED, data={"match": 1})
     new = Delivery.objects.get(endpoint__club=bobs_club)
-    tasks.queue(busy, at=timezone.now() + tasks.DEFER)  # put back: its club is at its limit
-    busy.refresh_from_db()
-    ready = DBTaskResult.objects.filter(status="READY").order_by(*DBTaskResult._meta.ordering)
-    order = [str(task.id) for task in ready]
-    assert order.index(new.task_id) < order.index(busy.task_id)
+    ten_minutes_ago = timezone.now() - timedelta(minutes=10)  # they have waited long since
+    Delivery.objects.filter(pk__in=[d.pk for d in waiting]).update(next_attempt_at=ten_minutes_ago)
+    assert tasks.requeue_overdue() == 0  # none lost, the club full
+    assert ready_tasks(waiting) == []
+    assert ready_tasks([new]) == [new.task_id]
+
+
+def test_the_sweep_wakes_a_waiting_delivery_when_no_ending_attempt_did(club):
+    """The club's attempts ended without waking anyone (their worker stopped between writing
+    the outcome and the wake): the next sweep wakes the longest-waiting delivery."""
+    from webhooks import tasks
+
+    running, waiting = busy_club(club, 3)
+    for delivery in waiting:
+        tasks.attempt(delivery_id=delivery.pk, number=1, task_id=delivery.task_id)
+    Delivery.objects.filter(pk__in=[d.pk for d in running]).update(
+        status="succeeded", leased_until=None
+    )
+    assert tasks.requeue_overdue() == 1
+    first = Delivery.objects.get(pk=waiting[0].pk)
+    assert ready_tasks(waiting) == [first.task_id]
+    task = DBTaskResult.objects.get(pk=first.task_id)
+    assert (task.run_after - timezone.now()).total_seconds() <= 1
+
+
+def test_a_task_its_killed_worker_left_running_is_marked_failed(club):
+    """The worker was killed after taking the task and before the attempt's lease: the sweep
+    queues the attempt again and marks the old task failed, instead of leaving it running in
+    the queue's table for ever (it was never cleaned up)."""
+    from webhooks import tasks
+
+    Endpoint.objects.create(club=club, url="http://127.0.0.1:9/a", events=["match.started"])
+    events.write(club_id=club.pk, type=EventType.MATCH_STARTED, data={"match": 1})
+    delivery = Delivery.objects.get()
+    left = delivery.task_id
+    an_hour_ago = timezone.now() - timedelta(hours=1)
+    DBTaskResult.objects.filter(pk=left).update(status=TaskResultStatus.RUNNING)
+    Delivery.objects.update(queued_for=an_hour_ago, next_attempt_at=an_hour_ago)
+
+    assert tasks.requeue_overdue() == 1
+    assert DBTaskResult.objects.get(pk=left).status == TaskResultStatus.FAILED
+    delivery.refresh_from_db()
+    assert delivery.task_id != left and ready_tasks([delivery]) == [delivery.task_id]
+
+
+def test_a_wake_leaves_an_attempt_cut_off_to_the_sweep(club):
+    """An attempt's lease ran out (its worker was killed during it): an attempt of the club
+    that ends must not queue it again as if it were waiting. Before, the wake replaced its
+    task, the next attempt was made under the same number, the cut-off one was never written
+    in the history, and its task stayed running in the queue's table for ever."""
+    from webhooks import tasks
+
+    Endpoint.objects.create(club=club, url="http://127.0.0.1:9/a", events=["match.started"])
+    events.write(club_id=club.pk, type=EventType.MATCH_STARTED, data={"match": 1})
+    delivery = Delivery.objects.get()
+    cut = delivery.task_id
+    a_while_ago = timezone.now() - timedelta(minutes=5)
+    DBTaskResult.objects.filter(pk=cut).update(status=TaskResultStatus.RUNNING)
+    Delivery.objects.update(
+        leased_until=timezone.now() - timedelta(seconds=1), next_attempt_at=a_while_ago
+    )
+
+    assert tasks._wake_next(club.pk, now=timezone.now()) == 0
+    assert Delivery.objects.get().task_id == cut
+    assert tasks.requeue_overdue() == 1
+    made = Delivery.objects.get()
+    assert list(made.history.values_list("number", "error")) == [(1, "worker_stopped")]
+    assert DBTaskResult.objects.get(pk=cut).status == TaskResultStatus.FAILED
 
 
 @pytest.mark.parametrize("late", ["-1", "soon", "inf"])
@@ -304,7 +448,7 @@ def test_an_overdue_delay_that_is_no_number_of_seconds_is_refused(late):
 
 
 def test_an_attempt_that_ends_wakes_the_clubs_next_waiting_one(club, monkeypatch):
-    """A club at its CLUB_IN_FLIGHT limit has its next attempt put back DEFER (30 s); when one
+    """A club at its CLUB_IN_FLIGHT limit has its next attempt wait, with no task; when one
     of its running attempts ends, the longest-waiting one is queued again at once. Before, a
     waiting attempt was put back 2 s and taken up again every 2 s: a club's backlog of retries
     went round the queue ahead of other clubs' new deliveries (another club's waited a median
@@ -327,8 +471,9 @@ def test_an_attempt_that_ends_wakes_the_clubs_next_waiting_one(club, monkeypatch
         task = DBTaskResult.objects.get(pk=delivery.task_id)
         return (task.run_after - timezone.now()).total_seconds()
 
-    tasks.attempt(delivery_id=waiting.pk, number=1)  # the club is full: put back
-    assert run_after(waiting) > tasks.DEFER.total_seconds() - 5
+    tasks.attempt(delivery_id=waiting.pk, number=1)  # the club is full: it waits, no task
+    waiting.refresh_from_db()
+    assert waiting.task_id == tasks.WAITING and ready_tasks([waiting]) == []
     put_back = waiting.task_id
     Delivery.objects.filter(pk=first.pk).update(leased_until=None)  # its lease, to take again
     monkeypatch.setattr(sending, "send", lambda **message: sending.Outcome(204))

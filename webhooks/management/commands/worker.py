@@ -76,7 +76,8 @@ class Command(DatabaseWorker):
             type=seconds,
             default=tasks.OVERDUE.total_seconds(),
             help="Seconds past its due time after which a pending delivery whose lease has run "
-            "out is queued again by the sweep (default: %(default)r).",
+            "out, or whose task has not run, is queued again by the sweep (default: "
+            "%(default)r).",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
