@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from standardwebhooks import Webhook
 
+from matches.models import EventType
 from tests.factories import client_for
 from webhooks import errors, services
 from webhooks.models import Delivery, Endpoint
@@ -285,3 +286,25 @@ def test_an_event_type_listed_twice_counts_once(as_alice, club, allow_loopback):
         format="json",
     )
     assert changed.status_code == 200 and changed.json()["events"] == ["match.finished"]
+
+
+def test_every_type_with_one_again_is_every_type_not_too_long_a_list(
+    as_alice, club, allow_loopback
+):
+    """The list's length was checked before the repetitions went: seven types and one of them
+    again (or one type eight times) was refused with max_length."""
+    every = [value for value, _ in EventType.choices]
+    made = register(as_alice, club, {**HOOK, "events": [*every, every[0]]})
+    assert made.status_code == 201, made.json()
+    assert made.json()["events"] == every
+    changed = as_alice.patch(
+        f"/api/v1/clubs/{club.pk}/webhooks/{made.json()['id']}/",
+        {"events": ["hand.recorded"] * 8},
+        format="json",
+    )
+    assert changed.status_code == 200 and changed.json()["events"] == ["hand.recorded"]
+    unknown = register(as_alice, club, {**HOOK, "events": [every[0], every[0], "bogus"]})
+    assert unknown.status_code == 400
+    assert [(e["code"], e["attr"]) for e in unknown.json()["errors"]] == [
+        ("invalid_choice", "events.2")
+    ]

@@ -14,8 +14,17 @@ from matches.selectors import LARGEST_ID
 from webhooks.models import Attempt, Delivery, DeliveryStatus, Endpoint
 
 
+class EventTypesField(serializers.ListField):
+    """Event types; one listed twice counts once, before the list's length is checked (every
+    type with one of them again is every type), and after each is read, so that an unknown
+    one is named at its place in the list as sent."""
+
+    def to_internal_value(self, data: Any) -> list[Any]:
+        return list(dict.fromkeys(super().to_internal_value(data)))
+
+
 def _event_types(**kwargs: Any) -> serializers.ListField:
-    return serializers.ListField(
+    return EventTypesField(
         child=serializers.ChoiceField(choices=EventType.choices),
         min_length=1,
         max_length=len(EventType.values),
