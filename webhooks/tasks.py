@@ -209,7 +209,15 @@ def _wake_next(club_id: int, *, now: Any) -> int:
     all taken. A delivery of a webhook with an attempt running is passed over (it could not go: a
     webhook has one attempt at a time), and so is a failing one while another failing webhook
     of the club has one; so is one whose lease ran out, which the sweep records as cut off
-    before its next attempt. One woken that still finds no place waits again."""
+    before its next attempt. One woken that still finds no place waits again.
+
+    The club's lock is taken and let go first: an attempt that found the club full before the
+    ending one freed its place holds that lock until its wait is committed, so that it is read
+    here as waiting. Without it, that attempt waited for the next sweep with the place free."""
+    with transaction.atomic():
+        no_key = connection.features.has_select_for_no_key_update
+        Club.objects.select_for_update(no_key=no_key).filter(pk=club_id).exists()
+        now = max(now, timezone.now())
     running = Delivery.objects.filter(endpoint__club_id=club_id, leased_until__gt=now)
     if running.count() >= CLUB_IN_FLIGHT:
         return 0

@@ -235,3 +235,66 @@ def test_a_deletion_caught_in_a_cycle_of_waits_gives_way_to_the_worker(alice, cl
     deletion.join(timeout=60)
     assert results == {"delete": 204, "outcome": "written"}
     assert not Endpoint.objects.exists() and not Delivery.objects.exists()
+
+
+def test_an_attempt_that_finds_the_club_full_as_a_place_frees_is_woken(club, monkeypatch):
+    """An attempt counted the club's places all taken, one of them by an attempt about to end;
+    that attempt ended and woke the club's waiting ones before the first one's wait was
+    committed. The wake must still find it: it waits for the club's lock, which the first one
+    holds until its wait is committed. Before, the wake found nobody waiting, and the delivery
+    waited for the next sweep (up to half a minute) with a place free."""
+    from django_tasks.base import TaskResultStatus
+    from django_tasks_db.models import DBTaskResult
+
+    hooks = Endpoint.objects.bulk_create(
+        Endpoint(club=club, url=f"http://127.0.0.1:9/{i}", events=["match.started"])
+        for i in range(tasks.CLUB_IN_FLIGHT + 1)
+    )
+    events.write(club_id=club.pk, type=EventType.MATCH_STARTED, data={"match": 1})
+    ending, *running, late = (Delivery.objects.get(endpoint=hook) for hook in hooks)
+    later = timezone.now() + tasks.lease()
+    Delivery.objects.filter(pk__in=[d.pk for d in running]).update(leased_until=later)
+
+    sent, answer = threading.Event(), threading.Event()
+
+    def send(**message: Any) -> sending.Outcome:
+        sent.set()
+        answer.wait(60)
+        return sending.Outcome(204)
+
+    monkeypatch.setattr(sending, "send", send)
+    results: dict[str, Any] = {}
+    ender = in_thread(
+        lambda: tasks.attempt(delivery_id=ending.pk, number=1, task_id=ending.task_id),
+        results,
+        "ending",
+    )
+    assert sent.wait(60)  # its lease taken: the club's places are all taken
+
+    waits, go = threading.Event(), threading.Event()
+
+    def pause_once_waiting(execute, sql, params, many, context):
+        result = execute(sql, params, many, context)
+        if sql.startswith('UPDATE "webhooks_delivery" SET "task_id"') and not waits.is_set():
+            waits.set()  # it found the club full and waits: not committed yet
+            go.wait(60)
+        return result
+
+    def attempt_late() -> None:
+        with connection.execute_wrapper(pause_once_waiting):
+            tasks.attempt(delivery_id=late.pk, number=1, task_id=late.task_id)
+
+    waiter = in_thread(attempt_late, results, "late")
+    assert waits.wait(60)
+    answer.set()  # the ending attempt's outcome is written, and its wake follows
+    locks.finished_or_waiting(ender)
+    go.set()
+    ender.join(timeout=60)
+    waiter.join(timeout=60)
+    assert results == {"ending": None, "late": None}
+
+    late.refresh_from_db()
+    assert late.task_id != tasks.WAITING  # woken by the attempt that ended
+    task = DBTaskResult.objects.get(pk=late.task_id)
+    assert task.status == TaskResultStatus.READY
+    assert (task.run_after - timezone.now()).total_seconds() <= 1
