@@ -1,0 +1,66 @@
+"""The index of the usernames in upper case (accounts' migration 0004), on PostgreSQL."""
+
+from __future__ import annotations
+
+from importlib import import_module
+
+import pytest
+from django.apps import apps
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, connection, transaction
+
+migration = import_module("accounts.migrations.0004_username_any_case_index")
+
+
+def plan(lookup: str) -> str:
+    """PostgreSQL's plan for the rows whose username ``lookup`` names ``ALICE``, where it
+    could use an index (no sequential scan unless it must)."""
+    from matches.models import Membership
+
+    rows = get_user_model().objects if lookup.startswith("username") else Membership.objects
+    sql, params = rows.filter(**{lookup: "ALICE"}).query.sql_with_params()
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_seqscan = off")
+        cursor.execute(f"EXPLAIN {sql}", params)
+        return "\n".join(row[0] for row in cursor.fetchall())
+
+
+@pytest.mark.parametrize("lookup", ["username__iexact", "user__username__iexact"])
+def test_a_username_in_any_case_is_looked_up_through_an_index(db, lookup):
+    """Sign-up's check for a username taken in another case, sign-in from a name typed in
+    another case, and a club's member named so (``accounts.usernames.find``) ask for the
+    username in any case: PostgreSQL finds it through the index of the usernames in upper
+    case, not by reading the whole user table."""
+    assert migration.NAME in plan(lookup)
+
+
+def valid() -> bool | None:
+    """Whether the index is valid; None when there is none."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_index.indisvalid FROM pg_index "
+            "JOIN pg_class ON pg_class.oid = pg_index.indexrelid WHERE pg_class.relname = %s",
+            [migration.NAME],
+        )
+        row = cursor.fetchone()
+    return None if row is None else bool(row[0])
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_index_left_invalid_by_an_interrupted_build_is_built_again():
+    """A concurrent build that fails leaves an invalid index under its name, which ``IF NOT
+    EXISTS`` alone would keep for ever, unused: the migration run again drops it first."""
+    users = get_user_model().objects
+    users.create_user("ann")
+    users.create_user("ben")  # neither staff: a unique index on is_staff cannot be built
+    with connection.cursor() as cursor:
+        cursor.execute(f"DROP INDEX CONCURRENTLY {migration.NAME}")
+        with pytest.raises(IntegrityError):
+            cursor.execute(
+                f"CREATE UNIQUE INDEX CONCURRENTLY {migration.NAME} ON auth_user (is_staff)"
+            )
+    assert valid() is False
+    with connection.schema_editor(atomic=False) as editor:
+        migration.create(apps, editor)
+    assert valid() is True
+    assert migration.NAME in plan("username__iexact")
