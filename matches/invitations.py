@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model, password_validation
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
-from django.db.models import F
+from django.db.models import Exists, F
 from django.utils import timezone
 from django.utils.translation import ngettext_lazy
 
@@ -111,10 +111,13 @@ def _use(invitation: Invitation, user: User) -> Membership:
         ) from None
     Invitation.objects.filter(pk=invitation.pk).update(uses=F("uses") + 1)
     if invitation.player_id is not None:
-        # the player the invitation names is the newcomer, unless someone is them already
+        # the player the invitation names is the newcomer, unless someone is them already, or
+        # the newcomer is already another player of the club: a login is one player's
         Player.objects.filter(
             pk=invitation.player_id, club=invitation.club_id, user__isnull=True
-        ).update(user=user)
+        ).exclude(Exists(Player.objects.filter(club=invitation.club_id, user=user))).update(
+            user=user
+        )
     return membership
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import connection, transaction
 
 from matches import errors
 from matches.models import (
@@ -51,6 +51,13 @@ def membership_remove(*, membership: Membership, by: User | None = None) -> None
     The players of the club linked to the member's login lose the link: a player's login is a
     member's, and one who comes back through an invitation is linked again by it.
     """
+    # the players linked to the login first, then the club, in the order a change of a link
+    # takes them (the player, then the club: ``hold_links``), so that the two never deadlock
+    list(
+        Player.objects.select_for_update()
+        .filter(club=membership.club_id, user=membership.user_id)
+        .values_list("pk", flat=True)
+    )
     _lock_club(membership.club, by)
     # read again now that no other change can move it: its role may have changed meanwhile
     current = Membership.objects.select_for_update().filter(pk=membership.pk).first()
@@ -62,6 +69,16 @@ def membership_remove(*, membership: Membership, by: User | None = None) -> None
     linked = Player.objects.filter(club=membership.club_id, user=membership.user_id)
     if linked.update(user=None):
         Club.standings_changed(membership.club_id)
+
+
+def hold_links(club_id: int) -> None:
+    """Hold the club's members still until the transaction ends, before a player's login is
+    linked or unlinked: a member's removal (``membership_remove``) waits for the link, or the
+    link for the removal, and two links wait for each other, so that a login is never linked to
+    someone who is no longer a member, nor to two players. ``NO KEY UPDATE``: a member joining
+    by invitation meanwhile does not wait for it."""
+    no_key = connection.features.has_select_for_no_key_update
+    Club.objects.select_for_update(no_key=no_key).filter(pk=club_id).exists()
 
 
 def _lock_club(club: Club, by: User | None = None) -> None:

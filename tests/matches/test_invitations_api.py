@@ -396,6 +396,20 @@ def test_a_player_who_got_a_login_meanwhile_keeps_it(as_alice, as_bob, club, cle
     assert cleo.user == victor
 
 
+def test_a_login_that_is_another_player_already_is_not_made_the_named_one_too(
+    as_alice, as_bob, bob, club, cleo
+):
+    """A login is one player's. Bob, no member but still Ann (a link that a removal raced past
+    before links were decided under the club's lock), joins by an invitation naming Cleo: he
+    is not made Cleo as well."""
+    ann = Player.objects.create(club=club, name="Ann", user=bob)
+    made = invite(as_alice, club, player=cleo.pk)
+    assert as_bob.post(f"/api/v1/invitations/{made['code']}/accept/").status_code == 201
+    cleo.refresh_from_db()
+    ann.refresh_from_db()
+    assert (cleo.user, ann.user) == (None, bob)
+
+
 def test_an_invitation_for_a_player_who_has_a_login_is_refused(as_alice, club, cleo, victor):
     cleo.user = victor
     cleo.save()

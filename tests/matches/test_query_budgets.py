@@ -99,9 +99,9 @@ BUDGETS = {
     "rename club": 6,
     "replace club": 6,
     # the requester's role is read again once the club's members are locked, and so is the
-    # membership a removal removes
+    # membership a removal removes; a removal first locks the players linked to the member
     "add member": 12,
-    "remove member": 11,
+    "remove member": 12,
     # saving a player also moves the club's standings stamp on: the tables show names; the
     # roster's names are read to compare a new name with them in any case and script
     "rename player": 7,
@@ -123,7 +123,9 @@ BUDGETS = {
     "write draft ending": 8,
     "write draft player": 8,
     # creates
-    "create player": 7,  # the roster's names too, as for a rename
+    # the roster's names too, as for a rename; in a transaction of its own (SAVEPOINT,
+    # RELEASE), so that a login it links to is checked under the club's lock until it is written
+    "create player": 9,
     "create season": 5,
     "create match": 14,  # its event's place in the club's feed, one statement more
     "create club": 5,

@@ -23,6 +23,7 @@ from matches.models import (
     written_name,
 )
 from matches.selectors import role_in
+from matches.services import clubs
 
 
 class PlayerSerializer(serializers.ModelSerializer):
@@ -84,6 +85,7 @@ class PlayerSerializer(serializers.ModelSerializer):
         unchanged = linked_now == (user.pk if user else None)  # `null` on a new player too
         if unchanged or club_id is None:
             return
+        clubs.hold_links(club_id)  # what follows is read as no other change can move it
         request = self.context.get("request")
         if request is not None and role_in(request.user, club_id) != Role.OWNER:
             raise PermissionDenied(

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.db import transaction
 from django.db.models import QuerySet
 from drf_spectacular.utils import extend_schema
 from rest_framework.decorators import action
@@ -29,6 +32,12 @@ class PlayerViewSet(ClubScopedViewSet):
 
     def get_queryset(self) -> QuerySet[Player]:
         return selectors.players_visible_to(self.request.user)
+
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        # one transaction: a new player's login is checked under the club's lock, held until
+        # the player is written (PlayerSerializer._check_link)
+        with transaction.atomic():
+            return super().create(request, *args, **kwargs)
 
     @extend_schema(responses={200: s.PlayerMatchSerializer(many=True)})
     @action(
