@@ -361,15 +361,21 @@ def round_draw(
 # --- read side -----------------------------------------------------------------------------
 
 
-def leaderboard(*, tournament: Tournament) -> list[dict[str, Any]]:
+def leaderboard(
+    *, tournament: Tournament, numbers: Sequence[int] | None = None
+) -> list[dict[str, Any]]:
     """Every entrant's sums over the tournament's matches: victory points, then points.
 
     Victory points count finished matches (a match in progress has no winner yet); points add
     up every match's current total, so the board moves as hands are recorded. Ties share a rank.
     ``rounds`` holds the player's total in each round, first round first (None for a round
-    they did not play); a withdrawn entrant keeps their row, marked ``withdrawn``.
+    they did not play); a withdrawn entrant keeps their row, marked ``withdrawn``. ``numbers``
+    are the rounds to give, as the caller read them (all of them, read here, when None): a
+    caller that names the rounds itself gives the ones it names, even if a round was drawn or
+    undone since it read them.
     """
-    numbers = list(tournament.rounds.order_by("number").values_list("number", flat=True))
+    if numbers is None:
+        numbers = list(tournament.rounds.order_by("number").values_list("number", flat=True))
     by_round: dict[int, dict[int, int]] = {}
     for player, number, total in Seat.objects.filter(
         match__round_table__round__tournament=tournament

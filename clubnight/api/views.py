@@ -6,6 +6,7 @@ Who may do what: any member of the club reads; owners and scorekeepers direct to
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.db.models import Prefetch, QuerySet
@@ -222,10 +223,15 @@ class TournamentMixin(GenericAPIView):
     permission_classes = [IsAuthenticated]
     queryset = Tournament.objects.none()
 
-    def get_tournament(self, roles: frozenset[str] | None = None) -> Tournament:
+    def get_tournament(
+        self,
+        roles: frozenset[str] | None = None,
+        shape: Callable[[QuerySet[Tournament]], QuerySet[Tournament]] = lambda rows: rows,
+    ) -> Tournament:
+        """The tournament in the URL, read once (``shape`` adds what the answer reads with it),
+        or 404; with ``roles``, 403 unless the requester has one of them in its club."""
         tournament = (
-            tournaments_visible_to(self.request)
-            .select_related("club")
+            shape(tournaments_visible_to(self.request).select_related("club"))
             .filter(pk=self.kwargs["pk"])
             .first()
         )
@@ -242,7 +248,7 @@ class TournamentDetailView(TournamentMixin):
     serializer_class = s.TournamentSerializer
 
     def get(self, request: Request, pk: int) -> Response:
-        tournament = _with_rounds(Tournament.objects.filter(pk=self.get_tournament().pk)).get()
+        tournament = self.get_tournament(shape=_with_rounds)
         return Response(s.TournamentSerializer(tournament).data)
 
 
@@ -428,8 +434,10 @@ class LeaderboardCSVView(CSVOnly, TournamentMixin):
 
     def get(self, request: Request, pk: int) -> Response:
         tournament = self.get_tournament()
-        rows = tournaments.leaderboard(tournament=tournament)
+        # the rounds read once, for the header and the rows: a round drawn or undone meanwhile
+        # would otherwise give them different columns
         numbers = list(tournament.rounds.order_by("number").values_list("number", flat=True))
+        rows = tournaments.leaderboard(tournament=tournament, numbers=numbers)
         rounds = [f"round_{n}" for n in numbers]
         self.csv_header = [*LEADERBOARD_COLUMNS, "finished", "wins", *rounds, "withdrawn"]
         self.download = attachment(

@@ -108,6 +108,23 @@ def test_a_director_sets_the_tables(as_carol, club, crowd):
     assert [t["name"] for t in body["tables"]] == ["Window", "Bar"]
 
 
+def test_a_night_is_read_once_for_its_answer(as_carol, club, crowd):
+    """The night's page read the night twice, to check who may see it and for its answer:
+    with replicas the two could come from two replicas, and a night not yet on the second one
+    answered 500. One read now does both."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    tournament = create(as_carol, club, crowd[:4]).json()["id"]
+    draw_round(as_carol, tournament)
+    with CaptureQueriesContext(connection) as queries:
+        response = as_carol.get(f"/api/v1/tournaments/{tournament}/")
+    assert response.status_code == 200
+    assert len(response.json()["rounds"]) == 1 and len(response.json()["entrants"]) == 4
+    reads = [q["sql"] for q in queries if 'FROM "clubnight_tournament"' in q["sql"]]
+    assert len(reads) == 1, reads
+
+
 def test_the_night_of_a_match_is_found_by_the_match(as_carol, club, crowd):
     tournament = create(as_carol, club, crowd[:9]).json()["id"]
     drawn = draw_round(as_carol, tournament).json()

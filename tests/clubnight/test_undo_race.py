@@ -3,6 +3,8 @@ PostgreSQL. Whichever takes the match's lock first wins; the other is refused cl
 
 from __future__ import annotations
 
+import csv
+import io
 import threading
 
 import psycopg
@@ -80,3 +82,27 @@ def test_an_undo_and_a_first_hand_at_once_one_wins_cleanly(carol, drawn, first):
         assert results == {"hand": 201, "undo": 409}
         assert Hand.objects.filter(match=match).count() == 1
         assert Round.objects.filter(tournament=night).count() == 1
+
+
+def test_the_leaderboard_csv_keeps_its_columns_when_a_round_is_undone_meanwhile(carol, drawn):
+    """The download read the night's rounds twice, for its header and for its rows; a round
+    undone between the two reads gave them different lengths, and the answer was a 500. The
+    undo is made, and committed, as the download reads the rounds the first time."""
+    night, match, seated = drawn
+    undone: dict[str, int] = {}
+
+    def undo_after_the_first_read(execute, sql, params, many, context):
+        result = execute(sql, params, many, context)
+        if '"clubnight_round"."number"' in sql and not undone:
+            url = f"/api/v1/tournaments/{night.pk}/rounds/1/"
+            run(lambda: client_for(carol).delete(url).status_code, undone, "undo").join(60)
+        return result
+
+    with connection.execute_wrapper(undo_after_the_first_read):
+        response = client_for(carol).get(f"/api/v1/tournaments/{night.pk}/leaderboard/csv/")
+    assert undone == {"undo": 204}
+    assert response.status_code == 200, response.content
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    header, lines = rows[0], rows[1:]
+    assert "round_1" in header and len(lines) == len(seated)
+    assert all(len(line) == len(header) for line in lines)
