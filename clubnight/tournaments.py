@@ -115,12 +115,11 @@ def _check_tables(
             raise errors.ClubnightError("entrant_not_seated", attr="tables", player=entrant.name)
 
 
-def _draw(
-    tournament: Tournament, entrants: dict[int, Player], seating: str, seed: int
-) -> list[list[int]]:
-    rules = rulesets.ruleset(tournament.ruleset)
+def _table_sizes(entrants: dict[int, Player], rules: rulesets.Ruleset) -> list[int]:
+    """The sizes of the tables that seat the entrants, or ``cannot_seat`` (none left entered,
+    say: a director's draw of no tables is no round)."""
     try:
-        sizes = draw.table_sizes(len(entrants), rules.min_players, rules.max_players)
+        return draw.table_sizes(len(entrants), rules.min_players, rules.max_players)
     except ValueError:
         raise errors.ClubnightError(
             "cannot_seat",
@@ -129,6 +128,13 @@ def _draw(
             least=rules.min_players,
             most=rules.max_players,
         ) from None
+
+
+def _draw(
+    tournament: Tournament, entrants: dict[int, Player], seating: str, seed: int
+) -> list[list[int]]:
+    rules = rulesets.ruleset(tournament.ruleset)
+    sizes = _table_sizes(entrants, rules)
     listed = list(entrants)  # the order the director entered them
     strength = None
     if seating == Seating.RATING:
@@ -319,6 +325,7 @@ def round_draw(
     }
     rules = rulesets.ruleset(locked.ruleset)
     if tables is not None:
+        _table_sizes(entrants, rules)
         _check_tables(tables, entrants, rules, club=locked.club_id)
         drawn = [list(table) for table in tables]
         seating, seed = Seating.DIRECTOR, None

@@ -360,3 +360,16 @@ def test_a_draw_that_cannot_fill_a_table_says_what_to_do(as_carol, club, crowd):
         "inscrivez ou retirez un joueur.",
     }
     assert not Round.objects.filter(tournament_id=tournament).exists()
+
+
+def test_a_directors_draw_with_nobody_left_to_seat_is_refused(as_carol, club, crowd):
+    """Every entrant withdrawn: a director's draw of no tables passed every check of the tables
+    (none to check) and made an empty round, round after round. It is refused as the drawn one
+    is."""
+    tournament = create(as_carol, club, crowd[:2]).json()["id"]
+    for player in crowd[:2]:
+        assert as_carol.delete(f"{entrants_url(tournament)}{player.pk}/").status_code == 204
+    answer = draw_round(as_carol, tournament, tables=[])
+    assert answer.status_code == 400, answer.content
+    assert codes(answer) == ["cannot_seat"]
+    assert not Round.objects.filter(tournament_id=tournament).exists()
