@@ -328,10 +328,14 @@ def draft_discard(*, match_id: int, number: int, user: User, device: str = "") -
     write, so a part written at the same moment is either discarded with the rest or written
     after the discard, on the empty draft.
 
-    Raises, changing nothing: ``errors.MatchFinished`` and ``errors.HandNumberNotNext``.
+    Raises, changing nothing: ``errors.MatchFinished``, ``errors.HandNumberNotNext`` and
+    ``errors.LiveHandInProgress`` (the hand is being played live: it has no draft to throw away,
+    and a phone that asks is told why, as for a part's write).
     """
     match = statements.lock_match(match_id)
     _check_number(match, number)
+    if match.live_number == number:
+        raise errors.LiveHandInProgress(attr="number", number=number)
     HandDraftPart.objects.filter(match_id=match_id, number=number).update(
         data={},
         version=F("version") + 1,

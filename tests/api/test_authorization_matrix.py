@@ -400,11 +400,11 @@ def call(label: str, target: str, caller: str, clubs: Clubs) -> list[str]:
             assert client_as(clubs, staff["owner"]).delete(live_url).status_code == 204
         read = client_as(clubs, staff["owner"]).get(live_url)
         headers = {"HTTP_IF_MATCH": read["ETag"]} if read.has_header("ETag") else {}
-    # a live hand in play holds its number: no hand recorded, no draft written
+    # a live hand in play holds its number: no hand recorded, no draft written or thrown away
     contest = path.endswith("/contest/")
     if (
         (path.endswith("/hands/") and method == "POST")
-        or ("/draft/" in path and method == "PUT")
+        or ("/draft/" in path and method in ("PUT", "DELETE"))
         or contest
     ):
         live_url = f"/api/v1/matches/{club.match}/live/"

@@ -307,6 +307,9 @@ def test_a_hand_being_played_live_takes_no_draft(as_carol, match, seated):
     response = put_player(as_carol, match["id"], seated[0], {"version": 0})
     assert response.status_code == 409 and codes(response) == ["live_hand_in_progress"]
     assert not HandDraftPart.objects.exists()
+    # throwing the draft away is a write too: refused alike, not a 204 that did nothing
+    thrown = as_carol.delete(draft_url(match["id"], 1))
+    assert thrown.status_code == 409 and codes(thrown) == ["live_hand_in_progress"]
 
 
 def filled() -> list[dict]:

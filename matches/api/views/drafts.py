@@ -17,6 +17,7 @@ from matches.models import HandDraftPart, Role
 
 NOT_NEXT = ["match_finished", "hand_number_not_next"]
 READ_CONFLICT = error_response("DraftReadConflict", NOT_NEXT)
+DISCARD_CONFLICT = error_response("DraftDiscardConflict", [*NOT_NEXT, "live_hand_in_progress"])
 WRITE_CONFLICT = error_response(
     "DraftWriteConflict",
     ["draft_changed", *NOT_NEXT, "live_hand_in_progress", "game_not_installed"],
@@ -111,7 +112,7 @@ class HandDraftView(DraftMixin):
                 description="The draft is thrown away: its ending and every player's part. "
                 "Phones reading it see it empty, every part at version 0."
             ),
-            409: READ_CONFLICT,
+            409: DISCARD_CONFLICT,
         },
     )
     def delete(self, request: Request, match_pk: int, number: int) -> Response:
