@@ -14,6 +14,7 @@ from playwright.sync_api import expect
 
 from matches.drafts import draft_part_save
 from matches.models import Hand, HandDraftPart
+from tests import harness
 from tests.factories import create_match, record_hand, went_out
 from tests.web.entry import (
     ANN_MELDS,
@@ -593,6 +594,60 @@ def test_taps_that_missed_the_recorded_hand_are_kept_to_compare(page_as, alice, 
     assert Hand.objects.filter(match=match).count() == 1
 
 
+def test_a_tap_shared_as_the_hand_is_recorded_elsewhere_is_kept_to_compare(
+    page_as, alice, bob, roster
+):
+    """Bob's last card reached the draft, but the phone that recorded the hand had not read it
+    yet: the hand was recorded without it. Bob's phone had shared every tap, said only "Hand 1
+    was recorded on another phone." and cleared the card: lost without a word. It now reads
+    the recorded hand, finds its last shared part not in it, and keeps the card to compare."""
+    ann, ben, cleo = roster[:3]
+    match = create_match(ann.club, [ann, ben, cleo], user=alice)
+    b = phone(page_as, bob)
+    open_entry(b, match.pk)
+    expect(b.get_by_text(SHARED, exact=True)).to_be_visible()
+    held(b, 1, ["KC"])
+    harness.wait_until(
+        lambda: HandDraftPart.objects.filter(
+            match=match, player=ben, data__hand__contains=["KC"]
+        ).exists(),
+        what="Ben's king of clubs shared",
+    )
+    expect(b.get_by_text(SHARED, exact=True)).to_be_visible()  # its answer taken in
+    record_hand(match, {**went_out(ann.pk, [ann.pk, ben.pk, cleo.pk]), "number": 1}, user=alice)
+    expect(b.locator("#share-status")).to_contain_text(
+        "Hand 1 was recorded on another phone before your last changes reached it."
+    )
+    expect(b.locator('.player-panel li.group.hand .chip[data-card="KC"]')).to_be_visible()
+    expect(b.locator("#share-compare")).to_be_visible()
+    assert Hand.objects.filter(match=match).count() == 1
+
+
+def test_a_phone_whose_shared_taps_are_all_in_the_recorded_hand_is_done(
+    page_as, alice, bob, roster
+):
+    """The same, with the card in the recorded hand: nothing to keep, the entry is done."""
+    ann, ben, cleo = roster[:3]
+    match = create_match(ann.club, [ann, ben, cleo], user=alice)
+    b = phone(page_as, bob)
+    open_entry(b, match.pk)
+    expect(b.get_by_text(SHARED, exact=True)).to_be_visible()
+    hand = went_out(ann.pk, [ann.pk, ben.pk, cleo.pk])
+    bens = next(r for r in hand["results"] if r["player"] == ben.pk)
+    held(b, 1, list(reversed(bens["hand"])))  # tapped in another order than recorded
+    harness.wait_until(
+        lambda: HandDraftPart.objects.filter(
+            match=match, player=ben, data__hand__contains=bens["hand"]
+        ).exists(),
+        what="Ben's cards shared",
+    )
+    expect(b.get_by_text(SHARED, exact=True)).to_be_visible()
+    record_hand(match, {**hand, "number": 1}, user=alice)
+    expect(b.locator("#share-status")).to_contain_text("Hand 1 was recorded on another phone.")
+    expect(b.locator("#share-status")).not_to_contain_text("before your last changes")
+    expect(b.locator("#entry .picker")).to_have_count(0)
+
+
 def test_a_hand_left_and_recorded_elsewhere_opens_the_next_hand(page_as, alice, bob, roster):
     """Ben taps his cards, leaves the entry, and Ann's phone records the hand: his next "Enter
     hand" opens hand 2 at once, saying hand 1 was recorded, not hand 1 closed."""
@@ -629,7 +684,7 @@ def test_the_last_hand_recorded_elsewhere_is_news_on_the_other_phones(page_as, a
     open_entry(b, match.pk)
     expect(b.get_by_text(SHARED, exact=True)).to_be_visible()
     with b.expect_response(lambda r: "/draft/players/" in r.url and r.request.method == "PUT"):
-        held(b, 1, ["KC"])
+        held(b, 1, ["3C"])  # a card Ben holds in the hand recorded
     record_hand(match, {**went_out(ann.pk, seated), "number": 3}, user=alice)
 
     status = b.locator("#share-status")

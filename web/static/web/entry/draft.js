@@ -467,6 +467,13 @@ export function partData(draft, key) {
   return { melds: player.melds.filter((m) => m.length).map((m) => [...m]), hand: [...player.hand] };
 }
 
+// Whether `all` holds every card of `part`, melds with melds and held cards with held cards
+// (a recorded hand holding what this phone shared of a player, and maybe more that other
+// phones entered).
+export function holdsAll(all, part) {
+  return ["melds", "hand"].every((field) => within(cardsOf(field, part[field] ?? []), cardsOf(field, all[field] ?? [])));
+}
+
 // What a part was before anybody shared it: nothing entered.
 function emptyPart(draft, key) {
   if (key === ENDING_PART) {

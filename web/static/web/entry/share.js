@@ -9,7 +9,7 @@ import { t } from "../i18n.js";
 import { actions, announce, forget, handNumber, matchId, state } from "./context.js";
 import {
   ENDING_PART, activePlayer, adoptShared, markDropped, markOffered, markShared, partData, pendingDrops,
-  pendingOffers, pendingParts, selectPlayer, sharedOf, startAgain,
+  holdsAll, pendingOffers, pendingParts, selectPlayer, sharedOf, startAgain,
 } from "./draft.js";
 
 // Whatever this phone has to send: parts it changed, versions to offer beside a part, offers
@@ -64,7 +64,7 @@ async function close(error) {
     const recorded = match && match.hands_played >= state.draft.number;
     const finished = match?.status === "finished";
     message = recorded ? t("share_recorded", { n: state.draft.number }) : finished ? t("entry_finished") : t("share_waiting");
-    if (recorded && !pendingParts(state.draft).length) {
+    if (recorded && !pendingParts(state.draft).length && !(await missedByRecord())) {
       // everything tapped here was shared before the hand was recorded: nothing is left to
       // keep, the screen says so in place of the cards, and the next "Enter hand" starts the
       // next hand, not this one again
@@ -83,6 +83,35 @@ async function close(error) {
     }
   }
   setStatus("closed", { message });
+}
+
+// Whether a part this phone shared last (its own write the newest version it saw) is not in
+// the hand as recorded: a card of it missing there (the recording phone had not read it yet: a
+// card tapped here as the hand was recorded on another phone), or the ending answered
+// otherwise. Those taps are kept, as taps never sent are, so that they are not lost without a
+// word. When the hand cannot be read, they are kept too.
+async function missedByRecord() {
+  const shared = sharedOf(state.draft);
+  const own = Object.keys(shared.mine).filter((key) => shared.mine[key] > 0 && shared.mine[key] === shared.versions[key]);
+  if (!own.length) return false;
+  let hand;
+  try {
+    hand = (await request(`matches/${matchId}/hands/${state.draft.number}/`)).data;
+  } catch (error) {
+    if (error instanceof ApiError || error instanceof OfflineError) return true;
+    throw error;
+  }
+  return own.some((key) => {
+    const part = shared.base[key];
+    if (key === ENDING_PART) {
+      return part.ending !== hand.ending || (part.ending === "went_out" && part.went_out !== hand.went_out);
+    }
+    const result = hand.results.find((r) => String(r.player) === key);
+    const recorded = result
+      ? { melds: result.melds.map((m) => m.cards), hand: result.held.map((c) => c.card) }
+      : { melds: [], hand: [] };
+    return !holdsAll(recorded, part);
+  });
 }
 
 function take(answer) {
