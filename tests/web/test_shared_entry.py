@@ -461,6 +461,92 @@ def test_this_phones_version_is_only_ever_what_it_tapped(page_as, alice, roster)
     assert settled["chosen"]["hand"] == ["3C", "4C", "6C"] and settled["pending"] == []
 
 
+TWO_VERSIONS = """async ([ann, ben, steps]) => {
+  const d = await import("/static/web/entry/draft.js");
+  const limits = {ruleset: "arlington", copies: 2, maxMeld: 4, wild: "2",
+                  endings: ["went_out", "stock_exhausted"], flags: []};
+  const draft = d.freshDraft([{player: ann, name: "Ann"}, {player: ben, name: "Ben"}], limits);
+  d.target(draft, "hand");
+  const once = [];
+  for (const [kind, value] of steps) {
+    if (kind === "tap") once.push(...d.addCards(draft, [value]));
+    else if (kind === "shared") d.markShared(draft, String(ann), {melds: [], hand: value}, 1);
+    else d.adoptShared(draft, value);
+  }
+  return {hand: d.partData(draft, String(ann)).hand, once, waiting: d.conflicts(draft).length,
+          pending: d.pendingParts(draft)};
+}"""
+
+
+def anns(hand: list[str], version: int, offer: list[str] | None = None) -> dict:
+    """The API's draft: Ann's held cards as another phone wrote them, maybe with a version
+    offered beside them."""
+    contest = offer and {"melds": [], "hand": offer, "version": version, "by": "ben"}
+    part = {"player": "ANN", "melds": [], "hand": hand, "version": version, "by": "carol"}
+    return {"number": 1, "ending": None, "players": [{**part, "contest": contest}]}
+
+
+def two_versions(page, ann, ben, steps: list[tuple[str, object]]) -> dict:
+    answer = json.loads(json.dumps(steps).replace('"ANN"', str(ann)))
+    return page.evaluate(TWO_VERSIONS, [ann, ben, answer])
+
+
+def test_cards_taken_from_another_phone_before_two_versions_still_count_once(
+    page_as, alice, roster
+):
+    """This phone took in 3♣ 4♣ from the other phone, then tapped 9♣ offline while the other
+    tapped 8♥: two versions. The person here then copies the hand on, 3♣ 4♣ 8♥: the cards
+    taken in before count once. Before, the two versions dropped that credit and this phone's
+    version read 3♣ 4♣ 9♣ 3♣ 4♣ 8♥, offered to the table as Ann's."""
+    ann, ben = roster[:2]
+    match = create_match(ann.club, [ann, ben], user=alice)
+    a = phone(page_as, alice)
+    open_entry(a, match.pk)
+    steps = [
+        ("answer", anns(["3C", "4C"], 1)),
+        ("tap", "9C"),
+        ("answer", anns(["3C", "4C", "8H"], 2)),
+        ("tap", "3C"),
+        ("tap", "4C"),
+        ("tap", "8H"),
+    ]
+    outcome = two_versions(a, ann.pk, ben.pk, steps)
+    assert Counter(outcome["hand"]) == Counter(["3C", "4C", "9C", "8H"])
+    assert outcome["once"] == ["3C", "4C"]
+
+
+def test_two_versions_that_come_to_hold_the_same_cards_need_no_choice(page_as, alice, roster):
+    """A choice is waiting, and the two phones tap on until they hold the same cards, in
+    another order: the choice goes by itself, on the phone offered the other version (its
+    cards go out as the part, which withdraws the offer) and on the phone that offered it
+    (the part's order taken). Before, both phones kept showing the choice."""
+    ann, ben = roster[:2]
+    match = create_match(ann.club, [ann, ben], user=alice)
+    a = phone(page_as, alice)
+    open_entry(a, match.pk)
+    offered_here = [
+        ("tap", "3C"),
+        ("tap", "4C"),
+        ("shared", ["3C", "4C"]),
+        ("answer", anns(["3C", "4C"], 1, offer=["3C", "9C"])),
+        ("tap", "9C"),
+        ("answer", anns(["3C", "4C"], 1, offer=["3C", "9C", "4C"])),
+    ]
+    outcome = two_versions(a, ann.pk, ben.pk, offered_here)
+    assert outcome["waiting"] == 0
+    assert outcome["pending"] == [str(ann.pk)]  # this phone's cards, sent as the part
+    offering = [
+        ("tap", "3C"),
+        ("tap", "9C"),
+        ("answer", anns(["3C", "4C"], 1)),
+        ("tap", "4C"),
+        ("answer", anns(["3C", "4C", "9C"], 2)),
+    ]
+    outcome = two_versions(a, ann.pk, ben.pk, offering)
+    assert outcome["waiting"] == 0
+    assert outcome["hand"] == ["3C", "4C", "9C"] and outcome["pending"] == []
+
+
 def test_an_ending_changed_on_two_phones_keeps_the_other_phones_and_says_so(page_as, alice, roster):
     ann, ben = roster[:2]
     match = create_match(ann.club, [ann, ben], user=alice)

@@ -467,6 +467,17 @@ export function partData(draft, key) {
   return { melds: player.melds.filter((m) => m.length).map((m) => [...m]), hand: [...player.hand] };
 }
 
+// Whether two versions of a player's cards hold the same cards: the same melds and the same
+// cards in hand, in whatever order they were tapped (as the API compares a version offered
+// beside a part with the part).
+export function sameCards(a, b) {
+  const norm = (part) => JSON.stringify({
+    melds: (part.melds ?? []).filter((m) => m.length).map((m) => JSON.stringify([...m].sort())).sort(),
+    hand: [...(part.hand ?? [])].sort(),
+  });
+  return norm(a) === norm(b);
+}
+
 // Whether `all` holds every card of `part`, melds with melds and held cards with held cards
 // (a recorded hand holding what this phone shared of a player, and maybe more that other
 // phones entered).
@@ -675,9 +686,13 @@ export function adoptShared(draft, answer) {
     shared.by[key] = [...new Set([...before, by])];
     if (shared.conflicts[key]) {
       // a choice is awaited: this phone's cards stay as tapped here, the other phone's newer
-      // version is the one offered beside them; the two agreeing settles it
-      if (sameJson(local, whole)) delete shared.conflicts[key];
-      else shared.conflicts[key] = { ...shared.conflicts[key], theirs: whole, by };
+      // version is the one offered beside them; the two holding the same cards, in whatever
+      // order, settles it (the part's order taken here, so that nothing is sent back)
+      if (sameCards(local, whole)) {
+        delete shared.conflicts[key];
+        delete shared.contested[key];
+        if (!sameJson(local, whole)) setPart(draft, key, whole);
+      } else shared.conflicts[key] = { ...shared.conflicts[key], theirs: whole, by };
       changed = true;
       continue;
     }
@@ -703,10 +718,10 @@ export function adoptShared(draft, answer) {
     }
     if (key !== ENDING_PART) clampCredit(shared, key, differs ? local : merged);
     if (differs) {
-      // two versions: this phone's stays on screen, and taps go on into it, so that "this
-      // phone's" is only ever what this phone tapped
+      // two versions: this phone's stays on screen, and taps go on into it. The cards it took
+      // from the other phone before the two parted stay credited: the person copying the same
+      // hand here taps them again, and each still counts once
       shared.conflicts[key] = { theirs: whole, by, origin: "here" };
-      delete shared.ahead[key];
       changed = true;
     } else if (!sameJson(merged, local)) {
       setPart(draft, key, merged);
@@ -728,8 +743,15 @@ function adoptOffer(draft, shared, key, part) {
   const offered = offer && { melds: offer.melds, hand: offer.hand };
   const ownOffer = offer && mine && offer.version === mine.version && sameJson(offered, mine.data);
   if (offer && !ownOffer) {
+    if (sameCards(partData(draft, key), offered)) {
+      // this phone holds the cards offered: the two agree, and there is no choice to make;
+      // this phone's cards go out as the part, which withdraws the offer on the server
+      if (!here) return null;
+      delete shared.conflicts[key];
+      delete shared.contested[key];
+      return "gone";
+    }
     if (here?.origin === "here") return null; // this phone differs too: its own choice stands
-    if (!here && sameJson(partData(draft, key), offered)) return null;
     if (here && sameJson(here.theirs, offered) && here.by === offer.by) return null;
     shared.conflicts[key] = { theirs: offered, by: offer.by ?? "", origin: "offered" };
     return "shown";
