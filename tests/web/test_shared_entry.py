@@ -547,6 +547,43 @@ def test_two_versions_that_come_to_hold_the_same_cards_need_no_choice(page_as, a
     assert outcome["hand"] == ["3C", "4C", "9C"] and outcome["pending"] == []
 
 
+def test_the_news_that_another_phones_answer_was_kept_stays_on_screen(page_as, alice, bob, roster):
+    """This phone answered "How did the hand end?" and another had answered otherwise a
+    moment before: the other's answer is kept, and the screen says so until the next tap
+    here. Before, the sentence was put on screen and taken off in the same moment."""
+    ann, ben = roster[:2]
+    match = create_match(ann.club, [ann, ben], user=alice)
+    a = phone(page_as, alice)
+    open_entry(a, match.pk)
+    expect(a.get_by_text(SHARED, exact=True)).to_be_visible()
+
+    def unchanged(route):  # this phone reads nothing new: it learns of Bob's answer by writing
+        if route.request.method == "GET":
+            route.fulfill(status=304)
+        else:
+            route.continue_()
+
+    a.route("**/draft/", unchanged)
+    draft_part_save(
+        match_id=match.pk,
+        number=1,
+        player_id=None,
+        data={"ending": "went_out", "went_out": ben.pk},
+        expected_version=0,
+        user=bob,
+    )
+    choose_ending(a, str(ann.pk))
+    clash = a.locator("p.share-clash")
+    expect(clash).to_contain_text("How did the hand end?")
+    expect(a.locator(f'input[name="ending"][value="{ben.pk}"]')).to_be_checked()
+    a.unroute("**/draft/")
+    with a.expect_response(lambda r: r.url.endswith("/draft/") and r.request.method == "GET"):
+        pass  # the next read of the draft
+    expect(clash).to_be_visible()
+    held(a, 0, ["KC"])  # a tap here: the news is old
+    expect(clash).to_have_count(0)
+
+
 def test_an_ending_changed_on_two_phones_keeps_the_other_phones_and_says_so(page_as, alice, roster):
     ann, ben = roster[:2]
     match = create_match(ann.club, [ann, ben], user=alice)

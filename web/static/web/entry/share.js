@@ -44,9 +44,21 @@ export function start() {
   poll();
 }
 
-// The draft changed on this phone: send what changed, soon.
+let taking = false; // another phone's parts are being taken in: changes here are theirs
+
+// The draft changed on this phone: send what changed, soon. A change made here (not one taken
+// from another phone) makes the news of an answer another phone's answer replaced old: the
+// sentence goes.
 export function changed() {
   if (!state.share || state.share.status === "closed") return;
+  if (!taking && state.share.clashes?.length) {
+    state.share = { ...state.share, clashes: [] };
+    actions.renderShare?.();
+  }
+  schedule();
+}
+
+function schedule() {
   clearTimeout(sendTimer);
   sendTimer = setTimeout(send, SEND_DELAY_MS);
 }
@@ -139,8 +151,13 @@ function take(answer) {
     state.share = { ...state.share, clashes: names };
     announce(t("share_clash", { parts: names.join(", ") }));
   }
-  if (moved) actions.changed();
-  else actions.save();
+  taking = true;
+  try {
+    if (moved) actions.changed();
+    else actions.save();
+  } finally {
+    taking = false;
+  }
 }
 
 // Start the hand again on every phone (scorekeepers and owners): the API empties its draft,
@@ -182,7 +199,7 @@ async function poll() {
     // the server answered, with news or without: the connection is back, and what this phone
     // tapped meanwhile goes now
     if (["joining", "offline"].includes(state.share.status)) setStatus("sharing");
-    if (pendingWork(state.draft).length) changed();
+    if (pendingWork(state.draft).length) schedule();
   } catch (error) {
     if (error instanceof ApiError && error.status === 409) {
       close(error);
@@ -271,8 +288,9 @@ async function send() {
       for (const key of pendingOffers(state.draft)) await sendOffer(key);
       for (const key of pendingDrops(state.draft)) await sendDrop(key);
     }
-    const done = !pendingWork(state.draft).length;
-    setStatus(done ? "sharing" : "sending", done ? { clashes: [] } : {});
+    // an answer of this phone's that another phone's replaced in this round stays said
+    // until a change made here (changed())
+    setStatus(pendingWork(state.draft).length ? "sending" : "sharing");
   } catch (error) {
     if (error instanceof ApiError && error.status === 409) close(error);
     else if (error instanceof OfflineError) setStatus("offline");
@@ -284,6 +302,6 @@ async function send() {
   }
   if (again) {
     again = false;
-    changed();
+    schedule();
   }
 }
