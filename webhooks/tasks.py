@@ -312,14 +312,20 @@ def _stopped(task_id: str, now: Any, why: str) -> None:
 
 def requeue_overdue(*, late: timedelta = OVERDUE) -> int:
     """Queue again the pending deliveries whose task should have run ``late`` ago and has not
-    made their attempt (a worker was killed while making it, or its task was lost), and wake the
-    clubs' deliveries that wait for a place (WAITING), should no ending attempt have woken them.
-    The task queued before, if any, becomes stale; one its killed worker left marked running is
+    made their attempt (a worker was killed while making it, or its task was lost: gone from
+    the queue, or taken and never run), and wake the clubs' deliveries that wait for a place
+    (WAITING), should no ending attempt have woken them.
+
+    A task still waiting on the queue for a worker's free loop is late, not lost: it is left in
+    its place, and so is one a worker took less than ``late`` ago, about to take its lease. A
+    lost one is queued again in the place it had (its time), the longest overdue first. The
+    task queued before, if any, becomes stale; one its killed worker left marked running is
     marked failed. An attempt whose lease ran out is kept in the history as cut off
-    (``_cut_off``) and counts in the retry schedule: the next one is queued after the schedule's
-    delay, and a delivery whose schedule is used up fails. Every worker runs this every
-    SWEEP_EVERY. Returns how many were queued."""
+    (``_cut_off``) and counts in the retry schedule: the next one is queued after the
+    schedule's delay, and a delivery whose schedule is used up fails. Every worker runs this
+    every SWEEP_EVERY. Returns how many were queued."""
     now = timezone.now()
+    on_the_queue = _not_lost(late)
     overdue = (
         Delivery.objects.alias(
             queued=Greatest(
@@ -331,10 +337,13 @@ def requeue_overdue(*, late: timedelta = OVERDUE) -> int:
             | (Q(leased_until__isnull=True, queued__lt=now - late) & ~Q(task_id=WAITING)),
             status=DeliveryStatus.PENDING,
         )
-        .values_list("pk", flat=True)
+        .order_by("queued", "pk")  # the longest overdue first
+        .values_list("pk", "task_id", "leased_until")
     )
     count = 0
-    for delivery_id in overdue:
+    for delivery_id, task_id, leased_until in overdue:
+        if leased_until is None and task_id in on_the_queue:
+            continue  # its task waits for a worker's free loop, or was just taken: not lost
         with transaction.atomic():
             delivery = Delivery.objects.select_for_update().filter(pk=delivery_id).first()
             if delivery is None:  # its webhook was deleted since the list was read
@@ -343,14 +352,18 @@ def requeue_overdue(*, late: timedelta = OVERDUE) -> int:
             # rescheduled it (the next retry's task is queued), and it is no longer overdue.
             now = timezone.now()
             if delivery.status == DeliveryStatus.PENDING and _overdue(delivery, now, late):
-                if delivery.leased_until is None:  # its task was lost: queued again now
+                if delivery.leased_until is None:
+                    if _not_lost(late, delivery.task_id):  # queued again since the list was read
+                        continue
+                    # its task was lost: queued again in the place it had, ahead of what was
+                    # queued after it
                     _stopped(
                         delivery.task_id,
                         now,
                         f"The worker stopped before attempt {delivery.attempts + 1} of delivery "
                         f"{delivery.pk}; the sweep queued it again.",
                     )
-                    queue(delivery)
+                    queue(delivery, at=delivery.queued_for or delivery.next_attempt_at)
                     count += 1
                     continue
                 # cut off: it counts in the retry schedule as a failed attempt, so that an
@@ -366,6 +379,26 @@ def requeue_overdue(*, late: timedelta = OVERDUE) -> int:
                 queue(delivery, at=delivery.next_attempt_at)
                 count += 1
     return count + _wake_waiting()
+
+
+def _not_lost(late: timedelta, task_id: str | None = None) -> set[str]:
+    """The ids of the delivery tasks that are not lost (or of ``task_id`` alone, if it is one of
+    them): waiting on the queue for a worker's free loop (READY), however long (on a busy queue,
+    longer than the sweep's delay), or taken by a worker less than ``late`` ago and about to
+    take their delivery's lease (RUNNING)."""
+    from django_tasks.base import TaskResultStatus
+    from django_tasks_db.models import DBTaskResult
+
+    tasks = DBTaskResult.objects.filter(task_path=deliver.module_path).filter(
+        Q(status=TaskResultStatus.READY)
+        | Q(status=TaskResultStatus.RUNNING, started_at__gte=timezone.now() - late)
+    )
+    if task_id is not None:
+        try:
+            tasks = tasks.filter(pk=uuid.UUID(task_id))
+        except ValueError:  # no task ("") or none at all (WAITING)
+            return set()
+    return {str(pk) for pk in tasks.values_list("pk", flat=True)}
 
 
 def _overdue(delivery: Delivery, now: Any, late: timedelta) -> bool:

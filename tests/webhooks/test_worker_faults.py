@@ -395,6 +395,42 @@ def test_the_sweep_wakes_a_waiting_delivery_when_no_ending_attempt_did(club):
     assert (task.run_after - timezone.now()).total_seconds() <= 1
 
 
+def test_a_task_waiting_on_a_busy_queue_is_late_not_lost(club):
+    """Every worker loop busy for longer than the sweep's delay: the tasks still on the queue
+    are only late. Before, the sweep took them for lost and queued them again at the back of
+    the queue, each sweep, so the oldest deliveries were overtaken by newer ones (and came
+    last, in reverse order), and every sweep left a stale task behind; a task a worker had
+    just taken, before it took its lease, was killed alike. A task that is lost (gone from the
+    queue) goes back in the place it had, the oldest first."""
+    from webhooks import tasks
+
+    Endpoint.objects.create(club=club, url="http://127.0.0.1:9/a", events=["match.started"])
+    for match in (1, 2):
+        events.write(club_id=club.pk, type=EventType.MATCH_STARTED, data={"match": match})
+    first, second = Delivery.objects.order_by("pk")
+    ten, five = (timezone.now() - timedelta(minutes=minutes) for minutes in (10, 5))
+    Delivery.objects.filter(pk=first.pk).update(queued_for=ten, next_attempt_at=ten)
+    Delivery.objects.filter(pk=second.pk).update(queued_for=five, next_attempt_at=five)
+    queued = {d.pk: d.task_id for d in (first, second)}
+
+    assert tasks.requeue_overdue() == 0
+    assert {d.pk: d.task_id for d in Delivery.objects.all()} == queued
+    assert DBTaskResult.objects.filter(status=TaskResultStatus.READY).count() == 2
+    # a worker takes the first: about to take its lease, it is not lost either
+    DBTaskResult.objects.filter(pk=first.task_id).update(
+        status=TaskResultStatus.RUNNING, started_at=timezone.now()
+    )
+    assert tasks.requeue_overdue() == 0
+    assert {d.pk: d.task_id for d in Delivery.objects.all()} == queued
+
+    DBTaskResult.objects.all().delete()  # lost
+    assert tasks.requeue_overdue() == 2
+    ready = DBTaskResult.objects.filter(status=TaskResultStatus.READY).order_by("run_after")
+    by_delivery = {d.task_id: d.pk for d in Delivery.objects.all()}
+    assert [by_delivery[str(task.pk)] for task in ready] == [first.pk, second.pk]
+    assert [task.run_after for task in ready] == [ten, five]
+
+
 def test_a_task_its_killed_worker_left_running_is_marked_failed(club):
     """The worker was killed after taking the task and before the attempt's lease: the sweep
     queues the attempt again and marks the old task failed, instead of leaving it running in
