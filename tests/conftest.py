@@ -159,6 +159,7 @@ SLOW = {
     "tests/webhooks/test_feed_order.py": "writers and a reader in threads, committed rows",
     "tests/webhooks/test_worker_faults.py": "worker processes, one killed, and a lease run out",
     "tests/webhooks/test_migration_queued_for.py": "migrates the test database back and forth",
+    "tests/webhooks/test_migration_succeeded_at.py": "migrates the test database back and forth",
     "tests/scoring/test_live_stateful.py": "a Hypothesis state machine over the live table",
     "tests/test_database.py::test_a_reused_test_database_keeps_one_name_from_run_to_run": (
         "two runs of pytest in processes of their own"

@@ -40,6 +40,12 @@ class Endpoint(models.Model):
     disabled_at = models.DateTimeField(
         null=True, blank=True, help_text="When it was disabled for failing; null: enabled."
     )
+    succeeded_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When an attempt to it last succeeded; null: never, it is new (or was "
+        "only ever failing).",
+    )
 
     class Meta:
         ordering = ["id"]

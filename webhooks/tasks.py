@@ -41,13 +41,15 @@ DISABLE_AFTER = len(RETRY_DELAYS) + 1
 
 CLUB_IN_FLIGHT = 2
 """Attempts to one club's webhooks made at once, at most: its slow receivers never hold more
-of the workers than this. A webhook has one attempt at a time, and the club's failing webhooks
-(``failure_count`` above 0: their last attempt failed) share one place among them all, so that
-a receiver that hangs, new or known to fail, holds one of the club's places, never both, and
-its other webhooks go on in the other."""
+of the workers than this. A webhook has one attempt at a time, and the club's untried webhooks
+(``UNTRIED``: their last attempt failed, or none has ever succeeded) share one place among them
+all, so that receivers that hang, new or known to fail, hold one of the club's places, never
+both, and its webhooks known to answer go on in the other."""
+UNTRIED = Q(endpoint__failure_count__gt=0) | Q(endpoint__succeeded_at__isnull=True)
+"""A delivery's webhook is failing (its last attempt failed) or new (none has ever succeeded)."""
 WAITING = "waiting"
 """The ``task_id`` of a delivery that waits for a place in its club (``_lease`` found the club
-at CLUB_IN_FLIGHT, or its webhook or the club's failing ones busy): it has no task on the
+at CLUB_IN_FLIGHT, or its webhook or the club's untried ones busy): it has no task on the
 queue. An attempt that ends wakes the club's longest-waiting ones at once (``_wake_next``), and
 each sweep wakes them too, should no attempt end (its worker was killed). So a busy club's
 backlog costs nothing while it waits: it is not taken up and put back ahead of other clubs' new
@@ -102,7 +104,7 @@ def queue(delivery: Delivery, at: Any = None) -> None:
 def _lease(*, delivery_id: int, number: int, task_id: str | None) -> Delivery | None:
     """Take the lease of attempt ``number``, or None: the attempt is made or being made, the
     task is a stale copy, or the club has CLUB_IN_FLIGHT attempts running, or the webhook has
-    an attempt running, or it is failing and another failing one of the club has (in these
+    an attempt running, or it is untried and another untried one of the club has (in these
     three the delivery waits, with no task, to be woken: WAITING)."""
     with transaction.atomic():
         locked = (
@@ -124,11 +126,12 @@ def _lease(*, delivery_id: int, number: int, task_id: str | None) -> Delivery | 
         no_key = connection.features.has_select_for_no_key_update
         Club.objects.select_for_update(no_key=no_key).filter(pk=club_id).exists()
         running = Delivery.objects.filter(endpoint__club_id=club_id, leased_until__gt=now)
-        failing = locked.endpoint.failure_count > 0
+        endpoint = locked.endpoint
+        untried = endpoint.failure_count > 0 or endpoint.succeeded_at is None
         if (
             running.count() >= CLUB_IN_FLIGHT
             or running.filter(endpoint_id=locked.endpoint_id).exists()
-            or (failing and running.filter(endpoint__failure_count__gt=0).exists())
+            or (untried and running.filter(UNTRIED).exists())
         ):
             Delivery.objects.filter(pk=locked.pk).update(task_id=WAITING, queued_for=None)
             return None
@@ -185,7 +188,7 @@ def attempt(*, delivery_id: int, number: int, task_id: str | None = None) -> Non
         in_schedule = number - locked.schedule_from
         if outcome.succeeded:
             locked.status, locked.next_attempt_at = DeliveryStatus.SUCCEEDED, None
-            endpoints.update(failure_count=0)
+            endpoints.update(failure_count=0, succeeded_at=now)
         elif endpoint.disabled_at is None and in_schedule <= len(RETRY_DELAYS):
             endpoints.update(failure_count=F("failure_count") + 1)
             locked.next_attempt_at = timezone.now() + RETRY_DELAYS[in_schedule - 1]
@@ -204,11 +207,11 @@ def attempt(*, delivery_id: int, number: int, task_id: str | None = None) -> Non
 
 def _wake_next(club_id: int, *, now: Any) -> int:
     """An attempt of the club ended and freed its place (or the sweep looks for waiting ones):
-    queue now the club's longest-waiting delivery (WAITING) that can take it, of a healthy
-    webhook and of a failing one (they hold places apart). Nothing while the club's places are
-    all taken. A delivery of a webhook with an attempt running is passed over (it could not go: a
-    webhook has one attempt at a time), and so is a failing one while another failing webhook
-    of the club has one; so is one whose lease ran out, which the sweep records as cut off
+    queue now the club's longest-waiting delivery (WAITING) that can take it, of a webhook known
+    to answer and of an untried one (they hold places apart). Nothing while the club's places
+    are all taken. A delivery of a webhook with an attempt running is passed over (it could not
+    go: a webhook has one attempt at a time), and so is an untried one while another untried
+    webhook of the club has one; so is one whose lease ran out, which the sweep records as cut off
     before its next attempt. One woken that still finds no place waits again.
 
     The club's lock is taken and let go first: an attempt that found the club full before the
@@ -233,10 +236,9 @@ def _wake_next(club_id: int, *, now: Any) -> int:
         .exclude(busy)
         .order_by("next_attempt_at", "pk")
     )
-    healthy = due.filter(endpoint__failure_count=0).first()
-    failing_running = running.filter(endpoint__failure_count__gt=0).exists()
-    failing = None if failing_running else due.filter(endpoint__failure_count__gt=0).first()
-    return sum(_wake(waiting.pk) for waiting in (healthy, failing) if waiting is not None)
+    known = due.exclude(UNTRIED).first()
+    untried = None if running.filter(UNTRIED).exists() else due.filter(UNTRIED).first()
+    return sum(_wake(waiting.pk) for waiting in (known, untried) if waiting is not None)
 
 
 def _wake(delivery_id: int) -> bool:

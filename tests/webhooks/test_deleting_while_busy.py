@@ -249,8 +249,13 @@ def test_an_attempt_that_finds_the_club_full_as_a_place_frees_is_woken(club, mon
     from django_tasks.base import TaskResultStatus
     from django_tasks_db.models import DBTaskResult
 
-    hooks = Endpoint.objects.bulk_create(
-        Endpoint(club=club, url=f"http://127.0.0.1:9/{i}", events=["match.started"])
+    hooks = Endpoint.objects.bulk_create(  # each known to answer
+        Endpoint(
+            club=club,
+            url=f"http://127.0.0.1:9/{i}",
+            events=["match.started"],
+            succeeded_at=timezone.now(),
+        )
         for i in range(tasks.CLUB_IN_FLIGHT + 1)
     )
     events.write(club_id=club.pk, type=EventType.MATCH_STARTED, data={"match": 1})

@@ -214,8 +214,14 @@ def test_a_clubs_backlog_waits_without_going_round_the_queue(club, bobs_club, re
     messages waited behind it. Now the backlog waits with no task, and sweeps queue none for
     it."""
     dead, alive = receivers(10_000), receivers(0)
-    Endpoint.objects.bulk_create(
-        Endpoint(club=club, url=f"{dead.url}?{i}", events=["match.started"]) for i in range(3)
+    Endpoint.objects.bulk_create(  # webhooks known to answer, until now
+        Endpoint(
+            club=club,
+            url=f"{dead.url}?{i}",
+            events=["match.started"],
+            succeeded_at=timezone.now(),
+        )
+        for i in range(3)
     )
     for match in range(50):
         events.write(club_id=club.pk, type=EventType.MATCH_STARTED, data={"match": match})
@@ -259,7 +265,9 @@ def test_a_hanging_webhook_holds_one_of_its_clubs_places_not_both(club, receiver
     hanging = Endpoint.objects.create(
         club=club, url=dead.url, events=["match.started"], failure_count=1
     )  # its receiver has failed before
-    Endpoint.objects.create(club=club, url=alive.url, events=["match.started"])
+    Endpoint.objects.create(  # known to answer
+        club=club, url=alive.url, events=["match.started"], succeeded_at=timezone.now()
+    )
     for match in range(20):
         events.write(club_id=club.pk, type=EventType.MATCH_STARTED, data={"match": match})
     theirs = Delivery.objects.filter(endpoint__club=club).exclude(endpoint=hanging)
@@ -285,7 +293,9 @@ def test_a_clubs_failing_webhooks_share_one_place(club, receivers, workers):
         )
         for i in range(2)
     ]
-    Endpoint.objects.create(club=club, url=alive.url, events=["match.started"])
+    Endpoint.objects.create(  # known to answer
+        club=club, url=alive.url, events=["match.started"], succeeded_at=timezone.now()
+    )
     for match in range(10):
         events.write(club_id=club.pk, type=EventType.MATCH_STARTED, data={"match": match})
     healthy = Delivery.objects.filter(endpoint__club=club).exclude(endpoint__in=failing)
@@ -299,24 +309,50 @@ def test_a_clubs_failing_webhooks_share_one_place(club, receivers, workers):
     assert not Attempt.objects.filter(delivery__endpoint__in=failing).exists()  # none over
 
 
-def test_a_new_webhook_that_hangs_holds_one_place_before_it_ever_failed(club, receivers, workers):
-    """A webhook has one attempt at a time, failing or not: a new receiver that hangs on its
-    first messages holds one of the club's places, and the club's other webhook is served in
-    the other. Before, its first two attempts took both places for the whole timeout."""
+@pytest.mark.parametrize("hanging", [1, 3])
+def test_new_webhooks_that_hang_hold_one_place_before_they_ever_failed(
+    club, receivers, workers, hanging
+):
+    """New webhooks whose receivers hang on their first messages, and one known to answer: a
+    webhook has one attempt at a time, and the new ones, never answered yet, share one of the
+    club's places, so the known one is served in the other while the first hanging attempt
+    still waits. Before, a new one's first two attempts took both places for the whole
+    timeout; then two new ones took them, one each, and the known one waited a timeout for
+    each."""
     dead, alive = receivers(10_000), receivers(0)
-    hanging = Endpoint.objects.create(club=club, url=dead.url, events=["match.started"])
-    Endpoint.objects.create(club=club, url=alive.url, events=["match.started"])
+    new = [
+        Endpoint.objects.create(club=club, url=f"{dead.url}?{i}", events=["match.started"])
+        for i in range(hanging)
+    ]
+    Endpoint.objects.create(  # known to answer
+        club=club, url=alive.url, events=["match.started"], succeeded_at=timezone.now()
+    )
     for match in range(10):
         events.write(club_id=club.pk, type=EventType.MATCH_STARTED, data={"match": match})
-    healthy = Delivery.objects.filter(endpoint__club=club).exclude(endpoint=hanging)
+    known = Delivery.objects.filter(endpoint__club=club).exclude(endpoint__in=new)
 
     workers(WEBHOOKS_TIMEOUT_SECONDS="30")
     harness.wait_until(
-        lambda: healthy.filter(status="succeeded").count() == 10,
-        what="the other webhook's ten deliveries",
+        lambda: known.filter(status="succeeded").count() == 10,
+        what="the known webhook's ten deliveries",
     )
-    assert len(dead.ids) <= 1  # one attempt at a time, still waiting for its answer
-    assert not Attempt.objects.filter(delivery__endpoint=hanging).exists()
+    assert len(dead.ids) <= 1  # one hanging attempt at a time, still waiting for its answer
+    assert not Attempt.objects.filter(delivery__endpoint__in=new).exists()
+
+
+def test_a_new_webhook_that_answers_is_known_from_then_on(club, monkeypatch):
+    """A new webhook's first success makes it known: its next deliveries no longer wait for the
+    club's new or failing webhooks' place."""
+    from webhooks import sending, tasks
+
+    hook = Endpoint.objects.create(club=club, url="http://127.0.0.1:9/a", events=["match.started"])
+    events.write(club_id=club.pk, type=EventType.MATCH_STARTED, data={"match": 1})
+    delivery = Delivery.objects.get()
+    monkeypatch.setattr(sending, "send", lambda **message: sending.Outcome(204))
+    before = timezone.now()
+    tasks.attempt(delivery_id=delivery.pk, number=1, task_id=delivery.task_id)
+    hook.refresh_from_db()
+    assert hook.succeeded_at is not None and hook.succeeded_at >= before
 
 
 def busy_club(club, waiting: int) -> tuple[list[Delivery], list[Delivery]]:
@@ -494,8 +530,11 @@ def test_an_attempt_that_ends_wakes_the_clubs_next_waiting_one(club, monkeypatch
     from webhooks import sending, tasks
 
     for name in ("first", "second", "third"):  # a webhook has one attempt at a time: three
-        Endpoint.objects.create(
-            club=club, url=f"http://127.0.0.1:9/{name}", events=["match.started"]
+        Endpoint.objects.create(  # each known to answer
+            club=club,
+            url=f"http://127.0.0.1:9/{name}",
+            events=["match.started"],
+            succeeded_at=timezone.now(),
         )
     events.write(club_id=club.pk, type=EventType.MATCH_STARTED, data={"match": 1})
     first, second, waiting = Delivery.objects.order_by("pk")
@@ -528,12 +567,9 @@ def test_the_wake_passes_over_a_webhook_whose_attempt_is_running(club, monkeypat
 
     from webhooks import sending, tasks
 
-    hanging = Endpoint.objects.create(
-        club=club, url="http://127.0.0.1:9/h", events=["match.started"]
-    )
-    healthy = Endpoint.objects.create(
-        club=club, url="http://127.0.0.1:9/g", events=["match.started"]
-    )
+    known = {"events": ["match.started"], "succeeded_at": timezone.now()}  # both answered before
+    hanging = Endpoint.objects.create(club=club, url="http://127.0.0.1:9/h", **known)
+    healthy = Endpoint.objects.create(club=club, url="http://127.0.0.1:9/g", **known)
     for match in range(2):
         events.write(club_id=club.pk, type=EventType.MATCH_STARTED, data={"match": match})
     h1, h2 = Delivery.objects.filter(endpoint=hanging).order_by("pk")
