@@ -29,6 +29,7 @@ import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions
@@ -105,9 +106,13 @@ class SignInThrottle(CountingThrottle):
     """
 
     fail_closed = True
-    wait_seconds = 10.0  # at most, for one of the attempts in flight to finish
     poll_seconds = 0.05
     forgiven = settled = False
+
+    @property
+    def wait_seconds(self) -> float:
+        """At most, for one of the attempts in flight to finish (AUTH_THROTTLE_WAIT_SECONDS)."""
+        return float(settings.AUTH_THROTTLE_WAIT_SECONDS)
 
     def allow_request(self, request: Any, view: Any) -> bool:
         deadline, finished = time.monotonic() + self.wait_seconds, -1

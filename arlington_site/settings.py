@@ -319,6 +319,16 @@ if not 0 < WEBHOOKS_TIMEOUT_SECONDS <= 60:
     raise ImproperlyConfigured(
         "WEBHOOKS_TIMEOUT_SECONDS is a number of seconds, above 0, at most 60."
     )
+# How long a sign-in that finds every slot of its address taken waits with no attempt in flight
+# finishing, before it is refused (accounts/throttles.py).
+try:
+    AUTH_THROTTLE_WAIT_SECONDS = float(os.environ.get("AUTH_THROTTLE_WAIT_SECONDS", 10))
+except ValueError:
+    AUTH_THROTTLE_WAIT_SECONDS = -1.0
+if not 0 < AUTH_THROTTLE_WAIT_SECONDS <= 300:
+    raise ImproperlyConfigured(
+        "AUTH_THROTTLE_WAIT_SECONDS is a number of seconds, above 0, at most 300."
+    )
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 
 # The live table's Server-Sent Events (matches/api/live_stream.py, docs/deployment.md): watchers

@@ -200,3 +200,13 @@ def test_a_webhook_timeout_out_of_bounds_is_refused_at_start_up(timeout):
     )
     assert result.returncode != 0
     assert "ImproperlyConfigured: WEBHOOKS_TIMEOUT_SECONDS is a number of seconds" in result.stderr
+
+
+@pytest.mark.parametrize("wait", ["0", "301", "ten"])
+def test_a_sign_in_wait_out_of_bounds_is_refused_at_start_up(wait):
+    result = load_settings(
+        SECRET_KEY="a-real-secret-for-this-test", AUTH_THROTTLE_WAIT_SECONDS=wait
+    )
+    assert result.returncode != 0
+    said = "ImproperlyConfigured: AUTH_THROTTLE_WAIT_SECONDS is a number of seconds"
+    assert said in result.stderr
