@@ -56,7 +56,10 @@ def test_a_broken_meld_is_shown_on_that_meld_and_the_hand_is_refused_until_fixed
     # until Record is pressed, the count of problems reads in the amber of things to check
     status, problems = page.locator("#preview-status"), broken.locator(".problems")
     colour = "(e) => getComputedStyle(e).color"
-    assert status.evaluate(colour) == problems.evaluate(colour) == "rgb(74, 48, 0)"
+    # each read waits for the colour: a preview answering again re-draws the meld's problems,
+    # and a node read as it is replaced has no colour at all
+    expect(status).to_have_css("color", "rgb(74, 48, 0)")
+    expect(problems).to_have_css("color", "rgb(74, 48, 0)")
     # the preview scores every player: Ann went out with 240 melded and the bonus
     expect(page.locator("#tab-0 .tab-net")).to_have_text("+340")
     screenshot(page, "hand-entry-violation")
@@ -67,7 +70,8 @@ def test_a_broken_meld_is_shown_on_that_meld_and_the_hand_is_refused_until_fixed
     expect(refused).to_be_visible()
     assert match.hands.count() == 0
     # refused: the same count reads as the errors do
-    assert status.evaluate(colour) == problems.evaluate(colour) != "rgb(74, 48, 0)"
+    expect(status).not_to_have_css("color", "rgb(74, 48, 0)")
+    expect(problems).to_have_css("color", status.evaluate(colour))
 
     # fixed: 8D out, 7D in
     broken.locator('.chip[data-card="8D"]').click()
