@@ -23,6 +23,18 @@ def env_bool(name: str, default: bool = False) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
+def env_seconds(name: str, default: float, most: float) -> float:
+    """Read a number of seconds, above 0 and at most ``most``, from the environment; anything
+    else stops the start with a sentence naming the setting."""
+    try:
+        seconds = float(os.environ.get(name, default))
+    except ValueError:
+        seconds = -1.0
+    if not 0 < seconds <= most:
+        raise ImproperlyConfigured(f"{name} is a number of seconds, above 0, at most {most:g}.")
+    return seconds
+
+
 def env_list(name: str, default: str) -> list[str]:
     """Read a comma-separated list from the environment."""
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
@@ -311,24 +323,10 @@ EVENTS_KEPT_DAYS = int(os.environ.get("EVENTS_KEPT_DAYS", 30))
 WEBHOOKS_ALLOW_PRIVATE_TARGETS = env_bool("WEBHOOKS_ALLOW_PRIVATE_TARGETS")
 # How long a receiver has to take the connection, then to answer; an attempt's lease is twice
 # that and 10 s more (webhooks/tasks.py).
-try:
-    WEBHOOKS_TIMEOUT_SECONDS = float(os.environ.get("WEBHOOKS_TIMEOUT_SECONDS", 10))
-except ValueError:
-    WEBHOOKS_TIMEOUT_SECONDS = -1.0
-if not 0 < WEBHOOKS_TIMEOUT_SECONDS <= 60:
-    raise ImproperlyConfigured(
-        "WEBHOOKS_TIMEOUT_SECONDS is a number of seconds, above 0, at most 60."
-    )
+WEBHOOKS_TIMEOUT_SECONDS = env_seconds("WEBHOOKS_TIMEOUT_SECONDS", 10, most=60)
 # How long a sign-in that finds every slot of its address taken waits with no attempt in flight
 # finishing, before it is refused (accounts/throttles.py).
-try:
-    AUTH_THROTTLE_WAIT_SECONDS = float(os.environ.get("AUTH_THROTTLE_WAIT_SECONDS", 10))
-except ValueError:
-    AUTH_THROTTLE_WAIT_SECONDS = -1.0
-if not 0 < AUTH_THROTTLE_WAIT_SECONDS <= 300:
-    raise ImproperlyConfigured(
-        "AUTH_THROTTLE_WAIT_SECONDS is a number of seconds, above 0, at most 300."
-    )
+AUTH_THROTTLE_WAIT_SECONDS = env_seconds("AUTH_THROTTLE_WAIT_SECONDS", 10, most=300)
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 
 # The live table's Server-Sent Events (matches/api/live_stream.py, docs/deployment.md): watchers
