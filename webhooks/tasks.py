@@ -101,6 +101,13 @@ def queue(delivery: Delivery, at: Any = None) -> None:
     Delivery.objects.filter(pk=delivery.pk).update(task_id=delivery.task_id, queued_for=run_after)
 
 
+def _hold_club(club_id: int) -> None:
+    """Lock the club's row until the transaction ends: its attempts' places are counted and
+    given one at a time. ``NO KEY UPDATE``: hands recorded for the club meanwhile do not wait."""
+    no_key = connection.features.has_select_for_no_key_update
+    Club.objects.select_for_update(no_key=no_key).filter(pk=club_id).exists()
+
+
 def _lease(*, delivery_id: int, number: int, task_id: str | None) -> Delivery | None:
     """Take the lease of attempt ``number``, or None: the attempt is made or being made, the
     task is a stale copy, or the club has CLUB_IN_FLIGHT attempts running, or the webhook has
@@ -123,8 +130,7 @@ def _lease(*, delivery_id: int, number: int, task_id: str | None) -> Delivery | 
         ):
             return None
         club_id = locked.endpoint.club_id
-        no_key = connection.features.has_select_for_no_key_update
-        Club.objects.select_for_update(no_key=no_key).filter(pk=club_id).exists()
+        _hold_club(club_id)
         running = Delivery.objects.filter(endpoint__club_id=club_id, leased_until__gt=now)
         endpoint = locked.endpoint
         untried = endpoint.failure_count > 0 or endpoint.succeeded_at is None
@@ -218,8 +224,7 @@ def _wake_next(club_id: int, *, now: Any) -> int:
     ending one freed its place holds that lock until its wait is committed, so that it is read
     here as waiting. Without it, that attempt waited for the next sweep with the place free."""
     with transaction.atomic():
-        no_key = connection.features.has_select_for_no_key_update
-        Club.objects.select_for_update(no_key=no_key).filter(pk=club_id).exists()
+        _hold_club(club_id)
         now = max(now, timezone.now())
     running = Delivery.objects.filter(endpoint__club_id=club_id, leased_until__gt=now)
     if running.count() >= CLUB_IN_FLIGHT:
