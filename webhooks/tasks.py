@@ -443,27 +443,55 @@ def _wake_waiting() -> int:
 
 def clean_up() -> None:
     """Delete what is older than EVENTS_KEPT_DAYS: events, deliveries, finished tasks; and
-    queue the next clean-up a day from now."""
+    queue the next clean-up a day from now, unless one is already waiting."""
     from django_tasks_db.models import DBTaskResult
 
-    before = timezone.now() - timedelta(days=settings.EVENTS_KEPT_DAYS)
+    now = timezone.now()
+    before = now - timedelta(days=settings.EVENTS_KEPT_DAYS)
     with transaction.atomic():
         Event.objects.filter(created_at__lt=before).delete()
         Delivery.objects.filter(created_at__lt=before).exclude(
             status=DeliveryStatus.PENDING
         ).delete()
         DBTaskResult.objects.filter(finished_at__lt=before).delete()
-        prune.using(run_after=timezone.now() + timedelta(days=1)).enqueue()
+        _queue_prune(at=now + timedelta(days=1))
+
+
+PRUNE_LOCK = "webhooks:prune"
+"""The advisory lock under which the clean-up is queued (``_queue_prune``)."""
 
 
 def schedule_prune() -> None:
-    """Queue the clean-up unless one is already waiting."""
+    """Queue the clean-up unless one is already waiting (each worker does as it starts)."""
+    _queue_prune()
+
+
+def keep_prune_queued() -> None:
+    """Queue the clean-up a day from now unless one is already waiting. Each sweep does, so
+    that the chain goes on after a clean-up that failed (its next one is queued in its
+    transaction) or whose worker was stopped while it ran."""
+    _queue_prune(at=timezone.now() + timedelta(days=1))
+
+
+def _queue_prune(at: Any = None) -> None:
+    """Queue the clean-up to run at ``at`` (now when None) unless one is already waiting, so
+    that one chain of daily clean-ups runs however many workers start, or clean up, at once.
+    The look and the queueing hold a lock: on PostgreSQL a transaction-scoped advisory lock;
+    on SQLite the transaction takes the database's write lock with its first statement
+    (``transaction_mode`` IMMEDIATE). Without it, two workers starting together would both
+    find none waiting and both queue one, and as each clean-up queues the next, the two
+    chains would run for ever."""
     from django_tasks.base import TaskResultStatus
     from django_tasks_db.models import DBTaskResult
 
     with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", [PRUNE_LOCK]
+                )
         waiting = DBTaskResult.objects.filter(
             task_path=prune.module_path, status=TaskResultStatus.READY
         ).exists()
         if not waiting:
-            prune.enqueue()
+            (prune if at is None else prune.using(run_after=at)).enqueue()

@@ -103,6 +103,7 @@ class Command(DatabaseWorker):
             while not stop.wait(sweep_every):
                 try:
                     tasks.requeue_overdue(late=late)
+                    tasks.keep_prune_queued()
                 except Exception:  # noqa: BLE001 - one failed sweep must not end the next ones
                     logger.exception("a sweep for overdue deliveries failed; the next one runs")
                 finally:
