@@ -442,8 +442,9 @@ def _wake_waiting() -> int:
 
 
 def clean_up() -> None:
-    """Delete what is older than EVENTS_KEPT_DAYS: events, deliveries, finished tasks; and
-    queue the next clean-up a day from now, unless one is already waiting."""
+    """Delete what is older than EVENTS_KEPT_DAYS: events, deliveries, finished tasks; mark
+    failed the delivery tasks that stopped workers left running (``_stop_left_running``); and
+    queue the next clean-up a day from now."""
     from django_tasks_db.models import DBTaskResult
 
     now = timezone.now()
@@ -454,7 +455,34 @@ def clean_up() -> None:
             status=DeliveryStatus.PENDING
         ).delete()
         DBTaskResult.objects.filter(finished_at__lt=before).delete()
+        _stop_left_running(now)
         _queue_prune(at=now + timedelta(days=1))
+
+
+def _stop_left_running(now: Any) -> int:
+    """Mark failed each delivery task still marked running long after any attempt would have
+    ended (its lease and the sweep's delay) that is not its delivery's task: a worker was
+    stopped while it ran, and its delivery has gone since (its webhook deleted) or was queued
+    again. The sweep reaches tasks only through their delivery (``_stopped``), so nothing else
+    would ever finish these rows. Returns how many."""
+    from django_tasks.base import TaskResultStatus
+    from django_tasks_db.models import DBTaskResult
+
+    running = DBTaskResult.objects.filter(
+        task_path=deliver.module_path,
+        status=TaskResultStatus.RUNNING,
+        started_at__lt=now - lease() - OVERDUE,
+    )
+    ids = {str(pk): pk for pk in running.values_list("pk", flat=True)}
+    current = set(Delivery.objects.filter(task_id__in=ids).values_list("task_id", flat=True))
+    left = [pk for text, pk in ids.items() if text not in current]
+    return DBTaskResult.objects.filter(pk__in=left, status=TaskResultStatus.RUNNING).update(
+        status=TaskResultStatus.FAILED,
+        finished_at=now,
+        exception_class_path="webhooks.tasks.WorkerStopped",
+        traceback="The worker stopped during this attempt, and its delivery has been deleted or "
+        "queued again since.",
+    )
 
 
 PRUNE_LOCK = "webhooks:prune"

@@ -1,5 +1,5 @@
-"""The worker's daily clean-up: what it deletes and keeps, and the one chain of clean-ups
-however many workers start at once."""
+"""The worker's daily clean-up: what it deletes and keeps, the one chain of clean-ups however
+many workers start at once, and the delivery tasks that stopped workers left marked running."""
 
 from __future__ import annotations
 
@@ -105,3 +105,36 @@ def test_two_workers_starting_at_once_queue_one_clean_up():
     second.join(timeout=60)
     assert results.get("second") == "done"
     assert len(waiting_clean_ups()) == 1
+
+
+@pytest.mark.django_db
+def test_a_task_left_running_by_a_stopped_worker_is_marked_failed_once_its_delivery_is_gone(
+    as_carol, club, roster, receiver
+):
+    deleted = Endpoint.objects.create(club=club, url=receiver.url, events=["hand.recorded"])
+    kept = Endpoint.objects.create(club=club, url=receiver.url, events=["hand.recorded"])
+    play_a_hand(as_carol, club, roster)
+    gone_task = Delivery.objects.get(endpoint=deleted).task_id
+    current_task = Delivery.objects.get(endpoint=kept).task_id
+    just_taken = tasks.deliver.enqueue(0, 1).id  # a task a worker is running right now
+    replay = tasks.deliver.enqueue(0, 1).id  # a long task of another kind: not the clean-up's
+    DBTaskResult.objects.filter(pk=replay).update(task_path="clubnight.tasks.replay")
+    long_ago = timezone.now() - tasks.lease() - tasks.OVERDUE - timedelta(seconds=5)
+    DBTaskResult.objects.filter(pk__in=[gone_task, current_task, replay]).update(
+        status=TaskResultStatus.RUNNING, started_at=long_ago
+    )
+    DBTaskResult.objects.filter(pk=just_taken).update(
+        status=TaskResultStatus.RUNNING, started_at=timezone.now()
+    )
+    deleted.delete()  # its deliveries go with it; its killed worker's task stays marked running
+
+    tasks.clean_up()
+
+    gone = DBTaskResult.objects.get(pk=gone_task)
+    assert gone.status == TaskResultStatus.FAILED
+    assert gone.finished_at is not None
+    assert gone.exception_class_path == "webhooks.tasks.WorkerStopped"
+    # its delivery's own task is the sweep's to take up; a task just taken is running
+    assert DBTaskResult.objects.get(pk=current_task).status == TaskResultStatus.RUNNING
+    assert DBTaskResult.objects.get(pk=just_taken).status == TaskResultStatus.RUNNING
+    assert DBTaskResult.objects.get(pk=replay).status == TaskResultStatus.RUNNING
