@@ -101,11 +101,12 @@ def component(kind: str, name: str) -> dict[str, Any]:
     return found
 
 
-def resolved(node: dict[str, Any]) -> dict[str, Any]:
-    """A node of the document with its ``$ref`` followed (a copy)."""
+def resolved(node: dict[str, Any], document: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A node with its ``$ref`` followed: in the built document (a copy), or in ``document``
+    (a schema as served, say)."""
     while "$ref" in node:
         _, _, kind, name = node["$ref"].split("/")
-        node = component(kind, name)
+        node = component(kind, name) if document is None else document["components"][kind][name]
     return node
 
 

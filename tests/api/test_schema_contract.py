@@ -10,6 +10,7 @@ import pytest
 from openapi_spec_validator import validate
 
 from tests.api import openapi
+from tests.api.openapi import resolved
 
 LANGUAGES = ["en", "fr", "pt"]
 
@@ -25,12 +26,6 @@ def served(django_db_blocker) -> dict[str, Any]:
     return json.loads(response.content)
 
 
-def resolve(document: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
-    while "$ref" in node:
-        node = document["components"][node["$ref"].split("/")[2]][node["$ref"].rsplit("/", 1)[1]]
-    return node
-
-
 def test_the_served_schema_is_valid_openapi(served):
     validate(served)
 
@@ -40,9 +35,9 @@ def test_no_write_operation_requires_a_field_that_only_answers_carry(served):
         body = operation.get("requestBody", {}).get("content", {}).get("application/json")
         if body is None:
             continue
-        schema = resolve(served, body["schema"])
+        schema = resolved(body["schema"], served)
         for name in schema.get("required", []):
-            field = resolve(served, schema["properties"][name])
+            field = resolved(schema["properties"][name], served)
             assert not field.get("readOnly"), f"{method} {path} requires read-only {name}"
         read_only = {n for n, f in schema.get("properties", {}).items() if f.get("readOnly")}
         assert not read_only, f"{method} {path} takes read-only fields {read_only}"
@@ -76,7 +71,7 @@ def test_no_request_field_with_a_default_is_required(served):
 )
 def test_login_and_creation_bodies_do_not_ask_for_what_the_server_makes(served, path, absent):
     body = served["paths"][path]["post"]["requestBody"]["content"]["application/json"]
-    assert absent not in resolve(served, body["schema"]).get("properties", {})
+    assert absent not in resolved(body["schema"], served).get("properties", {})
 
 
 @pytest.mark.parametrize(
@@ -99,7 +94,7 @@ def test_csv_is_offered_only_by_the_csv_operations(served):
                 assert path.endswith("/csv/") and status == "200", (method, path, status)
     content = served["paths"]["/api/v1/clubs/{id}/standings/"]["get"]["responses"]["200"]
     assert list(content["content"]) == ["application/json"]
-    assert resolve(served, content["content"]["application/json"]["schema"])["type"] == "array"
+    assert resolved(content["content"]["application/json"]["schema"], served)["type"] == "array"
 
 
 @pytest.mark.parametrize(
@@ -114,20 +109,20 @@ def test_the_ordering_parameter_has_no_empty_default(served, path):
 
 def test_season_standings_do_not_advertise_a_season_filter(served):
     names = {
-        resolve(served, p)["name"]
+        resolved(p, served)["name"]
         for p in served["paths"]["/api/v1/seasons/{id}/standings/"]["get"]["parameters"]
     }
     assert "season" not in names
     names = {
-        resolve(served, p)["name"]
+        resolved(p, served)["name"]
         for p in served["paths"]["/api/v1/clubs/{id}/standings/"]["get"]["parameters"]
     }
     assert "season" in names
 
 
 def headers_of(served, path: str, method: str, status: str) -> dict[str, Any]:
-    answer = resolve(served, served["paths"][path][method]["responses"][status])
-    return {name: resolve(served, header) for name, header in answer.get("headers", {}).items()}
+    answer = resolved(served["paths"][path][method]["responses"][status], served)
+    return {name: resolved(header, served) for name, header in answer.get("headers", {}).items()}
 
 
 HAND = "/api/v1/matches/{match_pk}/hands/{number}/"
@@ -186,7 +181,7 @@ def test_every_creation_declares_its_location(served, path):
 
 def test_a_revision_describes_the_hand_it_keeps(served):
     revision = served["components"]["schemas"]["Revision"]["properties"]["hand"]
-    hand = resolve(served, revision["allOf"][0] if "allOf" in revision else revision)
+    hand = resolved(revision["allOf"][0] if "allOf" in revision else revision, served)
     assert {"ending", "went_out", "results"} <= set(hand["properties"])
 
 
@@ -209,7 +204,7 @@ def test_one_shared_language_parameter(served):
         refs = [p["$ref"] for p in operation["parameters"] if "$ref" in p]
         inline = [p["name"] for p in operation["parameters"] if "$ref" not in p]
         assert "lang" not in inline and "Accept-Language" not in inline, (method, path)
-        assert {resolve(served, {"$ref": r})["name"] for r in refs} >= {"lang", "Accept-Language"}
+        assert {resolved({"$ref": r}, served)["name"] for r in refs} >= {"lang", "Accept-Language"}
     assert {p["name"] for p in shared.values()} >= {"lang", "Accept-Language"}
 
 
@@ -266,8 +261,8 @@ def test_the_live_event_discriminator_maps_every_event_type(served):
     mapping = event["discriminator"]["mapping"]
     assert set(mapping) == set(EVENTS)
     for kind, ref in mapping.items():
-        field = resolve(served, {"$ref": ref})["properties"]["type"]
-        assert resolve(served, field.get("allOf", [field])[0])["enum"] == [kind]
+        field = resolved({"$ref": ref}, served)["properties"]["type"]
+        assert resolved(field.get("allOf", [field])[0], served)["enum"] == [kind]
     assert {o["$ref"] for o in event["oneOf"]} == set(mapping.values())
 
 
@@ -284,7 +279,7 @@ def test_the_live_stream_is_described_with_its_events_and_authenticated_like_the
     for name in ("`state`", "`recorded`", "`abandoned`", "heartbeat", "`id:`"):
         assert name in operation["description"]
     assert {"200", "401", "404", "429", "503"} <= set(operation["responses"])
-    codes = resolve(served, operation["responses"]["429"]["content"]["application/json"]["schema"])
+    codes = resolved(operation["responses"]["429"]["content"]["application/json"]["schema"], served)
     assert codes["properties"]["errors"]["items"]["properties"]["code"]["enum"] == [
         "too_many_watchers"
     ]
@@ -336,13 +331,13 @@ def test_the_stream_names_its_event_models_and_takes_a_ticket(served):
     [ticket] = [p for p in operation["parameters"] if p.get("name") == "ticket"]
     assert (ticket["in"], ticket["required"]) == ("query", False)
     issuing = served["paths"]["/api/v1/matches/{match_pk}/live/stream-ticket/"]["post"]
-    answer = resolve(served, issuing["responses"]["201"]["content"]["application/json"]["schema"])
+    answer = resolved(issuing["responses"]["201"]["content"]["application/json"]["schema"], served)
     assert set(answer["required"]) == {"url", "expires_at"}
 
 
 def test_a_players_read_declares_the_record_it_answers(served):
     answer = served["paths"]["/api/v1/players/{id}/"]["get"]["responses"]["200"]
-    model = resolve(served, answer["content"]["application/json"]["schema"])
+    model = resolved(answer["content"]["application/json"]["schema"], served)
     assert "record" in model["properties"]
     assert "record" in model["required"]
 
@@ -439,10 +434,10 @@ def test_every_answer_that_may_be_a_replay_declares_it(served):
 
 def conflict_codes(document: dict[str, Any], operation: dict[str, Any]) -> set[str]:
     """The codes an operation's 409 declares."""
-    answer = resolve(document, operation["responses"]["409"])
-    body = resolve(document, answer["content"]["application/json"]["schema"])
-    item = resolve(document, body["properties"]["errors"]["items"])
-    return set(resolve(document, item["properties"]["code"])["enum"])
+    answer = resolved(operation["responses"]["409"], document)
+    body = resolved(answer["content"]["application/json"]["schema"], document)
+    item = resolved(body["properties"]["errors"]["items"], document)
+    return set(resolved(item["properties"]["code"], document)["enum"])
 
 
 def test_every_operation_taking_an_idempotency_key_declares_what_it_answers(served):
@@ -452,7 +447,7 @@ def test_every_operation_taking_an_idempotency_key_declares_what_it_answers(serv
     taking = 0
     for path, item in served["paths"].items():
         for method, operation in item.items():
-            parameters = [resolve(served, p) for p in operation.get("parameters", [])]
+            parameters = [resolved(p, served) for p in operation.get("parameters", [])]
             keys = [p for p in parameters if p["name"] == "Idempotency-Key"]
             if not keys:
                 continue

@@ -1,5 +1,7 @@
 """The OpenAPI description tells third-party apps how to choose the language, on every operation."""
 
+from tests.api.openapi import resolved
+
 METHODS = {"get", "put", "patch", "post", "delete", "head", "options"}
 
 
@@ -10,25 +12,17 @@ def operations(openapi_schema):
                 yield f"{method.upper()} {path}", operation
 
 
-def resolved(openapi_schema, parameter):
-    """A parameter, or the shared component it refers to."""
-    if "$ref" in parameter:
-        return openapi_schema["components"]["parameters"][parameter["$ref"].rsplit("/", 1)[1]]
-    return parameter
-
-
 def test_every_operation_documents_accept_language_and_lang(openapi_schema):
     found = list(operations(openapi_schema))
     assert found
     for name, operation in found:
         parameters = {
             (p["in"], p["name"]): p
-            for p in (resolved(openapi_schema, p) for p in operation.get("parameters", []))
+            for p in (resolved(p, openapi_schema) for p in operation.get("parameters", []))
         }
         assert ("header", "Accept-Language") in parameters, name
-        choices = parameters[("query", "lang")]["schema"]
-        if "$ref" in choices:  # the one Language schema every operation shares
-            choices = openapi_schema["components"]["schemas"][choices["$ref"].rsplit("/", 1)[1]]
+        # the one Language schema every operation shares
+        choices = resolved(parameters[("query", "lang")]["schema"], openapi_schema)
         assert sorted(choices["enum"]) == ["en", "fr", "pt"], name
 
 
