@@ -5,6 +5,11 @@ Sign-up keeps a new username as the sign-in form reads it (Unicode's NFKC, so a 
 person may type names at most one account: the one written exactly so, else the only one
 written so in another case. Accounts made before that rule may differ only in case; a name
 typed in a third case then names neither, rather than either.
+
+Names are compared in upper case by the database (``alike``), in every script: PostgreSQL's
+UPPER knows them all, and every SQLite connection replaces SQLite's own UPPER, which knows only
+ASCII's letters (so ``Émile`` and ``émile`` were two names), by Python's
+(``arlington_site/sqlite3``).
 """
 
 from __future__ import annotations
@@ -12,7 +17,8 @@ from __future__ import annotations
 import unicodedata
 from typing import TypeVar
 
-from django.db.models import Model, QuerySet
+from django.db.models import Model, QuerySet, Value
+from django.db.models.functions import Upper
 
 M = TypeVar("M", bound=Model)
 
@@ -31,5 +37,12 @@ def find(rows: QuerySet[M], typed: str, field: str = "username") -> M | None:
     exact = rows.filter(**{field: name}).first()
     if exact is not None:
         return exact
-    alike = list(rows.filter(**{f"{field}__iexact": name})[:2])
-    return alike[0] if len(alike) == 1 else None
+    found = list(alike(rows, name, field)[:2])
+    return found[0] if len(found) == 1 else None
+
+
+def alike(rows: QuerySet[M], name: str, field: str = "username") -> QuerySet[M]:
+    """The rows of ``rows`` whose username is ``name`` in any case. On PostgreSQL the index on
+    ``UPPER(username)`` (accounts/migrations/0004) serves it."""
+    found: QuerySet[M] = rows.alias(upper_name=Upper(field)).filter(upper_name=Upper(Value(name)))
+    return found

@@ -157,7 +157,7 @@ def invitation_signup(*, invitation: Invitation, username: str, password: str) -
         invitation = _locked(invitation)
         check_usable(invitation)
         _one_at_a_time(username)
-        if users.objects.filter(username__iexact=username).exists():
+        if usernames.alike(users.objects.all(), username).exists():
             raise errors.UsernameTaken()
         if weak is not None:  # refused after the invitation and the name, as they come first
             raise weak

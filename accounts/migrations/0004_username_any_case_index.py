@@ -1,13 +1,14 @@
 """An index on the user table's usernames in upper case, on PostgreSQL.
 
 Sign-up refuses a username that differs from another only in case, and sign-in finds an
-account from a username typed in another case (``accounts.usernames``): both ask
-``username__iexact``, which PostgreSQL reads as ``UPPER(username::text) = UPPER(%s)``. Without
-an index on that expression each sign-up read the whole user table. The index is built
+account from a username typed in another case (``accounts.usernames``): both compare
+``UPPER(username)`` with the name typed in upper case. Without an index on that expression each
+sign-up read the whole user table. The index is built
 ``CONCURRENTLY``, so that sign-ups go on while a large table is indexed, and so outside a
 transaction; an interrupted build leaves an invalid index behind, which a new run drops first.
-SQLite, the embedded database of a single club's machine, reads ``iexact`` as a ``LIKE`` that
-such an index would not serve: it gets none.
+SQLite, the embedded database of a single club's machine, compares through an UPPER its
+connections take from Python (``arlington_site/sqlite3``), which such an index would not serve:
+it gets none.
 """
 
 from django.conf import settings

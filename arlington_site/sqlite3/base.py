@@ -7,11 +7,17 @@ ones win. Here the threads of one process (the server's requests) first queue on
 process's own, held from ``BEGIN`` to ``COMMIT`` or ``ROLLBACK``, and so reach SQLite one after
 another; only writers in other processes (the webhook worker, a management command) meet
 SQLite's own retries.
+
+Each connection also replaces SQLite's UPPER, which knows ASCII's letters alone, by Python's
+(``unicode_upper``): usernames and players' names are compared in upper case by the database
+(``accounts.usernames.alike``), so that ``Émile`` is ``émile`` here as on PostgreSQL. No index
+or constraint is built on UPPER on SQLite, so no stored entry depends on the function replaced.
 """
 
 from __future__ import annotations
 
 import threading
+import unicodedata
 from typing import Any
 
 from django.db.backends.sqlite3 import base
@@ -26,10 +32,22 @@ def _queue(name: str) -> threading.Lock:
         return _queues.setdefault(name, threading.Lock())
 
 
+def unicode_upper(value: object) -> object:
+    """A text in upper case in every script, kept composed (NFKC, as names are kept: Python
+    writes the upper case of some letters decomposed); anything else as it is."""
+    return unicodedata.normalize("NFKC", value.upper()) if isinstance(value, str) else value
+
+
 class DatabaseWrapper(base.DatabaseWrapper):
-    """Django's SQLite backend, with this process's writers queueing for each transaction."""
+    """Django's SQLite backend, with this process's writers queueing for each transaction, and
+    an UPPER that knows every script's letters."""
 
     _in_queue: threading.Lock | None = None
+
+    def get_new_connection(self, conn_params: Any) -> Any:
+        connection = super().get_new_connection(conn_params)
+        connection.create_function("UPPER", 1, unicode_upper, deterministic=True)
+        return connection
 
     def _start_transaction_under_autocommit(self) -> None:
         queue = _queue(str(self.settings_dict["NAME"]))

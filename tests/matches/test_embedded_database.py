@@ -60,7 +60,22 @@ night = tournaments.tournament_create(club=match.club, name="Night", players=ids
 too_large.append(client.delete(f"/api/v1/tournaments/{night.pk}/entrants/{2**63}/").status_code)
 named = [client.post("/api/v1/players/", {"club": match.club_id, "name": name}, format="json")
          .status_code for name in ("Ωmega", "ωMEGA")]  # SQLite's lower() folds ASCII alone
+from accounts import usernames
+from matches import invitations
+demo = get_user_model().objects.get(username="demo")
+invitation = invitations.invitation_create(club=match.club, role="viewer", by=demo)
+signed_up = []
+for name in ("Émile7x", "émile7x", "ÉMILE7X"):  # SQLite's own UPPER knows ASCII alone
+    try:
+        invitations.invitation_signup(invitation=invitation, username=name,
+                                      password="a long pass phrase 7")
+        signed_up.append("created")
+    except Exception as refused:
+        signed_up.append(type(refused).__name__)
+found = [getattr(usernames.find(get_user_model().objects.all(), typed), "username", None)
+         for typed in ("émile7x", "ÉMILE7X")]
 print("RESULT " + json.dumps({
+    "signed_up": signed_up, "found": found,
     "ids": ids, "statuses": [recorded.status_code, corrected.status_code, voided.status_code,
                              again.status_code],
     "recorded": recorded.json(), "again_version": again.json()["version"],
@@ -124,6 +139,9 @@ def test_hands_are_recorded_corrected_and_voided_on_the_embedded_database(tmp_pa
     assert result["created_at_type"] == "datetime"
     assert result["too_large"] == [404, 404, 400, 404]  # SQLite cannot hold the id: no error
     assert result["named"] == [201, 400]  # one name in any case, whatever its script
+    # a username too: taken in another case, and found from another case
+    assert result["signed_up"] == ["created", "UsernameTaken", "UsernameTaken"]
+    assert result["found"] == ["Émile7x", "Émile7x"]
     # a draft part is kept by version, and recording its hand deletes it
     assert result["drafted"] == [200, 409]
     assert result["draft"]["players"][0]["hand"] == ["4H"]

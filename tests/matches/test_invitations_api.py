@@ -225,6 +225,19 @@ def test_a_taken_username_is_a_400_and_changes_nothing(as_alice, bob, club):
     assert "bob" not in roles(club) and Invitation.objects.get().uses == 0
 
 
+@pytest.mark.parametrize("taken", ["ÉMILE7X", "émile7x", "Ωmega7", "ωMEGA7"])
+def test_a_username_taken_in_another_case_beyond_ascii_is_a_400(as_alice, club, taken):
+    """Case is ignored beyond ASCII's letters too (the embedded-database test asks SQLite)."""
+    first = "Émile7x" if "mile" in taken.lower() else "Ωmega7"
+    code = invite(as_alice, club)["code"]
+    signup = f"/api/v1/invitations/{code}/signup/"
+    made = APIClient().post(signup, {"username": first, "password": STRONG}, format="json")
+    assert made.status_code == 201
+    again = APIClient().post(signup, {"username": taken, "password": STRONG}, format="json")
+    assert again.status_code == 400
+    assert codes(again) == [("username_taken", "username")]
+
+
 def test_an_owners_invitation_is_for_one_person_unless_said_otherwise(as_alice, club):
     once = invite(as_alice, club, role="owner")
     assert once["max_uses"] == 1
