@@ -8,7 +8,8 @@ from typing import Any
 import django_filters
 from django import forms
 from django.core.exceptions import ValidationError
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet, Value
+from django.db.models.functions import Upper
 from django.utils.translation import gettext as _
 from django_filters.fields import IsoDateTimeField
 from rest_framework import exceptions
@@ -76,9 +77,23 @@ class IdFilter(django_filters.NumberFilter):
         super().__init__(*args, min_value=1, max_value=LARGEST_ID, **kwargs)
 
 
+class ContainsInAnyCase(django_filters.CharFilter):
+    """Rows whose field contains the text in any case, in every script: compared in upper case
+    by the database. Django's ``icontains`` is SQLite's LIKE, which folds ASCII's letters alone;
+    every SQLite connection's UPPER knows them all (``arlington_site/sqlite3``)."""
+
+    def filter(self, qs: QuerySet[Any], value: str) -> QuerySet[Any]:
+        if not value:
+            return qs
+        found: QuerySet[Any] = qs.alias(upper_text=Upper(self.field_name)).filter(
+            upper_text__contains=Upper(Value(value))
+        )
+        return found
+
+
 class PlayerFilter(django_filters.FilterSet):
     club = django_filters.ModelChoiceFilter(queryset=_my_clubs)
-    name = django_filters.CharFilter(lookup_expr="icontains")
+    name = ContainsInAnyCase()
 
     class Meta:
         model = Player

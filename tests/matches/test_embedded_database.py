@@ -60,6 +60,7 @@ night = tournaments.tournament_create(club=match.club, name="Night", players=ids
 too_large.append(client.delete(f"/api/v1/tournaments/{night.pk}/entrants/{2**63}/").status_code)
 named = [client.post("/api/v1/players/", {"club": match.club_id, "name": name}, format="json")
          .status_code for name in ("Ωmega", "ωMEGA")]  # SQLite's lower() folds ASCII alone
+searched = [p["name"] for p in client.get("/api/v1/players/", {"name": "ωme"}).json()["results"]]
 from accounts import usernames
 from matches import invitations
 demo = get_user_model().objects.get(username="demo")
@@ -75,7 +76,7 @@ for name in ("Émile7x", "émile7x", "ÉMILE7X"):  # SQLite's own UPPER knows AS
 found = [getattr(usernames.find(get_user_model().objects.all(), typed), "username", None)
          for typed in ("émile7x", "ÉMILE7X")]
 print("RESULT " + json.dumps({
-    "signed_up": signed_up, "found": found,
+    "signed_up": signed_up, "found": found, "searched": searched,
     "ids": ids, "statuses": [recorded.status_code, corrected.status_code, voided.status_code,
                              again.status_code],
     "recorded": recorded.json(), "again_version": again.json()["version"],
@@ -139,6 +140,7 @@ def test_hands_are_recorded_corrected_and_voided_on_the_embedded_database(tmp_pa
     assert result["created_at_type"] == "datetime"
     assert result["too_large"] == [404, 404, 400, 404]  # SQLite cannot hold the id: no error
     assert result["named"] == [201, 400]  # one name in any case, whatever its script
+    assert result["searched"] == ["Ωmega"]  # and found so
     # a username too: taken in another case, and found from another case
     assert result["signed_up"] == ["created", "UsernameTaken", "UsernameTaken"]
     assert result["found"] == ["Émile7x", "Émile7x"]
