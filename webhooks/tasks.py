@@ -302,19 +302,26 @@ def _cut_off(delivery: Delivery, now: Any) -> None:
 def _stopped(task_id: str, now: Any, why: str) -> None:
     """Mark the task ``task_id`` failed if it is still marked running: its worker stopped (the
     sweep found its delivery overdue), and nothing else would ever finish its row."""
-    from django_tasks.base import TaskResultStatus
     from django_tasks_db.models import DBTaskResult
 
     try:
         key = uuid.UUID(task_id)
     except ValueError:  # none, or WAITING
         return
-    DBTaskResult.objects.filter(pk=key, status=TaskResultStatus.RUNNING).update(
+    _mark_stopped(DBTaskResult.objects.filter(pk=key), now, why)
+
+
+def _mark_stopped(tasks: Any, now: Any, why: str) -> int:
+    """Mark failed those of ``tasks`` still marked running, their worker stopped; how many."""
+    from django_tasks.base import TaskResultStatus
+
+    marked: int = tasks.filter(status=TaskResultStatus.RUNNING).update(
         status=TaskResultStatus.FAILED,
         finished_at=now,
         exception_class_path="webhooks.tasks.WorkerStopped",
         traceback=why,
     )
+    return marked
 
 
 def requeue_overdue(*, late: timedelta = OVERDUE) -> int:
@@ -476,12 +483,11 @@ def _stop_left_running(now: Any) -> int:
     ids = {str(pk): pk for pk in running.values_list("pk", flat=True)}
     current = set(Delivery.objects.filter(task_id__in=ids).values_list("task_id", flat=True))
     left = [pk for text, pk in ids.items() if text not in current]
-    return DBTaskResult.objects.filter(pk__in=left, status=TaskResultStatus.RUNNING).update(
-        status=TaskResultStatus.FAILED,
-        finished_at=now,
-        exception_class_path="webhooks.tasks.WorkerStopped",
-        traceback="The worker stopped during this attempt, and its delivery has been deleted or "
-        "queued again since.",
+    return _mark_stopped(
+        DBTaskResult.objects.filter(pk__in=left),
+        now,
+        "The worker stopped during this attempt, and its delivery has been deleted or queued "
+        "again since.",
     )
 
 
