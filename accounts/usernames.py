@@ -7,9 +7,10 @@ written so in another case. Accounts made before that rule may differ only in ca
 typed in a third case then names neither, rather than either.
 
 Names are compared in upper case by the database (``alike``), in every script: PostgreSQL's
-UPPER knows them all, and every SQLite connection replaces SQLite's own UPPER, which knows only
-ASCII's letters (so ``Émile`` and ``émile`` were two names), by Python's
-(``arlington_site/sqlite3``).
+UPPER knows them all under a UTF-8 LC_CTYPE (``check --deploy`` warns of a database whose
+LC_CTYPE knows ASCII alone: ``arlington.W005``), and every SQLite connection replaces SQLite's
+own UPPER, which knows only ASCII's letters (so ``Émile`` and ``émile`` were two names), by
+Python's (``arlington_site/sqlite3``).
 """
 
 from __future__ import annotations

@@ -129,3 +129,47 @@ def bounded_connections(app_configs: Any = None, **kwargs: Any) -> list[CheckMes
                 )
             )
     return problems
+
+
+# A letter beyond ASCII and its upper case: PostgreSQL's UPPER maps one to the other only when
+# the database's LC_CTYPE (or its ICU locale) knows the letter; under "C" or "POSIX" it knows
+# ASCII's alone.
+FOLDED = ("émile", "ÉMILE")
+
+
+@register(Tags.database, deploy=True)
+def case_folding(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
+    """Every PostgreSQL database folds case beyond ASCII, as usernames and names compare.
+
+    Sign-up, sign-in and the players' name search compare names in upper case in the database
+    (``accounts.usernames``). Under a database whose LC_CTYPE is "C" or "POSIX", PostgreSQL's
+    UPPER leaves every letter beyond ASCII as it is, so ``Émile`` and ``émile`` would be two
+    accounts and a search for ``é`` would miss ``É``.
+    """
+    problems: list[CheckMessage] = []
+    for alias in connections:
+        connection = connections[alias]
+        if connection.vendor != "postgresql":
+            continue
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT UPPER(%s) = %s, datctype FROM pg_database "
+                    "WHERE datname = current_database()",
+                    list(FOLDED),
+                )
+                folds, ctype = cursor.fetchone()
+        except DatabaseError:  # a database that cannot be reached is said elsewhere
+            continue
+        if not folds:
+            problems.append(
+                Warning(
+                    f"Database {alias!r} (LC_CTYPE {ctype!r}) folds the case of ASCII letters "
+                    "alone: usernames such as 'Émile' and 'émile' would name two accounts.",
+                    hint="Create the database with a UTF-8 LC_CTYPE, such as "
+                    "CREATE DATABASE … TEMPLATE template0 LC_CTYPE 'C.UTF-8', and load a dump "
+                    "into it (docs/deployment.md).",
+                    id="arlington.W005",
+                )
+            )
+    return problems

@@ -67,3 +67,46 @@ def test_an_index_left_invalid_by_an_interrupted_build_is_built_again():
         migration.create(apps, editor)
     assert valid() is True
     assert migration.NAME in plan("username")
+
+
+@pytest.fixture
+def ascii_only_database(db):
+    """A database of the test server whose LC_CTYPE is "C", reached as Django connects, then
+    dropped."""
+    import psycopg
+    from django.db.utils import ConnectionHandler
+
+    from tests.database import server_url
+
+    name = f"{connection.settings_dict['NAME']}_ctype_c"
+    server = server_url(connection.settings_dict, "postgres")
+    with psycopg.connect(server, autocommit=True) as admin:  # outside the test's transaction
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        admin.execute(f"CREATE DATABASE \"{name}\" TEMPLATE template0 LC_CTYPE 'C' LC_COLLATE 'C'")
+    options = {k: v for k, v in connection.settings_dict["OPTIONS"].items() if k != "pool"}
+    # An alias of its own: a pool is kept per alias, and the test database's would be reused.
+    handler = ConnectionHandler(
+        {
+            "default": {"ENGINE": "django.db.backends.dummy"},  # one the handler must have
+            "ascii_only": {**connection.settings_dict, "NAME": name, "OPTIONS": options},
+        }
+    )
+    try:
+        yield handler
+    finally:  # dropped whatever the test did
+        handler.close_all()
+        with psycopg.connect(server, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
+
+
+def test_check_deploy_warns_of_a_database_that_folds_the_case_of_ascii_alone(
+    ascii_only_database, monkeypatch
+):
+    """Names compare in upper case in the database: under LC_CTYPE "C" its UPPER leaves `é` as
+    it is, so `Émile` and `émile` would be two accounts. The deployment check says so, and
+    says nothing of the test database, whose LC_CTYPE knows the letter."""
+    from arlington_site import checks
+
+    assert [problem.id for problem in checks.case_folding()] == []
+    monkeypatch.setattr(checks, "connections", ascii_only_database)
+    assert [problem.id for problem in checks.case_folding()] == ["arlington.W005"]
