@@ -5,6 +5,7 @@ from __future__ import annotations
 from io import StringIO
 
 import pytest
+from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.test import Client
@@ -178,3 +179,67 @@ def test_the_admin_keeps_a_clubs_last_owner(admin_client_with_demo):
     assert refused.status_code == 200  # the form again, with the error
     assert accepted.status_code == 302
     assert club.memberships.get().role == "owner"
+
+
+def user_form_data(user) -> dict:
+    """The admin's change form of ``user`` as it was shown, fields as the browser posts them."""
+    from accounts.admin import AccountChangeForm
+
+    shown = AccountChangeForm(instance=user)
+    data = {}
+    for name, field in shown.fields.items():
+        value = shown.initial.get(name, field.initial)
+        if name in {"groups", "user_permissions"}:
+            data[name] = [getattr(item, "pk", item) for item in value or []]
+        elif name in {"last_login", "date_joined"}:
+            data[name] = value.strftime("%Y-%m-%d %H:%M:%S") if value else ""
+        elif value not in (None, False):
+            data[name] = value
+    return data
+
+
+def test_the_admin_refuses_a_username_another_account_has_in_another_case(db):
+    """As sign-up does: `ÉMILE` beside `émile`, whether a new account or one renamed, would
+    make a third spelling typed at sign-in name neither. An account keeps its own name in
+    another case."""
+    from accounts.admin import AccountChangeForm, AccountCreationForm
+
+    users = get_user_model().objects
+    users.create_user("émile")
+    bob = users.create_user("bob")
+    phrase = "a long enough Passphrase 7"
+    password = {"password1": phrase, "password2": phrase}
+    created = AccountCreationForm(data={"username": "ÉMILE", "usable_password": "true", **password})
+    assert not created.is_valid()
+    assert [e.code for e in created.errors.as_data()["username"]] == ["unique"]
+
+    renamed = AccountChangeForm(instance=bob, data={**user_form_data(bob), "username": "ÉMILE"})
+    assert not renamed.is_valid()
+    assert [e.code for e in renamed.errors.as_data()["username"]] == ["unique"]
+
+    bob.refresh_from_db()
+    own = AccountChangeForm(instance=bob, data={**user_form_data(bob), "username": "BOB"})
+    assert own.is_valid(), own.errors
+    own.save()
+    assert users.filter(username="BOB").exists()
+
+
+def test_the_admin_still_edits_accounts_made_before_the_rule_that_differ_in_case(db):
+    """Two accounts made before sign-up refused names that differ only in case: each can still
+    be changed in the admin, its name kept as it is."""
+    from accounts.admin import AccountChangeForm
+
+    users = get_user_model().objects
+    users.create_user("legacy")
+    other = users.create_user("LEGACY")
+    kept = AccountChangeForm(instance=other, data={**user_form_data(other), "is_staff": True})
+    assert kept.is_valid(), kept.errors
+    kept.save()
+    assert users.get(pk=other.pk).is_staff
+
+
+def test_the_admin_pages_of_users_use_the_case_rule(admin_client_with_demo):
+    from accounts.admin import AccountAdmin
+
+    assert isinstance(admin.site._registry[get_user_model()], AccountAdmin)
+    assert admin_client_with_demo.get("/admin/auth/user/add/").status_code == 200
