@@ -13,7 +13,7 @@ import time
 
 import psycopg
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 
 from clubnight import ratings
 from clubnight.models import PendingReplay
@@ -96,3 +96,52 @@ def test_the_replay_waits_outside_the_hand_and_the_ratings_say_recomputing(
     # the replay moved the standings on: the table cached while it waited is not served
     rated = {row["name"]: row["rating"] for row in done.json()}
     assert {row["name"]: row["rating"] for row in as_victor.get(standings).json()} == rated
+
+
+def test_a_match_unfinished_while_the_replay_reads_is_left_out_whole(
+    as_carol, as_victor, club, roster
+):
+    """A replay reads the finished matches and their seats; a void that unfinishes one of them
+    commits while it reads. Another connection holds the seats' table from before the replay
+    starts (as a void's writes would hold its rows) with the match already unfinished, not yet
+    committed, and lets it go once the replay waits for it: the replay rates the matches as
+    they stood at one moment, never a match read as finished with no seats to rate."""
+    from clubnight.models import Rating
+    from tests import locks
+    from tests.clubnight.games import outright
+
+    ann, ben, cleo = roster[:3]
+    first = outright(as_carol, club, ann, ben)
+    second = outright(as_carol, club, cleo, ben)
+    PendingReplay.objects.create(club=club, ruleset="arlington", match_id=first)
+    failures: list[BaseException] = []
+
+    def replay() -> None:
+        try:
+            with transaction.atomic():
+                ratings.replay_club(club_id=club.pk, ruleset="arlington")
+        except BaseException as failure:  # noqa: BLE001  (said by the test)
+            failures.append(failure)
+        finally:
+            connection.close()
+
+    with psycopg.connect(_dsn()) as voider:  # one transaction, committed below
+        voider.execute("LOCK TABLE matches_seat IN ACCESS EXCLUSIVE MODE")
+        voider.execute(
+            "UPDATE matches_match SET status = 'in_progress', finished_at = NULL WHERE id = %s",
+            [second],
+        )
+        thread = threading.Thread(target=replay, name="replay")
+        thread.start()
+        locks.finished_or_waiting(thread)
+        voider.commit()
+    thread.join(30)
+    assert not thread.is_alive()
+    assert failures == []
+    assert not PendingReplay.objects.exists()
+    # the second match is left out: Ann and Ben are rated by the first alone, Cleo not at all
+    kept = {r.player_id: (r.mu, r.matches) for r in Rating.objects.filter(club=club)}
+    with transaction.atomic():
+        ratings.rebuild(club_id=club.pk, ruleset="arlington")
+    assert kept == {r.player_id: (r.mu, r.matches) for r in Rating.objects.filter(club=club)}
+    assert set(kept) == {ann.pk, ben.pk}
