@@ -101,7 +101,73 @@ def workers(tmp_path) -> Iterator[Callable[..., subprocess.Popen[bytes]]]:
 
     yield start
     for process in started:
-        harness.stop(process)
+        # at once: a stop (SIGTERM) would wait for the attempts to the receivers that hang
+        harness.stop(process, sig=signal.SIGKILL)
+
+
+def test_a_stopped_worker_ends_the_attempts_it_began_then_exits(club, bobs_club, workers, tmp_path):
+    """A deploy stops the worker with SIGTERM while its three task loops each wait for a
+    receiver's answer: it makes no new attempt, lets the three end (their answers recorded, each
+    message sent once), then exits. Before, only the first loop's attempt ended: the process
+    exited under the other two, which the sweep of another worker made again later, sent twice
+    and counted as failed in the retry schedule."""
+    gate = threading.Event()
+    arrived: list[str] = []
+    seen = threading.Condition()
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+            self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            with seen:
+                arrived.append(self.headers["webhook-id"])
+                seen.notify_all()
+            gate.wait(timeout=120)
+            self.send_response(204)
+            self.end_headers()
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    harness.serve_in_thread(server)
+    url = f"http://127.0.0.1:{server.server_address[1]}/hooks"
+    try:
+        known = timezone.now()  # webhooks known to answer: each club may hold two places
+        for owner, paths in ((club, ("a", "b")), (bobs_club, ("c",))):
+            for path in paths:
+                Endpoint.objects.create(
+                    club=owner, url=f"{url}?{path}", events=["match.started"], succeeded_at=known
+                )
+            events.write(club_id=owner.pk, type=EventType.MATCH_STARTED, data={"match": 1})
+        events.write(club_id=club.pk, type=EventType.MATCH_STARTED, data={"match": 2})
+        worker = workers()  # as deployed: three task loops
+        with seen:
+            assert seen.wait_for(lambda: len(arrived) == 3, timeout=60)
+        os.killpg(worker.pid, signal.SIGTERM)
+        log = tmp_path / "workers.log"
+        harness.wait_until(
+            lambda: (
+                "Received SIGTERM: stopping once the 3 task(s) running end"
+                in log.read_text(errors="replace")
+            ),
+            what="the worker told to stop",
+        )
+        gate.set()
+        assert worker.wait(timeout=60) == 0
+    finally:
+        gate.set()
+        server.shutdown()
+        server.server_close()
+    made = Delivery.objects.filter(status="succeeded")
+    assert sorted(made.values_list("message_id", flat=True)) == sorted(arrived)
+    assert Attempt.objects.count() == 3
+    assert not Attempt.objects.exclude(error="").exists()
+    # the two deliveries the stop left unattempted wait for the next worker, their tasks queued
+    waiting = Delivery.objects.exclude(status="succeeded")
+    assert [(d.status, d.attempts) for d in waiting] == [("pending", 0)] * 2
+    started = DBTaskResult.objects.filter(pk__in=[d.task_id for d in made])
+    assert set(started.values_list("status", flat=True)) == {TaskResultStatus.SUCCESSFUL}
 
 
 def test_an_attempt_cut_off_by_a_killed_worker_is_made_by_another_running_worker(

@@ -7,17 +7,24 @@ others (a club holds at most ``tasks.CLUB_IN_FLIGHT`` of them at once). A sweepe
 queues again, every ``tasks.SWEEP_EVERY`` (``--sweep-every`` seconds), the deliveries left
 overdue by a worker killed during an attempt. Before it starts, the daily clean-up of old
 events is put on the queue if it is not there yet.
+
+A stop (SIGTERM, SIGINT, SIGQUIT) lets every task loop end the task it is running, then the
+worker exits: a deploy's restart cuts no attempt off, so no receiver is sent a message twice
+for it and no delivery moves on in its retry schedule. A second signal stops it at once; what
+it cut off the sweep of a running worker makes again, as after a kill.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import signal
 import threading
 from argparse import ArgumentParser, ArgumentTypeError
 from datetime import timedelta
 from typing import Any
 
+from django.core.management.base import CommandError
 from django.db import connections
 from django.utils.autoreload import DJANGO_AUTORELOAD_ENV
 from django_tasks_db.management.commands.db_worker import Command as DatabaseWorker
@@ -40,14 +47,24 @@ def seconds(text: str) -> float:
     return value
 
 
-def _in_thread(target: Any, name: str) -> None:
+def _in_thread(target: Any, name: str) -> threading.Thread:
     def run() -> None:
         try:
             target()
         finally:
             connections.close_all()
 
-    threading.Thread(target=run, name=name, daemon=True).start()
+    # daemon: a second signal ends the process without waiting for them
+    thread = threading.Thread(target=run, name=name, daemon=True)
+    thread.start()
+    return thread
+
+
+STOP_SIGNALS = [
+    signal.SIGINT,
+    signal.SIGTERM,
+    *([signal.SIGQUIT] if hasattr(signal, "SIGQUIT") else []),
+]
 
 
 class Command(DatabaseWorker):
@@ -87,16 +104,55 @@ class Command(DatabaseWorker):
         if requeued and options["verbosity"]:
             self.stdout.write(f"Queued {requeued} overdue deliveries again.")
         tasks.schedule_prune()
-        serving = not options["batch"] and (
-            not options["reload"] or os.environ.get(DJANGO_AUTORELOAD_ENV) == "true"
-        )
-        if serving:
-            self._start_threads(concurrency, sweep_every, late, options)
+        if not options["batch"] and not options["reload"]:
+            self.configure_logging(options["verbosity"])
+            if options["exclude_queues"] and "*" not in options["queue_name"].split(","):
+                raise CommandError("--exclude-queues can only be used with --queue-name=*")
+            self._serve(concurrency, sweep_every, late, options)
+            return
+        # --batch: one loop until the queue is empty. --reload (development): the library's
+        # reloader runs the loop in its child process, and the other loops run beside it there.
+        if not options["batch"] and os.environ.get(DJANGO_AUTORELOAD_ENV) == "true":
+            self._start_threads(concurrency, sweep_every, late, options, first=1)
         super().handle(*args, **options)
 
+    def _serve(self, concurrency: int, sweep_every: float, late: timedelta, options: Any) -> None:
+        """Run the task loops and the sweeper until a signal; then let the loops end the
+        tasks they are running (a second signal: at once)."""
+        stop, loops, threads = self._start_threads(concurrency, sweep_every, late, options)
+
+        def shutdown(signum: int, frame: Any) -> None:
+            name = signal.Signals(signum).name
+            if stop.is_set():
+                logger.warning("Received %s again: stopping now.", name)
+                raise SystemExit(1)
+            stop.set()
+            for loop in loops:
+                loop.running = False
+            busy = sum(loop.running_task for loop in loops)
+            logger.warning(
+                "Received %s: stopping once the %d task(s) running end (send it again to stop "
+                "now).",
+                name,
+                busy,
+            )
+
+        for number in STOP_SIGNALS:
+            signal.signal(number, shutdown)
+        for thread in threads:
+            thread.join()
+
     def _start_threads(
-        self, concurrency: int, sweep_every: float, late: timedelta, options: Any
-    ) -> None:
+        self,
+        concurrency: int,
+        sweep_every: float,
+        late: timedelta,
+        options: Any,
+        *,
+        first: int = 0,
+    ) -> tuple[threading.Event, list[Worker], list[threading.Thread]]:
+        """The sweeper and task loops ``first`` to ``concurrency`` − 1, each in a thread; the
+        event that ends the sweeper, the loops and the threads."""
         stop = threading.Event()
 
         def sweep() -> None:
@@ -109,8 +165,10 @@ class Command(DatabaseWorker):
                 finally:
                     connections.close_all()
 
-        _in_thread(sweep, "sweeper")
-        for number in range(1, max(concurrency, 1)):
+        threads = [_in_thread(sweep, "sweeper")]
+        loops = []
+        for number in range(first, max(concurrency, 1)):
+            worker_id = options["worker_id"]  # the first loop's, as the library names it
             loop = Worker(
                 queue_names=options["queue_name"].split(","),
                 interval=options["interval"],
@@ -118,9 +176,11 @@ class Command(DatabaseWorker):
                 backend_name=options["backend_name"],
                 startup_delay=options["startup_delay"],
                 max_tasks=None,
-                worker_id=f"{options['worker_id'][:56]}-{number}",
+                worker_id=f"{worker_id[:56]}-{number}" if number else worker_id,
                 excluded_queue_names=(
                     options["exclude_queues"].split(",") if options["exclude_queues"] else []
                 ),
             )
-            _in_thread(loop.run, f"tasks-{number}")
+            loops.append(loop)
+            threads.append(_in_thread(loop.run, f"tasks-{number}"))
+        return stop, loops, threads
