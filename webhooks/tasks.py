@@ -450,8 +450,8 @@ def _wake_waiting() -> int:
 
 def clean_up() -> None:
     """Delete what is older than EVENTS_KEPT_DAYS: events, deliveries, finished tasks; mark
-    failed the delivery tasks that stopped workers left running (``_stop_left_running``); and
-    queue the next clean-up a day from now."""
+    failed the tasks that stopped workers left running (``_stop_left_running``); and queue the
+    next clean-up a day from now."""
     from django_tasks_db.models import DBTaskResult
 
     now = timezone.now()
@@ -466,28 +466,41 @@ def clean_up() -> None:
         _queue_prune(at=now + timedelta(days=1))
 
 
+LEFT_RUNNING = timedelta(days=1)
+"""How long a task other than an attempt may be marked running before the clean-up takes it for
+one whose worker stopped: no clean-up or ratings replay runs that long."""
+
+
 def _stop_left_running(now: Any) -> int:
-    """Mark failed each delivery task still marked running long after any attempt would have
-    ended (its lease and the sweep's delay) that is not its delivery's task: a worker was
-    stopped while it ran, and its delivery has gone since (its webhook deleted) or was queued
-    again. The sweep reaches tasks only through their delivery (``_stopped``), so nothing else
-    would ever finish these rows. Returns how many."""
+    """Mark failed the tasks that stopped workers left marked running, which nothing else would
+    ever finish; returns how many.
+
+    A delivery task, once it has been running longer than any attempt could (its lease and the
+    sweep's delay), unless it is the task of a pending delivery (the sweep's to take up, through
+    ``_stopped``): its delivery has gone since (its webhook deleted), been queued again, or
+    ended (the worker stopped after the attempt's outcome was written, before the task's end
+    was). Any other task (a clean-up, a ratings replay) once it has been running LEFT_RUNNING.
+    """
     from django_tasks.base import TaskResultStatus
     from django_tasks_db.models import DBTaskResult
 
-    running = DBTaskResult.objects.filter(
-        task_path=deliver.module_path,
-        status=TaskResultStatus.RUNNING,
-        started_at__lt=now - lease() - OVERDUE,
-    )
-    ids = {str(pk): pk for pk in running.values_list("pk", flat=True)}
-    current = set(Delivery.objects.filter(task_id__in=ids).values_list("task_id", flat=True))
+    running = DBTaskResult.objects.filter(status=TaskResultStatus.RUNNING)
+    attempts = running.filter(task_path=deliver.module_path, started_at__lt=now - lease() - OVERDUE)
+    ids = {str(pk): pk for pk in attempts.values_list("pk", flat=True)}
+    pending = Delivery.objects.filter(task_id__in=ids, status=DeliveryStatus.PENDING)
+    current = set(pending.values_list("task_id", flat=True))
     left = [pk for text, pk in ids.items() if text not in current]
-    return _mark_stopped(
+    marked = _mark_stopped(
         DBTaskResult.objects.filter(pk__in=left),
         now,
-        "The worker stopped during this attempt, and its delivery has been deleted or queued "
-        "again since.",
+        "The worker stopped during this attempt, and its delivery has been deleted, queued "
+        "again or ended since.",
+    )
+    others = running.exclude(task_path=deliver.module_path).filter(
+        started_at__lt=now - LEFT_RUNNING
+    )
+    return marked + _mark_stopped(
+        others, now, "The worker stopped while this task ran: it was still marked running a day on."
     )
 
 

@@ -138,3 +138,43 @@ def test_a_task_left_running_by_a_stopped_worker_is_marked_failed_once_its_deliv
     assert DBTaskResult.objects.get(pk=current_task).status == TaskResultStatus.RUNNING
     assert DBTaskResult.objects.get(pk=just_taken).status == TaskResultStatus.RUNNING
     assert DBTaskResult.objects.get(pk=replay).status == TaskResultStatus.RUNNING
+
+
+@pytest.mark.django_db
+def test_tasks_left_running_after_their_work_ended_are_marked_failed(
+    as_carol, club, roster, receiver
+):
+    """A worker killed after an attempt's outcome was written but before its task was marked
+    ended leaves a task running whose delivery succeeded; one killed during a clean-up or a
+    ratings replay leaves that task running. The clean-up marks them failed: a delivery's once
+    it is long past any attempt, another's once it has been running a day."""
+    hook = Endpoint.objects.create(club=club, url=receiver.url, events=["hand.recorded"])
+    play_a_hand(as_carol, club, roster)
+    delivery = Delivery.objects.get(endpoint=hook)
+    Delivery.objects.filter(pk=delivery.pk).update(status=DeliveryStatus.SUCCEEDED, attempts=1)
+    past_any_attempt = timezone.now() - tasks.lease() - tasks.OVERDUE - timedelta(seconds=5)
+    DBTaskResult.objects.filter(pk=delivery.task_id).update(
+        status=TaskResultStatus.RUNNING, started_at=past_any_attempt
+    )
+    tasks.schedule_prune()
+    clean_up_killed = DBTaskResult.objects.get(task_path=PRUNE)
+    replay_killed, replay_running = (tasks.deliver.enqueue(0, 1).id for _ in range(2))
+    DBTaskResult.objects.filter(pk__in=[replay_killed, replay_running]).update(
+        task_path="clubnight.tasks.replay"
+    )
+    two_days_ago = timezone.now() - timedelta(days=2)
+    DBTaskResult.objects.filter(pk__in=[clean_up_killed.pk, replay_killed]).update(
+        status=TaskResultStatus.RUNNING, started_at=two_days_ago
+    )
+    DBTaskResult.objects.filter(pk=replay_running).update(
+        status=TaskResultStatus.RUNNING, started_at=timezone.now() - timedelta(hours=1)
+    )
+
+    tasks.clean_up()
+
+    for stopped in (delivery.task_id, clean_up_killed.pk, replay_killed):
+        task = DBTaskResult.objects.get(pk=stopped)
+        assert task.status == TaskResultStatus.FAILED
+        assert task.exception_class_path == "webhooks.tasks.WorkerStopped"
+        assert task.finished_at is not None
+    assert DBTaskResult.objects.get(pk=replay_running).status == TaskResultStatus.RUNNING
