@@ -454,3 +454,24 @@ def test_the_top_bars_links_never_lie_over_one_another(
     screenshot(page, f"narrow-top-bar-{size[0][0]}-{language}")
     assert page.evaluate(TOP_BAR_OVERLAPS) == []
     assert fits(page) == []
+
+
+LONG_NAME = "Maximiliana Wolfeschlegelsteinhausen-Bergdorf"
+
+
+def test_a_player_with_a_long_name_fits_on_every_page_that_names_them(
+    narrow, club, roster, season, alice, screenshot
+):
+    """A name with a word wider than the screen (a double-barrelled surname at 200 % zoom)
+    breaks inside that word rather than pushing the page sideways."""
+    roster[0].name = LONG_NAME
+    roster[0].save()
+    night = drawn_night(club, roster, alice)
+    table = finished_and_live(club, roster, season, alice)
+    every = signed_in_pages(club, roster, table, night, create_match(club, roster, user=alice))
+    found = visit(narrow, every, screenshot)
+    # A list to choose a player from (an invitation's player) cannot wrap the name it shows
+    # when that name is chosen: the browser's own list shows each one whole.
+    chosen = f'cut: SELECT#invite-player option "{LONG_NAME}"'
+    found["club"] = [problem for problem in found["club"] if problem != chosen]
+    assert found == {name: [] for name in every}
