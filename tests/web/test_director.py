@@ -95,6 +95,29 @@ def test_a_director_undoes_a_round_and_changes_the_entrants(
     assert [line for line in text.splitlines() if "Ben" in line][0].endswith(";yes")
 
 
+def test_an_undo_refused_for_a_hand_recorded_meanwhile_shows_the_board_as_it_is(
+    page_as, bob, night, alice
+):
+    """The board was read before a table recorded its first hand on another phone: the undo is
+    refused, and the board is read again, so that it shows the hand and offers no undo."""
+    tournaments.round_draw(tournament=night, user=alice, seed=1)
+    page = page_as(bob)
+    page.clock.install()  # the board's own refresh waits: only the refusal brings the news
+    page.goto(f"/tournaments/{night.pk}/")
+    undo = page.get_by_role("button", name="Undo round 1")
+    expect(undo).to_be_visible()
+    table = Round.objects.get(tournament=night).tables.order_by("pk").first()
+    seated = list(table.match.seats.order_by("position").values_list("player_id", flat=True))
+    record_hand(table.match, went_out(seated[0], seated), user=alice)
+    page.once("dialog", lambda dialog: dialog.accept())
+    undo.click()
+    expect(page.locator("#messages")).to_contain_text("Round 1 has hands recorded")
+    expect(undo).to_be_hidden()
+    cards = page.locator("#board-tables .night-table")
+    expect(cards.nth(table.number - 1)).to_contain_text("Hands played: 1")
+    assert Round.objects.filter(tournament=night).exists()
+
+
 def test_a_viewer_sees_no_directors_controls(page_as, victor, night, alice):
     tournaments.round_draw(tournament=night, user=alice)
     page = page_as(victor)

@@ -142,6 +142,9 @@ async function undoRound() {
       document.getElementById("draw-status").textContent = t(key, { number: seen.number });
       return;
     }
+    // refused because a table of it has a hand now (recorded on another phone): the board
+    // shows that hand, and no longer offers the undo
+    if (error instanceof ApiError && error.status === 409) await reload().catch(() => {});
     showError(error, { sentences });
   } finally {
     button.disabled = false;
