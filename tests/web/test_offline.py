@@ -9,6 +9,7 @@ import re
 from playwright.sync_api import expect
 from rest_framework.test import APIClient
 
+from tests import harness
 from tests.factories import create_match
 from tests.web.browsing import sign_in_cookie
 from tests.web.entry import (
@@ -185,7 +186,7 @@ def test_an_answer_lost_on_the_way_back_is_replayed_with_its_key_into_one_hand(
     sent = []
 
     def lose_the_answer(route):
-        if route.request.method != "POST":
+        if route.request.method != "POST" or sent:  # the first POST alone
             return route.continue_()
         sent.append(route.request.headers["idempotency-key"])
         route.fetch()  # the server records the hand...
@@ -206,7 +207,7 @@ def test_an_answer_lost_on_the_way_back_is_replayed_with_its_key_into_one_hand(
             )
         ),
     )
-    page.route(f"**/api/v1/matches/{match.pk}/hands/", lose_the_answer, times=1)
+    page.route(f"**/api/v1/matches/{match.pk}/hands/", lose_the_answer)
     open_entry(page, match.pk)
     choose_ending(page, str(ann.pk))
     enter_player(page, 0, ANN_MELDS, [])
@@ -239,15 +240,15 @@ def test_a_hand_the_server_could_not_record_waits_and_is_sent_again(
             }
         ],
     }
-    page.route(
-        f"**/api/v1/matches/{match.pk}/hands/",
-        lambda route: (
-            route.fulfill(status=503, json=unavailable)
-            if route.request.method == "POST"
-            else route.continue_()
-        ),
-        times=1,
-    )
+    refused = []
+
+    def unavailable_once(route):
+        if route.request.method != "POST" or refused:  # the first POST alone
+            return route.continue_()
+        refused.append(route.request.headers["idempotency-key"])
+        return route.fulfill(status=503, json=unavailable)
+
+    page.route(f"**/api/v1/matches/{match.pk}/hands/", unavailable_once)
     open_entry(page, match.pk)
     choose_ending(page, str(ann.pk))
     enter_player(page, 0, ANN_MELDS, [])
@@ -356,3 +357,41 @@ def test_the_preview_asked_for_without_a_connection_is_asked_again_once_it_retur
     page.context.set_offline(False)
     expect(page.locator("#preview-status.offline")).to_have_count(0)
     expect(page.locator("#preview-status")).to_have_class(re.compile(r"\b(valid|invalid)\b"))
+
+
+def test_an_entry_opened_from_a_link_records_offline_and_any_page_sends_it(page_as, bob, roster):
+    """The entry screen opened straight from a link, nothing else of the match ever seen: it
+    keeps the match's page for offline use, so a hand recorded without a connection shows there
+    as waiting; and whatever page of the app is open when the connection returns sends it (here
+    the start page)."""
+    ann, ben, cleo = roster[:3]
+    match = create_match(roster[0].club, [ann, ben, cleo], user=bob, table="Table 9")
+    page = page_as(bob)
+    context = page.context
+    page.goto(f"/matches/{match.pk}/hands/new/")
+    wait_for_service_worker(page)
+    expect(page.locator("#entry")).to_have_attribute("data-kept", "true")
+
+    context.set_offline(True)
+    choose_ending(page, str(ann.pk))
+    enter_player(page, 0, ANN_MELDS, [])
+    enter_player(page, 1, [["5D", "6D", "7D"]], BEN_HELD)
+    enter_player(page, 2, [["5C", "6C", "7C"]], CLEO_HELD)
+    page.locator("#record").click()
+    expect(page).to_have_url(f"{page.url.split('/matches/')[0]}/matches/{match.pk}/")
+    expect(page.locator('#outbox li[data-state="waiting"]')).to_have_count(1)
+    expect(page.locator("#seats li")).to_have_count(3)
+
+    page.goto("/")  # the start page, kept by the service worker
+    expect(page.locator("#club-list")).to_be_attached()
+    assert hands_through_the_api(match, bob) == []
+    context.set_offline(False)
+    harness.wait_until(
+        lambda: len(hands_through_the_api(match, bob)) == 1, what="the waiting hand sent"
+    )
+    hands = hands_through_the_api(match, bob)
+    assert {r["player"]: r["net"] for r in hands[0]["results"]} == {
+        ann.pk: 340,
+        ben.pk: -65,
+        cleo.pk: -65,
+    }

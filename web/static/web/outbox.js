@@ -142,8 +142,13 @@ export function replay() {
 // says of its connection: a flaky signal does not always fire "online", and navigator.onLine is
 // only a hint (a browser that sees no network but its own machine's says it is offline, while
 // a server on that machine answers). A replay without a connection fails at once.
+// Every signed-in page starts it (sendwaiting.js), so that a hand waits for no particular
+// page to be sent; the match and entry pages start it too, once only.
+let started = null;
 export function start() {
+  if (started) return started;
   window.addEventListener("online", () => replay());
   setInterval(() => replay(), RETRY_MS);
-  return replay();
+  started = replay();
+  return started;
 }

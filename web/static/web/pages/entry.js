@@ -10,6 +10,7 @@
 import { get, request, showError } from "../api.js";
 import { cardName } from "../cards.js";
 import { sentences, t } from "../i18n.js";
+import { keepForOffline } from "../offline.js";
 import * as outbox from "../outbox.js";
 import { canWrite, mySeat } from "../roles.js";
 import {
@@ -286,6 +287,9 @@ async function start() {
   share.start();
   render();
   schedulePreview();
+  // the match's page and reads kept too, so that a hand recorded here without a connection
+  // opens it from the cache (an entry opened straight from a link, its match page never seen)
+  keepForOffline([state.match]).then(() => { root.dataset.kept = "true"; });
 }
 
 outbox.start();
