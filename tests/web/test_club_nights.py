@@ -411,13 +411,21 @@ def test_a_table_recording_into_a_round_the_director_took_back_is_told_so(
 
     assert tournaments.round_undo(tournament=two, number=1)  # while the table reviews its hand
     page.locator("#review-record").click()
-    messages = page.locator("#messages")
-    expect(messages).to_contain_text("Nothing was recorded: this match is no longer there.")
-    expect(messages).not_to_contain_text("Not found.")
+    closed = page.locator("#entry-closed")
+    expect(closed).to_contain_text("Nothing was recorded: this match is no longer there.")
+    expect(page.locator("#messages")).not_to_contain_text("Not found.")
+    # the entry is closed: nothing left to record, and one way on, to the club
+    expect(page.locator("#record, #review-record")).to_have_count(0)
+    expect(page.locator("#entry")).not_to_contain_text("This hand can be recorded.")
+    expect(page.get_by_role("link", name="Back to the club")).to_have_count(1)
     # nothing on the page leads back to the match that is gone
     expect(page.get_by_role("link", name="Back to the match")).to_have_count(0)
     expect(page.locator(f'a[href="/matches/{match.pk}/"]')).to_have_count(0)
-    messages.get_by_role("link", name="Back to the club").click()
+    expect(closed).to_be_focused()  # read out at once
+    # nothing of it is kept on the phone, to come back at the next visit
+    kept = "Object.keys(localStorage).filter((k) => k.startsWith('arlington.entry.'))"
+    assert page.evaluate(kept) == []
+    closed.get_by_role("link", name="Back to the club").click()
     expect(page).to_have_url(re.compile(rf"/clubs/{club.pk}/$"))
 
 

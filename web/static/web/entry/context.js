@@ -29,6 +29,7 @@ export const state = {
 export const actions = {};
 
 export function save() {
+  if (state.gone) return; // the match is gone: what was entered is dropped, not kept again
   localStorage.setItem(storeKey, JSON.stringify(state.draft));
 }
 

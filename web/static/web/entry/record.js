@@ -11,6 +11,7 @@ import { correctWith, takenPanel } from "../taken.js";
 import { actions, forget, handNumber, matchId, matchUrl, root, state } from "./context.js";
 import { body } from "./draft.js";
 import { showStale } from "./dialogs.js";
+import * as share from "./share.js";
 import { heading } from "./render.js";
 
 // A submission whose key is still being recorded is asked again after 1, 2, 4, 8 and 16 s,
@@ -20,24 +21,33 @@ const RETRY_LIMIT = 5;
 let retries = 0;
 
 function showRefusal(error) {
+  if (error instanceof ApiError && error.status === 404) {
+    matchGone();
+    return;
+  }
   state.reviewing = false; // back to the editor, where the problems are shown on their melds
   if (error instanceof ApiError && error.status === 400) {
     state.preview = { state: "invalid", results: state.preview.results, violations: error.errors };
     actions.render();
   }
   const box = showError(error, { sentences });
-  if (error instanceof ApiError && error.status === 404) {
-    // the match is gone (a director took its round back) or this login lost the club
-    const club = `/clubs/${state.match.club}/`;
-    box.replaceChildren(h("p", {}, t("match_gone")), h("a", { class: "button", href: club }, t("to_club")));
-    // and no way back to a match that is not there: the page's own links lead to the club
-    for (const link of document.querySelectorAll(`a[href="${matchUrl}"]`)) {
-      link.href = club;
-      link.textContent = t("to_club");
-    }
-  } else if (error instanceof ApiError) {
-    box.prepend(h("h2", {}, t("problems")));
-  }
+  if (error instanceof ApiError) box.prepend(h("h2", {}, t("problems")));
+}
+
+// The match is gone (a director took its round back) or this login lost the club: nothing
+// entered here can be recorded any more. The entry closes in place of its cards, saying so, with
+// the way to the club (whose page lists the night's new tables), and the page's own links to
+// the match go: there is no match to go back to. What was entered is dropped with it.
+function matchGone() {
+  const club = `/clubs/${state.match.club}/`;
+  state.gone = true;
+  share.stop();
+  forget();
+  for (const link of document.querySelectorAll(`a[href="${matchUrl}"]`)) link.remove();
+  root.removeAttribute("aria-busy");
+  root.replaceChildren(h("div", { class: "notice", id: "entry-closed", tabindex: "-1" },
+    h("p", {}, t("match_gone")), h("p", {}, h("a", { class: "button", href: club }, t("to_club")))));
+  root.querySelector("#entry-closed").focus();
 }
 
 // The preview's nets by player id (the preview names players by name), for a waiting hand.

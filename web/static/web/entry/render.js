@@ -39,7 +39,7 @@ function lifted(event) {
 for (const name of ["pointerup", "pointercancel", "blur"]) globalThis.addEventListener?.(name, lifted, true);
 
 export function render() {
-  if (state.conflict) return;
+  if (state.conflict || state.gone) return;
   if (pressedAt !== null && Date.now() - pressedAt < LONGEST_TAP_MS) {
     waiting = true;
     return;

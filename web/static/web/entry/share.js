@@ -49,6 +49,13 @@ let taking = false; // another phone's parts are being taken in: changes here ar
 // The draft changed on this phone: send what changed, soon. A change made here (not one taken
 // from another phone) makes the news of an answer another phone's answer replaced old: the
 // sentence goes.
+// Stop sharing for good (the match is gone): no more reads or writes of the draft.
+export function stop() {
+  clearTimeout(pollTimer);
+  clearTimeout(sendTimer);
+  if (state.share) state.share = { ...state.share, status: "closed" };
+}
+
 export function changed() {
   if (!state.share || state.share.status === "closed") return;
   if (!taking && state.share.clashes?.length) {
@@ -180,7 +187,7 @@ let written = 0; // parts this phone has written: a read that began before one i
 async function poll() {
   clearTimeout(pollTimer);
   // one loop at a time (a page shown again asks at once, unless a request is on its way)
-  if (polling || document.visibilityState === "hidden") return;
+  if (polling || document.visibilityState === "hidden" || state.gone) return;
   polling = true;
   try {
     const before = written;
