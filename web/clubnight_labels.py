@@ -62,6 +62,9 @@ SENTENCES = {
         "%(name)s was already withdrawn, on another phone: the list is up to date now."
     ),
     "player_entered": gettext_lazy("%(name)s is entered."),
+    "player_already_entered": gettext_lazy(
+        "%(name)s was already entered, on another phone: the list is up to date now."
+    ),
     "round_drawn_elsewhere": gettext_lazy(
         "Round %(number)s was just drawn on another phone: here it is."
     ),

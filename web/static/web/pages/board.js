@@ -109,9 +109,14 @@ async function enter(event) {
     document.getElementById("draw-status").textContent = t("player_entered", { name });
     await reload();
   } catch (error) {
-    // refused (entered on another phone meanwhile, say): the list is read again beside the
-    // sentence, so that it shows why
+    // refused: the list is read again beside the sentence, so that it shows why
     if (error instanceof ApiError) await reload().catch(() => {});
+    if (error instanceof ApiError && error.codes.includes("already_entered")) {
+      // entered on another phone meanwhile: news, as a withdrawal made twice is, not an error
+      document.getElementById("draw-status").textContent = t("player_already_entered", { name });
+      return;
+    }
+    document.getElementById("draw-status").textContent = "";
     showError(error, { sentences });
   } finally {
     add.disabled = false;
