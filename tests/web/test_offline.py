@@ -31,6 +31,14 @@ def hands_through_the_api(match, user) -> list[dict]:
     return response.json()["results"]
 
 
+def enter_the_hand(page, ann) -> None:
+    """Ann goes out; Ben and Cleo each meld a run and hold the rest: 340, -65 and -65."""
+    choose_ending(page, str(ann.pk))
+    enter_player(page, 0, ANN_MELDS, [])
+    enter_player(page, 1, [["5D", "6D", "7D"]], BEN_HELD)
+    enter_player(page, 2, [["5C", "6C", "7C"]], CLEO_HELD)
+
+
 def wait_for_service_worker(page) -> None:
     """Until the service worker controls the page (polled: the page's CSP forbids eval)."""
     for _ in range(100):
@@ -76,10 +84,7 @@ def test_a_hand_recorded_offline_waits_across_a_reload_and_is_sent_once_online(
     open_entry(page, match.pk)
 
     context.set_offline(True)
-    choose_ending(page, str(ann.pk))
-    enter_player(page, 0, ANN_MELDS, [])
-    enter_player(page, 1, [["5D", "6D", "7D"]], BEN_HELD)
-    enter_player(page, 2, [["5C", "6C", "7C"]], CLEO_HELD)
+    enter_the_hand(page, ann)
     expect(page.locator("#preview-status.offline")).to_be_visible()
     page.locator("#record").click()
 
@@ -209,10 +214,7 @@ def test_an_answer_lost_on_the_way_back_is_replayed_with_its_key_into_one_hand(
     )
     page.route(f"**/api/v1/matches/{match.pk}/hands/", lose_the_answer)
     open_entry(page, match.pk)
-    choose_ending(page, str(ann.pk))
-    enter_player(page, 0, ANN_MELDS, [])
-    enter_player(page, 1, [["5D", "6D", "7D"]], BEN_HELD)
-    enter_player(page, 2, [["5C", "6C", "7C"]], CLEO_HELD)
+    enter_the_hand(page, ann)
     record_reviewed(page)
 
     expect(page).to_have_url(f"{page.url.split('/matches/')[0]}/matches/{match.pk}/")
@@ -278,10 +280,7 @@ def test_a_match_only_seen_in_its_clubs_list_is_entered_offline(
     page.goto(f"/matches/{match.pk}/hands/new/")
     expect(page.locator("#entry .picker")).to_be_visible()
     expect(page.locator("#entry h1")).to_have_text("Hand 1")
-    choose_ending(page, str(ann.pk))
-    enter_player(page, 0, ANN_MELDS, [])
-    enter_player(page, 1, [["5D", "6D", "7D"]], BEN_HELD)
-    enter_player(page, 2, [["5C", "6C", "7C"]], CLEO_HELD)
+    enter_the_hand(page, ann)
     expect(page.locator("#preview-status.offline")).to_be_visible()
     screenshot(page, "entry-offline-first-visit")
     assert_accessible(page)
@@ -373,10 +372,7 @@ def test_an_entry_opened_from_a_link_records_offline_and_any_page_sends_it(page_
     expect(page.locator("#entry")).to_have_attribute("data-kept", "true")
 
     context.set_offline(True)
-    choose_ending(page, str(ann.pk))
-    enter_player(page, 0, ANN_MELDS, [])
-    enter_player(page, 1, [["5D", "6D", "7D"]], BEN_HELD)
-    enter_player(page, 2, [["5C", "6C", "7C"]], CLEO_HELD)
+    enter_the_hand(page, ann)
     page.locator("#record").click()
     expect(page).to_have_url(f"{page.url.split('/matches/')[0]}/matches/{match.pk}/")
     expect(page.locator('#outbox li[data-state="waiting"]')).to_have_count(1)
