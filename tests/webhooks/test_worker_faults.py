@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from datetime import timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+import psycopg
 import pytest
 from django.core.management import CommandError, call_command
 from django.utils import timezone
@@ -25,6 +26,7 @@ from django_tasks_db.models import DBTaskResult
 from matches import events
 from matches.models import EventType
 from tests import harness
+from tests.database import server_url
 from tests.factories import client_for
 from tests.matches.test_workers import server_env
 from webhooks import services
@@ -141,7 +143,8 @@ def test_a_stopped_worker_ends_the_attempts_it_began_then_exits(club, bobs_club,
                 )
             events.write(club_id=owner.pk, type=EventType.MATCH_STARTED, data={"match": 1})
         events.write(club_id=club.pk, type=EventType.MATCH_STARTED, data={"match": 2})
-        worker = workers()  # as deployed: three task loops
+        # as deployed, three task loops; a timeout longer than the test's hold on the answers
+        worker = workers(WEBHOOKS_TIMEOUT_SECONDS="60")
         with seen:
             assert seen.wait_for(lambda: len(arrived) == 3, timeout=60)
         os.killpg(worker.pid, signal.SIGTERM)
@@ -168,6 +171,53 @@ def test_a_stopped_worker_ends_the_attempts_it_began_then_exits(club, bobs_club,
     assert [(d.status, d.attempts) for d in waiting] == [("pending", 0)] * 2
     started = DBTaskResult.objects.filter(pk__in=[d.task_id for d in made])
     assert set(started.values_list("status", flat=True)) == {TaskResultStatus.SUCCESSFUL}
+
+
+def test_a_worker_whose_task_loops_lose_the_database_exits_to_be_started_again(
+    club, receivers, workers, tmp_path
+):
+    """The database drops the worker's connections and takes no new ones for a while (a
+    restart, a failover): its task loops end on the error, and the process exits with status 1
+    for its service manager to start it again, rather than staying up with no loop taking
+    tasks. (A connection dropped alone is taken again from the pool, health-checked.)"""
+    from django.db import connection
+
+    receiver = receivers(0)
+    Endpoint.objects.create(club=club, url=receiver.url, events=["match.started"])
+    events.write(club_id=club.pk, type=EventType.MATCH_STARTED, data={"match": 1})
+    # named, so that only its sessions are dropped: the test process's own pooled connections
+    # are left alone, for the tests after this one
+    worker = workers("--concurrency", "2", PGAPPNAME="worker-losing-its-database")
+    name = connection.settings_dict["NAME"]
+    # its loops at work, past what the worker does as it starts (which would fail it otherwise)
+    harness.wait_until(
+        lambda: Delivery.objects.get().status == "succeeded", what="a delivery made by a loop"
+    )
+    server = server_url(connection.settings_dict, "postgres")
+    with psycopg.connect(server, autocommit=True) as admin:  # not the test database's own
+        admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false')
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND application_name = %s",
+                    ["worker-losing-its-database"],
+                )
+                assert cursor.fetchall()  # the worker's sessions, found by their name
+            assert worker.wait(timeout=60) == 1
+        finally:
+            admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')
+    log = (tmp_path / "workers.log").read_text(errors="replace")
+    assert "A task loop ended on an error" in log
+
+
+def test_a_worker_with_max_tasks_exits_once_it_has_run_them(club, receivers, workers):
+    receiver = receivers(0)
+    Endpoint.objects.create(club=club, url=receiver.url, events=["match.started"])
+    events.write(club_id=club.pk, type=EventType.MATCH_STARTED, data={"match": 1})
+    worker = workers("--concurrency", "1", "--max-tasks", "1")
+    assert worker.wait(timeout=60) == 0
+    assert Delivery.objects.get().status == "succeeded"
 
 
 def test_an_attempt_cut_off_by_a_killed_worker_is_made_by_another_running_worker(

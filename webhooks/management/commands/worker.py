@@ -8,10 +8,11 @@ queues again, every ``tasks.SWEEP_EVERY`` (``--sweep-every`` seconds), the deliv
 overdue by a worker killed during an attempt. Before it starts, the daily clean-up of old
 events is put on the queue if it is not there yet.
 
-A stop (SIGTERM, SIGINT, SIGQUIT) lets every task loop end the task it is running, then the
-worker exits: a deploy's restart cuts no attempt off, so no receiver is sent a message twice
-for it and no delivery moves on in its retry schedule. A second signal stops it at once; what
-it cut off the sweep of a running worker makes again, as after a kill.
+A stop (SIGTERM, SIGINT, SIGQUIT) lets every task loop end the task it is running (a loop
+claiming one at that moment runs it too), then the worker exits: a deploy's restart cuts no
+attempt off, so no receiver is sent a message twice for it and no delivery moves on in its
+retry schedule. A second signal stops it at once; what it cut off the sweep of a running worker
+makes again, as after a kill.
 """
 
 from __future__ import annotations
@@ -47,14 +48,21 @@ def seconds(text: str) -> float:
     return value
 
 
-def _in_thread(target: Any, name: str) -> threading.Thread:
+def _in_thread(target: Any, name: str, ended: threading.Event | None = None) -> threading.Thread:
+    """``target`` run in a daemon thread (a second signal ends the process without waiting for
+    it), which is marked ``failed`` if it raised, and sets ``ended`` as it ends."""
+
     def run() -> None:
         try:
             target()
+        except BaseException:
+            thread.failed = True  # type: ignore[attr-defined]
+            raise
         finally:
             connections.close_all()
+            if ended is not None:
+                ended.set()
 
-    # daemon: a second signal ends the process without waiting for them
     thread = threading.Thread(target=run, name=name, daemon=True)
     thread.start()
     return thread
@@ -118,17 +126,30 @@ class Command(DatabaseWorker):
 
     def _serve(self, concurrency: int, sweep_every: float, late: timedelta, options: Any) -> None:
         """Run the task loops and the sweeper until a signal; then let the loops end the
-        tasks they are running (a second signal: at once)."""
-        stop, loops, threads = self._start_threads(concurrency, sweep_every, late, options)
+        tasks they are running (a second signal: at once).
+
+        A loop that ends by itself (an error it could not get over, such as the database lost;
+        or ``--max-tasks`` run) stops the others the same way: the process then exits, with
+        status 1 after an error, so that its service manager starts it again, rather than
+        staying up with loops missing.
+        """
+        ended = threading.Event()  # set by each loop's thread as it ends
+        stop, loops, threads = self._start_threads(
+            concurrency, sweep_every, late, options, ended=ended
+        )
+        loop_threads = threads[1:]  # the first is the sweeper's
+
+        def stop_loops() -> None:
+            stop.set()
+            for loop in loops:
+                loop.running = False
 
         def shutdown(signum: int, frame: Any) -> None:
             name = signal.Signals(signum).name
             if stop.is_set():
                 logger.warning("Received %s again: stopping now.", name)
                 raise SystemExit(1)
-            stop.set()
-            for loop in loops:
-                loop.running = False
+            stop_loops()
             busy = sum(loop.running_task for loop in loops)
             logger.warning(
                 "Received %s: stopping once the %d task(s) running end (send it again to stop "
@@ -139,8 +160,23 @@ class Command(DatabaseWorker):
 
         for number in STOP_SIGNALS:
             signal.signal(number, shutdown)
+        failed = False
+        while any(thread.is_alive() for thread in loop_threads):
+            ended.wait(timeout=1.0)  # a timeout, so that a signal is handled at once
+            ended.clear()
+            if not stop.is_set() and not all(thread.is_alive() for thread in loop_threads):
+                failed = any(getattr(thread, "failed", False) for thread in loop_threads)
+                logger.log(
+                    logging.ERROR if failed else logging.INFO,
+                    "A task loop ended%s: the worker stops once the others end their tasks.",
+                    " on an error" if failed else "",
+                )
+                stop_loops()
+        stop.set()
         for thread in threads:
             thread.join()
+        if failed:
+            raise SystemExit(1)
 
     def _start_threads(
         self,
@@ -150,9 +186,12 @@ class Command(DatabaseWorker):
         options: Any,
         *,
         first: int = 0,
+        ended: threading.Event | None = None,
     ) -> tuple[threading.Event, list[Worker], list[threading.Thread]]:
-        """The sweeper and task loops ``first`` to ``concurrency`` − 1, each in a thread; the
-        event that ends the sweeper, the loops and the threads."""
+        """The sweeper and task loops ``first`` to ``concurrency`` − 1, each in a thread (the
+        first loop runs ``--max-tasks``, as the library's own loop does; each sets ``ended`` as
+        it ends); the event that ends the sweeper, the loops and the threads, the sweeper's
+        first."""
         stop = threading.Event()
 
         def sweep() -> None:
@@ -175,12 +214,12 @@ class Command(DatabaseWorker):
                 batch=False,
                 backend_name=options["backend_name"],
                 startup_delay=options["startup_delay"],
-                max_tasks=None,
+                max_tasks=options["max_tasks"] if number == 0 else None,
                 worker_id=f"{worker_id[:56]}-{number}" if number else worker_id,
                 excluded_queue_names=(
                     options["exclude_queues"].split(",") if options["exclude_queues"] else []
                 ),
             )
             loops.append(loop)
-            threads.append(_in_thread(loop.run, f"tasks-{number}"))
+            threads.append(_in_thread(loop.run, f"tasks-{number}", ended=ended))
         return stop, loops, threads
