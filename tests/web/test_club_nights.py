@@ -3,6 +3,7 @@ ratings on the player and standings pages, and a public results page, at phone s
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 
 import pytest
@@ -11,7 +12,7 @@ from playwright.sync_api import expect
 
 from clubnight import tournaments
 from clubnight.models import PublicLink, Tournament
-from matches.models import Match, Player
+from matches.models import Match, Player, Season
 from tests.factories import client_for, correct, record_hand, went_out
 from tests.web.browsing import BROKEN_TEXTS, sign_in_cookie
 from tests.web.entry import ANN_MELDS, BEN_HELD, choose_ending, enter_player, open_entry
@@ -325,6 +326,51 @@ def test_a_scorekeeper_starts_a_club_night_from_the_club(
     page.get_by_role("button", name="Start the club night").click()
     expect(page).to_have_url(re.compile(r"/tournaments/\d+/$"))
     expect(page.get_by_role("heading", level=1)).to_have_text("Friday cup")
+
+
+def test_a_club_night_counts_in_the_season_under_way_or_the_one_chosen(
+    page_as, bob, club, roster, season
+):
+    """The form offers the club's seasons, the one under way chosen; the night keeps the
+    season picked, and the list of nights names it."""
+    today = dt.date.today()
+    now = Season.objects.create(
+        club=club, name="This winter", starts_on=today - dt.timedelta(days=10), ends_on=None
+    )
+    page = page_as(bob)
+    page.goto(f"/clubs/{club.pk}/tournaments/")
+    chosen = page.get_by_label("Season")
+    expect(chosen.locator("option")).to_have_text(["No season", "This winter", "Spring"])
+    expect(chosen).to_have_value(str(now.pk))
+    page.get_by_label("Name").fill("Friday cup")
+    for player in roster[:4]:
+        page.get_by_label(player.name, exact=True).check()
+    page.get_by_role("button", name="Start the club night").click()
+    expect(page).to_have_url(re.compile(r"/tournaments/\d+/$"))
+    assert Tournament.objects.get(club=club, name="Friday cup").season == now
+
+    page.goto(f"/clubs/{club.pk}/tournaments/")
+    page.get_by_label("Name").fill("Old cup")
+    page.get_by_label("Season").select_option(label="Spring")
+    for player in roster[:4]:
+        page.get_by_label(player.name, exact=True).check()
+    page.get_by_role("button", name="Start the club night").click()
+    expect(page).to_have_url(re.compile(r"/tournaments/\d+/$"))
+    assert Tournament.objects.get(club=club, name="Old cup").season == season
+
+    page.goto(f"/clubs/{club.pk}/tournaments/")
+    page.get_by_label("Name").fill("Casual")
+    page.get_by_label("Season").select_option(label="No season")
+    for player in roster[:2]:
+        page.get_by_label(player.name, exact=True).check()
+    page.get_by_role("button", name="Start the club night").click()
+    expect(page).to_have_url(re.compile(r"/tournaments/\d+/$"))
+    assert Tournament.objects.get(club=club, name="Casual").season is None
+    page.goto(f"/clubs/{club.pk}/tournaments/")
+    nights = page.locator("#tournament-list li")
+    expect(nights.filter(has_text="Friday cup")).to_contain_text("This winter")
+    expect(nights.filter(has_text="Old cup")).to_contain_text("Spring")
+    expect(nights.filter(has_text="Casual")).not_to_contain_text("Spring")
 
 
 def test_a_double_tap_on_start_starts_one_club_night(page_as, bob, club, roster):

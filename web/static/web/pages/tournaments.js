@@ -2,6 +2,7 @@
 import { get, getAll, request, sentenceOf, showError } from "../api.js";
 import { byName, h, pageData } from "../dom.js";
 import { sentences, t } from "../i18n.js";
+import { currentSeason } from "../seasons.js";
 
 const root = document.getElementById("tournaments");
 const clubId = pageData().club;
@@ -9,18 +10,25 @@ const clubId = pageData().club;
 async function show() {
   try {
     const club = await get(`clubs/${clubId}/`);
-    const [nights, players] = await Promise.all([getAll(`tournaments/?club=${clubId}`), getAll(`players/?club=${clubId}`)]);
+    const [nights, players, seasons] = await Promise.all([
+      getAll(`tournaments/?club=${clubId}`), getAll(`players/?club=${clubId}`), getAll(`seasons/?club=${clubId}`)]);
+    const seasonName = new Map(seasons.map((season) => [season.id, season.name]));
     const crumb = document.getElementById("club-link");
     crumb.textContent = club.name;
     document.title = `${document.querySelector("h1").textContent} · ${club.name}`;
     document.getElementById("tournament-list").replaceChildren(...(nights.length ? nights.map((night) =>
       h("li", {}, h("a", { href: `/tournaments/${night.id}/` },
         h("span", {}, h("span", { class: "title" }, night.name),
-          h("span", { class: "sub" }, `${t(`ruleset_${night.ruleset}`)} · ${t("entrants", { count: night.entrants.length })}`)),
+          h("span", { class: "sub" }, [t(`ruleset_${night.ruleset}`), t("entrants", { count: night.entrants.length }),
+            ...(seasonName.has(night.season) ? [seasonName.get(night.season)] : [])].join(" · "))),
         h("span", { class: "badge" }, night.rounds.length ? t("round_title", { number: night.rounds.length }) : t("no_round")))))
       : [h("li", { class: "muted" }, t("no_tournaments"))]));
     if (!["owner", "scorekeeper"].includes(club.role)) return;
     document.getElementById("new-tournament").hidden = false;
+    // the night's matches count in the season chosen here: the one under way, unless changed
+    const current = currentSeason(seasons);
+    document.getElementById("tournament-season").append(...seasons.map((season) =>
+      h("option", { value: season.id, selected: season === current }, season.name)));
     document.getElementById("tournament-players").replaceChildren(...(players.length ? [...players].sort(byName).map((player) =>
       h("label", { class: "check" }, h("input", { type: "checkbox", name: "players", value: player.id }), ` ${player.name}`))
       // a new club has nobody to seat yet: its players are added on the club's page
@@ -57,7 +65,10 @@ document.getElementById("tournament-form").addEventListener("submit", async (eve
     const { data: night } = await request("tournaments/", {
       method: "POST",
       headers: { "Idempotency-Key": key },
-      body: { club: Number(clubId), name: data.get("name"), ruleset: data.get("ruleset"), players },
+      body: {
+        club: Number(clubId), name: data.get("name"), ruleset: data.get("ruleset"), players,
+        ...(data.get("season") ? { season: Number(data.get("season")) } : {}),
+      },
     });
     location.assign(`/tournaments/${night.id}/`);
   } catch (error) {
