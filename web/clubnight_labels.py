@@ -31,6 +31,10 @@ SENTENCES = {
         "Round %(number)s is still being played. Once every table has finished, draw the next "
         "round, and add or withdraw players."
     ),
+    "round_undo_to_seat": gettext_lazy(
+        "No hand has been played in this round yet: to seat someone who came late, undo "
+        "round %(number)s, add them, and draw it again."
+    ),
     "table_reopened": gettext_lazy(
         "%(table)s of round %(number)s is being played again: a hand was corrected there. "
         "Once it has finished, draw the next round, and add or withdraw players."

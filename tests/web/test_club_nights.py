@@ -42,6 +42,12 @@ def test_a_director_draws_a_round_and_follows_every_table(
     expect(cards).to_have_count(2)
     expect(cards.locator(".night-seats li")).to_have_count(9)
     expect(page.locator("#leaderboard-rows tr")).to_have_count(9)
+    # before any hand, the board says how to seat someone who came late: undo, add, draw
+    expect(page.locator("#round-playing")).to_have_text(
+        "Round 1 is still being played. Once every table has finished, draw the next round,"
+        " and add or withdraw players. No hand has been played in this round yet: to seat"
+        " someone who came late, undo round 1, add them, and draw it again."
+    )
 
     first = night.rounds.get().tables.order_by("number").first().match
     seated = list(first.seats.order_by("position").values_list("player_id", flat=True))
@@ -62,6 +68,7 @@ def test_a_director_draws_a_round_and_follows_every_table(
     # a match is in progress: the next draw waits, and the board says why
     expect(page.get_by_role("button", name="Draw the next round")).to_be_disabled()
     expect(page.locator("#round-playing")).to_contain_text("Round 1 is still being played.")
+    expect(page.locator("#round-playing")).not_to_contain_text("came late")  # no undo now
     screenshot(page, "director-board")
     assert_accessible(page)
 

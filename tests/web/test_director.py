@@ -60,10 +60,12 @@ def test_a_director_undoes_a_round_and_changes_the_entrants(
     expect(seats).to_have_count(9)
     expect(page.locator("#board-tables")).to_contain_text("Jo")
     expect(page.locator("#board-tables")).not_to_contain_text("Ann")
-    # a round is being played: the board says so, and what would be refused waits
+    # a round is being played: the board says so, and what would be refused waits (no hand
+    # yet: it says how to seat a latecomer anyway)
     expect(page.locator("#round-playing")).to_have_text(
         "Round 1 is still being played. Once every table has finished, draw the next round, "
-        "and add or withdraw players."
+        "and add or withdraw players. No hand has been played in this round yet: to seat "
+        "someone who came late, undo round 1, add them, and draw it again."
     )
     expect(page.get_by_role("button", name="Withdraw Ben")).to_be_disabled()
     expect(page.get_by_role("button", name="Draw the next round")).to_be_disabled()

@@ -21,7 +21,10 @@ function showPlaying() {
   const playing = current || Boolean(again);
   const notice = document.getElementById("round-playing");
   notice.hidden = !playing;
-  notice.textContent = current ? t("round_playing", { number: lastRound.number })
+  // before any hand, the round can still be undone: the way to seat someone who came late
+  const undoable = director && current && !lastRound.tables.some((table) => table.hands_played > 0);
+  notice.textContent = current ? [t("round_playing", { number: lastRound.number }),
+    ...(undoable ? [t("round_undo_to_seat", { number: lastRound.number })] : [])].join(" ")
     : again ? t("table_reopened", { table: again.name, number: again.round }) : "";
   const waiting = [document.getElementById("draw-button"),
     ...document.querySelectorAll("#entrant-list button, #entrant-form button, #entrant-form select")];
