@@ -45,6 +45,9 @@ class UsernameInAnyCase:
         # an account kept as it is named keeps its name, even one made before the rule beside
         # another in another case
         if username and "username" in self.changed_data:
+            # a sign-up of the name at this moment waits for the admin's transaction, and the
+            # admin for the sign-up's: the second finds the first's account
+            usernames.one_at_a_time(username)
             others = get_user_model()._default_manager.all()
             if self.instance.pk is not None:
                 others = others.exclude(pk=self.instance.pk)

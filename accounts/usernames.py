@@ -18,6 +18,7 @@ from __future__ import annotations
 import unicodedata
 from typing import TypeVar
 
+from django.db import connection
 from django.db.models import Model, QuerySet, Value
 from django.db.models.functions import Upper
 
@@ -47,3 +48,20 @@ def alike(rows: QuerySet[M], name: str, field: str = "username") -> QuerySet[M]:
     ``UPPER(username)`` (accounts/migrations/0004) serves it."""
     found: QuerySet[M] = rows.alias(upper_name=Upper(field)).filter(upper_name=Upper(Value(name)))
     return found
+
+
+def one_at_a_time(name: str) -> None:
+    """Wait for any other transaction naming an account ``name``, in any case, until it
+    commits, so that each finds the other's account (``alike``) before making its own: sign-up
+    and the admin's account forms call it before they compare. On PostgreSQL a
+    transaction-scoped advisory lock on the name in upper case does it (two invitations'
+    sign-ups, or a sign-up and an account renamed in the admin, hold no common row); SQLite
+    runs writing transactions one at a time already. Outside a transaction it waits for the
+    others and holds nothing."""
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_advisory_xact_lock(hashtextextended('sign-up:' || upper(%s), 0))",
+            [name],
+        )

@@ -11,7 +11,7 @@ import datetime as dt
 from django.contrib.auth import get_user_model, password_validation
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Exists, F
 from django.utils import timezone
 from django.utils.translation import ngettext_lazy
@@ -156,7 +156,7 @@ def invitation_signup(*, invitation: Invitation, username: str, password: str) -
     with transaction.atomic():
         invitation = _locked(invitation)
         check_usable(invitation)
-        _one_at_a_time(username)
+        usernames.one_at_a_time(username)  # another sign-up's or the admin's, in any case
         if usernames.alike(users.objects.all(), username).exists():
             raise errors.UsernameTaken()
         if weak is not None:  # refused after the invitation and the name, as they come first
@@ -168,20 +168,6 @@ def invitation_signup(*, invitation: Invitation, username: str, password: str) -
             raise errors.UsernameTaken() from None
         _use(invitation, user)
     return user
-
-
-def _one_at_a_time(username: str) -> None:
-    """Sign-ups of one name, in any case, wait for each other until the first commits, so that
-    the second finds the first's account. On PostgreSQL a transaction-scoped advisory lock on
-    the name does it (two invitations' sign-ups hold no common row); SQLite runs writing
-    transactions one at a time already."""
-    if connection.vendor != "postgresql":
-        return
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT pg_advisory_xact_lock(hashtextextended('sign-up:' || upper(%s), 0))",
-            [username],
-        )
 
 
 def invitation_revoke(*, invitation: Invitation) -> None:

@@ -310,3 +310,75 @@ def test_two_sign_ups_of_one_name_in_two_cases_make_one_account(alice, club, mon
     assert results["second"][0] == 400
     assert results["second"][1]["errors"][0]["code"] == "username_taken"
     assert get_user_model().objects.filter(username__iexact="racer").count() == 1
+
+
+def test_an_account_made_in_the_admin_and_a_sign_up_of_the_name_make_one_account(
+    alice, club, monkeypatch
+):
+    """The admin adds "racer" while a newcomer signs up as "RACER". The admin's request is held
+    inside its transaction, its form checked and its account saved but not committed, until
+    the sign-up has either finished or is waiting for it. The sign-up must find the admin's
+    account (400 username_taken), not make another that differs only in case."""
+    from django.test import Client
+    from rest_framework.test import APIClient
+
+    from accounts.admin import AccountAdmin
+
+    staff = get_user_model().objects.create_superuser("staff", password="staff-pass-phrase-9")
+    code = Invitation.objects.create(club=club, role="viewer", created_by=alice).code
+    reached, held, save_model = threading.Event(), threading.Event(), AccountAdmin.save_model
+
+    def save_then_wait(self, request, obj, form, change):
+        save_model(self, request, obj, form, change)
+        reached.set()  # checked and saved, not committed
+        held.wait(timeout=60)
+
+    monkeypatch.setattr(AccountAdmin, "save_model", save_then_wait)
+    results: dict[str, Any] = {}
+
+    def run(name: str, send: Callable[[], Any]) -> threading.Thread:
+        def body() -> None:
+            try:
+                results[name] = send()
+            finally:
+                connections.close_all()
+
+        thread = threading.Thread(target=body, name=name)
+        thread.start()
+        return thread
+
+    def add_in_the_admin() -> int:
+        browser = Client()
+        browser.force_login(staff)
+        phrase = "a long enough Passphrase 7"
+        answer = browser.post(
+            "/admin/auth/user/add/",
+            {
+                "username": "racer",
+                "usable_password": "true",
+                "password1": phrase,
+                "password2": phrase,
+            },
+        )
+        return answer.status_code
+
+    def sign_up() -> tuple[int, Any]:
+        answer = APIClient().post(
+            f"/api/v1/invitations/{code}/signup/",
+            {"username": "RACER", "password": "a-long-pass-phrase-9"},
+            format="json",
+        )
+        return answer.status_code, answer.json()
+
+    first = run("admin", add_in_the_admin)
+    assert reached.wait(timeout=60), "the admin never saved its account"
+    second = run("sign-up", sign_up)
+    locks.finished_or_waiting(second)
+    held.set()
+    first.join(timeout=60)
+    second.join(timeout=60)
+    assert results["admin"] == 302  # added: on to the account's page
+    status, body = results["sign-up"]
+    assert status == 400
+    assert body["errors"][0]["code"] == "username_taken"
+    assert get_user_model().objects.filter(username__iexact="racer").count() == 1
