@@ -110,7 +110,7 @@ club = club_services.club_create(name="Taps Card Club", user=user)
 players = []
 for name in {names!r}:
     member = get_user_model().objects.create_user(username=name.lower(), password={password!r})
-    club_services.membership_set(club=club, user=member, role="scorekeeper", by=user)
+    club_services.membership_set(club=club, user=member, role="scorekeeper")
     players.append(Player.objects.create(club=club, name=name, user=member))
 matches = []
 for count in {counts!r}:

@@ -26,14 +26,11 @@ def club_create(*, name: str, user: User) -> Club:
 
 
 @transaction.atomic
-def membership_set(*, club: Club, user: User, role: str, by: User | None = None) -> Membership:
-    """Add a user to a club with a role, or change their role; a club keeps an owner.
-
-    ``by``, the requester, must be an owner of the club once its members are locked, so that an
-    owner demoted while their request waited for the lock is refused (``errors.NotAllowed``),
-    not obeyed. Without ``by`` (the admin, the demo), nobody is checked.
-    """
-    _lock_club(club, by)
+def membership_set(*, club: Club, user: User, role: str) -> Membership:
+    """Add a user to a club with a role, or change their role; a club keeps an owner. For the
+    admin, the demo and the benchmarks: nobody is checked. A member's request goes through
+    ``membership_role_change``, and a newcomer joins by invitation."""
+    _lock_club(club)
     membership, created = Membership.objects.select_for_update().get_or_create(
         club=club, user=user, defaults={"role": role}
     )
@@ -45,8 +42,29 @@ def membership_set(*, club: Club, user: User, role: str, by: User | None = None)
 
 
 @transaction.atomic
+def membership_role_change(*, club: Club, user: User, role: str, by: User) -> Membership | None:
+    """Change a member's role at an owner's request (``by``); a club keeps an owner.
+
+    Both are read once the club's members are locked: an owner demoted while their request
+    waited for the lock is refused (``errors.NotAllowed``), not obeyed, and a member removed
+    meanwhile is not brought back. None when ``user`` is no member (any more): the caller
+    invites them instead, as it would had the request come after the removal.
+    """
+    _lock_club(club, by)
+    membership = Membership.objects.select_for_update().filter(club=club, user=user).first()
+    if membership is None:
+        return None
+    if membership.role != role:
+        _keep_an_owner(club, membership)
+        membership.role = role
+        membership.save(update_fields=["role"])
+    return membership
+
+
+@transaction.atomic
 def membership_remove(*, membership: Membership, by: User | None = None) -> None:
-    """Remove a member; a club keeps at least one owner. ``by`` as for ``membership_set``.
+    """Remove a member; a club keeps at least one owner. ``by`` as for
+    ``membership_role_change``.
 
     The players of the club linked to the member's login lose the link: a player's login is a
     member's, and one who comes back through an invitation is linked again by it.

@@ -174,3 +174,38 @@ def test_an_owner_demoted_while_their_change_waits_is_refused(alice, club, chang
         worker.join(timeout=30)
     assert answer["status"] == 403
     assert Membership.objects.get(club=club, user=newcomer).role == Role.VIEWER
+
+
+def test_a_member_removed_while_a_role_change_waits_is_invited_not_brought_back(alice, club):
+    """Dora changes Sam's role while Alice removes Sam. Dora's request found Sam a member, then
+    waited for the club's lock; Alice's removal commits first. Sam must stay removed: the
+    change invites him (202), as it would have had it come after the removal."""
+    dora, sam = make_user("dora"), make_user("sam")
+    club_services.membership_set(club=club, user=dora, role=Role.OWNER)
+    club_services.membership_set(club=club, user=sam, role=Role.SCOREKEEPER)
+    url = f"/api/v1/clubs/{club.pk}/members/"
+    answer: dict[str, int] = {}
+
+    def doras_change() -> None:
+        try:
+            body = {"user": "sam", "role": "owner"}
+            answer["status"] = client_for(dora).post(url, body, format="json").status_code
+        finally:
+            connections.close_all()
+
+    params = connection.get_connection_params()
+    with psycopg.connect(**params) as alices, psycopg.connect(**params, autocommit=True) as watch:
+        # Alice's removal holds the club while Dora's request arrives.
+        alices.execute("SELECT 1 FROM matches_club WHERE id = %s FOR UPDATE", [club.pk])
+        worker = threading.Thread(target=doras_change)
+        worker.start()
+        wait_until_blocked(watch)
+        alices.execute(
+            "DELETE FROM matches_membership WHERE club_id = %s AND user_id = %s", [club.pk, sam.pk]
+        )
+        alices.commit()
+        worker.join(timeout=30)
+    assert answer["status"] == 202
+    assert not Membership.objects.filter(club=club, user=sam).exists()
+    invited = Invitation.objects.get(club=club, invitee=sam, revoked_at__isnull=True)
+    assert invited.role == Role.OWNER

@@ -83,14 +83,17 @@ class ClubViewSet(
         incoming.is_valid(raise_exception=True)
         username, role = incoming.validated_data["user"], incoming.validated_data["role"]
         member = named_member(club, username)
+        membership = None
         if member is not None:
-            membership = club_services.membership_set(
+            membership = club_services.membership_role_change(
                 club=club,
                 user=member.user,
                 role=role,
                 by=requester(request),
             )
+        if membership is not None:
             return Response(s.MembershipSerializer(membership).data)
+        # no member, or removed while this request waited: invited, as any user not a member
         invitation_invite_user(club=club, username=username, role=role, by=requester(request))
         return Response({"role": role, "status": "invited"}, status=status.HTTP_202_ACCEPTED)
 
