@@ -16,7 +16,7 @@ import hashlib
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import connection, transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.template.loader import render_to_string
 from django.utils.cache import patch_vary_headers
@@ -44,14 +44,26 @@ def link_create(
     match: int | None = None,
     tournament: int | None = None,
 ) -> PublicLink:
-    """A new link to one of the club's results; what it names must be the club's own."""
+    """A new link to one of the club's results; what it names must be the club's own.
+
+    The match or tournament is held (``FOR NO KEY UPDATE``) until the link is made: a round
+    undone at that moment, which deletes its matches, waits and deletes the new link with its
+    match, or has deleted it already and the link is refused, never made to a match gone.
+    """
     chosen_match = chosen_tournament = None
+    no_key = connection.features.has_select_for_no_key_update
     if scope == Scope.MATCH:
-        chosen_match = Match.objects.filter(club=club, pk=match or 0).first()
+        chosen_match = (
+            Match.objects.select_for_update(no_key=no_key).filter(club=club, pk=match or 0).first()
+        )
         if chosen_match is None:
             raise errors.ClubnightError("match_not_in_club", attr="match", match=match)
     elif scope == Scope.TOURNAMENT:
-        chosen_tournament = Tournament.objects.filter(club=club, pk=tournament or 0).first()
+        chosen_tournament = (
+            Tournament.objects.select_for_update(no_key=no_key)
+            .filter(club=club, pk=tournament or 0)
+            .first()
+        )
         if chosen_tournament is None:
             raise errors.ClubnightError(
                 "tournament_not_in_club", attr="tournament", tournament=tournament

@@ -106,3 +106,38 @@ def test_the_leaderboard_csv_keeps_its_columns_when_a_round_is_undone_meanwhile(
     header, lines = rows[0], rows[1:]
     assert "round_1" in header and len(lines) == len(seated)
     assert all(len(line) == len(header) for line in lines)
+
+
+def test_a_public_link_to_a_table_whose_round_is_undone_meanwhile_is_made_or_refused(
+    alice, carol, club, roster
+):
+    """The owner makes a public link to a table's match just as the director undoes the round:
+    the undo is sent the moment the link's request has read the match. Either the undo waits
+    and deletes the link with the match, or the link is refused; never a link to a match
+    deleted under it (an error at commit, a 500)."""
+    from clubnight.models import PublicLink
+
+    night = tournaments.tournament_create(
+        club=club, name="Race night", players=[p.pk for p in roster[:3]], user=carol
+    )
+    match = tournaments.round_draw(tournament=night, user=carol).tables.get().match
+    undone: dict = {}
+
+    def undo_once_the_match_is_read(execute, sql, params, many, context):
+        result = execute(sql, params, many, context)
+        if 'FROM "matches_match"' in sql and "INSERT" not in sql and not undone:
+            url = f"/api/v1/tournaments/{night.pk}/rounds/1/"
+            undone["thread"] = run(
+                lambda: client_for(carol).delete(url).status_code, undone, "undo"
+            )
+            locks.finished_or_waiting(undone["thread"])  # done, or waiting for the link's lock
+        return result
+
+    body = {"scope": "match", "match": match.pk}
+    with connection.execute_wrapper(undo_once_the_match_is_read):
+        made = client_for(alice).post(f"/api/v1/clubs/{club.pk}/public-links/", body, format="json")
+    undone.pop("thread").join(60)
+    assert undone == {"undo": 204}
+    assert made.status_code == 201
+    assert not Match.objects.filter(pk=match.pk).exists()
+    assert not PublicLink.objects.filter(club=club).exists()  # deleted with its match
