@@ -93,7 +93,9 @@ def hold_links(club_id: int) -> None:
     """Hold the club's members still until the transaction ends, before a player's login is
     linked or unlinked: a member's removal (``membership_remove``) waits for the link, or the
     link for the removal, and two links wait for each other, so that a login is never linked to
-    someone who is no longer a member, nor to two players. ``NO KEY UPDATE``: a member joining
+    someone who is no longer a member, nor to two players. A player's name is checked against
+    the roster under it too, so that two players named alike at once ("Straße", "STRASSE")
+    wait for each other and the second finds the first. ``NO KEY UPDATE``: a member joining
     by invitation meanwhile does not wait for it."""
     no_key = connection.features.has_select_for_no_key_update
     Club.objects.select_for_update(no_key=no_key).filter(pk=club_id).exists()

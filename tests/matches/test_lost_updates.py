@@ -19,7 +19,7 @@ from django.db import connection, connections
 
 from matches.models import Club, Invitation, Membership, Player, Role, Season
 from matches.services import clubs as club_services
-from tests import harness
+from tests import harness, locks
 from tests.factories import client_for, make_user
 from tests.matches.test_concurrency import in_parallel
 
@@ -209,3 +209,36 @@ def test_a_member_removed_while_a_role_change_waits_is_invited_not_brought_back(
     assert not Membership.objects.filter(club=club, user=sam).exists()
     invited = Invitation.objects.get(club=club, invitee=sam, revoked_at__isnull=True)
     assert invited.role == Role.OWNER
+
+
+@pytest.mark.parametrize("first,second", [("Straße", "STRASSE"), ("Ὀδυσσεύς", "ὈΔΥΣΣΕΎΣ")])
+def test_two_players_named_alike_at_once_make_one_player(carol, club, first, second):
+    """Two phones add "Straße" and "STRASSE" (one name, that the database's LOWER keeps apart):
+    the second is sent the moment the first has read the roster. The second waits for the
+    first and is refused (400 unique), or the first for the second: one player, never two."""
+    from matches.models import name_key
+
+    url = "/api/v1/players/"
+    other: dict = {}
+
+    def add_the_other_once_the_roster_is_read(execute, sql, params, many, context):
+        result = execute(sql, params, many, context)
+        if 'SELECT "matches_player"."name"' in sql and not other:
+            body = {"club": club.pk, "name": second}
+            other["thread"] = threading.Thread(target=lambda: other.update(status=post_once(body)))
+            other["thread"].start()
+            locks.finished_or_waiting(other["thread"])  # done, or waiting for the first
+        return result
+
+    def post_once(body: dict) -> int:
+        try:
+            return post(carol, url, body)
+        finally:
+            connections.close_all()
+
+    with connection.execute_wrapper(add_the_other_once_the_roster_is_read):
+        status = post(carol, url, {"club": club.pk, "name": first})
+    other.pop("thread").join(60)
+    assert sorted([status, other["status"]]) == [201, 400]
+    names = Player.objects.filter(club=club).values_list("name", flat=True)
+    assert [n for n in names if name_key(n) == name_key(first)] in ([first], [second])

@@ -103,9 +103,10 @@ BUDGETS = {
     "add member": 12,
     "remove member": 12,
     # saving a player also moves the club's standings stamp on: the tables show names; the
-    # roster's names are read to compare a new name with them in any case and script
-    "rename player": 7,
-    "replace player": 7,
+    # roster's names are read to compare a new name with them in any case and script, under the
+    # club's lock (one statement), so that two players named alike at once wait for each other
+    "rename player": 8,
+    "replace player": 8,
     "rename season": 5,
     "replace season": 5,
     # access; match and seats locked, then read once the lock is held (a statement each, so that
@@ -125,7 +126,7 @@ BUDGETS = {
     # creates
     # the roster's names too, as for a rename; in a transaction of its own (SAVEPOINT,
     # RELEASE), so that a login it links to is checked under the club's lock until it is written
-    "create player": 9,
+    "create player": 10,  # the club locked to compare the name, as a rename
     "create season": 5,
     "create match": 14,  # its event's place in the club's feed, one statement more
     "create club": 5,

@@ -64,7 +64,9 @@ class PlayerSerializer(serializers.ModelSerializer):
         club_id = attrs["club"].pk if attrs.get("club") else getattr(self.instance, "club_id", None)
         if "name" in attrs and club_id is not None:
             # the same name in any case or script ("Straße", "STRASSE") is taken; the database
-            # holds the rule for names in ASCII, whose case every database folds
+            # holds the rule for names in ASCII, whose case every database folds, and the
+            # club's lock the rest: two players named alike at once wait for each other
+            clubs.hold_links(club_id)
             key = name_key(attrs["name"])
             others = Player.objects.filter(club_id=club_id)
             if self.instance is not None:
