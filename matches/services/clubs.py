@@ -70,9 +70,11 @@ def membership_remove(*, membership: Membership, by: User | None = None) -> None
     member's, and one who comes back through an invitation is linked again by it.
     """
     # the players linked to the login first, then the club, in the order a change of a link
-    # takes them (the player, then the club: ``hold_links``), so that the two never deadlock
+    # takes them (the player, then the club: ``hold_links``), so that the two never deadlock;
+    # NO KEY UPDATE, so that a hand or match seating them, which holds the club's row, checks
+    # its reference to them at commit without waiting for this removal
     list(
-        Player.objects.select_for_update()
+        Player.objects.select_for_update(no_key=connection.features.has_select_for_no_key_update)
         .filter(club=membership.club_id, user=membership.user_id)
         .values_list("pk", flat=True)
     )

@@ -23,6 +23,7 @@ from matches.models import (
     HandRevision,
     Invitation,
     Membership,
+    Player,
     Season,
     Seat,
 )
@@ -382,3 +383,57 @@ def test_an_account_made_in_the_admin_and_a_sign_up_of_the_name_make_one_account
     assert status == 400
     assert body["errors"][0]["code"] == "username_taken"
     assert get_user_model().objects.filter(username__iexact="racer").count() == 1
+
+
+@pytest.mark.parametrize("write", ["hand", "match"])
+@pytest.mark.parametrize("edit", ["rename", "link", "remove member"])
+def test_editing_a_seated_player_while_their_table_writes_is_no_deadlock(
+    alice, carol, victor, club, roster, write, edit
+):
+    """The owner renames Ann, links her to a login or removes the member she is, while her
+    table records a hand or starts a match. Each writes the club's row (the feed's numbering)
+    and the edit holds Ann's row; at commit the hand's or match's references to Ann are checked
+    against her row. The table's write queues for the club's row first, then the edit: neither
+    may wait for the other (a deadlock, a 503)."""
+    ann = roster[0]
+    seated = [p.pk for p in roster[:3]]
+    match = start_match(client_for(carol), club, roster[:3])
+    if write == "hand":
+        url, body = f"/api/v1/matches/{match['id']}/hands/", went_out(seated[0], seated)
+    else:
+        url, body = "/api/v1/matches/", {"club": club.pk, "players": seated}
+    if edit == "remove member":  # Ann is Victor's login; the owner removes Victor from the club
+        Player.objects.filter(pk=ann.pk).update(user=victor)
+
+    def edit_ann() -> int:
+        owner = client_for(alice)
+        if edit == "remove member":
+            return owner.delete(f"/api/v1/clubs/{club.pk}/members/victor/").status_code
+        change = {"name": "Annie"} if edit == "rename" else {"user": victor.username}
+        return owner.patch(f"/api/v1/players/{ann.pk}/", change, format="json").status_code
+
+    results: dict[str, int] = {}
+
+    def run(key: str, task: Callable[[], int]) -> threading.Thread:
+        def body() -> None:
+            try:
+                results[key] = task()
+            finally:
+                connections.close_all()
+
+        thread = threading.Thread(target=body, name=key)
+        thread.start()
+        return thread
+
+    params = connection.get_connection_params()
+    with psycopg.connect(**params) as holder:
+        # another writer of the club (a hand at another table) holds its row for a moment
+        holder.execute("SELECT 1 FROM matches_club WHERE id = %s FOR UPDATE", [club.pk])
+        table = run(write, lambda: client_for(carol).post(url, body, format="json").status_code)
+        locks.until_waiting(1)  # the table's write queues for the club's row
+        owner = run(edit, edit_ann)
+        locks.until_waiting(2)  # the edit holds Ann's row and queues for the club's row too
+        holder.rollback()
+    table.join(60)
+    owner.join(60)
+    assert results == {write: 201, edit: 204 if edit == "remove member" else 200}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils.translation import gettext as _
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
@@ -78,8 +78,18 @@ class ConditionalUpdateMixin(GenericAPIView if TYPE_CHECKING else object):  # ty
         return Response(body, headers={"ETag": tag})
 
     def get_locked_object(self) -> Any:
-        """The object in the URL, as ``get_object`` finds it, read with a row lock on it."""
-        queryset = self.filter_queryset(self.get_queryset()).select_for_update(of=("self",))
+        """The object in the URL, as ``get_object`` finds it, read with a row lock on it.
+
+        ``FOR NO KEY UPDATE``: a change never moves a key, and a row written elsewhere that
+        refers to this one (a hand's result to its player, a seat of a new match) checks its
+        reference at commit with ``FOR KEY SHARE``, which this lock lets through. Under
+        ``FOR UPDATE`` that check waited for the change while the change waited for a row the
+        writer held (the club's), and one of the two failed as a deadlock.
+        """
+        no_key = connection.features.has_select_for_no_key_update
+        queryset = self.filter_queryset(self.get_queryset()).select_for_update(
+            of=("self",), no_key=no_key
+        )
         lookup = self.lookup_url_kwarg or self.lookup_field
         instance = get_object_or_404(queryset, **{self.lookup_field: self.kwargs[lookup]})
         self.check_object_permissions(self.request, instance)
