@@ -11,7 +11,7 @@ import datetime as dt
 from django.contrib.auth import get_user_model, password_validation
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Exists, F
 from django.utils import timezone
 from django.utils.translation import ngettext_lazy
@@ -83,13 +83,18 @@ def invitation_invite_user(*, club: Club, username: str, role: str, by: User) ->
     if user is None:
         return
     # Two requests inviting the same person at once: the club's lock makes the second renew
-    # the invitation the first made, instead of adding another.
-    Club.objects.select_for_update().filter(pk=club.pk).exists()
+    # the invitation the first made, instead of adding another. NO KEY UPDATE: the invitee
+    # accepting their invitation at this moment holds it and, at commit, checks their new
+    # membership's reference to the club, which FOR UPDATE would block (a deadlock).
+    no_key = connection.features.has_select_for_no_key_update
+    Club.objects.select_for_update(no_key=no_key).filter(pk=club.pk).exists()
     pending = Invitation.objects.select_for_update().filter(
         club=club, invitee=user, revoked_at__isnull=True, uses=0
     )
     if pending.update(role=role, expires_at=timezone.now() + INVITATION_LIFETIME, created_by=by):
         return
+    if Membership.objects.filter(club=club, user=user).exists():
+        return  # they accepted the invitation meanwhile: one more would only be refused
     invitation_create(club=club, role=role, by=by, max_uses=1, invitee=user)
 
 

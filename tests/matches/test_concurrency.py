@@ -437,3 +437,38 @@ def test_editing_a_seated_player_while_their_table_writes_is_no_deadlock(
     table.join(60)
     owner.join(60)
     assert results == {write: 201, edit: 204 if edit == "remove member" else 200}
+
+
+def test_inviting_someone_again_as_they_accept_is_no_deadlock(alice, club):
+    """The owner names Xena again (a new role) just as Xena accepts her invitation: the owner's
+    request is sent the moment the acceptance holds the invitation. The acceptance commits, the
+    owner's request answers as ever (202), and no invitation is left to a member."""
+    from matches.invitations import invitation_invite_user
+
+    xena = make_user("xena")
+    invitation_invite_user(club=club, username="xena", role="viewer", by=alice)
+    code = Invitation.objects.get(club=club, invitee=xena).code
+    again: dict[str, Any] = {}
+
+    def invite_again() -> None:
+        try:
+            body = {"user": "xena", "role": "scorekeeper"}
+            url = f"/api/v1/clubs/{club.pk}/members/"
+            again["status"] = client_for(alice).post(url, body, format="json").status_code
+        finally:
+            connections.close_all()
+
+    def invite_again_once_the_invitation_is_held(execute, sql, params, many, context):
+        result = execute(sql, params, many, context)
+        if "FOR UPDATE" in sql and "matches_invitation" in sql and "thread" not in again:
+            again["thread"] = threading.Thread(target=invite_again)
+            again["thread"].start()
+            locks.finished_or_waiting(again["thread"])  # waiting for the invitation's row
+        return result
+
+    with connection.execute_wrapper(invite_again_once_the_invitation_is_held):
+        accepted = client_for(xena).post(f"/api/v1/invitations/{code}/accept/").status_code
+    again.pop("thread").join(60)
+    assert (accepted, again["status"]) == (201, 202)
+    assert Membership.objects.get(club=club, user=xena).role == "viewer"
+    assert not Invitation.objects.filter(club=club, invitee=xena, uses=0).exists()
