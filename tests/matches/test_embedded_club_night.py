@@ -12,9 +12,12 @@ refused with a 503.
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
+import signal
 import sqlite3
+import sys
 import threading
 from collections import Counter
 
@@ -416,3 +419,91 @@ def test_an_offer_and_a_write_of_one_part_at_once_on_the_embedded_database(embed
         )
         (seen,) = [p for p in draft["players"] if p["player"] == ann]  # type: ignore[index]
         assert (seen["version"], seen["contest"]) == (version + 1, None)
+
+
+def test_the_worker_outlasts_a_write_lock_held_past_the_busy_timeout(tmp_path):
+    """make run's worker on SQLite: a writer (a request stuck in a slow step) holds the write
+    lock longer than SQLITE_BUSY_TIMEOUT while the worker's task loops begin their claims.
+    The loops wait it out and go on: once the lock is free, a task queued is run. Before, the
+    claim's failed BEGIN ended its loop and the worker stopped, its deliveries left pending."""
+    database = tmp_path / "db.sqlite3"
+    env = environment(f"sqlite:///{database}", "local")
+    env.update(SQLITE_BUSY_TIMEOUT="0.2", LOG_LEVEL="WARNING", DEBUG="true")
+    manage(env, "migrate", "--verbosity", "0")
+    log = tmp_path / "worker.log"
+    command = [sys.executable, "manage.py", "worker", "--no-reload", "--verbosity", "0"]
+    command += ["--interval", "0.1", "--sweep-every", "3600"]
+    worker = harness.start(command, env=env, log=log)
+    try:
+        harness.wait_until(
+            lambda: queued(database) >= 1,
+            what="the worker queuing its clean-up",
+            processes=[worker],
+        )
+        holder = sqlite3.connect(database, isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")  # another writer, holding the write lock
+        try:
+            harness.wait_until(
+                lambda: worker.poll() is not None or "stayed locked" in log.read_text(),
+                what="a task loop finding the database locked past its timeout",
+            )
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        assert worker.poll() is None, log.read_text()
+        manage(env, "shell", "-c", "from webhooks import tasks; tasks.prune.enqueue()")
+        harness.wait_until(
+            lambda: succeeded(database) >= 1,
+            what="the task queued after the lock was freed run",
+            processes=[worker],
+            log=log,
+        )
+    finally:
+        harness.stop(worker)
+
+
+def test_a_worker_stopped_while_it_waits_for_the_write_lock_exits_cleanly(tmp_path):
+    """A stop (SIGTERM) that comes while a task loop waits for SQLite's write lock is a stop:
+    the loop ends quietly and the worker exits with status 0, as for any other stop, with no
+    error's traceback in its log."""
+    database = tmp_path / "db.sqlite3"
+    env = environment(f"sqlite:///{database}", "local")
+    env.update(SQLITE_BUSY_TIMEOUT="2", LOG_LEVEL="WARNING", DEBUG="true")
+    manage(env, "migrate", "--verbosity", "0")
+    log = tmp_path / "worker.log"
+    command = [sys.executable, "manage.py", "worker", "--no-reload", "--verbosity", "0"]
+    command += ["--interval", "0.1", "--sweep-every", "3600", "--no-startup-delay"]
+    command += ["--concurrency", "1"]
+    worker = harness.start(command, env=env, log=log)
+    holder = sqlite3.connect(database, isolation_level=None)
+    try:
+        harness.wait_until(
+            lambda: queued(database) >= 1,
+            what="the worker queuing its clean-up",
+            processes=[worker],
+        )
+        holder.execute("BEGIN IMMEDIATE")  # another writer, holding the write lock
+        harness.wait_until(
+            lambda: "stayed locked" in log.read_text(),
+            what="the task loop waiting for the lock, once already",
+            processes=[worker],
+        )
+        worker.send_signal(signal.SIGTERM)  # its next claim is waiting for the lock now
+        assert worker.wait(timeout=60) == 0, log.read_text()
+        assert "Exception in thread" not in log.read_text()
+    finally:
+        holder.close()
+        harness.stop(worker)
+
+
+def queued(database) -> int:
+    with contextlib.closing(sqlite3.connect(database)) as db:
+        return db.execute("SELECT count(*) FROM django_tasks_database_dbtaskresult").fetchone()[0]
+
+
+def succeeded(database) -> int:
+    with contextlib.closing(sqlite3.connect(database)) as db:
+        query = (
+            "SELECT count(*) FROM django_tasks_database_dbtaskresult WHERE status = 'SUCCESSFUL'"
+        )
+        return db.execute(query).fetchone()[0]

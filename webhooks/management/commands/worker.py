@@ -22,14 +22,16 @@ import os
 import signal
 import threading
 from argparse import ArgumentParser, ArgumentTypeError
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
 from django.core.management.base import CommandError
-from django.db import connections
+from django.db import OperationalError, connections
 from django.utils.autoreload import DJANGO_AUTORELOAD_ENV
 from django_tasks_db.management.commands.db_worker import Command as DatabaseWorker
 from django_tasks_db.management.commands.db_worker import Worker
+from django_tasks_db.utils import is_locked_database_exception
 
 from webhooks import tasks
 
@@ -66,6 +68,36 @@ def _in_thread(target: Any, name: str, ended: threading.Event | None = None) -> 
     thread = threading.Thread(target=run, name=name, daemon=True)
     thread.start()
     return thread
+
+
+def _through_locks(loop: Worker) -> Callable[[], None]:
+    """The loop's ``run``, begun again when SQLite's write lock was not granted in time.
+
+    The library's loop claims each task in a transaction of its own and goes on when the claim
+    finds the database locked, but not when the transaction cannot even begin: on the embedded
+    SQLite of ``make run``, a writer holding the lock past SQLITE_BUSY_TIMEOUT (a request
+    stuck in a slow step) raised out of the loop, and the worker stopped, its deliveries left
+    pending for the rest of the night. A locked database is something to wait out: the loop
+    starts again. Any other error still ends it (and the worker), as before.
+    """
+
+    def run() -> None:
+        while True:
+            try:
+                loop.run()
+                return
+            except OperationalError as error:
+                if not is_locked_database_exception(error):
+                    raise
+                if not loop.running:  # asked to stop while it waited: a stop, not a failure
+                    return
+                logger.warning(
+                    "The database stayed locked past its busy timeout as a task loop began a "
+                    "claim; the loop goes on."
+                )
+                connections.close_all()  # the next claim begins on a fresh connection
+
+    return run
 
 
 STOP_SIGNALS = [
@@ -221,5 +253,5 @@ class Command(DatabaseWorker):
                 ),
             )
             loops.append(loop)
-            threads.append(_in_thread(loop.run, f"tasks-{number}", ended=ended))
+            threads.append(_in_thread(_through_locks(loop), f"tasks-{number}", ended=ended))
         return stop, loops, threads
