@@ -138,21 +138,33 @@ def _claim(user: User, route: str, digest: str) -> None:
         raise IdempotencyKeyInProgress()
 
 
-def answer_once(*, request: Request, user: User, create: Callable[[], Response]) -> Response:
+def answer_once(
+    *,
+    request: Request,
+    user: User,
+    create: Callable[[], Response],
+    prepare: Callable[[], None] | None = None,
+) -> Response:
     """Answer a creating POST by ``create``, once per Idempotency-Key of ``user`` on its route.
 
-    Without the header, ``create`` simply runs. With it, a committed first answer is replayed
-    (without waiting for any lock); otherwise the key is claimed, ``create`` runs and its
-    answer, if a success, is kept in the same transaction as what it created.
+    Without the header, ``prepare`` (if any) then ``create`` simply run. With it, a committed
+    first answer is replayed (without waiting for any lock, and without ``prepare``);
+    otherwise ``prepare`` runs, then the key is claimed, ``create`` runs and its answer, if a
+    success, is kept in the same transaction as what it created. ``prepare`` runs outside that
+    transaction: a slow step there (asking a name server) holds no lock.
     """
     key = key_of(request)
     if key is None:
+        if prepare is not None:
+            prepare()
         return create()
     route, digest = request.path, hashlib.sha256(key.encode()).hexdigest()
     print_ = fingerprint(key, request.data)
     found = _stored(user, route, digest)
     if found is not None:
         return _replay(found, key, print_)
+    if prepare is not None:
+        prepare()
     with transaction.atomic():
         _claim(user, route, digest)
         found = _stored(user, route, digest)

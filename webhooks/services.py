@@ -30,7 +30,12 @@ ROTATION_OVERLAP = timedelta(hours=24)
 """How long the secret before a rotation still signs, unless the rotation says otherwise."""
 
 
-def _check_target(url: str) -> None:
+def check_target(url: str) -> None:
+    """Refuse a URL whose host does not resolve to public addresses only (``errors.UnsafeTarget``,
+    400). It asks the name server, which may take seconds: call it before any transaction opens
+    (on the embedded SQLite a transaction holds the one write lock from its start, and every
+    table's writes would wait for the answer). Every attempt checks the address again as it
+    connects (``webhooks.sending``): this check tells the owner at once."""
     try:
         targets.resolve(url)
     except targets.UnsafeTarget as refused:
@@ -101,9 +106,8 @@ def _refuse_duplicate(club_id: int, url: str, events: Sequence[str], *, other_th
 def endpoint_create(
     *, club: Club, url: str, events: Sequence[str], description: str, enabled: bool = True
 ) -> Endpoint:
-    """Register an endpoint, enabled or not; its URL must resolve to public addresses only, the
-    club may hold MAX_WEBHOOKS_PER_CLUB, and the same URL and events once."""
-    _check_target(url)
+    """Register an endpoint, enabled or not; the club may hold MAX_WEBHOOKS_PER_CLUB, and the
+    same URL and events once. The caller has checked the URL with ``check_target`` first."""
     _lock_club(club.pk)
     if Endpoint.objects.filter(club=club).count() >= MAX_WEBHOOKS_PER_CLUB:
         raise errors.TooManyEndpoints(limit=MAX_WEBHOOKS_PER_CLUB)
@@ -123,10 +127,9 @@ def endpoint_update(*, endpoint: Endpoint, changes: dict[str, Any]) -> Endpoint:
 
     The endpoint is read again, locked, and only the fields changed are written: what was read
     before (``endpoint``) may be stale, and writing it back whole would undo a secret rotated
-    or a disabling by the worker meanwhile.
+    or a disabling by the worker meanwhile. The caller has checked a new URL with
+    ``check_target`` first.
     """
-    if "url" in changes:
-        _check_target(changes["url"])
     if "url" in changes or "events" in changes:
         _lock_club(endpoint.club_id)
     # NO KEY: a hand's transaction holds the endpoint's key share while it writes a delivery

@@ -308,3 +308,60 @@ def test_every_type_with_one_again_is_every_type_not_too_long_a_list(
     assert [(e["code"], e["attr"]) for e in unknown.json()["errors"]] == [
         ("invalid_choice", "events.2")
     ]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_webhooks_host_is_looked_up_before_any_transaction_opens(
+    as_alice, club, allow_loopback, monkeypatch
+):
+    """Asking the name server may take seconds (one that never answers: 10 s and more). On the
+    embedded SQLite a transaction holds the one write lock from its start, so a lookup inside
+    one held every table's writes back, and past the busy timeout they failed (503). The
+    lookup runs before the registration's transaction (and the Idempotency-Key's) and before
+    a change's."""
+    from django.db import connection
+
+    from webhooks import targets
+
+    looked_up, resolve = [], targets.resolve
+
+    def noting_the_transaction(url: str):
+        looked_up.append((url, connection.in_atomic_block))
+        return resolve(url)
+
+    monkeypatch.setattr(targets, "resolve", noting_the_transaction)
+    made = as_alice.post(
+        f"/api/v1/clubs/{club.pk}/webhooks/", HOOK, format="json", HTTP_IDEMPOTENCY_KEY="k-1"
+    )
+    assert made.status_code == 201
+    moved = {"url": "http://127.0.0.1:18860/hooks"}
+    changed = as_alice.patch(
+        f"/api/v1/clubs/{club.pk}/webhooks/{made.json()['id']}/", moved, format="json"
+    )
+    assert changed.status_code == 200
+    assert looked_up == [(HOOK["url"], False), (moved["url"], False)]
+
+
+def test_a_registration_sent_again_with_its_key_is_answered_as_the_first(
+    as_alice, club, allow_loopback, monkeypatch
+):
+    """The same key and body get the first answer again, even when the name server cannot
+    answer the retry (the flaky network the key is for): the host is looked up only for a
+    registration to make, after the key's first answer is looked for."""
+    from webhooks import targets
+
+    url = f"/api/v1/clubs/{club.pk}/webhooks/"
+    first = as_alice.post(url, HOOK, format="json", HTTP_IDEMPOTENCY_KEY="k-1")
+    assert first.status_code == 201
+
+    def no_name_server(url: str):
+        raise targets.UnsafeTarget("webhook_target_unresolvable", "127.0.0.1")
+
+    monkeypatch.setattr(targets, "resolve", no_name_server)
+    again = as_alice.post(url, HOOK, format="json", HTTP_IDEMPOTENCY_KEY="k-1")
+    assert again.status_code == 201
+    assert again["Idempotent-Replayed"] == "true"
+    assert again.json()["id"] == first.json()["id"]
+    refused = as_alice.post(url, HOOK, format="json", HTTP_IDEMPOTENCY_KEY="k-2")
+    assert refused.status_code == 400
+    assert codes(refused) == ["webhook_target_unresolvable"]

@@ -19,12 +19,12 @@ from rest_framework.permissions import BasePermission, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from accounts.idempotency import idempotent
+from accounts.idempotency import answer_once
 from matches import selectors
 from matches.api import http
 from matches.api.errors import error_response
-from matches.api.permissions import MANAGING, member_club
-from matches.models import Event
+from matches.api.permissions import MANAGING, member_club, requester
+from matches.models import Club, Event
 from webhooks import services
 from webhooks.api import serializers as s
 from webhooks.models import Delivery, Endpoint
@@ -124,12 +124,27 @@ class EndpointListView(GenericAPIView):
         },
         parameters=[http.IDEMPOTENCY_KEY, http.REPLAYED],
     )
-    @idempotent
     def post(self, request: Request, pk: int) -> Response:
-        club = member_club(request, pk, MANAGING)
-        incoming = s.EndpointCreateSerializer(data=request.data)
-        incoming.is_valid(raise_exception=True)
-        endpoint = services.endpoint_create(club=club, **incoming.validated_data)
+        checked: dict[str, Any] = {}
+
+        def prepare() -> None:
+            # after a replay is looked for, before the key's transaction opens: the URL's host
+            # is looked up holding nothing (on SQLite, every table's writes)
+            club = member_club(request, pk, MANAGING)
+            incoming = s.EndpointCreateSerializer(data=request.data)
+            incoming.is_valid(raise_exception=True)
+            services.check_target(incoming.validated_data["url"])
+            checked.update(club=club, data=incoming.validated_data)
+
+        return answer_once(
+            request=request,
+            user=requester(request),
+            create=lambda: self._register(request, checked["club"], checked["data"]),
+            prepare=prepare,
+        )
+
+    def _register(self, request: Request, club: Club, data: dict[str, Any]) -> Response:
+        endpoint = services.endpoint_create(club=club, **data)
         return Response(
             s.EndpointWithSecretSerializer(endpoint).data,
             status=status.HTTP_201_CREATED,
@@ -161,6 +176,8 @@ class EndpointDetailView(OnOneWebhook):
         endpoint = _endpoint(request, pk, webhook_pk)
         incoming = s.EndpointUpdateSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
+        if "url" in incoming.validated_data:  # looked up before the change's transaction
+            services.check_target(incoming.validated_data["url"])
         changed = services.endpoint_update(endpoint=endpoint, changes=incoming.validated_data)
         return Response(s.EndpointSerializer(changed).data)
 
