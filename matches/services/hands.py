@@ -257,14 +257,22 @@ def _claim_key(match_id: int, user_id: int, key: str) -> None:
 
 
 def _stored_hand(
-    match_id: int, user: User, key: str, fingerprint: str
+    match_id: int, user: User, key: str, fingerprint: str, *, locked: bool
 ) -> hands.RecordedHand | None:
-    """The hand ``user`` first recorded under ``key``, if its record has not expired (expired
-    ones go). Records kept before keys were per user have no user and answer anyone."""
+    """The hand ``user`` first recorded under ``key``, if its record has not expired. Records
+    kept before keys were per user have no user and answer anyone.
+
+    Expired records of the match are deleted only once the match is ``locked``: a request
+    that deleted one before it queued for the match held that row while the request holding
+    the match came to delete it too, and each waited for the other (a deadlock, a 503).
+    """
     cutoff = timezone.now() - timedelta(seconds=settings.IDEMPOTENCY_KEY_TTL_SECONDS)
-    IdempotencyRecord.objects.filter(match_id=match_id, created_at__lt=cutoff).delete()
+    if locked:
+        IdempotencyRecord.objects.filter(match_id=match_id, created_at__lt=cutoff).delete()
     stored = (
-        IdempotencyRecord.objects.filter(match_id=match_id, key=key_digest(key))
+        IdempotencyRecord.objects.filter(
+            match_id=match_id, key=key_digest(key), created_at__gte=cutoff
+        )
         .filter(Q(user=user) | Q(user__isnull=True))
         .order_by(F("user").asc(nulls_last=True))
         .first()
@@ -409,13 +417,13 @@ def hand_record(
     """
     if idempotency_key:
         # A retry of a committed submission is answered at once, however many arrive together.
-        stored = _stored_hand(match_id, user, idempotency_key, fingerprint)
+        stored = _stored_hand(match_id, user, idempotency_key, fingerprint, locked=False)
         if stored is not None:
             return stored
         _claim_key(match_id, user.pk, idempotency_key)
     match = statements.lock_match(match_id)  # 404 if deleted meanwhile (a round undone)
     if idempotency_key:
-        stored = _stored_hand(match_id, user, idempotency_key, fingerprint)
+        stored = _stored_hand(match_id, user, idempotency_key, fingerprint, locked=True)
         if stored is not None:
             return stored
     rules = _rules(match.ruleset, match.options)

@@ -472,3 +472,51 @@ def test_inviting_someone_again_as_they_accept_is_no_deadlock(alice, club):
     assert (accepted, again["status"]) == (201, 202)
     assert Membership.objects.get(club=club, user=xena).role == "viewer"
     assert not Invitation.objects.filter(club=club, invitee=xena, uses=0).exists()
+
+
+def test_a_keyed_hand_waiting_for_its_match_holds_no_expired_key_record(carol, club, roster):
+    """A hand sent with an Idempotency-Key looks for its key before it queues for the match.
+    It used to delete the match's expired key records there too, and held them while it
+    waited: the request holding the match, deleting them as well, then waited for it (a
+    deadlock, a 503). They are deleted under the match's lock only: while the hand waits, the
+    expired record is free, and once it has the match the record goes."""
+    from django.conf import settings
+    from django.utils import timezone
+
+    from matches.models import IdempotencyRecord
+
+    match = start_match(client_for(carol), club, roster[:3])
+    seated = [p.pk for p in roster[:3]]
+    expired = IdempotencyRecord.objects.create(
+        match_id=match["id"], user=carol, key="0" * 64, fingerprint="0" * 64, response={}
+    )
+    long_ago = timezone.now() - dt.timedelta(seconds=settings.IDEMPOTENCY_KEY_TTL_SECONDS + 60)
+    IdempotencyRecord.objects.filter(pk=expired.pk).update(created_at=long_ago)
+    url = f"/api/v1/matches/{match['id']}/hands/"
+    result: dict[str, int] = {}
+
+    def carols_hand() -> None:
+        try:
+            body = went_out(seated[0], seated)
+            answer = client_for(carol).post(url, body, format="json", HTTP_IDEMPOTENCY_KEY="k-1")
+            result["status"] = answer.status_code
+        finally:
+            connections.close_all()
+
+    params = connection.get_connection_params()
+    with psycopg.connect(**params) as holder, psycopg.connect(**params) as other:
+        # another phone's hand of this match is being written
+        holder.execute("SELECT 1 FROM matches_match WHERE id = %s FOR UPDATE", [match["id"]])
+        worker = threading.Thread(target=carols_hand)
+        worker.start()
+        locks.until_waiting(1)  # Carol's hand looked for its key and queues for the match
+        free = other.execute(
+            "SELECT id FROM matches_idempotencyrecord WHERE id = %s FOR UPDATE NOWAIT",
+            [expired.pk],
+        ).fetchall()
+        other.rollback()
+        holder.rollback()
+        worker.join(60)
+    assert free == [(expired.pk,)]
+    assert result["status"] == 201
+    assert not IdempotencyRecord.objects.filter(pk=expired.pk).exists()
