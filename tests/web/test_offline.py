@@ -147,11 +147,14 @@ def test_a_waiting_hand_refused_on_replay_is_kept_with_its_sentences_for_editing
     enter_player(page, 2, [["5C", "6C", "7C"]], CLEO_HELD)
     page.locator("#record").click()
     expect(page.locator('#outbox li[data-state="waiting"]')).to_have_count(1)
+    expect(page.locator("#messages")).to_contain_text("No connection: the hand is waiting")
 
     context.set_offline(False)
     refused = page.locator('#outbox li[data-state="refused"]')
     expect(refused).to_have_count(1, timeout=20_000)
     expect(refused.locator('[data-code="player_without_cards"]')).to_be_visible()
+    # nothing waits any more: the banner saying it would be sent goes
+    expect(page.locator("#messages")).not_to_contain_text("No connection")
     page.reload()
     expect(refused).to_have_count(1)  # kept, never dropped
     expect(page.locator("#hands-section")).to_be_visible()

@@ -25,9 +25,12 @@ function notice(text) {
 
 function flash() {
   const text = sessionStorage.getItem("arlington.flash");
+  const waiting = sessionStorage.getItem("arlington.flash.waiting");
+  sessionStorage.removeItem("arlington.flash.waiting");
   if (!text) return;
   sessionStorage.removeItem("arlington.flash");
   notice(text);
+  if (waiting) document.querySelector("#messages .notice").dataset.waiting = "true";
 }
 
 // --- corrections and void -------------------------------------------------------------------
@@ -118,6 +121,11 @@ async function renderOutbox() {
   const slot = document.getElementById("outbox-slot");
   if (!slot) return;
   const entries = await outbox.entries(matchId);
+  // "No connection: the hand is waiting…" says no more than the truth: once no hand of this
+  // match waits to be sent (sent, refused, or met by another phone's), it goes
+  if (!entries.some((entry) => entry.state !== "refused" && entry.state !== "taken")) {
+    document.querySelector('#messages .notice[data-waiting="true"]')?.remove();
+  }
   if (!entries.length) {
     slot.replaceChildren();
     return;

@@ -57,9 +57,11 @@ function netsOf(draft, preview) {
   return Object.fromEntries(preview.results.map((r) => [ids[r.player], r.net]));
 }
 
-function finished(message) {
+function finished(message, waiting = false) {
   forget();
   sessionStorage.setItem("arlington.flash", message);
+  // a hand left in the outbox: the match page takes the sentence down once it no longer waits
+  if (waiting) sessionStorage.setItem("arlington.flash.waiting", "true");
   location.assign(matchUrl);
 }
 
@@ -87,7 +89,7 @@ export async function record() {
           names: Object.fromEntries(draft.players.map((p) => [p.id, p.name])),
           nets: netsOf(draft, state.preview),
         });
-        finished(t("queued"));
+        finished(t("queued"), true);
         return;
       } catch {
         // no outbox in this browser: the entry stays here, to record again with its key
