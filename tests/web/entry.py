@@ -72,3 +72,11 @@ def record_reviewed(page: Page) -> None:
     review = page.locator("#review")
     expect(review).to_be_visible()
     review.locator("#review-record").click()
+
+
+def enter_the_hand(page, ann) -> None:
+    """Ann goes out; Ben and Cleo each meld a run and hold the rest: 340, -65 and -65."""
+    choose_ending(page, str(ann.pk))
+    enter_player(page, 0, ANN_MELDS, [])
+    enter_player(page, 1, [["5D", "6D", "7D"]], BEN_HELD)
+    enter_player(page, 2, [["5C", "6C", "7C"]], CLEO_HELD)

@@ -18,6 +18,7 @@ from tests.web.entry import (
     CLEO_HELD,
     choose_ending,
     enter_player,
+    enter_the_hand,
     open_entry,
     record_reviewed,
 )
@@ -29,14 +30,6 @@ def hands_through_the_api(match, user) -> list[dict]:
     response = client.get(f"/api/v1/matches/{match.pk}/hands/")
     assert response.status_code == 200
     return response.json()["results"]
-
-
-def enter_the_hand(page, ann) -> None:
-    """Ann goes out; Ben and Cleo each meld a run and hold the rest: 340, -65 and -65."""
-    choose_ending(page, str(ann.pk))
-    enter_player(page, 0, ANN_MELDS, [])
-    enter_player(page, 1, [["5D", "6D", "7D"]], BEN_HELD)
-    enter_player(page, 2, [["5C", "6C", "7C"]], CLEO_HELD)
 
 
 def wait_for_service_worker(page) -> None:

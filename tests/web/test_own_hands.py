@@ -22,6 +22,7 @@ from tests.web.entry import (
     BEN_HELD,
     CLEO_HELD,
     choose_ending,
+    enter_the_hand,
     open_entry,
     record_reviewed,
     tap,
@@ -357,6 +358,38 @@ def test_a_scorekeeper_starts_the_hand_again_on_every_phone(
     tap(a, "9D")
     expect(b.locator('.player-panel .chip[data-card="9D"]')).to_be_visible()
     expect(a.locator("#share-restarted")).to_have_count(0)
+
+
+def test_a_review_open_on_one_phone_closes_when_another_starts_the_hand_again(
+    page_as, alice, bob, roster
+):
+    """Alice's phone shows the review of a whole hand; Bob starts the hand again. The review
+    was of cards that are gone: her phone goes back to the entry and says why, rather than
+    offer to record an empty hand."""
+    ann, ben, cleo = roster[:3]
+    match, a, b = two_phones(page_as, alice, bob, [ann, ben, cleo])
+    enter_the_hand(a, ann)
+    harness.wait_until(  # every tap shared: none is left to send again after the restart
+        lambda: any(
+            len(part.data.get("hand", [])) == len(CLEO_HELD)
+            for part in HandDraftPart.objects.filter(match=match, player=cleo)
+        ),
+        what="Cleo's cards in hand shared",
+    )
+    expect(a.locator("#preview-status.valid")).to_be_visible()
+    a.locator("#record").click()
+    review = a.get_by_role("region", name="Check the hand before recording it")
+    expect(review).to_be_visible()
+
+    b.locator("#start-again").click()
+    b.locator("#start-again-yes").click()
+    expect(b.locator(".player-panel .chip")).to_have_count(0)
+    expect(review).to_have_count(0)  # at Alice's phone's next read of the draft
+    expect(a.locator("#share-restarted")).to_have_text(
+        "Hand 1 was started again on another phone: what was entered for it is cleared."
+    )
+    expect(a.locator(".player-panel .chip")).to_have_count(0)
+    assert not Hand.objects.filter(match=match).exists()
 
 
 def test_the_news_of_a_restart_stays_until_a_tap_made_after_it(page_as, alice, bob, roster):

@@ -146,6 +146,8 @@ function take(answer) {
     const pending = Object.fromEntries(pendingParts(state.draft).map((key) => [key, JSON.stringify(partData(state.draft, key))]));
     state.share = { ...state.share, restarted: true, restartedWith: pending };
     announce(t("share_restarted", { n: state.draft.number }));
+    // a review open here was of the hand as it stood: back to the entry, which says why
+    state.reviewing = false;
     // the player being entered has nothing left here: taps start again at their first meld,
     // as on the phone that started the hand again
     const player = activePlayer(state.draft);
