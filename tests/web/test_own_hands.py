@@ -261,14 +261,20 @@ def test_keeping_the_part_as_written_on_the_other_phone_is_taken_here(page_as, a
     a.locator("#keep-mine").click()
     expect(a.locator("#two-versions")).to_have_count(0)
     expect(versions).to_have_count(0, timeout=30_000)
-    expect(b.locator("#entry-announce")).to_have_text(
-        "The other phone kept its version of the cards of Ann: it is shown here now."
-    )
+    kept = "The other phone kept its version of the cards of Ann: it is shown here now."
+    expect(b.locator("#entry-announce")).to_have_text(kept)
+    # said on screen too, not only to a screen reader: the cards changed under Bob's eyes
+    news = b.locator(".share-kept")
+    expect(news).to_have_text(kept)
+    expect(news).to_be_visible()
     for page in (a, b):
         expect(page.locator(".player-panel .chip")).to_have_count(3)
         assert sorted(chips(page)) == ["6H", "7H", "8H"]
     (part,) = HandDraftPart.objects.filter(player=roster[0])
     assert part.data["melds"] == [["6H", "7H", "8H"]] and part.contest is None
+    with put_part(b):  # the news stays until Bob taps again
+        tap(b, "9H")
+    expect(news).to_have_count(0)
 
 
 def put_part(page: Page):

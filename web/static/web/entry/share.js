@@ -58,8 +58,8 @@ export function stop() {
 
 export function changed() {
   if (!state.share || state.share.status === "closed") return;
-  if (!taking && state.share.clashes?.length) {
-    state.share = { ...state.share, clashes: [] };
+  if (!taking && (state.share.clashes?.length || state.share.kept?.length)) {
+    state.share = { ...state.share, clashes: [], kept: [] };
     actions.renderShare?.();
   }
   schedule();
@@ -135,10 +135,12 @@ async function missedByRecord() {
 
 function take(answer) {
   const { changed: moved, clashes, restarted, kept } = adoptShared(state.draft, answer);
-  for (const key of kept) {
-    // this phone's version was offered, and the other phone kept the part as written
-    const name = state.draft.players.find((p) => String(p.id) === key)?.name ?? "";
-    announce(t("versions_kept_elsewhere", { name }));
+  if (kept.length) {
+    // this phone's version was offered, and the other phone kept the part as written: said
+    // on screen (the cards changed under the player's eyes), until a tap made here
+    const names = kept.map((key) => state.draft.players.find((p) => String(p.id) === key)?.name ?? "");
+    state.share = { ...state.share, kept: [...new Set([...(state.share.kept ?? []), ...names])] };
+    for (const name of names) announce(t("versions_kept_elsewhere", { name }));
   }
   if (restarted) {
     // cleared on another phone: said here, until this phone shares a tap made since; what it
