@@ -154,6 +154,10 @@ ENTRY_SENTENCES: dict[str, Any] = {
     "versions_theirs_by": _("On the phone of %(by)s"),
     "versions_keep_mine": _("Keep this phone's"),
     "versions_keep_theirs": _("Keep the other phone's"),
+    "share_renumbered": _(
+        "The hand before it was voided: this is hand %(n)s now, and what was entered for it "
+        "is shared as hand %(n)s."
+    ),
     "versions_kept_elsewhere": _(
         "The other phone kept its version of the cards of %(name)s: it is shown here now."
     ),

@@ -21,6 +21,7 @@ from tests.web.entry import (
     enter_the_hand,
     open_entry,
     record_reviewed,
+    tap,
 )
 
 
@@ -387,3 +388,39 @@ def test_an_entry_opened_from_a_link_records_offline_and_any_page_sends_it(page_
         ben.pk: -65,
         cleo.pk: -65,
     }
+
+
+def test_an_entry_begun_behind_a_waiting_hand_keeps_its_number_once_that_hand_is_sent(
+    page_as, bob, roster
+):
+    """Offline, Bob records hand 1 (it waits in the outbox) and begins hand 2. Online on the
+    clubs page, hand 1 is sent; offline again, he opens the entry: no hand was voided, and the
+    entry is still hand 2, though the match kept for offline use still says hand 1 is next."""
+    ann, ben, cleo = roster[:3]
+    match = create_match(roster[0].club, [ann, ben, cleo], user=bob, table="Table 9")
+    page = page_as(bob)
+    context = page.context
+    page.goto(f"/matches/{match.pk}/hands/new/")
+    wait_for_service_worker(page)
+    expect(page.locator("#entry")).to_have_attribute("data-kept", "true")
+
+    context.set_offline(True)
+    enter_the_hand(page, ann)
+    page.locator("#record").click()
+    expect(page.locator('#outbox li[data-state="waiting"]')).to_have_count(1)
+    page.goto(f"/matches/{match.pk}/hands/new/")
+    expect(page.locator("h1")).to_contain_text("Hand 2")
+    page.locator('[data-key="bar-new-meld"]').click()
+    tap(page, "9S")  # hand 2 begun on this phone
+
+    page.goto("/")
+    expect(page.locator("#club-list")).to_be_attached()
+    context.set_offline(False)
+    harness.wait_until(
+        lambda: len(hands_through_the_api(match, bob)) == 1, what="the waiting hand sent"
+    )
+    context.set_offline(True)
+    page.goto(f"/matches/{match.pk}/hands/new/")
+    expect(page.locator("#entry .picker")).to_be_visible()
+    expect(page.locator("h1")).to_contain_text("Hand 2")
+    expect(page.locator("#share-renumbered")).to_have_count(0)

@@ -7,6 +7,7 @@ Ann is Alice (the club's owner), Ben is Bob (a scorekeeper), Cleo is Victor (a v
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Callable
 from itertools import zip_longest
@@ -16,7 +17,7 @@ from rest_framework.test import APIClient
 
 from matches.models import Hand, HandDraftPart, Match
 from tests import harness
-from tests.factories import create_match, record_hand, went_out
+from tests.factories import client_for, create_match, record_hand, went_out
 from tests.web.entry import (
     ANN_MELDS,
     BEN_HELD,
@@ -396,6 +397,105 @@ def test_a_review_open_on_one_phone_closes_when_another_starts_the_hand_again(
     )
     expect(a.locator(".player-panel .chip")).to_have_count(0)
     assert not Hand.objects.filter(match=match).exists()
+
+
+def test_a_hand_voided_while_the_next_is_entered_makes_the_entry_the_next_hand(
+    page_as, alice, bob, roster
+):
+    """Hand 1 is recorded; Alice's and Bob's phones enter hand 2, each tapping a player's
+    cards, when hand 1 is voided. The hand being entered is the next hand now: hand 1. Bob's
+    phone, open, learns it at its next read of the draft; Alice's, which missed it, as she
+    opens the entry again. Each keeps every card tapped on it, says why, and shares them
+    whole as hand 1 (the void emptied hand 2's draft): nothing is lost or left out."""
+    ann, ben, cleo = roster[:3]
+    match = create_match(ann.club, [ann, ben, cleo], user=alice)
+    record_hand(match, went_out(ann.pk, [ann.pk, ben.pk, cleo.pk]), user=alice)
+    a, b = phone(page_as, alice), phone(page_as, bob)
+    for page in (a, b):
+        open_entry(page, match.pk)
+        expect(page.get_by_text(SHARED, exact=True)).to_be_visible()
+        expect(page.locator("h1")).to_contain_text("Hand 2")
+    with put_part(b):
+        at_once(taps(b, [["6H", "7H", "8H"]], []))
+    a.locator("#tab-1").click()
+    with put_part(a):
+        at_once(taps(a, [], ["KC", "QD"]))
+    expect(b.locator('.player-panel .chip[data-card="KC"]')).to_have_count(0)  # Ann's tab
+    a.route("**/draft/**", lambda route: route.abort())  # Alice's phone hears nothing more
+
+    voided = client_for(alice).delete(f"/api/v1/matches/{match.pk}/hands/1/")
+    assert voided.status_code in (200, 204)
+    news = "The hand before it was voided: this is hand 1 now, and what was entered for it"
+    expect(b.locator("#share-renumbered")).to_contain_text(news, timeout=30_000)
+    expect(b.locator("h1")).to_contain_text("Hand 1")
+
+    a.unroute("**/draft/**")
+    a.reload()
+    expect(a.locator("#share-renumbered")).to_contain_text(news)
+    expect(a.locator("h1")).to_contain_text("Hand 1")
+
+    def parts() -> dict[int, dict]:
+        return {
+            part.player_id: part.data
+            for part in HandDraftPart.objects.filter(match=match, number=1)
+            if part.player_id is not None
+        }
+
+    harness.wait_until(
+        lambda: (
+            parts().get(ann.pk, {}).get("melds") == [["6H", "7H", "8H"]]
+            and parts().get(ben.pk, {}).get("hand") == ["KC", "QD"]
+        ),
+        what="both phones' cards shared as hand 1",
+    )
+    for page in (a, b):
+        page.locator("#tab-1").click()
+        expect(page.locator(".player-panel .chip")).to_have_count(2)
+        page.locator("#tab-0").click()
+        expect(page.locator(".player-panel .chip")).to_have_count(3)
+
+
+def test_a_players_own_phone_renumbered_after_a_void_shares_their_part_alone(
+    page_as, alice, victor, roster
+):
+    """Victor (a viewer, Cleo's login) enters Cleo's part of hand 2; his phone took in the
+    ending Alice's phone chose. Hand 1 is voided while Alice's phone is away: Victor's phone
+    takes hand 1 and shares Cleo's cards as hand 1, and nothing it may not write (the ending,
+    the others' parts, which their phones share again)."""
+    ann, ben, cleo = roster[:3]
+    link(roster, alice, None, victor)
+    match = create_match(ann.club, [ann, ben, cleo], user=alice)
+    record_hand(match, went_out(ann.pk, [ann.pk, ben.pk, cleo.pk]), user=alice)
+    a, v = phone(page_as, alice), phone(page_as, victor)
+    for page in (a, v):
+        open_entry(page, match.pk)
+        expect(page.get_by_text(SHARED, exact=True)).to_be_visible()
+    choose_ending(a, str(ann.pk))
+    with put_part(v):
+        at_once(taps(v, [["5C", "6C", "7C"]], []))
+    key = f"arlington.entry.{match.pk}.next"
+
+    def ending_on_victors_phone() -> bool:
+        saved = v.evaluate(f"localStorage.getItem('{key}')")
+        return bool(saved) and json.loads(saved).get("ending") == "went_out"
+
+    harness.wait_until(ending_on_victors_phone, what="the ending taken in on Victor's phone")
+    a.close()  # Alice's phone is away
+
+    voided = client_for(alice).delete(f"/api/v1/matches/{match.pk}/hands/1/")
+    assert voided.status_code in (200, 204)
+    expect(v.locator("#share-renumbered")).to_be_visible(timeout=30_000)
+    expect(v.locator("h1")).to_contain_text("Hand 1")
+    harness.wait_until(
+        lambda: any(
+            part.data.get("melds") == [["5C", "6C", "7C"]]
+            for part in HandDraftPart.objects.filter(match=match, number=1, player=cleo)
+        ),
+        what="Cleo's part shared as hand 1",
+    )
+    written = HandDraftPart.objects.filter(match=match, number=1).exclude(data={})
+    assert [part.player_id for part in written] == [cleo.pk]
+    expect(v.locator(".share-status.failed")).to_have_count(0)
 
 
 def test_the_news_of_a_restart_stays_until_a_tap_made_after_it(page_as, alice, bob, roster):

@@ -44,6 +44,27 @@ export function freshDraft(seats, limits) {
   };
 }
 
+// The hand being entered takes the next number (`next`: {number, dealer}) after a hand before
+// it was voided. What was shared of it went with its old number's draft, which the void
+// emptied on the server: nothing of it counts as shared any more, every part this phone may
+// write goes again, whole, to the draft of its new number, and a new key records it. A
+// player's own phone (`own`: their seat's index) writes their part alone: the others' parts
+// it holds came from the other phones, which share them again, and are cleared here.
+export function renumber(draft, next, own = null) {
+  delete draft.shared;
+  Object.assign(draft, next);
+  draft.key = newKey();
+  draft.etag = null;
+  if (own === null) return;
+  draft.ending = null;
+  draft.wentOut = null;
+  draft.players.forEach((player, index) => {
+    if (index === own) return;
+    player.melds = [[]];
+    player.hand = [];
+  });
+}
+
 // A recorded hand (GET hands/{n}/) as a draft to correct, with the ETag it was read with.
 export function draftFromHand(hand, etag, seats, limits) {
   const byPlayer = Object.fromEntries(hand.results.map((r) => [r.player, r]));

@@ -111,6 +111,8 @@ function shareLine() {
     share.clashes?.length ? h("p", { class: "share-clash" }, t("share_clash", { parts: share.clashes.join(", ") })) : null,
     ...(share.status !== "closed" ? share.kept ?? [] : []).map((name) =>
       h("p", { class: "share-news share-kept" }, t("versions_kept_elsewhere", { name }))),
+    share.renumbered && share.status !== "closed"
+      ? h("p", { class: "share-news", id: "share-renumbered" }, t("share_renumbered", { n: share.renumbered })) : null,
     share.restarted && share.status !== "closed"
       ? h("p", { class: "share-news", id: "share-restarted" }, t("share_restarted", { n: state.draft.number })) : null,
     // once compared, the side-by-side screen below holds the choices

@@ -58,8 +58,8 @@ export function stop() {
 
 export function changed() {
   if (!state.share || state.share.status === "closed") return;
-  if (!taking && (state.share.clashes?.length || state.share.kept?.length)) {
-    state.share = { ...state.share, clashes: [], kept: [] };
+  if (!taking && (state.share.clashes?.length || state.share.kept?.length || state.share.renumbered)) {
+    state.share = { ...state.share, clashes: [], kept: [], renumbered: null };
     actions.renderShare?.();
   }
   schedule();
@@ -79,6 +79,14 @@ async function close(error) {
   let message = error.message;
   // the hand recorded on another phone: the next number is open, or the match is over
   if (error.codes.includes("hand_number_not_next") || error.codes.includes("match_finished")) {
+    if (error.codes.includes("hand_number_not_next") && (await actions.renumber())) {
+      // a hand before this one was voided: shared again under its new number, every part
+      // sent whole (the void emptied the old number's draft), and the screen says why
+      etag = null;
+      setStatus("joining", { clashes: [], renumbered: state.draft.number });
+      poll();
+      return;
+    }
     const match = await request(`matches/${matchId}/`).then((answer) => answer.data, () => null);
     const recorded = match && match.hands_played >= state.draft.number;
     const finished = match?.status === "finished";

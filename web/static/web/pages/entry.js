@@ -198,6 +198,28 @@ Object.assign(actions, {
     window.scrollTo({ top: 0 });
     document.getElementById("review")?.focus({ preventScroll: true });
   },
+  // The server refused the hand being shared as not the next one: when that is because a hand
+  // before it was voided, the entry takes the next number (its taps kept, to be shared
+  // again). Only from what the server says now, and only with no hand of the match waiting in
+  // this phone's outbox: an entry ahead of hands waiting here keeps its number. The outbox is
+  // read first, so that a hand it sends meanwhile shows in the match read after it. Whether
+  // the entry was renumbered.
+  async renumber() {
+    try {
+      if ((await outbox.waiting(matchId)).length) return false;
+      const answer = await request(`matches/${matchId}/`);
+      if (answer.headers.has("X-Arlington-Kept")) return false; // a copy kept: no news of a void
+      const match = answer.data;
+      if (match.status === "finished" || match.next_hand >= state.draft.number) return false;
+      drafts.renumber(state.draft, { number: match.next_hand, dealer: match.next_dealer }, state.own);
+    } catch {
+      return false;
+    }
+    state.reviewing = false;
+    save();
+    render();
+    return true;
+  },
   // Back from the review to one player's melds, to fix them.
   fix(index) {
     state.reviewing = false;
