@@ -59,6 +59,9 @@ class LockedMatch:
     has_drafts: bool = False
     """Whether the match has draft parts (matches/drafts.py), written or emptied: recording a
     hand empties them."""
+    role: str | None = None
+    """The role in the match's club of the user named to ``lock_match``, read under the lock:
+    None for someone who is no member (any more), or when no user was named."""
 
 
 LOCK_MATCH = """
@@ -66,6 +69,7 @@ SELECT m.club_id, m.season_id, m."table", m.status, m.hands_played, m.first_deal
        m.created_at, u.username, m.ruleset, m.options,
        (SELECT l.number FROM matches_livehand l WHERE l.match_id = m.id AND l.status = 'playing'),
        EXISTS (SELECT 1 FROM matches_handdraftpart d WHERE d.match_id = m.id),
+       (SELECT ms.role FROM matches_membership ms WHERE ms.club_id = m.club_id AND ms.user_id = %s),
        s.id, s.player_id, p.name, s.position, s.total, s.went_out
 FROM matches_match m
 JOIN auth_user u ON u.id = m.created_by_id
@@ -79,15 +83,23 @@ ORDER BY s.position
 # but reads everything else (the live hand, the drafts) as it stood when the statement began,
 # before the wait: a writer that queued behind another would decide from what was true before
 # that other writer committed. The statement after the lock sees every commit before it.
+#
+# The club's row is held too, FOR KEY SHARE: a change to the club's members (a role changed, a
+# member removed: matches/services/clubs.py) holds it FOR UPDATE, so it waits for the writers
+# of the club's matches, or they for it, and the role read after the lock is the one that
+# holds while the hand is written. Writers of the club's other rows (a hand's place in the
+# feed, a player renamed) hold it FOR NO KEY UPDATE, which does not wait for this.
 LOCK = """
 SELECT 1 FROM matches_match m JOIN matches_seat s ON s.match_id = m.id
-WHERE m.id = %s FOR UPDATE OF m, s
+JOIN matches_club c ON c.id = m.club_id
+WHERE m.id = %s FOR UPDATE OF m, s FOR KEY SHARE OF c
 """
 
 
-def lock_match(match_id: int) -> LockedMatch:
-    """Lock a match and its seats, then read them; raises ``errors.NoSuchMatch`` (404) if it is
-    gone, deleted while this request waited for it (a club night's round undone).
+def lock_match(match_id: int, user_id: int | None = None) -> LockedMatch:
+    """Lock a match and its seats, then read them, with ``user_id``'s role in its club;
+    raises ``errors.NoSuchMatch`` (404) if it is gone, deleted while this request waited for
+    it (a club night's round undone).
 
     On SQLite the transaction holds the database's write lock from its first statement
     (``transaction_mode`` IMMEDIATE in the settings), so there is no row to lock.
@@ -95,13 +107,13 @@ def lock_match(match_id: int) -> LockedMatch:
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute(LOCK, [match_id])
-    return read_match(match_id)
+    return read_match(match_id, user_id)
 
 
-def read_match(match_id: int) -> LockedMatch:
+def read_match(match_id: int, user_id: int | None = None) -> LockedMatch:
     """Read a match and its seats as ``lock_match`` does, without locking them (for reads)."""
     with connection.cursor() as cursor:
-        cursor.execute(LOCK_MATCH, [match_id])
+        cursor.execute(LOCK_MATCH, [user_id, match_id])
         rows = cursor.fetchall()
     if not rows:
         raise errors.NoSuchMatch(match=match_id)
@@ -109,7 +121,7 @@ def read_match(match_id: int) -> LockedMatch:
     club, season, table, status, played, first, created_at, creator, ruleset, options = first_row[
         :10
     ]
-    live, has_drafts = first_row[10:12]
+    live, has_drafts, role = first_row[10:13]
     return LockedMatch(
         id=match_id,
         club=club,
@@ -122,9 +134,10 @@ def read_match(match_id: int) -> LockedMatch:
         created_at=_moment(created_at),
         ruleset=ruleset,
         options=options if isinstance(options, dict) else json.loads(options),
-        seats=tuple(SeatRow(*row[12:]) for row in rows),
+        seats=tuple(SeatRow(*row[13:]) for row in rows),
         live_number=live,
         has_drafts=bool(has_drafts),
+        role=role,
     )
 
 

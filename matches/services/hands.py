@@ -386,10 +386,15 @@ def hand_record(
     idempotency_key: str | None = None,
     fingerprint: str = "",
     live: bool = False,
+    roles: frozenset[str] | None = None,
 ) -> hands.RecordedHand:
     """Record the next hand of a match; return it with the match as it now stands.
 
     ``user`` records it: the caller has checked that they may (services do not authorise).
+    With ``roles``, the roles that may, ``user``'s role is read again once the match is
+    locked: one demoted or removed from the club while the request waited for the lock is
+    refused (``errors.NotAllowed``, 403), as a change to the members refuses an owner
+    demoted meanwhile.
     ``entry`` is the hand as entered, already read from notation. The match and its seats are
     locked, so two scorekeepers at one table get consecutive hand numbers; the hand, its
     results, the seats' figures, the match and the hand's first revision are written in one
@@ -421,7 +426,9 @@ def hand_record(
         if stored is not None:
             return stored
         _claim_key(match_id, user.pk, idempotency_key)
-    match = statements.lock_match(match_id)  # 404 if deleted meanwhile (a round undone)
+    match = statements.lock_match(match_id, user.pk)  # 404 if deleted meanwhile
+    if roles is not None and match.role not in roles:
+        raise errors.NotAllowed()
     if idempotency_key:
         stored = _stored_hand(match_id, user, idempotency_key, fingerprint, locked=True)
         if stored is not None:

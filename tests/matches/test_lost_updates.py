@@ -242,3 +242,63 @@ def test_two_players_named_alike_at_once_make_one_player(carol, club, first, sec
     assert sorted([status, other["status"]]) == [201, 400]
     names = Player.objects.filter(club=club).values_list("name", flat=True)
     assert [n for n in names if name_key(n) == name_key(first)] in ([first], [second])
+
+
+@pytest.mark.parametrize("change", ["demote", "remove"])
+def test_a_scorekeeper_demoted_while_their_hand_waits_for_the_match_is_refused(
+    alice, carol, club, roster, change
+):
+    """Carol's hand passed the role check and queues for the match, held by another phone's
+    hand; the owner demotes her to viewer (or removes her) meanwhile. Either the change
+    commits first and her hand, reading her role again under the lock, is refused (403,
+    nothing recorded), or the change waits for her hand: never a hand recorded by a viewer or
+    an outsider after the change."""
+    from matches.models import Hand
+    from tests.factories import start_match, went_out
+
+    match = start_match(client_for(carol), club, roster[:3])
+    seated = [p.pk for p in roster[:3]]
+    results: dict[str, int] = {}
+
+    def run(key: str, task: Callable[[], int]) -> threading.Thread:
+        def body() -> None:
+            try:
+                results[key] = task()
+            finally:
+                connections.close_all()
+
+        thread = threading.Thread(target=body, name=key)
+        thread.start()
+        return thread
+
+    def owners_change() -> int:
+        url = f"/api/v1/clubs/{club.pk}/members/"
+        if change == "demote":
+            body = {"user": "carol", "role": "viewer"}
+            return client_for(alice).post(url, body, format="json").status_code
+        return client_for(alice).delete(f"{url}carol/").status_code
+
+    url = f"/api/v1/matches/{match['id']}/hands/"
+    params = connection.get_connection_params()
+    with psycopg.connect(**params) as holder:
+        # another phone's hand of this match is being written
+        holder.execute("SELECT 1 FROM matches_match WHERE id = %s FOR UPDATE", [match["id"]])
+        hand = run(
+            "hand",
+            lambda: (
+                client_for(carol).post(url, went_out(seated[0], seated), format="json").status_code
+            ),
+        )
+        locks.until_waiting(1)  # her hand queues for the match
+        owner = run("change", owners_change)
+        locks.finished_or_waiting(owner, waiting=2)
+        changed_first = not owner.is_alive()
+        holder.rollback()
+    hand.join(60)
+    owner.join(60)
+    recorded = Hand.objects.filter(match_id=match["id"]).count()
+    assert results["change"] == (200 if change == "demote" else 204)
+    if changed_first:
+        assert (results["hand"], recorded) == (403, 0)
+    else:  # the change waited for the hand, which was recorded before it
+        assert (results["hand"], recorded) == (201, 1)

@@ -108,6 +108,7 @@ class HandListView(MatchHandsMixin):
             device=http.device(request),
             idempotency_key=key,
             fingerprint="" if key is None else http.fingerprint(request.data),
+            roles=self.write_roles,  # read again under the match's lock
         )
         body = recorded.to_json()
         response = Response(
