@@ -23,6 +23,7 @@ from tests.web.entry import (
     BEN_HELD,
     CLEO_HELD,
     choose_ending,
+    declare_two,
     enter_the_hand,
     open_entry,
     record_reviewed,
@@ -496,6 +497,31 @@ def test_a_players_own_phone_renumbered_after_a_void_shares_their_part_alone(
     written = HandDraftPart.objects.filter(match=match, number=1).exclude(data={})
     assert [part.player_id for part in written] == [cleo.pk]
     expect(v.locator(".share-status.failed")).to_have_count(0)
+
+
+def test_a_two_declared_differently_on_two_phones_at_once_says_which_was_kept(
+    page_as, alice, bob, roster
+):
+    """Ann's Q♥ K♥ 2♣ is shared. At the same moment Alice's phone says the two stands for
+    A♥ and Bob's, which cannot reach the server for a moment, for J♥. Both phones end on one
+    answer, the one written first, and the phone whose answer gave way says so."""
+    ann, ben, cleo = roster[:3]
+    match, a, b = two_phones(page_as, alice, bob, [ann, ben, cleo])
+    with put_part(a):
+        at_once(taps(a, [["QH", "KH", "2C"]], []))
+    expect(b.locator('.player-panel .chip[data-card="2C"]')).to_be_visible()
+    b.route("**/draft/**", lambda route: route.abort())
+    declare_two(b, "2C", "JH")
+    with put_part(a):
+        declare_two(a, "2C", "AH")
+    b.unroute("**/draft/**")
+    expect(b.locator(".share-clash")).to_contain_text(  # at its next read of the draft
+        "Changed on another phone at the same time (Ann)", timeout=30_000
+    )
+    for page in (a, b):
+        expect(page.locator('.player-panel .chip[data-card="2C=AH"]')).to_be_visible()
+    (part,) = HandDraftPart.objects.filter(match=match, player=ann)
+    assert part.data["melds"] == [["QH", "KH", "2C=AH"]]
 
 
 def test_the_news_of_a_restart_stays_until_a_tap_made_after_it(page_as, alice, bob, roster):

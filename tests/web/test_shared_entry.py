@@ -305,6 +305,36 @@ def test_a_twos_declaration_made_while_another_phone_adds_a_card_is_kept(page_as
     assert outcome["ann"]["melds"] == [["QD", "KD", "2H=AD"], ["5S"]]
 
 
+def test_only_a_two_declared_anew_on_both_phones_is_a_clash(page_as, alice, roster):
+    """A two said to stand for one card here and for another on the other phone, both since
+    the version the two phones last saw, is news ("changed on another phone at the same
+    time"); the other phone only adding a meld beside a two it had declared before is not."""
+    ann, ben = roster[:2]
+    match = create_match(ann.club, [ann, ben], user=alice)
+    a = phone(page_as, alice)
+    open_entry(a, match.pk)
+
+    def answer(melds, version=1):
+        part = {"player": ann.pk, "melds": melds, "hand": [], "version": version, "by": "bob"}
+        return {"number": 1, "ending": None, "players": [part]}
+
+    both = merged(
+        a, ann.pk, ben.pk, answer([["QD", "KD", "2H=JD"]]),
+        'draft.players[0].melds = [["QD", "KD", "2H=AD"], []];',
+    )  # fmt: skip
+    assert both["result"]["clashes"] == [str(ann.pk)]
+    assert both["ann"]["melds"] == [["QD", "KD", "2H=JD"]]
+
+    seen = (
+        "const shared = d.sharedOf(draft);"
+        f'shared.base["{ann.pk}"] = {{melds: [["QD", "KD", "2H=JD"]], hand: []}};'
+        f'shared.versions["{ann.pk}"] = 1;'
+        'draft.players[0].melds = [["QD", "KD", "2H=AD"], []];'
+    )
+    only_a_meld = merged(a, ann.pk, ben.pk, answer([["QD", "KD", "2H=JD"], ["5S"]], 2), seen)
+    assert only_a_meld["result"]["clashes"] == []
+
+
 def test_a_card_held_down_while_another_phones_part_arrives_is_not_lost(
     page_as, alice, bob, roster
 ):

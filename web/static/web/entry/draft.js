@@ -631,6 +631,17 @@ function declaredFrom(kept, other) {
   return melds;
 }
 
+// Whether both phones said anew what one two stands for (since `base`, the version both last
+// saw), each something else, and this phone's answer (`local`) is not the one `merged` kept.
+function declarationReplaced(base, local, theirs, merged) {
+  const before = base.flat();
+  const kept = merged.flat();
+  const said = (melds) => melds.flat().filter((code) => code.includes("=") && !before.includes(code));
+  const other = said(theirs);
+  return said(local).some((code) => !kept.includes(code)
+    && other.some((code2) => physical(code2) === physical(code) && code2 !== code));
+}
+
 // What this phone changed in a part since it last saw it shared (`base`), or null for
 // nothing: the ending's answers as they stand here; a player's cards beyond those shared, card
 // by card (a meld keeps only its cards tapped since, a meld left with none goes), so that
@@ -735,6 +746,9 @@ export function adoptShared(draft, answer) {
       } else {
         merged[field] = mergeField(shared, key, field, local[field], theirs);
         if (merged[field] === null) differs = true;
+        // the same cards, but a two said to stand for one card here and for another there:
+        // the other phone's answer is kept, and the screen says so, as for the ending's
+        else if (field === "melds" && declarationReplaced(base[field], local[field], theirs, merged[field])) clashes.push(key);
       }
     }
     if (key !== ENDING_PART) clampCredit(shared, key, differs ? local : merged);
