@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import logging
+from collections.abc import Iterator
 from typing import Any
 
+from django.db import OperationalError, connection
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from knox.auth import TokenAuthentication
@@ -12,6 +16,8 @@ from knox.settings import knox_settings
 from rest_framework import exceptions
 from rest_framework.authentication import get_authorization_header
 from rest_framework.request import Request
+
+logger = logging.getLogger(__name__)
 
 DEVICE_KEY_LENGTH = len(knox_settings.TOKEN_PREFIX) + knox_settings.AUTH_TOKEN_CHARACTER_LENGTH
 LAST_USED_EVERY = dt.timedelta(minutes=1)  # at most one write a minute per token
@@ -42,8 +48,9 @@ class DeviceTokenAuthentication(TokenAuthentication):
             token = found[1]
             now = timezone.now()
             if token.last_used is None or now - token.last_used > LAST_USED_EVERY:
-                type(token).objects.filter(pk=token.pk).update(last_used=now)
-                token.last_used = now
+                with _unless_locked("when a device token was last used"):
+                    type(token).objects.filter(pk=token.pk).update(last_used=now)
+                    token.last_used = now
         return found
 
     def renew_token(self, auth_token: Any) -> None:
@@ -58,6 +65,21 @@ class DeviceTokenAuthentication(TokenAuthentication):
             new_expiry = min(new_expiry, auth_token.created + knox_settings.AUTO_REFRESH_MAX_TTL)
         if (new_expiry - auth_token.expiry).total_seconds() <= knox_settings.MIN_REFRESH_INTERVAL:
             return
-        if not type(auth_token).objects.filter(pk=auth_token.pk).update(expiry=new_expiry):
-            raise exceptions.AuthenticationFailed(_("Invalid token."))
-        auth_token.expiry = new_expiry
+        with _unless_locked("a device token's renewed expiry"):
+            if not type(auth_token).objects.filter(pk=auth_token.pk).update(expiry=new_expiry):
+                raise exceptions.AuthenticationFailed(_("Invalid token."))
+            auth_token.expiry = new_expiry
+
+
+@contextlib.contextmanager
+def _unless_locked(what: str) -> Iterator[None]:
+    """A bookkeeping write made as a request is authenticated, outside any transaction, left
+    for the next request when the embedded SQLite's write lock is not granted in time: the
+    request itself (a read, often) is answered rather than refused as a busy server (503).
+    The token stays valid meanwhile; the next request writes it."""
+    try:
+        yield
+    except OperationalError as error:
+        if connection.vendor != "sqlite" or "locked" not in str(error):
+            raise
+        logger.warning("The database was locked: %s is written at the next request.", what)

@@ -199,6 +199,28 @@ def test_a_write_lock_not_granted_in_time_is_a_busy_server_not_an_unreachable_on
     assert status == 201, recorded
 
 
+@pytest.mark.parametrize("busy_timeout", ["0.5"])
+def test_a_read_is_answered_while_another_writer_holds_the_write_lock(embedded_night, tmp_path):
+    """A new token's first request writes when it was used, before the request itself: with
+    another writer holding SQLite's write lock past the busy timeout, that bookkeeping waits
+    for the next request, and the read is answered, not refused as a busy server (503)."""
+    port = embedded_night
+    status, answer = Phone(port).call(
+        "POST", "/api/v1/auth/tokens/", {"username": "demo", "password": "demo-arlington"}
+    )
+    assert status == 201, answer
+    reader = Phone(port, answer["token"])  # type: ignore[index]
+    holder = sqlite3.connect(tmp_path / "db.sqlite3", isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # another writer, holding the write lock
+    try:
+        status, matches = reader.call("GET", "/api/v1/matches/?status=in_progress")
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert status == 200, matches
+    assert matches["results"]  # type: ignore[index]
+
+
 def test_a_sign_up_hashing_its_password_holds_no_table_back(tmp_path):
     """SQLite has one writer at a time: a sign-up that hashed its password (a quarter of a
     second, and far longer on a busy phone server) inside its transaction would hold every
