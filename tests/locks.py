@@ -8,8 +8,10 @@ wants is fixed, whatever the machine's load. PostgreSQL says who waits in pg_sta
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
+from typing import Any
 
-from django.db import connection
+from django.db import connection, connections
 
 from tests import harness
 
@@ -37,3 +39,18 @@ def until_waiting(count: int) -> None:
     harness.wait_until(
         lambda: waiting_for_a_lock() >= count, what=f"{count} sessions waiting for a lock"
     )
+
+
+def started(name: str, task: Callable[[], Any], results: dict[str, Any]) -> threading.Thread:
+    """``task`` run in a thread named ``name``, on database connections of its own (closed as
+    it ends), its result kept as ``results[name]``: the thread, started."""
+
+    def body() -> None:
+        try:
+            results[name] = task()
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=body, name=name)
+    thread.start()
+    return thread

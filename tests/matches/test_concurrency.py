@@ -337,17 +337,6 @@ def test_an_account_made_in_the_admin_and_a_sign_up_of_the_name_make_one_account
     monkeypatch.setattr(AccountAdmin, "save_model", save_then_wait)
     results: dict[str, Any] = {}
 
-    def run(name: str, send: Callable[[], Any]) -> threading.Thread:
-        def body() -> None:
-            try:
-                results[name] = send()
-            finally:
-                connections.close_all()
-
-        thread = threading.Thread(target=body, name=name)
-        thread.start()
-        return thread
-
     def add_in_the_admin() -> int:
         browser = Client()
         browser.force_login(staff)
@@ -371,9 +360,9 @@ def test_an_account_made_in_the_admin_and_a_sign_up_of_the_name_make_one_account
         )
         return answer.status_code, answer.json()
 
-    first = run("admin", add_in_the_admin)
+    first = locks.started("admin", add_in_the_admin, results)
     assert reached.wait(timeout=60), "the admin never saved its account"
-    second = run("sign-up", sign_up)
+    second = locks.started("sign-up", sign_up, results)
     locks.finished_or_waiting(second)
     held.set()
     first.join(timeout=60)
@@ -414,24 +403,15 @@ def test_editing_a_seated_player_while_their_table_writes_is_no_deadlock(
 
     results: dict[str, int] = {}
 
-    def run(key: str, task: Callable[[], int]) -> threading.Thread:
-        def body() -> None:
-            try:
-                results[key] = task()
-            finally:
-                connections.close_all()
-
-        thread = threading.Thread(target=body, name=key)
-        thread.start()
-        return thread
-
     params = connection.get_connection_params()
     with psycopg.connect(**params) as holder:
         # another writer of the club (a hand at another table) holds its row for a moment
         holder.execute("SELECT 1 FROM matches_club WHERE id = %s FOR UPDATE", [club.pk])
-        table = run(write, lambda: client_for(carol).post(url, body, format="json").status_code)
+        table = locks.started(
+            write, lambda: client_for(carol).post(url, body, format="json").status_code, results
+        )
         locks.until_waiting(1)  # the table's write queues for the club's row
-        owner = run(edit, edit_ann)
+        owner = locks.started(edit, edit_ann, results)
         locks.until_waiting(2)  # the edit holds Ann's row and queues for the club's row too
         holder.rollback()
     table.join(60)

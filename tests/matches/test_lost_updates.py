@@ -260,17 +260,6 @@ def test_a_scorekeeper_demoted_while_their_hand_waits_for_the_match_is_refused(
     seated = [p.pk for p in roster[:3]]
     results: dict[str, int] = {}
 
-    def run(key: str, task: Callable[[], int]) -> threading.Thread:
-        def body() -> None:
-            try:
-                results[key] = task()
-            finally:
-                connections.close_all()
-
-        thread = threading.Thread(target=body, name=key)
-        thread.start()
-        return thread
-
     def owners_change() -> int:
         url = f"/api/v1/clubs/{club.pk}/members/"
         if change == "demote":
@@ -283,14 +272,15 @@ def test_a_scorekeeper_demoted_while_their_hand_waits_for_the_match_is_refused(
     with psycopg.connect(**params) as holder:
         # another phone's hand of this match is being written
         holder.execute("SELECT 1 FROM matches_match WHERE id = %s FOR UPDATE", [match["id"]])
-        hand = run(
+        hand = locks.started(
             "hand",
             lambda: (
                 client_for(carol).post(url, went_out(seated[0], seated), format="json").status_code
             ),
+            results,
         )
         locks.until_waiting(1)  # her hand queues for the match
-        owner = run("change", owners_change)
+        owner = locks.started("change", owners_change, results)
         locks.finished_or_waiting(owner, waiting=2)
         changed_first = not owner.is_alive()
         holder.rollback()
