@@ -448,14 +448,8 @@ def test_the_worker_outlasts_a_write_lock_held_past_the_busy_timeout(tmp_path):
     lock longer than SQLITE_BUSY_TIMEOUT while the worker's task loops begin their claims.
     The loops wait it out and go on: once the lock is free, a task queued is run. Before, the
     claim's failed BEGIN ended its loop and the worker stopped, its deliveries left pending."""
-    database = tmp_path / "db.sqlite3"
-    env = environment(f"sqlite:///{database}", "local")
-    env.update(SQLITE_BUSY_TIMEOUT="0.2", LOG_LEVEL="WARNING", DEBUG="true")
-    manage(env, "migrate", "--verbosity", "0")
-    log = tmp_path / "worker.log"
-    command = [sys.executable, "manage.py", "worker", "--no-reload", "--verbosity", "0"]
-    command += ["--interval", "0.1", "--sweep-every", "3600"]
-    worker = harness.start(command, env=env, log=log)
+    database, env, log = tmp_path / "db.sqlite3", sqlite_env(tmp_path, "0.2"), tmp_path / "w.log"
+    worker = harness.start(worker_command(), env=env, log=log)
     try:
         harness.wait_until(
             lambda: queued(database) >= 1,
@@ -488,14 +482,8 @@ def test_a_worker_stopped_while_it_waits_for_the_write_lock_exits_cleanly(tmp_pa
     """A stop (SIGTERM) that comes while a task loop waits for SQLite's write lock is a stop:
     the loop ends quietly and the worker exits with status 0, as for any other stop, with no
     error's traceback in its log."""
-    database = tmp_path / "db.sqlite3"
-    env = environment(f"sqlite:///{database}", "local")
-    env.update(SQLITE_BUSY_TIMEOUT="2", LOG_LEVEL="WARNING", DEBUG="true")
-    manage(env, "migrate", "--verbosity", "0")
-    log = tmp_path / "worker.log"
-    command = [sys.executable, "manage.py", "worker", "--no-reload", "--verbosity", "0"]
-    command += ["--interval", "0.1", "--sweep-every", "3600", "--no-startup-delay"]
-    command += ["--concurrency", "1"]
+    database, env, log = tmp_path / "db.sqlite3", sqlite_env(tmp_path, "2"), tmp_path / "w.log"
+    command = worker_command("--no-startup-delay", "--concurrency", "1")
     worker = harness.start(command, env=env, log=log)
     holder = sqlite3.connect(database, isolation_level=None)
     try:
@@ -516,6 +504,21 @@ def test_a_worker_stopped_while_it_waits_for_the_write_lock_exits_cleanly(tmp_pa
     finally:
         holder.close()
         harness.stop(worker)
+
+
+def sqlite_env(tmp_path, busy_timeout: str) -> dict[str, str]:
+    """make run's settings on a fresh, migrated SQLite file in ``tmp_path`` (``db.sqlite3``),
+    writers waiting ``busy_timeout`` seconds for the lock, warnings logged."""
+    env = environment(f"sqlite:///{tmp_path / 'db.sqlite3'}", "local")
+    env.update(SQLITE_BUSY_TIMEOUT=busy_timeout, LOG_LEVEL="WARNING", DEBUG="true")
+    manage(env, "migrate", "--verbosity", "0")
+    return env
+
+
+def worker_command(*options: str) -> list[str]:
+    """make run's worker, its loops asking for tasks every 0.1 s, no sweep during a test."""
+    command = [sys.executable, "manage.py", "worker", "--no-reload", "--verbosity", "0"]
+    return [*command, "--interval", "0.1", "--sweep-every", "3600", *options]
 
 
 def queued(database) -> int:

@@ -335,6 +335,18 @@ def test_a_scorekeeper_starts_a_club_night_from_the_club(
     expect(page.get_by_role("heading", level=1)).to_have_text("Friday cup")
 
 
+def start_night(page, name: str, players, season: str | None = None) -> None:
+    """Start a club night from the form shown: its name, its season (else the one offered),
+    its players ticked; on to its board."""
+    page.get_by_label("Name").fill(name)
+    if season is not None:
+        page.get_by_label("Season").select_option(label=season)
+    for player in players:
+        page.get_by_label(player.name, exact=True).check()
+    page.get_by_role("button", name="Start the club night").click()
+    expect(page).to_have_url(re.compile(r"/tournaments/\d+/$"))
+
+
 def test_a_club_night_counts_in_the_season_under_way_or_the_one_chosen(
     page_as, bob, club, roster, season
 ):
@@ -349,29 +361,15 @@ def test_a_club_night_counts_in_the_season_under_way_or_the_one_chosen(
     chosen = page.get_by_label("Season")
     expect(chosen.locator("option")).to_have_text(["No season", "This winter", "Spring"])
     expect(chosen).to_have_value(str(now.pk))
-    page.get_by_label("Name").fill("Friday cup")
-    for player in roster[:4]:
-        page.get_by_label(player.name, exact=True).check()
-    page.get_by_role("button", name="Start the club night").click()
-    expect(page).to_have_url(re.compile(r"/tournaments/\d+/$"))
+    start_night(page, "Friday cup", roster[:4])
     assert Tournament.objects.get(club=club, name="Friday cup").season == now
 
     page.goto(f"/clubs/{club.pk}/tournaments/")
-    page.get_by_label("Name").fill("Old cup")
-    page.get_by_label("Season").select_option(label="Spring")
-    for player in roster[:4]:
-        page.get_by_label(player.name, exact=True).check()
-    page.get_by_role("button", name="Start the club night").click()
-    expect(page).to_have_url(re.compile(r"/tournaments/\d+/$"))
+    start_night(page, "Old cup", roster[:4], season="Spring")
     assert Tournament.objects.get(club=club, name="Old cup").season == season
 
     page.goto(f"/clubs/{club.pk}/tournaments/")
-    page.get_by_label("Name").fill("Casual")
-    page.get_by_label("Season").select_option(label="No season")
-    for player in roster[:2]:
-        page.get_by_label(player.name, exact=True).check()
-    page.get_by_role("button", name="Start the club night").click()
-    expect(page).to_have_url(re.compile(r"/tournaments/\d+/$"))
+    start_night(page, "Casual", roster[:2], season="No season")
     assert Tournament.objects.get(club=club, name="Casual").season is None
     page.goto(f"/clubs/{club.pk}/tournaments/")
     nights = page.locator("#tournament-list li")
