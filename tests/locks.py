@@ -17,8 +17,14 @@ from tests import harness
 
 
 def waiting_for_a_lock() -> int:
-    """How many other sessions of the test database are waiting for a lock right now."""
+    """How many other sessions of the test database are waiting for a lock right now.
+
+    PostgreSQL keeps the list of sessions a transaction first read from ``pg_stat_activity``
+    until the transaction ends (what each waits for is read afresh): a test asking again from
+    inside ``transaction.atomic()`` would never see a session that connected after its first
+    look, such as a racing thread's. The list is read afresh at each look."""
     with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_stat_clear_snapshot()")
         cursor.execute(
             "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
             "AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()"

@@ -14,6 +14,7 @@ from django.db import connection, connections, transaction
 
 from matches import events
 from matches.models import Event, EventType
+from tests import locks
 from tests.factories import client_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -48,23 +49,6 @@ def read_all(client, club_id: int, after: int) -> tuple[list[int], int]:
     return read, (read[-1] if read else after)
 
 
-def waiting_on_a_lock_or_done(thread: threading.Thread) -> bool:
-    """Wait until ``thread`` ends or another connection waits on a row lock (10 s at most)."""
-    for _ in range(200):
-        thread.join(timeout=0.05)
-        if not thread.is_alive():
-            return True
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT count(*) FROM pg_stat_activity"
-                " WHERE datname = current_database() AND wait_event_type = 'Lock'"
-                " AND pid <> pg_backend_pid()"
-            )
-            if cursor.fetchone()[0]:
-                return True
-    return False
-
-
 def test_an_event_that_commits_late_is_read_after_the_cursor(club, victor):
     written, release = threading.Event(), threading.Event()
     ids: dict[str, int] = {}
@@ -81,7 +65,7 @@ def test_an_event_that_commits_late_is_read_after_the_cursor(club, victor):
     late_thread = in_thread(late)
     assert written.wait(timeout=10)
     early_thread = in_thread(early)
-    assert waiting_on_a_lock_or_done(early_thread)
+    locks.finished_or_waiting(early_thread)
     reader = client_for(victor)
     first, cursor = read_all(reader, club.pk, 0)
 
