@@ -16,7 +16,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 import scoring
-from matches import errors, events, hands, selectors
+from matches import errors, events, hands, selectors, statements
 from matches.models import (
     Club,
     Hand,
@@ -113,14 +113,25 @@ def second_entry(
 
 @transaction.atomic
 def hand_confirm(
-    *, match_id: int, number: int, user: User, device: str, expected_version: int | None = None
+    *,
+    match_id: int,
+    number: int,
+    user: User,
+    device: str,
+    expected_version: int | None = None,
+    roles: frozenset[str] | None = None,
 ) -> tuple[hands.RecordedHand, bool]:
     """Confirm hand ``number`` as it stands; return it and whether the confirmation is new.
 
     Any member but the author of the hand's current version may confirm it. With
-    ``expected_version`` (from If-Match), a hand corrected since is stale (412).
+    ``expected_version`` (from If-Match), a hand corrected since is stale (412). With
+    ``roles``, ``user``'s role is read again once the match is locked: one removed from the
+    club while the request waited is refused (``errors.NotAllowed``).
     """
-    Match.objects.select_for_update().filter(pk=match_id).exists()
+    club = Match.objects.select_for_update().filter(pk=match_id).values_list("club", flat=True)
+    club_id = club.first()
+    if roles is not None and club_id is not None:
+        statements.check_role(statements.hold_role(club_id, user.pk), roles)
     hand = Hand.objects.filter(match_id=match_id, number=number).first()
     if hand is None:
         raise errors.NoSuchHand(number=number)

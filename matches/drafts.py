@@ -144,7 +144,7 @@ def draft_part_save(
     expected_version: int,
     user: User,
     device: str = "",
-    any_part: bool = True,
+    part_roles: frozenset[str] | None = None,
 ) -> Draft:
     """Write one part of the draft of hand ``number``: the ending (``player_id`` None) or a
     seated player's cards; return the whole draft.
@@ -154,16 +154,19 @@ def draft_part_save(
     writer last saw (0 for a part it has not seen written); the part moves to the next version.
     The match is locked as recording a hand locks it, so a part is never written after its
     hand was recorded, and of two writers from the same version exactly one succeeds.
-    ``any_part`` False (a viewer): ``user`` writes only the part of a seated player whose login
-    they are, never another's nor the ending.
+    ``part_roles``: the roles that write any part, the ending included. ``user``'s role is read
+    under the match's lock: with another role (a viewer) ``user`` writes only the part of a
+    seated player whose login they are, never another's nor the ending; one no longer a member
+    (removed while the request waited) writes nothing. None: any part, nobody checked (the
+    demo, the tests).
 
     Raises, writing nothing: ``errors.DraftChanged`` (with the draft as it stands),
     ``errors.MatchFinished``, ``errors.HandNumberNotNext``, ``errors.LiveHandInProgress``,
     ``errors.DraftPlayerNotSeated`` (404), ``errors.EndingNotInGame`` and
     ``errors.PlayerNotSeated`` (a ``went_out`` not seated), ``errors.NotOwnPart`` (a part not
-    the user's own, without ``any_part``, named).
+    the user's own, named) and ``errors.NotAllowed``.
     """
-    match, names = _writable(match_id, number, player_id, user, any_part)
+    match, names = _writable(match_id, number, player_id, user, part_roles)
     kept = (
         _ending_data(match, names, data)
         if player_id is None
@@ -209,15 +212,23 @@ def _changed(
 
 
 def _writable(
-    match_id: int, number: int, player_id: int | None, user: User, any_part: bool
+    match_id: int,
+    number: int,
+    player_id: int | None,
+    user: User,
+    part_roles: frozenset[str] | None,
 ) -> tuple[statements.LockedMatch, dict[int, str]]:
-    """The match, locked, and its seated players' names, once ``user`` may write the part.
+    """The match, locked, and its seated players' names, once ``user`` may write the part
+    (``part_roles`` as for ``draft_part_save``).
 
     Raises ``errors.MatchFinished``, ``errors.HandNumberNotNext``,
     ``errors.LiveHandInProgress``, ``errors.DraftPlayerNotSeated``, ``errors.NotOwnPart`` and
     ``errors.NotAllowed``.
     """
-    match = statements.lock_match(match_id)
+    match = statements.lock_match(match_id, user.pk)
+    if part_roles is not None and match.role is None:
+        raise errors.NotAllowed()  # removed from the club while the request waited
+    any_part = part_roles is None or match.role in part_roles
     _check_number(match, number)
     if match.live_number == number:
         raise errors.LiveHandInProgress(attr="number", number=number)
@@ -246,7 +257,7 @@ def draft_part_contest(
     expected_version: int,
     user: User,
     device: str = "",
-    any_part: bool = True,
+    part_roles: frozenset[str] | None = None,
 ) -> Draft:
     """Offer a different version of a player's cards beside their part, for a choice.
 
@@ -263,7 +274,7 @@ def draft_part_contest(
     Raises, writing nothing: as ``draft_part_save``, and ``errors.DraftChanged`` when the part
     is not at ``expected_version`` (or not written at all: there is nothing to differ from).
     """
-    match, names = _writable(match_id, number, player_id, user, any_part)
+    match, names = _writable(match_id, number, player_id, user, part_roles)
     current = HandDraftPart.objects.filter(
         match_id=match_id, number=number, player_id=player_id
     ).first()
@@ -305,12 +316,17 @@ def _same_cards(part: Mapping[str, Any], offered: Mapping[str, Any]) -> bool:
 
 @transaction.atomic
 def draft_contest_drop(
-    *, match_id: int, number: int, player_id: int, user: User, any_part: bool = True
+    *,
+    match_id: int,
+    number: int,
+    player_id: int,
+    user: User,
+    part_roles: frozenset[str] | None = None,
 ) -> Draft:
     """Withdraw the version offered beside a player's part: the part as written is kept (the
     choice made on either phone). Withdrawing a contest that is no longer there changes
     nothing. Raises as ``draft_part_save`` does for who may write the part."""
-    match, _ = _writable(match_id, number, player_id, user, any_part)
+    match, _ = _writable(match_id, number, player_id, user, part_roles)
     HandDraftPart.objects.filter(
         match_id=match_id, number=number, player_id=player_id, contest__isnull=False
     ).update(contest=None)
@@ -318,7 +334,14 @@ def draft_contest_drop(
 
 
 @transaction.atomic
-def draft_discard(*, match_id: int, number: int, user: User, device: str = "") -> None:
+def draft_discard(
+    *,
+    match_id: int,
+    number: int,
+    user: User,
+    device: str = "",
+    roles: frozenset[str] | None = None,
+) -> None:
     """Throw away the draft of hand ``number``: its ending and every player's part.
 
     Every part then reads as never written (version 0), and the next write of a part starts
@@ -330,9 +353,12 @@ def draft_discard(*, match_id: int, number: int, user: User, device: str = "") -
 
     Raises, changing nothing: ``errors.MatchFinished``, ``errors.HandNumberNotNext`` and
     ``errors.LiveHandInProgress`` (the hand is being played live: it has no draft to throw away,
-    and a phone that asks is told why, as for a part's write).
+    and a phone that asks is told why, as for a part's write), and ``errors.NotAllowed`` when
+    ``user``'s role, read under the match's lock, is not one of ``roles`` (None: nobody is
+    checked).
     """
-    match = statements.lock_match(match_id)
+    match = statements.lock_match(match_id, user.pk)
+    statements.check_role(match.role, roles)
     _check_number(match, number)
     if match.live_number == number:
         raise errors.LiveHandInProgress(attr="number", number=number)

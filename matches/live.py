@@ -22,7 +22,7 @@ from django.db import transaction
 from django.utils import timezone
 
 import scoring
-from matches import errors
+from matches import errors, statements
 from matches.models import (
     Hand,
     HandDraftPart,
@@ -91,13 +91,18 @@ def live_of_hand(match_id: int, number: int) -> LiveHand:
 # --- writing ----------------------------------------------------------------------------
 
 
-def _lock(match_id: int) -> Match:
+def _lock(match_id: int, user: User | None, roles: frozenset[str] | None) -> Match:
     """The match, locked: every live write of a match, and the finish's record, queue here.
 
-    Raises ``errors.NoSuchMatch`` (404) if it was deleted while this request waited for it."""
+    Raises ``errors.NoSuchMatch`` (404) if it was deleted while this request waited for it,
+    and ``errors.NotAllowed`` (403) if ``user``'s role, read once the match is locked, is not
+    one of ``roles``: demoted or removed meanwhile (``roles`` None: nobody is checked)."""
     match = Match.objects.select_for_update().filter(pk=match_id).first()
     if match is None:
         raise errors.NoSuchMatch(match=match_id)
+    if roles is not None:
+        role = None if user is None else statements.hold_role(match.club_id, user.pk)
+        statements.check_role(role, roles)
     return match
 
 
@@ -114,9 +119,18 @@ def _public(state: engine.LiveHand, version: int) -> dict[str, object]:
 
 
 @transaction.atomic
-def live_start(*, match_id: int, turned_up: scoring.Card, user: User) -> LiveHand:
-    """Deal the match's next hand live: the dealer from the rotation, ``turned_up`` showing."""
-    match = _lock(match_id)
+def live_start(
+    *,
+    match_id: int,
+    turned_up: scoring.Card,
+    user: User,
+    roles: frozenset[str] | None = None,
+) -> LiveHand:
+    """Deal the match's next hand live: the dealer from the rotation, ``turned_up`` showing.
+
+    With ``roles``, the roles that may, ``user``'s role is read again under the match's lock,
+    as for every live write: one demoted or removed meanwhile is refused (403)."""
+    match = _lock(match_id, user, roles)
     if match.status == MatchStatus.FINISHED:
         raise errors.MatchFinished(match=match.pk)
     rules = rulesets.ruleset(match.ruleset)
@@ -203,6 +217,7 @@ def live_append(
     if_match: IfMatchTags,
     idempotency_key: str | None = None,
     device: str = "",
+    roles: frozenset[str] | None = None,
 ) -> Answer:
     """Append one event (``finish`` records the hand), or replay the first answer to its key.
 
@@ -210,8 +225,10 @@ def live_append(
     the client names (If-Match), compared with the live hand's once it is locked. A refused event
     raises ``errors.EventRefused`` and changes nothing. A ``finish`` whose number was recorded
     meanwhile is compared with the recorded hand, as a second entry is (``hand_record``).
+    ``roles`` as for ``live_start``, checked after a replay is looked for: a retry of an
+    event already accepted is answered as it was.
     """
-    match = _lock(match_id)
+    match = _lock(match_id, None, None)
     live = LiveHand.objects.filter(match=match).order_by("-id").first()
     if live is None:
         raise LiveHand.DoesNotExist(f"no live hand on match {match_id}")
@@ -224,6 +241,8 @@ def live_append(
             state = first.status_code == 200 and first.data["type"] != "finish"
             tag = f'"{live.pk}.{first.answer["version"]}"' if state else None
             return Answer(first.status_code, first.answer, replayed=True, etag=tag)
+    if roles is not None:
+        statements.check_role(statements.hold_role(match.club_id, user.pk), roles)
     if live.status != LiveStatus.PLAYING:
         raise LiveHand.DoesNotExist(f"no live hand in play on match {match_id}")
     finishing_a_recorded_number = data["type"] == "finish" and live.number <= match.hands_played
@@ -317,9 +336,16 @@ def _finish(
 
 
 @transaction.atomic
-def live_undo(*, match_id: int, if_match: IfMatchTags) -> LiveHand:
-    """Undo the last accepted event: it stays in the log, marked undone."""
-    match = _lock(match_id)
+def live_undo(
+    *,
+    match_id: int,
+    if_match: IfMatchTags,
+    user: User | None = None,
+    roles: frozenset[str] | None = None,
+) -> LiveHand:
+    """Undo the last accepted event: it stays in the log, marked undone. ``user`` and
+    ``roles`` as for ``live_start``."""
+    match = _lock(match_id, user, roles)
     live = LiveHand.objects.get(match=match, status=LiveStatus.PLAYING)
     _check_if_match(live, if_match)
     last = live.events.filter(undone=False).order_by("-sequence").first()
@@ -335,9 +361,16 @@ def live_undo(*, match_id: int, if_match: IfMatchTags) -> LiveHand:
 
 
 @transaction.atomic
-def live_abandon(*, match_id: int, if_match: IfMatchTags = None) -> None:
-    """Abandon the live hand in play: nothing is recorded, and the log stays in the database."""
-    match = _lock(match_id)
+def live_abandon(
+    *,
+    match_id: int,
+    if_match: IfMatchTags = None,
+    user: User | None = None,
+    roles: frozenset[str] | None = None,
+) -> None:
+    """Abandon the live hand in play: nothing is recorded, and the log stays in the database.
+    ``user`` and ``roles`` as for ``live_start``."""
+    match = _lock(match_id, user, roles)
     live = LiveHand.objects.get(match=match, status=LiveStatus.PLAYING)
     _check_if_match(live, if_match, required=False)
     live.status, live.ended_at = LiveStatus.ABANDONED, timezone.now()

@@ -110,6 +110,35 @@ def lock_match(match_id: int, user_id: int | None = None) -> LockedMatch:
     return read_match(match_id, user_id)
 
 
+HOLD_ROLE = """
+SELECT ms.role FROM matches_club c
+LEFT JOIN matches_membership ms ON ms.club_id = c.id AND ms.user_id = %s
+WHERE c.id = %s
+"""
+
+
+def hold_role(club_id: int, user_id: int) -> str | None:
+    """``user_id``'s role in the club, read once the club's row is held ``FOR KEY SHARE`` (as
+    ``LOCK`` holds it): a change to the club's members, which holds the row ``FOR UPDATE``,
+    waits for this transaction, or this for it, so the role read is the one that holds until
+    the transaction ends. None for someone who is no member (any more). For a write that
+    locked its match otherwise than with ``lock_match`` (a correction, a void, a live event,
+    a confirmation). On SQLite the transaction already holds the database's write lock."""
+    held = " FOR KEY SHARE OF c" if connection.vendor == "postgresql" else ""
+    with connection.cursor() as cursor:
+        cursor.execute(HOLD_ROLE + held, [user_id, club_id])
+        row = cursor.fetchone()
+    return None if row is None else row[0]
+
+
+def check_role(role: str | None, roles: frozenset[str] | None) -> None:
+    """Refuse (``errors.NotAllowed``, 403) a role read under the match's lock that is not one
+    of ``roles``: the requester was demoted or removed while their request waited. ``roles``
+    None: the caller checked nobody (the admin, the demo, the tests)."""
+    if roles is not None and role not in roles:
+        raise errors.NotAllowed()
+
+
 def read_match(match_id: int, user_id: int | None = None) -> LockedMatch:
     """Read a match and its seats as ``lock_match`` does, without locking them (for reads)."""
     with connection.cursor() as cursor:

@@ -278,6 +278,7 @@ class LiveView(LiveMixin):
             match_id=match_id,
             user=requester(request),
             turned_up=incoming.validated_data["turned_up"],
+            roles=self.write_roles,  # read again under the match's lock
         )
         where = request.build_absolute_uri(reverse("live", kwargs={"match_pk": match_id}))
         return Response(  # the live hand is read at this URL: Location, as on every 201
@@ -288,7 +289,12 @@ class LiveView(LiveMixin):
 
     @extend_schema(responses={204: None, 412: http.STALE}, parameters=[http.IF_MATCH_LIVE_OPTIONAL])
     def delete(self, request: Request, match_pk: int) -> Response:
-        live.live_abandon(match_id=self.admit(), if_match=http.if_match_value(request))
+        live.live_abandon(
+            match_id=self.admit(),
+            if_match=http.if_match_value(request),
+            user=requester(request),
+            roles=self.write_roles,
+        )
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -322,6 +328,7 @@ class LiveEventsView(LiveMixin):
             if_match=http.if_match_value(request),
             idempotency_key=http.idempotency_key(request),
             device=http.device(request),
+            roles=self.write_roles,
         )
         response = Response(answer.body, status=answer.status)
         if answer.replayed:
@@ -351,7 +358,12 @@ class LiveLastEventView(LiveMixin):
         parameters=[http.IF_MATCH_LIVE, http.ETAG_LIVE],
     )
     def delete(self, request: Request, match_pk: int) -> Response:
-        current = live.live_undo(match_id=self.admit(), if_match=http.if_match_value(request))
+        current = live.live_undo(
+            match_id=self.admit(),
+            if_match=http.if_match_value(request),
+            user=requester(request),
+            roles=self.write_roles,
+        )
         return Response(current.state, headers={"ETag": live.etag(current)})
 
 

@@ -63,11 +63,15 @@ def _check_version(hand: Hand, expected_version: int | None) -> None:
         raise errors.PreconditionFailed("hand", number=hand.number, version=hand.version)
 
 
-def _locked_hand(match_id: int, number: int) -> tuple[Match, list[Seat], Hand]:
+def _locked_hand(
+    match_id: int, number: int, user: User, roles: frozenset[str] | None
+) -> tuple[Match, list[Seat], Hand]:
     """Lock a match; return it, its seats in order and its hand ``number``.
 
     The hand comes with its recorder and ``last_revision``, its last revision number. Raises
-    ``errors.NoSuchHand`` if the hand is not there (voided since the caller saw it).
+    ``errors.NoSuchHand`` if the hand is not there (voided since the caller saw it), and
+    ``errors.NotAllowed`` if ``user``'s role, read once the match is locked, is not one of
+    ``roles`` (demoted or removed while the request waited; None: nobody is checked).
     """
     match = (
         Match.objects.select_for_update(of=("self",))
@@ -77,6 +81,8 @@ def _locked_hand(match_id: int, number: int) -> tuple[Match, list[Seat], Hand]:
     )
     if match is None:  # deleted while this request waited for it (a round undone)
         raise errors.NoSuchMatch(match=match_id)
+    if roles is not None:
+        statements.check_role(statements.hold_role(match.club_id, user.pk), roles)
     # read after the lock, not within its statement: that would see the drafts as they were
     # before the wait for the lock (statements.LOCK)
     match.has_drafts = HandDraftPart.objects.filter(match=match).exists()  # type: ignore[attr-defined]
@@ -107,14 +113,17 @@ def hand_correct(
     reason: str = "",
     expected_version: int | None = None,
     device: str = "",
+    roles: frozenset[str] | None = None,
 ) -> tuple[hands.RecordedHand, Impact]:
     """Re-rule hand ``number``, recompute every total after it and re-decide the finish.
 
     ``expected_version`` is the version the corrector last saw (from the hand's ETag); a
     correction made meanwhile by someone else makes this one stale. The corrected hand is a
-    new version: the confirmations of the version it replaces no longer count.
+    new version: the confirmations of the version it replaces no longer count. With
+    ``roles``, the roles that may, ``user``'s role is read again under the match's lock, as
+    ``hand_record`` reads it.
     """
-    match, seats, hand = _locked_hand(match_id, number)
+    match, seats, hand = _locked_hand(match_id, number, user, roles)
     _check_version(hand, expected_version)
     names = {seat.player_id: seat.player.name for seat in seats}
     rules = _rules(match.ruleset, match.options)
@@ -246,14 +255,15 @@ def hand_void(
     user: User,
     reason: str = "",
     expected_version: int | None = None,
+    roles: frozenset[str] | None = None,
 ) -> None:
     """Void the last hand: totals return to what they were before it; its revisions stay.
 
     The match's drafts are emptied: the next hand is the voided one's number again, to be
     entered anew, and a phone's version of it from before its record is refused
-    (``HandDraftPart.set_aside``).
+    (``HandDraftPart.set_aside``). ``roles`` as for ``hand_correct``.
     """
-    match, seats, hand = _locked_hand(match_id, number)
+    match, seats, hand = _locked_hand(match_id, number, user, roles)
     _check_version(hand, expected_version)
     if number != match.hands_played:
         raise errors.NotLastHand(number=number, last=match.hands_played)

@@ -427,8 +427,7 @@ def hand_record(
             return stored
         _claim_key(match_id, user.pk, idempotency_key)
     match = statements.lock_match(match_id, user.pk)  # 404 if deleted meanwhile
-    if roles is not None and match.role not in roles:
-        raise errors.NotAllowed()
+    statements.check_role(match.role, roles)
     if idempotency_key:
         stored = _stored_hand(match_id, user, idempotency_key, fingerprint, locked=True)
         if stored is not None:

@@ -115,10 +115,11 @@ BUDGETS = {
     # event (the outbox): its place in the club's feed and the event, one statement each, and a
     # read of the club's webhooks: +3 on every write below.
     "record hand": 13,
-    "correct hand": 19,  # the drafts read apart from the lock, as above
+    # the drafts read apart from the lock, as above, and the corrector's role read under it
+    "correct hand": 20,
     # the hand's confirmations go with it; its event reads whether the club asks for a second
-    # entry (the match's marks, as its answer gives them)
-    "void hand": 19,
+    # entry (the match's marks, as its answer gives them); the role read under the lock
+    "void hand": 20,
     # access; match and seats locked, then read; the part read, written, and the draft read
     # back: no event, no webhook (a draft is not a hand)
     "write draft ending": 8,

@@ -68,11 +68,10 @@ class DraftMixin(MatchHandsMixin):
         number: int,
         player_id: int | None,
         incoming: Incoming,
-        *,
-        any_part: bool = True,
     ) -> Response:
-        """Write one part from the body as read, and answer the whole draft; without
-        ``any_part``, only the requester's own player's part."""
+        """Write one part from the body as read, and answer the whole draft: any part for
+        scorekeepers and owners, a viewer's own player's part alone (the role read again under
+        the match's lock)."""
         incoming.is_valid(raise_exception=True)
         return answer(
             drafts.draft_part_save(
@@ -83,7 +82,7 @@ class DraftMixin(MatchHandsMixin):
                 expected_version=incoming.validated_data["version"],
                 user=requester(self.request),
                 device=http.device(self.request),
-                any_part=any_part,
+                part_roles=SCOREKEEPING,
             )
         )
 
@@ -121,6 +120,7 @@ class HandDraftView(DraftMixin):
             number=number,
             user=requester(request),
             device=http.device(request),
+            roles=self.write_roles,  # read again under the match's lock
         )
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -173,9 +173,7 @@ class HandDraftPlayerView(DraftMixin):
     def put(self, request: Request, match_pk: int, number: int, player: int) -> Response:
         access = self.access(match_pk)
         incoming = s.HandDraftPlayerRequestSerializer(data=request.data)
-        return self.save(
-            access.match_id, number, player, incoming, any_part=access.role in SCOREKEEPING
-        )
+        return self.save(access.match_id, number, player, incoming)
 
 
 class HandDraftContestView(DraftMixin):
@@ -209,7 +207,7 @@ class HandDraftContestView(DraftMixin):
                 expected_version=incoming.validated_data["version"],
                 user=requester(request),
                 device=http.device(request),
-                any_part=access.role in SCOREKEEPING,
+                part_roles=SCOREKEEPING,
             )
         )
 
@@ -226,6 +224,6 @@ class HandDraftContestView(DraftMixin):
                 number=number,
                 player_id=player,
                 user=requester(request),
-                any_part=access.role in SCOREKEEPING,
+                part_roles=SCOREKEEPING,
             )
         )

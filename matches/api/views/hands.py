@@ -192,6 +192,7 @@ class HandDetailView(MatchHandsMixin):
             reason=incoming.validated_data["reason"],
             expected_version=expected,
             device=http.device(request),
+            roles=self.write_roles,  # read again under the match's lock
         )
         hand = corrected.to_json()
         body = {**hand, "impact": s.ImpactSerializer(impact).data}
@@ -216,6 +217,7 @@ class HandDetailView(MatchHandsMixin):
             expected_version=http.version_from_if_match(
                 request, current, self.stale(number, current)
             ),
+            roles=self.write_roles,  # read again under the match's lock
         )
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -268,6 +270,7 @@ class HandConfirmationsView(MatchHandsMixin):
             user=requester(request),
             device=http.device(request),
             expected_version=http.version_from_if_match(request, current, stale),
+            roles=self.write_roles,  # a member still, under the match's lock
         )
         body = hand.to_json()
         return Response(
