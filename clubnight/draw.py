@@ -276,7 +276,11 @@ def remembering_tables(
     if strength is None:
         first = random_tables(ids, sizes, seed=seed)
     else:
-        ranked = sorted(ids, key=lambda p: -power[p])
+        # players equal in strength (newcomers all count as 1000) in an order the seed
+        # shuffles, not in the order they were entered: the seed decides who starts where
+        shuffled = list(ids)
+        rng.shuffle(shuffled)
+        ranked = sorted(shuffled, key=lambda p: -power[p])
         first = balanced_tables(ranked, sizes, seed=seed)
     best = improve(first, rng)
     best_cost = cost(best)

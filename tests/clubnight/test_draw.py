@@ -181,6 +181,23 @@ def test_by_rating_the_tables_are_at_least_as_even_as_the_snake(count, seed, rat
     assert uneven(tables) <= uneven(snake) + 1e-6
 
 
+def test_by_rating_players_of_equal_strength_are_seated_by_the_seed_not_by_entry():
+    """Eight newcomers, all at 1000 as on a club's first night: the tables depend on the seed,
+    as a random draw's do, not on the order the players were entered in."""
+    players = list(range(8))
+    strength = dict.fromkeys(players, 1000.0)
+    partitions = {
+        frozenset(
+            frozenset(table)
+            for table in draw.remembering_tables(
+                players, [4, 4], earlier=[], seed=seed, strength=strength
+            )
+        )
+        for seed in range(20)
+    }
+    assert len(partitions) > 5  # of the 35 ways to split eight players into two fours
+
+
 def test_a_late_arrival_forces_no_third_meeting():
     """13 players at tables of 5, 4 and 4, and a 14th who arrives for round 2 (5, 5 and 4).
     Nine players have not had the five yet for ten seats there, so four of round 1's five
