@@ -21,7 +21,7 @@ from django.utils.translation import gettext
 
 from clubnight import draw, errors, ratings
 from clubnight.models import Entrant, Round, RoundTable, Seating, Tournament
-from matches import events
+from matches import events, statements
 from matches.errors import InvalidSetup
 from matches.models import (
     Club,
@@ -50,8 +50,13 @@ def tournament_create(
     user: User,
     ruleset: str = rulesets.DEFAULT,
     season: Season | None = None,
+    roles: frozenset[str] | None = None,
 ) -> Tournament:
-    """Enter distinct players of the club's roster, at least a table's worth of them."""
+    """Enter distinct players of the club's roster, at least a table's worth of them.
+
+    With ``roles``, the roles that may, ``user``'s role is read again first, the club's
+    members held still until the night is made (``_hold_role``)."""
+    _hold_role(club.pk, user, roles)
     rules = rulesets.ruleset(ruleset)
     roster = Player.objects.filter(club=club).in_bulk(list(players))
     seen: set[int] = set()
@@ -158,8 +163,21 @@ def earlier_tables(tournament: Tournament) -> list[list[list[int]]]:
     return [list(tables.values()) for _, tables in sorted(rounds.items())]
 
 
-def _between_rounds(tournament: Tournament) -> tuple[Tournament, Round | None]:
-    """Lock the tournament, and refuse while a match of any of its rounds is being played.
+def _hold_role(club_id: int, user: User | None, roles: frozenset[str] | None) -> None:
+    """Refuse (``NotAllowed``, 403) a ``user`` whose role in the club is not one of ``roles``,
+    read with the club's members held still until the transaction ends: a director demoted or
+    removed while their request waited for the night is refused, and a change to the members
+    arriving now waits for the change to the night. ``roles`` None: nobody is checked."""
+    if roles is not None:
+        role = None if user is None else statements.hold_role(club_id, user.pk)
+        statements.check_role(role, roles)
+
+
+def _between_rounds(
+    tournament: Tournament, user: User | None = None, roles: frozenset[str] | None = None
+) -> tuple[Tournament, Round | None]:
+    """Lock the tournament, and refuse while a match of any of its rounds is being played
+    (and a ``user`` whose role, read then, is not one of ``roles``: ``_hold_role``).
 
     Usually that is the last round's; a correction can also reopen a finished table of an
     earlier round, whose players would otherwise be drawn at a second table. The night's
@@ -167,6 +185,7 @@ def _between_rounds(tournament: Tournament) -> tuple[Tournament, Round | None]:
     seen here) or waits until this change has committed.
     """
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    _hold_role(locked.club_id, user, roles)
     last = locked.rounds.order_by("-number").first()
     playing = sorted(
         (number, table)
@@ -182,9 +201,16 @@ def _between_rounds(tournament: Tournament) -> tuple[Tournament, Round | None]:
 
 
 @transaction.atomic
-def entrant_add(*, tournament: Tournament, player: int) -> Entrant:
-    """Enter a player of the club's roster between rounds (a withdrawn one comes back)."""
-    locked, _ = _between_rounds(tournament)
+def entrant_add(
+    *,
+    tournament: Tournament,
+    player: int,
+    user: User | None = None,
+    roles: frozenset[str] | None = None,
+) -> Entrant:
+    """Enter a player of the club's roster between rounds (a withdrawn one comes back).
+    ``user`` and ``roles`` as for ``round_draw``."""
+    locked, _ = _between_rounds(tournament, user, roles)
     chosen = Player.objects.filter(club=locked.club_id, pk=player).first()
     if chosen is None:
         raise InvalidSetup("player_not_in_club", attr="player", player=player)
@@ -213,14 +239,21 @@ def entrant_of(tournament: Tournament, player: int) -> Entrant | None:
 
 
 @transaction.atomic
-def entrant_withdraw(*, tournament: Tournament, player: int) -> bool:
+def entrant_withdraw(
+    *,
+    tournament: Tournament,
+    player: int,
+    user: User | None = None,
+    roles: frozenset[str] | None = None,
+) -> bool:
     """Withdraw an entrant between rounds; False if ``player`` is not on the club's roster.
 
     One who has played keeps their results on the leaderboard (``withdrawn``); one who has not
     is simply no longer entered. Raises ``errors.AlreadyWithdrawn`` and ``errors.NotEntered``
-    (a roster player not entered), each naming the player.
+    (a roster player not entered), each naming the player. ``user`` and ``roles`` as for
+    ``round_draw``.
     """
-    locked, _ = _between_rounds(tournament)
+    locked, _ = _between_rounds(tournament, user, roles)
     entry = entrant_of(locked, player)  # read once the tournament is locked
     if entry is None:
         return False  # another club's player, or none: nothing to name
@@ -245,7 +278,12 @@ def round_etag(round_: Round) -> str:
 
 @transaction.atomic
 def round_undo(
-    *, tournament: Tournament, number: int, if_match: tuple[str, ...] | None = None
+    *,
+    tournament: Tournament,
+    number: int,
+    if_match: tuple[str, ...] | None = None,
+    user: User | None = None,
+    roles: frozenset[str] | None = None,
 ) -> bool:
     """Take back the last round while none of its hands is recorded: its matches go with it.
 
@@ -257,9 +295,11 @@ def round_undo(
 
     Returns True once undone. Raises ``errors.RoundNotDrawn`` (404), ``errors.RoundChanged``
     or ``errors.RoundTagUnknown`` (412: a drawing undone since, or a tag that was never this
-    round's), ``errors.NotLastRound`` and ``errors.RoundHasHands`` (409).
+    round's), ``errors.NotLastRound`` and ``errors.RoundHasHands`` (409); ``user`` and
+    ``roles`` as for ``round_draw``.
     """
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    _hold_role(locked.club_id, user, roles)
     undone = locked.rounds.filter(number=number).first()
     if undone is None:
         raise errors.RoundNotDrawn(number=number)
@@ -305,6 +345,7 @@ def round_draw(
     seed: int | None = None,
     tables: Sequence[Sequence[int]] | None = None,
     names: Sequence[str] | None = None,
+    roles: frozenset[str] | None = None,
 ) -> Round:
     """Draw the next round's tables and start one match at each.
 
@@ -314,9 +355,11 @@ def round_draw(
     at the bigger table go round), then follows ``seating``: ``random`` (the ``seed`` decides,
     a fresh random one when none is given) or ``rating`` (tables of even strength). The seed
     is kept with the round, so a draw can be reproduced. Refused while a match of any round is
-    in progress.
+    in progress. With ``roles``, the roles that may, ``user``'s role is read again once the
+    night is locked: a director demoted or removed while the request waited is refused
+    (``NotAllowed``, 403).
     """
-    locked, last = _between_rounds(tournament)
+    locked, last = _between_rounds(tournament, user, roles)
     entrants = {
         entry.player_id: entry.player
         for entry in locked.entrants.filter(withdrawn=False)

@@ -206,6 +206,7 @@ class TournamentListView(GenericAPIView):
             user=requester(request),
             ruleset=data["ruleset"],
             season=season,
+            roles=SCOREKEEPING,  # read again as the night is made
         )
         tournament = _with_rounds(Tournament.objects.filter(pk=created.pk)).get()
         return Response(
@@ -293,6 +294,7 @@ class RoundListView(TournamentMixin):
             seed=data.get("seed"),
             tables=data.get("tables"),
             names=data.get("names"),
+            roles=SCOREKEEPING,  # read again under the night's lock
         )
         return Response(
             s.RoundSerializer(_round_data(drawn)).data,
@@ -332,7 +334,10 @@ class EntrantListView(TournamentMixin):
         incoming = s.EntrantCreateSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         entry = tournaments.entrant_add(
-            tournament=tournament, player=incoming.validated_data["player"]
+            tournament=tournament,
+            player=incoming.validated_data["player"],
+            user=requester(request),
+            roles=SCOREKEEPING,
         )
         return Response(
             s.EntrantLineSerializer(entry).data,
@@ -369,7 +374,10 @@ class EntrantDetailView(TournamentMixin):
         tournament = self.get_tournament(SCOREKEEPING)
         if not 0 < player <= selectors.LARGEST_ID:  # names no row: never sent to the database
             raise exceptions.NotFound()
-        if not tournaments.entrant_withdraw(tournament=tournament, player=player):
+        withdrawn = tournaments.entrant_withdraw(
+            tournament=tournament, player=player, user=requester(request), roles=SCOREKEEPING
+        )
+        if not withdrawn:
             raise exceptions.NotFound()
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -394,7 +402,13 @@ class RoundDetailView(TournamentMixin):
     def delete(self, request: Request, pk: int, number: int) -> Response:
         tournament = self.get_tournament(SCOREKEEPING)
         if_match = http.if_match_value(request)
-        tournaments.round_undo(tournament=tournament, number=number, if_match=if_match)
+        tournaments.round_undo(
+            tournament=tournament,
+            number=number,
+            if_match=if_match,
+            user=requester(request),
+            roles=SCOREKEEPING,
+        )
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

@@ -8,7 +8,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext
 
-from matches import errors, events, state
+from matches import errors, events, state, statements
 from matches.models import (
     Club,
     Match,
@@ -51,6 +51,7 @@ def match_create(
     first_dealer: int | None = None,
     ruleset: str = rulesets.DEFAULT,
     options: Mapping[str, object] | None = None,
+    roles: frozenset[str] | None = None,
 ) -> Match:
     """Seat distinct players of the club clockwise, in the order given, for a game of ``ruleset``.
 
@@ -58,8 +59,12 @@ def match_create(
     seasons; ``first_dealer`` the id of a seated player (default: the first seat). A match
     seats as many as its ruleset says; ``options`` (already read) are completed with the ruleset's
     defaults and fixed for the match's life. Raises ``errors.InvalidSetup`` naming the first
-    field at fault.
+    field at fault. With ``roles``, the roles that may, ``user``'s role is read again first,
+    the club's members held still until the match is made (``statements.hold_role``): one
+    demoted or removed a moment before is refused (``errors.NotAllowed``).
     """
+    if roles is not None:
+        statements.check_role(statements.hold_role(club.pk, user.pk), roles)
     rules = rulesets.ruleset(ruleset)
     if not rules.min_players <= len(players) <= rules.max_players:
         raise errors.InvalidSetup(

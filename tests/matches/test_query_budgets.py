@@ -129,7 +129,8 @@ BUDGETS = {
     # RELEASE), so that a login it links to is checked under the club's lock until it is written
     "create player": 10,  # the club locked to compare the name, as a rename
     "create season": 5,
-    "create match": 14,  # its event's place in the club's feed, one statement more
+    # its event's place in the club's feed, one statement more; the role read again first
+    "create match": 15,
     "create club": 5,
     # lists
     "clubs": 3,

@@ -16,7 +16,7 @@ from accounts.idempotency import idempotent
 from matches import errors, selectors
 from matches.api import http
 from matches.api.filters import MatchFilter, StrictOrderingFilter
-from matches.api.permissions import ClubRole, requester, require_role
+from matches.api.permissions import SCOREKEEPING, ClubRole, requester, require_role
 from matches.api.serializers import matches as s
 from matches.api.views.base import location
 from matches.models import Match
@@ -74,7 +74,12 @@ class MatchViewSet(
         if club is None:
             raise errors.InvalidSetup("unknown_club", attr="club", club=club_id)
         require_role(request, club.pk)
-        match = match_services.match_create(club=club, user=requester(request), **data)
+        match = match_services.match_create(
+            club=club,
+            user=requester(request),
+            roles=SCOREKEEPING,  # read again as the match is made
+            **data,
+        )
         match = self.get_queryset().get(pk=match.pk)
         return Response(
             s.MatchSerializer(match).data,
