@@ -21,7 +21,7 @@ from django.utils.translation import gettext
 
 from clubnight import draw, errors, ratings
 from clubnight.models import Entrant, Round, RoundTable, Seating, Tournament
-from matches import events, statements
+from matches import events, selectors, statements
 from matches.errors import InvalidSetup
 from matches.models import (
     Club,
@@ -422,8 +422,14 @@ def leaderboard(
     they did not play); a withdrawn entrant keeps their row, marked ``withdrawn``. ``numbers``
     are the rounds to give, as the caller read them (all of them, read here, when None): a
     caller that names the rounds itself gives the ones it names, even if a round was drawn or
-    undone since it read them.
+    undone since it read them. Its reads are made against one snapshot
+    (``selectors.one_snapshot``): a hand recorded meanwhile counts in every column or none.
     """
+    with selectors.one_snapshot():
+        return _leaderboard(tournament, numbers)
+
+
+def _leaderboard(tournament: Tournament, numbers: Sequence[int] | None) -> list[dict[str, Any]]:
     if numbers is None:
         numbers = list(tournament.rounds.order_by("number").values_list("number", flat=True))
     by_round: dict[int, dict[int, int]] = {}

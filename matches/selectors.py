@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db import connections, router
+from django.db import connections, router, transaction
 from django.db.models import Exists, OuterRef, Prefetch, QuerySet
 
 from matches.models import (
@@ -19,6 +21,25 @@ from matches.models import (
     Season,
     SecondEntry,
 )
+
+
+@contextmanager
+def one_snapshot(using: str | None = None) -> Iterator[None]:
+    """Run the reads inside against one snapshot of the database ``using`` names (else the
+    one the router picks for reads): a table or export read in several statements then never
+    mixes the rows from before a hand was recorded with those from after it (a player's points
+    counting the hand, their round's column not yet). On PostgreSQL a read-only transaction
+    at REPEATABLE READ; inside a transaction already, or on SQLite (whose transactions here
+    take the write lock first: ``transaction_mode`` IMMEDIATE), the reads run as they come."""
+    alias = using or router.db_for_read(Match)
+    connection = connections[alias]
+    if connection.vendor != "postgresql" or connection.in_atomic_block:
+        yield
+        return
+    with transaction.atomic(using=alias):
+        with connection.cursor() as cursor:
+            cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        yield
 
 
 def clubs_visible_to(user: User | AnonymousUser) -> QuerySet[Club]:

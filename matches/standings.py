@@ -35,6 +35,7 @@ from django.utils import timezone
 from django.utils.module_loading import import_string
 from redis.exceptions import RedisError
 
+from matches import selectors
 from matches.models import (
     Club,
     Hand,
@@ -200,20 +201,23 @@ def standings(
     rows = Seat.objects.using(using).filter(scope.matches("match__"))
     if player is not None:
         rows = rows.filter(player_id=player.pk)
-    counted = {
-        line["player_id"]: line
-        for line in rows.order_by().values("player_id").annotate(**seat_figures())
-    }
     named = columns()
-    read = [
-        {**counted[line["player_id"]], **line}
-        for line in Player.objects.using(using)
-        .filter(pk__in=counted)
-        .annotate(player_id=F("pk"))
-        .values("player_id", "name")
-        .annotate(**_columns(scope, named))
-    ]
-    unconfirmed = _unconfirmed_matches(scope, player, using) if scope.marks_unconfirmed else None
+    with selectors.one_snapshot(using):  # the three reads agree on which hands are recorded
+        counted = {
+            line["player_id"]: line
+            for line in rows.order_by().values("player_id").annotate(**seat_figures())
+        }
+        read = [
+            {**counted[line["player_id"]], **line}
+            for line in Player.objects.using(using)
+            .filter(pk__in=counted)
+            .annotate(player_id=F("pk"))
+            .values("player_id", "name")
+            .annotate(**_columns(scope, named))
+        ]
+        unconfirmed = (
+            _unconfirmed_matches(scope, player, using) if scope.marks_unconfirmed else None
+        )
     ranked = Rows(
         rank(
             [

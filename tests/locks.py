@@ -60,3 +60,28 @@ def started(name: str, task: Callable[[], Any], results: dict[str, Any]) -> thre
     thread = threading.Thread(target=body, name=name)
     thread.start()
     return thread
+
+
+def paused_before(
+    marker: str, name: str, task: Callable[[], Any], results: dict[str, Any]
+) -> tuple[threading.Thread, threading.Event]:
+    """``task`` started as ``started`` starts it, stopped just before the first statement it
+    sends whose SQL contains ``marker``: the thread, and the event that lets it go on. Returns
+    once the thread has stopped there, or has ended without sending such a statement."""
+    reached, release = threading.Event(), threading.Event()
+
+    def pause(execute, sql, params, many, context):  # type: ignore[no-untyped-def]
+        if marker in sql and not reached.is_set():
+            reached.set()
+            release.wait(60)
+        return execute(sql, params, many, context)
+
+    def body() -> Any:
+        with connection.execute_wrapper(pause):
+            return task()
+
+    thread = started(name, body, results)
+    harness.wait_until(
+        lambda: reached.is_set() or not thread.is_alive(), what=f"{name} reaching {marker!r}"
+    )
+    return thread, release

@@ -450,8 +450,9 @@ class LeaderboardCSVView(CSVOnly, TournamentMixin):
         tournament = self.get_tournament()
         # the rounds read once, for the header and the rows: a round drawn or undone meanwhile
         # would otherwise give them different columns
-        numbers = list(tournament.rounds.order_by("number").values_list("number", flat=True))
-        rows = tournaments.leaderboard(tournament=tournament, numbers=numbers)
+        with selectors.one_snapshot():  # and the rows as they stood then
+            numbers = list(tournament.rounds.order_by("number").values_list("number", flat=True))
+            rows = tournaments.leaderboard(tournament=tournament, numbers=numbers)
         rounds = [f"round_{n}" for n in numbers]
         self.csv_header = [*LEADERBOARD_COLUMNS, "finished", "wins", *rounds, "withdrawn"]
         self.download = attachment(
@@ -477,14 +478,16 @@ class BoardView(TournamentMixin):
 
     def get(self, request: Request, pk: int) -> Response:
         tournament = self.get_tournament()
-        last = tournament.rounds.order_by("-number").first()
-        body = {
-            "tournament": tournament.pk,
-            "name": tournament.name,
-            "round": None if last is None else _round_data(last),
-            "reopened": tournaments.reopened_tables(tournament, last),
-            "leaderboard": tournaments.leaderboard(tournament=tournament),
-        }
+        # one snapshot: the tables' totals and the leaderboard agree on the hands recorded
+        with selectors.one_snapshot():
+            last = tournament.rounds.order_by("-number").first()
+            body = {
+                "tournament": tournament.pk,
+                "name": tournament.name,
+                "round": None if last is None else _round_data(last),
+                "reopened": tournaments.reopened_tables(tournament, last),
+                "leaderboard": tournaments.leaderboard(tournament=tournament),
+            }
         return Response(s.BoardSerializer(body).data)
 
 

@@ -8,7 +8,6 @@ nothing is written. PostgreSQL, real transactions, one thread per request.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -19,7 +18,7 @@ from django.db import connection
 from clubnight import tournaments
 from clubnight.models import Entrant, Round, Tournament
 from matches.models import Match
-from tests import harness, locks
+from tests import locks
 from tests.factories import client_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -104,29 +103,6 @@ def test_a_director_demoted_or_removed_while_their_change_waits_for_the_night_is
     assert (results["change"], written(club)) == (403, before)
 
 
-def paused_before_the_role_is_read(send: Callable[[], int], results: dict[str, int]):
-    """Start ``send`` in a thread that stops just before its request reads the requester's
-    role in the club under a lock; return the thread and the event that lets it go on, once
-    it has stopped there (or ended without reading it)."""
-    reached, release = threading.Event(), threading.Event()
-
-    def pause(execute, sql, params, many, context):
-        if "LEFT JOIN matches_membership ms" in sql and not reached.is_set():
-            reached.set()
-            release.wait(60)
-        return execute(sql, params, many, context)
-
-    def body() -> int:
-        with connection.execute_wrapper(pause):
-            return send()
-
-    thread = locks.started("create", body, results)
-    harness.wait_until(
-        lambda: reached.is_set() or not thread.is_alive(), what="the request reading the role"
-    )
-    return thread, release
-
-
 CREATIONS = {
     "a club night": lambda club, roster: (
         "/api/v1/tournaments/",
@@ -148,8 +124,11 @@ def test_a_scorekeeper_demoted_or_removed_just_before_making_a_night_or_match_is
     before = written(club)
     results: dict[str, int] = {}
 
-    thread, release = paused_before_the_role_is_read(
-        lambda: client_for(carol).post(url, body, format="json").status_code, results
+    thread, release = locks.paused_before(  # just before the role is read again
+        "LEFT JOIN matches_membership ms",
+        "create",
+        lambda: client_for(carol).post(url, body, format="json").status_code,
+        results,
     )
     try:
         assert owners_change(alice, club, carol, change) == (200 if change == "demote" else 204)
