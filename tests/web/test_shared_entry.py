@@ -308,7 +308,8 @@ def test_a_twos_declaration_made_while_another_phone_adds_a_card_is_kept(page_as
 def test_only_a_two_declared_anew_on_both_phones_is_a_clash(page_as, alice, roster):
     """A two said to stand for one card here and for another on the other phone, both since
     the version the two phones last saw, is news ("changed on another phone at the same
-    time"); the other phone only adding a meld beside a two it had declared before is not."""
+    time"); the other phone only adding a meld beside a two it had declared before is not, and
+    the two keeps what it was said anew to stand for, whichever phone said it."""
     ann, ben = roster[:2]
     match = create_match(ann.club, [ann, ben], user=alice)
     a = phone(page_as, alice)
@@ -333,6 +334,20 @@ def test_only_a_two_declared_anew_on_both_phones_is_a_clash(page_as, alice, rost
     )
     only_a_meld = merged(a, ann.pk, ben.pk, answer([["QD", "KD", "2H=JD"], ["5S"]], 2), seen)
     assert only_a_meld["result"]["clashes"] == []
+    # the two said anew here is kept beside the other phone's meld, and sent on
+    assert only_a_meld["ann"]["melds"] == [["QD", "KD", "2H=AD"], ["5S"]]
+    assert only_a_meld["pending"] == [str(ann.pk)]
+
+    # the other way round: the two said anew there, a meld added here
+    meld_here = (
+        "const shared = d.sharedOf(draft);"
+        f'shared.base["{ann.pk}"] = {{melds: [["QD", "KD", "2H=JD"]], hand: []}};'
+        f'shared.versions["{ann.pk}"] = 1;'
+        'draft.players[0].melds = [["QD", "KD", "2H=JD"], ["5S"], []];'
+    )
+    said_there = merged(a, ann.pk, ben.pk, answer([["QD", "KD", "2H=AD"]], 2), meld_here)
+    assert said_there["result"]["clashes"] == []
+    assert said_there["ann"]["melds"] == [["QD", "KD", "2H=AD"], ["5S"]]
 
 
 def test_a_card_held_down_while_another_phones_part_arrives_is_not_lost(

@@ -602,21 +602,24 @@ function clampCredit(shared, key, part) {
 // the cards this phone has not tapped yet are credited to it (`shared.ahead`), so that tapping
 // them here too counts them once. Null when each holds a card the other has not: two versions
 // of the player's cards, for the people at the table to choose from.
-function mergeField(shared, key, field, local, theirs) {
+function mergeField(shared, key, field, local, theirs, base) {
   const [mine, other] = [cardsOf(field, local), cardsOf(field, theirs)];
   if (within(mine, other)) {
     credit(shared, key, field, beyond(other, mine));
-    return field === "melds" ? declaredFrom(theirs, local) : theirs;
+    return field === "melds" ? declaredFrom(theirs, local, base) : theirs;
   }
-  if (within(other, mine)) return field === "melds" ? declaredFrom(local, theirs) : local;
+  if (within(other, mine)) return field === "melds" ? declaredFrom(local, theirs, base) : local;
   return null;
 }
 
 // The fuller version's melds, with what a two stands for said on the other phone: a meld of
-// `kept` holding every card of a meld of `other` takes that meld's declarations for the twos it
-// holds bare (a phone saying "2♥=A♦" while another adds a card: both count). A two declared
-// differently on each phone keeps the fuller version's declaration.
-function declaredFrom(kept, other) {
+// `kept` holding every card of a meld of `other` takes that meld's declaration of a two it
+// holds bare (a phone saying "2♥=A♦" while another adds a card: both count), or of a two whose
+// declaration in `kept` is still the one both phones last saw (`base`) while `other` said it
+// anew (2♥=A♦ changed to 2♥=J♦ on one phone while the other adds a meld: the change counts).
+// A two declared anew on each phone keeps the fuller version's declaration.
+function declaredFrom(kept, other, base) {
+  const before = base.flat();
   const melds = kept.map((meld) => [...meld]);
   for (const said of other) {
     const declared = said.filter((code) => code.includes("="));
@@ -624,8 +627,10 @@ function declaredFrom(kept, other) {
     const into = melds.find((meld) => meld.length && within(cardsOf("hand", said), cardsOf("hand", meld)));
     if (!into) continue;
     for (const code of declared) {
-      const at = into.indexOf(physical(code));
-      if (at >= 0) into[at] = code;
+      const at = into.findIndex((card) => physical(card) === physical(code));
+      if (at < 0 || into[at] === code) continue;
+      const bare = !into[at].includes("=");
+      if (bare || (before.includes(into[at]) && !before.includes(code))) into[at] = code;
     }
   }
   return melds;
@@ -744,7 +749,7 @@ export function adoptShared(draft, answer) {
         merged[field] = theirs;
         clashes.push(key);
       } else {
-        merged[field] = mergeField(shared, key, field, local[field], theirs);
+        merged[field] = mergeField(shared, key, field, local[field], theirs, base[field]);
         if (merged[field] === null) differs = true;
         // the same cards, but a two said to stand for one card here and for another there:
         // the other phone's answer is kept, and the screen says so, as for the ending's
