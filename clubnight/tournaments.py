@@ -21,7 +21,7 @@ from django.utils.translation import gettext
 
 from clubnight import draw, errors, ratings
 from clubnight.models import Entrant, Round, RoundTable, Seating, Tournament
-from matches import events, selectors, statements
+from matches import events, locking, selectors
 from matches.errors import InvalidSetup
 from matches.models import (
     Club,
@@ -169,8 +169,8 @@ def _hold_role(club_id: int, user: User | None, roles: frozenset[str] | None) ->
     removed while their request waited for the night is refused, and a change to the members
     arriving now waits for the change to the night. ``roles`` None: nobody is checked."""
     if roles is not None:
-        role = None if user is None else statements.hold_role(club_id, user.pk)
-        statements.check_role(role, roles)
+        role = None if user is None else locking.hold_role(club_id, user.pk)
+        locking.check_role(role, roles)
 
 
 def _between_rounds(

@@ -16,7 +16,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 import scoring
-from matches import errors, events, hands, selectors, statements
+from matches import errors, events, hands, locking, selectors
 from matches.models import (
     Club,
     Hand,
@@ -131,7 +131,7 @@ def hand_confirm(
     club = Match.objects.select_for_update().filter(pk=match_id).values_list("club", flat=True)
     club_id = club.first()
     if roles is not None and club_id is not None:
-        statements.check_role(statements.hold_role(club_id, user.pk), roles)
+        locking.check_role(locking.hold_role(club_id, user.pk), roles)
     hand = Hand.objects.filter(match_id=match_id, number=number).first()
     if hand is None:
         raise errors.NoSuchHand(number=number)

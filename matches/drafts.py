@@ -23,7 +23,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from matches import errors, statements
+from matches import errors, locking
 from matches.models import HandDraftPart, MatchStatus, Player
 from matches.services import hands as hand_services
 from scoring import Ending, rulesets
@@ -70,7 +70,7 @@ class Draft:
         }
 
 
-def _check_number(match: statements.LockedMatch, number: int) -> None:
+def _check_number(match: locking.LockedMatch, number: int) -> None:
     """A draft is of the match's next hand only: a finished match has none to come."""
     if match.status == MatchStatus.FINISHED:
         raise errors.MatchFinished(match=match.id)
@@ -79,7 +79,7 @@ def _check_number(match: statements.LockedMatch, number: int) -> None:
         raise errors.DraftNumberNotNext(number=number, played=match.hands_played, next=following)
 
 
-def _draft(match: statements.LockedMatch, number: int) -> Draft:
+def _draft(match: locking.LockedMatch, number: int) -> Draft:
     rows = HandDraftPart.objects.filter(match_id=match.id, number=number).values_list(
         "player_id", "data", "version", "by__username", "device", "updated_at", "contest"
     )
@@ -104,13 +104,13 @@ def draft_of(*, match_id: int, number: int) -> Draft:
     Raises ``errors.MatchFinished`` and ``errors.HandNumberNotNext`` (the hand was recorded
     meanwhile, maybe from another phone), and ``errors.NoSuchMatch``.
     """
-    match = statements.read_match(match_id)
+    match = locking.read_match(match_id)
     _check_number(match, number)
     return _draft(match, number)
 
 
 def _ending_data(
-    match: statements.LockedMatch, names: Mapping[int, str], data: Mapping[str, Any]
+    match: locking.LockedMatch, names: Mapping[int, str], data: Mapping[str, Any]
 ) -> dict[str, Any]:
     """The ending part as kept: an ending of the match's game, a seated player or none, and the
     game's flags that were given."""
@@ -196,7 +196,7 @@ def draft_part_save(
 
 
 def _changed(
-    match: statements.LockedMatch,
+    match: locking.LockedMatch,
     number: int,
     player_id: int | None,
     names: Mapping[int, str],
@@ -217,7 +217,7 @@ def _writable(
     player_id: int | None,
     user: User,
     part_roles: frozenset[str] | None,
-) -> tuple[statements.LockedMatch, dict[int, str]]:
+) -> tuple[locking.LockedMatch, dict[int, str]]:
     """The match, locked, and its seated players' names, once ``user`` may write the part
     (``part_roles`` as for ``draft_part_save``).
 
@@ -225,7 +225,7 @@ def _writable(
     ``errors.LiveHandInProgress``, ``errors.DraftPlayerNotSeated``, ``errors.NotOwnPart`` and
     ``errors.NotAllowed``.
     """
-    match = statements.lock_match(match_id, user.pk)
+    match = locking.lock_match(match_id, user.pk)
     if part_roles is not None and match.role is None:
         raise errors.NotAllowed()  # removed from the club while the request waited
     any_part = part_roles is None or match.role in part_roles
@@ -357,8 +357,8 @@ def draft_discard(
     ``user``'s role, read under the match's lock, is not one of ``roles`` (None: nobody is
     checked).
     """
-    match = statements.lock_match(match_id, user.pk)
-    statements.check_role(match.role, roles)
+    match = locking.lock_match(match_id, user.pk)
+    locking.check_role(match.role, roles)
     _check_number(match, number)
     if match.live_number == number:
         raise errors.LiveHandInProgress(attr="number", number=number)

@@ -22,7 +22,7 @@ from django.db import transaction
 from django.utils import timezone
 
 import scoring
-from matches import errors, statements
+from matches import errors, locking
 from matches.models import (
     Hand,
     HandDraftPart,
@@ -101,8 +101,8 @@ def _lock(match_id: int, user: User | None, roles: frozenset[str] | None) -> Mat
     if match is None:
         raise errors.NoSuchMatch(match=match_id)
     if roles is not None:
-        role = None if user is None else statements.hold_role(match.club_id, user.pk)
-        statements.check_role(role, roles)
+        role = None if user is None else locking.hold_role(match.club_id, user.pk)
+        locking.check_role(role, roles)
     return match
 
 
@@ -242,7 +242,7 @@ def live_append(
             tag = f'"{live.pk}.{first.answer["version"]}"' if state else None
             return Answer(first.status_code, first.answer, replayed=True, etag=tag)
     if roles is not None:
-        statements.check_role(statements.hold_role(match.club_id, user.pk), roles)
+        locking.check_role(locking.hold_role(match.club_id, user.pk), roles)
     if live.status != LiveStatus.PLAYING:
         raise LiveHand.DoesNotExist(f"no live hand in play on match {match_id}")
     finishing_a_recorded_number = data["type"] == "finish" and live.number <= match.hands_played

@@ -13,7 +13,7 @@ from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 import scoring
-from matches import confirmations, errors, hands, selectors, state, statements, subscribers
+from matches import confirmations, errors, hands, locking, selectors, state, statements, subscribers
 from matches.models import (
     Hand,
     HandDraftPart,
@@ -82,9 +82,9 @@ def _locked_hand(
     if match is None:  # deleted while this request waited for it (a round undone)
         raise errors.NoSuchMatch(match=match_id)
     if roles is not None:
-        statements.check_role(statements.hold_role(match.club_id, user.pk), roles)
+        locking.check_role(locking.hold_role(match.club_id, user.pk), roles)
     # read after the lock, not within its statement: that would see the drafts as they were
-    # before the wait for the lock (statements.LOCK)
+    # before the wait for the lock (locking.LOCK)
     match.has_drafts = HandDraftPart.objects.filter(match=match).exists()  # type: ignore[attr-defined]
     seats = list(match.seats.select_related("player").order_by("position"))
     last_revision = (

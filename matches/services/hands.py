@@ -6,29 +6,25 @@ with the same idempotency key gets the first answer and records nothing new.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import timedelta
 from typing import Any, cast
 
-from django.conf import settings
 from django.contrib.auth.models import User
-from django.db import connection, transaction
-from django.db.models import F, Q
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
 import scoring
-from matches import confirmations, errors, hands, state, statements, subscribers
+from matches import confirmations, errors, hands, locking, state, statements, subscribers
 from matches.models import (
     HandDraftPart,
-    IdempotencyRecord,
     Match,
     MatchStatus,
     Player,
     Seat,
 )
+from matches.services import keys
 from matches.subscribers import HandChange
 from scoring import rulesets
 from scoring.after import AfterHand, SeatState, after_hand
@@ -228,66 +224,8 @@ def _apply_after(match: Match, seats: Sequence[Seat], after: AfterHand) -> None:
         match.status, match.finished_at = MatchStatus.IN_PROGRESS, None
 
 
-def key_digest(key: str) -> str:
-    """What is kept of an Idempotency-Key: its SHA-256, in hex."""
-    return hashlib.sha256(key.encode()).hexdigest()
-
-
-def key_lock_id(match_id: int, user_id: int, key: str) -> int:
-    """The advisory lock that marks this user's submission with this key as in flight."""
-    digest = hashlib.sha256(f"{match_id}:{user_id}:{key}".encode()).digest()
-    return int.from_bytes(digest[:8], "big", signed=True)
-
-
-def _claim_key(match_id: int, user_id: int, key: str) -> None:
-    """Refuse a retry while the first submission with its key is still being recorded.
-
-    On PostgreSQL a transaction-scoped advisory lock marks the key as in flight: a second
-    request gets 409 at once instead of waiting, and the lock ends with the transaction.
-    """
-    if connection.vendor != "postgresql":
-        return  # SQLite (make run) serialises writes anyway
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT pg_try_advisory_xact_lock(%s)", [key_lock_id(match_id, user_id, key)]
-        )
-        (claimed,) = cursor.fetchone()
-    if not claimed:
-        raise errors.IdempotencyKeyInProgress()
-
-
-def _stored_hand(
-    match_id: int, user: User, key: str, fingerprint: str, *, locked: bool
-) -> hands.RecordedHand | None:
-    """The hand ``user`` first recorded under ``key``, if its record has not expired. Records
-    kept before keys were per user have no user and answer anyone.
-
-    Expired records of the match are deleted only once the match is ``locked``: a request
-    that deleted one before it queued for the match held that row while the request holding
-    the match came to delete it too, and each waited for the other (a deadlock, a 503).
-    """
-    cutoff = timezone.now() - timedelta(seconds=settings.IDEMPOTENCY_KEY_TTL_SECONDS)
-    if locked:
-        IdempotencyRecord.objects.filter(match_id=match_id, created_at__lt=cutoff).delete()
-    stored = (
-        IdempotencyRecord.objects.filter(
-            match_id=match_id, key=key_digest(key), created_at__gte=cutoff
-        )
-        .filter(Q(user=user) | Q(user__isnull=True))
-        .order_by(F("user").asc(nulls_last=True))
-        .first()
-    )
-    if stored is None:
-        return None
-    if stored.fingerprint != fingerprint:
-        raise errors.IdempotencyKeyReused()
-    # records kept before the answer's status was kept beside it carry it in the answer
-    agreed = stored.agreed or bool(stored.response.get("agreed"))
-    return hands.RecordedHand.from_json(stored.response, replayed=True, agreed=agreed)
-
-
 def _next_hand(
-    match: statements.LockedMatch,
+    match: locking.LockedMatch,
     rules: Rules,
     entry: HandEntry,
     ruling: scoring.HandRuling,
@@ -338,7 +276,7 @@ def _next_hand(
 
 
 def _recorded(
-    match: statements.LockedMatch, new: statements.NewHand, written: statements.Written, user: User
+    match: locking.LockedMatch, new: statements.NewHand, written: statements.Written, user: User
 ) -> hands.RecordedHand:
     """The hand just written, with its match as it now stands, from what was written."""
     names = {seat.player: seat.name for seat in match.seats}
@@ -422,14 +360,14 @@ def hand_record(
     """
     if idempotency_key:
         # A retry of a committed submission is answered at once, however many arrive together.
-        stored = _stored_hand(match_id, user, idempotency_key, fingerprint, locked=False)
+        stored = keys.stored_hand(match_id, user, idempotency_key, fingerprint, locked=False)
         if stored is not None:
             return stored
-        _claim_key(match_id, user.pk, idempotency_key)
-    match = statements.lock_match(match_id, user.pk)  # 404 if deleted meanwhile
-    statements.check_role(match.role, roles)
+        keys.claim(match_id, user.pk, idempotency_key)
+    match = locking.lock_match(match_id, user.pk)  # 404 if deleted meanwhile
+    locking.check_role(match.role, roles)
     if idempotency_key:
-        stored = _stored_hand(match_id, user, idempotency_key, fingerprint, locked=True)
+        stored = keys.stored_hand(match_id, user, idempotency_key, fingerprint, locked=True)
         if stored is not None:
             return stored
     rules = _rules(match.ruleset, match.options)
@@ -446,7 +384,7 @@ def hand_record(
             user=user,
             device=device,
         )
-        _keep_answer(match_id, user, idempotency_key, fingerprint, agreed)
+        keys.keep_answer(match_id, user, idempotency_key, fingerprint, agreed)
         return agreed
     if match.status == MatchStatus.FINISHED:
         raise errors.MatchFinished(match=match_id)
@@ -464,20 +402,5 @@ def hand_record(
     subscribers.after_hand(
         HandChange("recorded", new.number, recorded.match, was_finished=False, hand=recorded)
     )
-    _keep_answer(match_id, user, idempotency_key, fingerprint, recorded)
+    keys.keep_answer(match_id, user, idempotency_key, fingerprint, recorded)
     return recorded
-
-
-def _keep_answer(
-    match_id: int, user: User, key: str | None, fingerprint: str, recorded: hands.RecordedHand
-) -> None:
-    """Keep the answer under the user's Idempotency-Key, if the submission has one."""
-    if key:
-        IdempotencyRecord.objects.create(
-            match_id=match_id,
-            user=user,
-            key=key_digest(key),
-            fingerprint=fingerprint,
-            response=recorded.to_json(),
-            agreed=recorded.agreed,
-        )

@@ -8,7 +8,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext
 
-from matches import errors, events, state, statements
+from matches import errors, events, locking, state
 from matches.models import (
     Club,
     Match,
@@ -60,11 +60,11 @@ def match_create(
     seats as many as its ruleset says; ``options`` (already read) are completed with the ruleset's
     defaults and fixed for the match's life. Raises ``errors.InvalidSetup`` naming the first
     field at fault. With ``roles``, the roles that may, ``user``'s role is read again first,
-    the club's members held still until the match is made (``statements.hold_role``): one
+    the club's members held still until the match is made (``locking.hold_role``): one
     demoted or removed a moment before is refused (``errors.NotAllowed``).
     """
     if roles is not None:
-        statements.check_role(statements.hold_role(club.pk, user.pk), roles)
+        locking.check_role(locking.hold_role(club.pk, user.pk), roles)
     rules = rulesets.ruleset(ruleset)
     if not rules.min_players <= len(players) <= rules.max_players:
         raise errors.InvalidSetup(

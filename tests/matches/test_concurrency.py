@@ -27,7 +27,7 @@ from matches.models import (
     Season,
     Seat,
 )
-from matches.services import hands as hand_services
+from matches.services import keys
 from tests import locks
 from tests.factories import client_for, full_packs, make_user, record, start_match, went_out
 
@@ -134,7 +134,7 @@ def test_a_retry_while_the_first_is_still_running_gets_409_and_records_nothing(c
         first.execute("BEGIN")
         first.execute(
             "SELECT pg_advisory_xact_lock(%s)",
-            [hand_services.key_lock_id(match["id"], carol.pk, "slow-network")],
+            [keys.key_lock_id(match["id"], carol.pk, "slow-network")],
         )
         retry = record(client_for(carol), match["id"], body, HTTP_IDEMPOTENCY_KEY="slow-network")
         assert retry.status_code == 409

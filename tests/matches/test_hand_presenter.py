@@ -15,7 +15,7 @@ from rest_framework.renderers import JSONRenderer
 from matches import hands, selectors, state
 from matches.api.serializers.hands import HandSerializer, HandWithMatchSerializer
 from matches.models import Event, Hand, IdempotencyRecord, Season
-from matches.services.hands import key_digest
+from matches.services.keys import key_digest
 from tests.factories import full_packs, record, start_match, went_out, whole_pack_out
 
 

@@ -110,7 +110,7 @@ BUDGETS = {
     "rename season": 5,
     "replace season": 5,
     # access; match and seats locked, then read once the lock is held (a statement each, so that
-    # the read sees every write committed before the lock: matches/statements.py); the hand, its
+    # the read sees every write committed before the lock: matches/locking.py); the hand, its
     # results, the seats, the match and the revision written in one statement each; then its
     # event (the outbox): its place in the club's feed and the event, one statement each, and a
     # read of the club's webhooks: +3 on every write below.

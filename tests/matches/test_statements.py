@@ -1,9 +1,9 @@
 """The hand path's SQL on PostgreSQL: one locked read, one write a table, all prepared.
 
-matches/statements.py locks a match with its seats in one statement and writes a recorded
-hand's rows with one plain statement a table; the database settings bind values on the server,
-so that psycopg prepares busy statements after ``prepare_threshold`` runs. The same statements
-run on make run's SQLite (tests/matches/test_embedded_database.py).
+matches/locking.py locks a match with its seats in one statement, and matches/statements.py
+writes a recorded hand's rows with one plain statement a table; the database settings bind
+values on the server, so that psycopg prepares busy statements after ``prepare_threshold``
+runs. The same statements run on make run's SQLite (tests/matches/test_embedded_database.py).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from matches import errors, statements
+from matches import errors, locking, statements
 from matches.models import Hand, HandResult, HandRevision, Match, Seat
 from tests.factories import record, start_match, went_out
 
@@ -156,7 +156,7 @@ def test_a_hands_writes_keep_their_exact_values(club, roster, carol):
         entry={"é": "ü", "n": [1, 2]},
     )
     with transaction.atomic():
-        statements.lock_match(match.pk)
+        locking.lock_match(match.pk)
         written = statements.write_hand(new)
 
     assert written == (1, at, at)
@@ -188,9 +188,9 @@ def test_the_locked_read_gives_the_match_and_its_seats_in_order(club, roster, ca
         for i, p in enumerate(reversed(roster[:3]))
     )
     with transaction.atomic():
-        locked = statements.lock_match(match.pk)
+        locked = locking.lock_match(match.pk)
         with pytest.raises(errors.NoSuchMatch):
-            statements.lock_match(match.pk + 1000)
+            locking.lock_match(match.pk + 1000)
     assert (locked.club, locked.table, locked.first_dealer, locked.created_by) == (
         club.pk,
         "T1",
