@@ -87,7 +87,7 @@ def event_written(sender: Any, *, event: Event, **kwargs: Any) -> None:
                 type=event.type,
                 payload=_payload(event.type, event.created_at, event.data, event),
             )
-            tasks.queue(delivery)
+            tasks.queue_new(delivery, event.club_id)
 
 
 def _lock_club(club_id: int) -> None:

@@ -101,9 +101,36 @@ def queue(delivery: Delivery, at: Any = None) -> None:
     Delivery.objects.filter(pk=delivery.pk).update(task_id=delivery.task_id, queued_for=run_after)
 
 
+def queue_new(delivery: Delivery, club_id: int) -> None:
+    """Queue a new delivery's first attempt, unless its club already has CLUB_IN_FLIGHT
+    attempts running or queued to run now: then it waits (WAITING), with no task, until an
+    attempt of the club ends (``_wake_next``) or a sweep wakes it.
+
+    Without that cap, a club's backlog (hundreds of deliveries written while no worker ran, or
+    while its receivers were slow) sat on the queue ahead of every other club's new deliveries:
+    the queue takes tasks in the order they are due, and each of the backlog's was taken up
+    once, found the club full and put to wait, one at a time, while the other clubs' messages
+    waited behind them for a minute or more. The caller writes the delivery in the event's
+    transaction, which holds the club's row (the event's place in the feed): two events of the
+    club count one after the other."""
+    now = timezone.now()
+    ahead = (
+        Delivery.objects.filter(endpoint__club_id=club_id, status=DeliveryStatus.PENDING)
+        .exclude(task_id__in=("", WAITING))
+        .filter(Q(leased_until__gt=now) | Q(leased_until__isnull=True, queued_for__lte=now))
+    )
+    if ahead.count() >= CLUB_IN_FLIGHT:
+        delivery.task_id, delivery.queued_for = WAITING, None
+        Delivery.objects.filter(pk=delivery.pk).update(task_id=WAITING, queued_for=None)
+        return
+    queue(delivery)
+
+
 def _hold_club(club_id: int) -> None:
     """Lock the club's row until the transaction ends: its attempts' places are counted and
-    given one at a time. ``NO KEY UPDATE``: hands recorded for the club meanwhile do not wait."""
+    given one at a time. ``NO KEY UPDATE``: a write that only refers to the club (a member
+    joining, a match seated) does not wait for it; a write with an event (a hand recorded, a
+    match started) does, for a moment: its place in the club's feed updates the same row."""
     no_key = connection.features.has_select_for_no_key_update
     Club.objects.select_for_update(no_key=no_key).filter(pk=club_id).exists()
 

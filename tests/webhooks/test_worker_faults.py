@@ -29,7 +29,7 @@ from tests import harness
 from tests.database import server_url
 from tests.factories import client_for
 from tests.matches.test_workers import server_env
-from webhooks import services
+from webhooks import services, tasks
 from webhooks.models import Attempt, Delivery, Endpoint
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -371,6 +371,46 @@ def test_a_clubs_backlog_waits_without_going_round_the_queue(club, bobs_club, re
         )
     assert len(backlog_tasks()) == settled  # three sweeps later, no task more for the backlog
     assert len(dead.ids) == 2
+
+
+def test_a_backlog_written_while_no_worker_ran_is_not_queued_ahead_of_other_clubs(
+    club, bobs_club, receivers, workers
+):
+    """A club's webhooks, known to answer, whose receivers now hang, and 180 deliveries
+    written while no worker ran (a deploy, a crash); then one event of another club. Before,
+    each delivery was queued as it was written: the worker took up the whole backlog, one task
+    at a time, before the other club's message, which waited a minute or more. Now a club has
+    at most its places' worth of attempts on the queue; the rest wait, with no task, to be
+    woken as attempts end."""
+    dead, alive = receivers(10_000), receivers(0)
+    Endpoint.objects.bulk_create(
+        Endpoint(
+            club=club, url=f"{dead.url}?{i}", events=["match.started"], succeeded_at=timezone.now()
+        )
+        for i in range(3)
+    )
+    for match in range(60):
+        events.write(club_id=club.pk, type=EventType.MATCH_STARTED, data={"match": match})
+    hook = Endpoint.objects.create(club=bobs_club, url=alive.url, events=["match.started"])
+    events.write(club_id=bobs_club.pk, type=EventType.MATCH_STARTED, data={"match": 0})
+    backlog = {
+        str(pk) for pk in Delivery.objects.filter(endpoint__club=club).values_list("pk", flat=True)
+    }
+    assert len(backlog) == 180
+
+    workers()
+    harness.wait_until(
+        lambda: Delivery.objects.filter(endpoint=hook, status="succeeded").exists(),
+        what="the other club's message",
+    )
+
+    deliver = DBTaskResult.objects.filter(task_path="webhooks.tasks.deliver")
+    queued = [task for task in deliver if str(task.args_kwargs["args"][0]) in backlog]
+    # the club's places' worth, and what a sweep woke before those attempts began: not the
+    # backlog, which waits with no task
+    assert len(queued) <= 2 * tasks.CLUB_IN_FLIGHT
+    waiting = Delivery.objects.filter(endpoint__club=club, task_id=tasks.WAITING).count()
+    assert waiting >= len(backlog) - 2 * tasks.CLUB_IN_FLIGHT
 
 
 def test_a_hanging_webhook_holds_one_of_its_clubs_places_not_both(club, receivers, workers):
