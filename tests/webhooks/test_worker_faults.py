@@ -19,6 +19,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import psycopg
 import pytest
 from django.core.management import CommandError, call_command
+from django.db import transaction
 from django.utils import timezone
 from django_tasks.base import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
@@ -359,12 +360,15 @@ def test_a_clubs_backlog_waits_without_going_round_the_queue(club, bobs_club, re
     settled = len(backlog_tasks())
     theirs = Delivery.objects.filter(endpoint=hook)
     for match in range(3):  # each message after the first needs a sweep: its task is lost
-        events.write(club_id=bobs_club.pk, type=EventType.MATCH_STARTED, data={"match": match})
-        if match:
-            lost = theirs.latest("pk")
-            DBTaskResult.objects.filter(pk=lost.task_id).delete()
-            a_minute_ago = timezone.now() - timedelta(minutes=1)
-            theirs.filter(pk=lost.pk).update(queued_for=a_minute_ago, next_attempt_at=a_minute_ago)
+        with transaction.atomic():  # lost before a worker can take it
+            events.write(club_id=bobs_club.pk, type=EventType.MATCH_STARTED, data={"match": match})
+            if match:
+                lost = theirs.latest("pk")
+                DBTaskResult.objects.filter(pk=lost.task_id).delete()
+                a_minute_ago = timezone.now() - timedelta(minutes=1)
+                theirs.filter(pk=lost.pk).update(
+                    queued_for=a_minute_ago, next_attempt_at=a_minute_ago
+                )
         harness.wait_until(
             lambda count=match + 1: theirs.filter(status="succeeded").count() == count,
             what=f"the other club's message {match + 1}",
