@@ -41,12 +41,14 @@ class DraftPart:
     device: str
     at: datetime.datetime
     contest: Mapping[str, Any] | None = None
+    declined: Mapping[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         stamp = {"version": self.version, "by": self.by, "device": self.device, "at": self.at}
         if self.player is None:
             return {**self.data, **stamp}
-        return {"player": self.player, **self.data, **stamp, "contest": self.contest}
+        offers = {"contest": self.contest, "declined": self.declined}
+        return {"player": self.player, **self.data, **stamp, **offers}
 
 
 @dataclass(frozen=True)
@@ -80,8 +82,9 @@ def _check_number(match: locking.LockedMatch, number: int) -> None:
 
 
 def _draft(match: locking.LockedMatch, number: int) -> Draft:
+    columns = ("player_id", "data", "version", "by__username", "device", "updated_at")
     rows = HandDraftPart.objects.filter(match_id=match.id, number=number).values_list(
-        "player_id", "data", "version", "by__username", "device", "updated_at", "contest"
+        *columns, "contest", "declined"
     )
     parts = [DraftPart(*row) for row in rows if row[1]]  # a discarded part is kept empty
     positions = {seat.player: seat.position for seat in match.seats}
@@ -321,15 +324,35 @@ def draft_contest_drop(
     number: int,
     player_id: int,
     user: User,
+    device: str = "",
+    expected_version: int | None = None,
     part_roles: frozenset[str] | None = None,
 ) -> Draft:
-    """Withdraw the version offered beside a player's part: the part as written is kept (the
-    choice made on either phone). Withdrawing a contest that is no longer there changes
-    nothing. Raises as ``draft_part_save`` does for who may write the part."""
-    match, _ = _writable(match_id, number, player_id, user, part_roles)
-    HandDraftPart.objects.filter(
-        match_id=match_id, number=number, player_id=player_id, contest__isnull=False
-    ).update(contest=None)
+    """Keep a player's part as written over the version offered beside it (the choice made on
+    either phone): the offer is withdrawn and the part moves to its next version, its cards,
+    ``by``, ``device`` and ``at`` as they were, with a record of the choice (``declined``: the
+    version kept, who kept it and from which device). A write of the part from the version
+    kept, racing the choice, is then refused (``errors.DraftChanged``), so that of two phones
+    choosing at once exactly one choice counts; and the phone that offered the other version
+    learns that it was declined however far the part has moved on since. Withdrawing a contest
+    that is no longer there changes nothing.
+
+    ``expected_version``: the part's version the choice was made on; None, not checked.
+    Raises ``errors.DraftChanged`` (with the draft as it stands) when the part has left it,
+    and as ``draft_part_save`` does for who may write the part.
+    """
+    match, names = _writable(match_id, number, player_id, user, part_roles)
+    current = HandDraftPart.objects.filter(
+        match_id=match_id, number=number, player_id=player_id
+    ).first()
+    version = 0 if current is None or not current.data else current.version
+    if expected_version is not None and expected_version != version:
+        _changed(match, number, player_id, names, version)
+    if current is not None and current.contest is not None:
+        current.declined = {"version": version, "by": user.get_username(), "device": device}
+        current.contest, current.version = None, version + 1
+        # the part's `at` stays when its cards were written
+        current.save(update_fields=["contest", "declined", "version"])
     return _draft(match, number)
 
 
@@ -368,5 +391,6 @@ def draft_discard(
         by=user,
         device=device,
         contest=None,
+        declined=None,
         updated_at=timezone.now(),
     )

@@ -521,6 +521,13 @@ class HandDraftPart(models.Model):
         'one for a choice: {"melds", "hand", "by", "device", "version"} (the part\'s version it '
         "differs from); null when none. A write of the part or its withdrawal settles it.",
     )
+    declined = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="The last version offered beside this part that a phone declined, keeping the "
+        'part as written: {"version", "by", "device"} (the part\'s version kept, which the '
+        "withdrawal moved on by one); null when none.",
+    )
 
     class Meta:
         ordering = ["match", "number", "id"]
@@ -553,7 +560,11 @@ class HandDraftPart(models.Model):
         lays the old cards over another phone's.
         """
         cls.objects.filter(match_id=match_id, number__gte=first).update(
-            data={}, version=F("version") + 1, contest=None, updated_at=timezone.now()
+            data={},
+            version=F("version") + 1,
+            contest=None,
+            declined=None,
+            updated_at=timezone.now(),
         )
 
 

@@ -161,6 +161,10 @@ ENTRY_SENTENCES: dict[str, Any] = {
     "versions_kept_elsewhere": _(
         "The other phone kept its version of the cards of %(name)s: it is shown here now."
     ),
+    "versions_kept_yours": _(
+        "The other phone chose this phone's version of the cards of %(name)s: it is shown "
+        "here again."
+    ),
     "start_again": _("Start the hand again"),
     "start_again_title": _("Start hand %(n)s again?"),
     "start_again_confirm": _(

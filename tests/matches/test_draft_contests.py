@@ -76,7 +76,8 @@ def test_writing_the_part_settles_the_choice(as_carol, as_alice, match, roster):
 
 
 def test_withdrawing_keeps_the_part_as_written(as_carol, as_alice, match, roster):
-    """Either phone keeps the written version: DELETE withdraws the other; twice is harmless."""
+    """Either phone keeps the written version: DELETE withdraws the other, and the part moves
+    to its next version with the same cards; twice is harmless."""
     ann = roster[0].pk
     written(as_carol, match, ann)
     as_alice.put(
@@ -85,9 +86,79 @@ def test_withdrawing_keeps_the_part_as_written(as_carol, as_alice, match, roster
     dropped = as_carol.delete(contest_url(match["id"], ann))
     assert dropped.status_code == 200
     part = part_of(dropped, ann)
-    assert (part["melds"], part["version"], part["contest"]) == ([["6H", "7H", "8H"]], 1, None)
+    assert (part["melds"], part["version"], part["contest"]) == ([["6H", "7H", "8H"]], 2, None)
+    assert (part["declined"]["version"], part["declined"]["by"]) == (1, "carol")
     again = as_alice.delete(contest_url(match["id"], ann))
-    assert again.status_code == 200 and part_of(again, ann)["contest"] is None
+    assert again.status_code == 200
+    assert (part_of(again, ann)["contest"], part_of(again, ann)["version"]) == (None, 2)
+
+
+def drop(client, match, player, version):
+    return client.delete(f"{contest_url(match['id'], player)}?version={version}")
+
+
+def test_a_write_racing_the_choice_to_keep_the_part_is_refused(as_carol, as_alice, match, roster):
+    """Carol's phone keeps the part as written while Alice's keeps her own version from the
+    same version: the first choice counts, the second is refused with the draft, whichever
+    comes first, so that both phones end on one version and the other one learns it lost."""
+    ann = roster[0].pk
+    written(as_carol, match, ann)
+    assert offer(as_alice, match, ann).status_code == 200
+    assert drop(as_carol, match, ann, 1).status_code == 200
+    late = put_player(as_alice, match["id"], ann, {**ANN_ON_ALICES_PHONE, "version": 1})
+    assert late.status_code == 409 and codes(late) == ["draft_changed"]
+    seen = next(p for p in late.json()["draft"]["players"] if p["player"] == ann)
+    assert (seen["melds"], seen["version"], seen["declined"]["version"]) == (
+        ANN_ON_CAROLS_PHONE["melds"],
+        2,
+        1,
+    )
+
+
+def test_keeping_the_part_after_the_other_version_was_written_is_refused(
+    as_carol, as_alice, match, roster
+):
+    ann = roster[0].pk
+    written(as_carol, match, ann)
+    assert offer(as_alice, match, ann).status_code == 200
+    kept = put_player(as_alice, match["id"], ann, {**ANN_ON_ALICES_PHONE, "version": 1})
+    assert kept.status_code == 200
+    late = drop(as_carol, match, ann, 1)
+    assert late.status_code == 409 and codes(late) == ["draft_changed"]
+    part = HandDraftPart.objects.get(player_id=ann)
+    assert (part.data["melds"], part.version, part.declined) == (
+        ANN_ON_ALICES_PHONE["melds"],
+        2,
+        None,
+    )
+
+
+def test_the_record_of_a_declined_version_outlasts_later_writes(as_carol, as_alice, match, roster):
+    """Carol keeps the part and sends the card she tapped while choosing: the phone that
+    offered the other version still reads that its offer was declined, and from which
+    version."""
+    ann = roster[0].pk
+    written(as_carol, match, ann)
+    assert offer(as_alice, match, ann).status_code == 200
+    assert drop(as_carol, match, ann, 1).status_code == 200
+    further = {"melds": [["6H", "7H", "8H", "9H"]], "hand": ["KC"], "version": 2}
+    assert put_player(as_carol, match["id"], ann, further).status_code == 200
+    part = part_of(as_alice.get(draft_url(match["id"])), ann)
+    assert (part["version"], part["declined"]["version"], part["declined"]["by"]) == (
+        3,
+        1,
+        "carol",
+    )
+    assert as_carol.delete(draft_url(match["id"])).status_code == 204
+    assert HandDraftPart.objects.filter(declined__isnull=False).count() == 0
+
+
+def test_a_version_to_keep_that_is_no_number_is_refused(as_carol, match, roster):
+    ann = roster[0].pk
+    written(as_carol, match, ann)
+    refused = as_carol.delete(f"{contest_url(match['id'], ann)}?version=first")
+    assert refused.status_code == 400 and codes(refused) == ["invalid"]
+    assert refused.json()["errors"][0]["attr"] == "version"
 
 
 def test_a_contest_of_a_version_the_part_has_left_is_refused(as_carol, as_alice, match, roster):
@@ -142,13 +213,10 @@ def test_a_contest_leaves_who_wrote_the_part_and_when(as_carol, as_alice, match,
     offered = part_of(offer(as_alice, match, ann), ann)
     dropped = part_of(as_alice.delete(contest_url(match["id"], ann)), ann)
     for seen in (offered, dropped):
-        assert (seen["at"], seen["by"], seen["device"], seen["version"]) == (
-            part["at"],
-            "carol",
-            part["device"],
-            1,
-        )
+        assert (seen["at"], seen["by"], seen["device"]) == (part["at"], "carol", part["device"])
     assert offered["contest"]["by"] == "alice"
+    # the withdrawal moves the version on (a write racing it is refused), and names who kept it
+    assert (offered["version"], dropped["version"], dropped["declined"]["by"]) == (1, 2, "alice")
 
 
 def test_a_contest_of_a_part_never_written_says_so(as_alice, match, roster):

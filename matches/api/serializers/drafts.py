@@ -96,6 +96,19 @@ class HandDraftPlayerRequestSerializer(serializers.Serializer):
         }
 
 
+class HandDraftContestDropQuerySerializer(serializers.Serializer):
+    """Which version of the part is kept over the version offered beside it."""
+
+    version = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=LARGEST_VERSION,
+        help_text="The part's version as you last read it, the one you keep. If the part has "
+        "changed since (another phone chose, or wrote it), nothing is kept: 409 "
+        "`draft_changed`, with the draft as it now stands. Left out, not checked.",
+    )
+
+
 class _DraftStampSerializer(serializers.Serializer):
     version = serializers.IntegerField(help_text="The part's version: send it back to change it.")
     by = serializers.CharField(
@@ -119,6 +132,15 @@ class HandDraftContestSerializer(serializers.Serializer):
     version = serializers.IntegerField(help_text="The part's version it differs from.")
 
 
+class HandDraftDeclinedSerializer(serializers.Serializer):
+    version = serializers.IntegerField(
+        help_text="The part's version kept over the version offered beside it (the part then "
+        "moved to the next version)."
+    )
+    by = serializers.CharField(help_text="Who kept it (username).")
+    device = serializers.CharField(help_text="The device it was kept from; empty if unknown.")
+
+
 class HandDraftPlayerPartSerializer(_DraftStampSerializer):
     player = serializers.IntegerField(help_text="The player's id.")
     melds = serializers.ListField(
@@ -130,6 +152,12 @@ class HandDraftPlayerPartSerializer(_DraftStampSerializer):
         allow_null=True,
         help_text="Another phone's different version of these cards, offered for a choice "
         "(PUT …/contest/); null when none. Writing the part, or DELETE …/contest/, settles it.",
+    )
+    declined = HandDraftDeclinedSerializer(
+        allow_null=True,
+        help_text="The last version offered beside these cards that a phone declined, keeping "
+        "the part as written (DELETE …/contest/), kept until another is: the phone that "
+        "offered it learns so however far the part has moved on since. Null when none.",
     )
 
 

@@ -182,8 +182,8 @@ class HandDraftContestView(DraftMixin):
     A phone whose cards for the player differ from the part (each holding a card the other has
     not) sends its version here instead of over the part, so that every phone at the table
     shows both and the choice can be made on any of them: writing the part (either version, or
-    a third) settles it, and so does ``DELETE`` (the part as written is kept). Who may: as for
-    the part itself.
+    a third) settles it, and so does ``DELETE`` (the part as written is kept, and its version
+    moves on, so that a write racing the choice is refused). Who may: as for the part itself.
     """
 
     serializer_class = s.HandDraftPlayerRequestSerializer  # type: ignore[assignment]
@@ -214,16 +214,20 @@ class HandDraftContestView(DraftMixin):
     @extend_schema(
         request=None,
         responses={200: s.HandDraftSerializer, 409: WRITE_CONFLICT},
-        parameters=[http.ETAG_DRAFT],
+        parameters=[s.HandDraftContestDropQuerySerializer, http.ETAG_DRAFT],
     )
     def delete(self, request: Request, match_pk: int, number: int, player: int) -> Response:
         access = self.access(match_pk)
+        query = s.HandDraftContestDropQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
         return answer(
             drafts.draft_contest_drop(
                 match_id=access.match_id,
                 number=number,
                 player_id=player,
                 user=requester(request),
+                device=http.device(request),
+                expected_version=query.validated_data.get("version"),
                 part_roles=SCOREKEEPING,
             )
         )

@@ -471,7 +471,12 @@ export function sharedOf(draft) {
   draft.shared.conflicts ??= {};
   draft.shared.ahead ??= {};
   draft.shared.contested ??= {}; // what this phone offered beside a part: {version, data}
-  draft.shared.drops ??= {}; // offers beside parts to withdraw on the server
+  draft.shared.drops ??= {}; // offers beside parts to withdraw on the server: the version kept
+  for (const key of Object.keys(draft.shared.drops)) {
+    // saved before a withdrawal named the version it keeps: the one last seen here
+    if (draft.shared.drops[key] === true) draft.shared.drops[key] = draft.shared.versions[key] ?? 0;
+  }
+  draft.shared.chosen ??= {}; // a choice made here not yet answered: {version, own, picked}
   return draft.shared;
 }
 
@@ -542,7 +547,10 @@ function setPart(draft, key, data) {
 export function pendingParts(draft) {
   const shared = sharedOf(draft);
   const keys = [...(draft.ending ? [ENDING_PART] : []), ...draft.players.map((p) => String(p.id))];
-  return keys.filter((key) => !shared.conflicts[key] && !sameJson(partData(draft, key), shared.base[key] ?? emptyPart(draft, key)));
+  // a part whose offer this phone withdraws is written once the withdrawal is answered, from
+  // the version it moved the part to
+  return keys.filter((key) => !shared.conflicts[key] && !(key in shared.drops)
+    && !sameJson(partData(draft, key), shared.base[key] ?? emptyPart(draft, key)));
 }
 
 // The parts of an API draft answer, by key, as {data, version, by}.
@@ -554,7 +562,8 @@ export function partsOfAnswer(answer) {
   }
   for (const part of answer.players ?? []) {
     parts[String(part.player)] = {
-      data: { melds: part.melds, hand: part.hand }, version: part.version, by: part.by, contest: part.contest ?? null,
+      data: { melds: part.melds, hand: part.hand }, version: part.version, by: part.by,
+      contest: part.contest ?? null, declined: part.declined ?? null,
     };
   }
   return parts;
@@ -680,11 +689,14 @@ function unsentOf(key, local, base) {
 // answers, one value each, take the other phone's when both phones changed the same one
 // differently. Returns {changed, clashes, restarted}: whether the draft changed, the keys of
 // the parts where an ending's answer of this phone's gave way, and whether the hand was
-// started again on another phone (parts shared before are gone); the screen says so.
+// started again on another phone (parts shared before are gone), and `kept`: the players
+// whose cards another phone's choice between two versions replaced here, [{key, whose}],
+// `whose` "theirs" (it kept its own version) or "yours" (it chose this phone's, while this
+// phone had chosen the other's); the screen says so.
 export function adoptShared(draft, answer) {
   const shared = sharedOf(draft);
   const clashes = [];
-  const kept = []; // players whose version offered from here the other phone declined
+  const kept = [];
   let changed = false;
   let restarted = false;
   const parts = partsOfAnswer(answer);
@@ -707,9 +719,10 @@ export function adoptShared(draft, answer) {
   for (const [key, part] of Object.entries(parts)) {
     if (key !== ENDING_PART && !draft.players.some((p) => String(p.id) === key)) continue;
     if (key !== ENDING_PART) {
-      const outcome = adoptOffer(draft, shared, key, part);
+      const outcome = overtaken(draft, shared, key, part) ?? adoptOffer(draft, shared, key, part);
       changed ||= outcome !== null;
-      if (outcome === "declined") kept.push(key);
+      if (outcome === "declined") kept.push({ key, whose: "theirs" });
+      if (outcome === "yours") kept.push({ key, whose: "yours" });
     }
     if (part.version <= (shared.versions[key] ?? 0)) continue;
     const base = shared.base[key] ?? emptyPart(draft, key);
@@ -771,11 +784,37 @@ export function adoptShared(draft, answer) {
   return { changed, clashes: [...new Set(clashes)], restarted, kept };
 }
 
+// A part as it stands in the draft taken here whole, over this phone's cards: the choice
+// between two versions of it was made on another phone. Nothing of it waits to be sent.
+function takeKept(draft, shared, key, part) {
+  for (const held of [shared.conflicts, shared.contested, shared.drops, shared.chosen, shared.ahead]) delete held[key];
+  shared.base[key] = { melds: part.data.melds, hand: part.data.hand };
+  shared.versions[key] = part.version;
+  const before = Array.isArray(shared.by[key]) ? shared.by[key] : [];
+  shared.by[key] = [...new Set([...before, part.by ?? ""])];
+  setPart(draft, key, shared.base[key]);
+}
+
+// A choice made here between two versions of a player's cards, not answered yet, overtaken:
+// the part moved on from the version it was made on, so another phone chose first (or wrote
+// the part meanwhile), and the server refuses this phone's choice. The part as it stands is
+// taken here. Returns null (no such choice), "agreed" (the other phone chose the same),
+// "yours" (it chose this phone's version, this phone the other's) or "declined" (it kept its
+// own).
+function overtaken(draft, shared, key, part) {
+  const choice = shared.chosen[key];
+  if (!choice || part.version <= choice.version) return null;
+  takeKept(draft, shared, key, part);
+  if (sameCards(part.data, choice.picked)) return "agreed";
+  return sameCards(part.data, choice.own) ? "yours" : "declined";
+}
+
 // A version of a player's cards offered beside their part by another phone (the part's
 // `contest`, PUT …/contest/), or the end of one: the two versions shown here too, so that the
 // choice can be made on this phone as on the other; gone again once it is made anywhere.
 // Returns null (nothing changed here), "shown", "gone" or "declined": this phone's own offer
-// was withdrawn on the other phone, which kept the part as written, and so this phone takes it.
+// was declined on another phone, which kept the part as written (the part's `declined` names
+// the version of the offer), and so this phone takes the part, however far it moved since.
 function adoptOffer(draft, shared, key, part) {
   const offer = part.contest;
   const here = shared.conflicts[key];
@@ -801,12 +840,10 @@ function adoptOffer(draft, shared, key, part) {
     delete shared.conflicts[key];
     return "gone";
   }
-  if (here?.origin === "here" && mine && part.version === mine.version && part.version === (shared.versions[key] ?? 0)) {
-    // the part unchanged and this phone's offer gone: the other phone kept the part as written
-    delete shared.conflicts[key];
-    delete shared.contested[key];
-    delete shared.ahead[key];
-    setPart(draft, key, { ...(shared.base[key] ?? emptyPart(draft, key)) });
+  if (here?.origin === "here" && mine && part.declined?.version === mine.version) {
+    // the other phone kept the part as written over this phone's offer (DELETE …/contest/):
+    // taken here as it now stands, with whatever was tapped there since
+    takeKept(draft, shared, key, part);
     return "declined";
   }
   return null;
@@ -837,6 +874,7 @@ export function markDropped(draft, key) {
   const shared = sharedOf(draft);
   delete shared.drops[key];
   delete shared.contested[key];
+  delete shared.chosen[key];
 }
 
 // The parts whose cards differ between this phone and another: [{key, mine, theirs, by}],
@@ -851,17 +889,25 @@ export const conflicts = (draft) =>
 // over the part's newest version) or "theirs" (the other phone's newest, as shown).
 // A choice made here settles it on every phone: keeping a version other than the part as
 // written writes it as the part (which clears any version offered beside it on the server);
-// keeping the part as written withdraws the version offered beside it (PUT/DELETE …/contest/).
+// keeping the part as written withdraws the version offered beside it (DELETE …/contest/,
+// which moves the part's version on), and then sends what was tapped here while the choice
+// waited. Both are made on the part's version seen here: when another phone chose first, the
+// server refuses this one, and the part as it stands is taken here (overtaken).
 export function choose(draft, key, which) {
   const shared = sharedOf(draft);
   const found = shared.conflicts[key];
   if (!found) return;
+  const own = partData(draft, key);
   delete shared.conflicts[key];
   delete shared.ahead[key];
   if (which === "theirs") setPart(draft, key, found.theirs);
+  const version = shared.versions[key] ?? 0;
   const partKept = found.origin === "offered" ? which === "mine" : which === "theirs";
-  if (partKept && (found.origin === "offered" || shared.contested[key])) shared.drops[key] = true;
+  if (partKept && (found.origin === "offered" || shared.contested[key])) shared.drops[key] = version;
   else delete shared.contested[key];
+  // nothing to send (the part as written kept, no offer of this phone's out): nothing to refuse
+  if (!(key in shared.drops) && !pendingParts(draft).includes(key)) return;
+  shared.chosen[key] = { version, own, picked: which === "theirs" ? found.theirs : own };
 }
 
 // A card tapped into a player's field that another phone entered and this phone had not
@@ -884,7 +930,7 @@ function forgetPart(draft, key) {
   const shared = sharedOf(draft);
   shared.base[key] = emptyPart(draft, key);
   shared.versions[key] = 0;
-  for (const kept of [shared.conflicts, shared.ahead, shared.by, shared.mine, shared.contested, shared.drops]) delete kept[key];
+  for (const kept of [shared.conflicts, shared.ahead, shared.by, shared.mine, shared.contested, shared.drops, shared.chosen]) delete kept[key];
 }
 
 // The hand started again on this phone (DELETE …/draft/ answered): every part empty here and
@@ -903,6 +949,7 @@ export function markShared(draft, key, data, version) {
   shared.base[key] = data;
   shared.versions[key] = version;
   shared.mine[key] = version;
+  delete shared.chosen[key]; // a choice written here counts
 }
 
 // Who entered a part on other phones: their names ("" for a name the API did not give), or

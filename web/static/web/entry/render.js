@@ -111,6 +111,8 @@ function shareLine() {
     share.clashes?.length ? h("p", { class: "share-clash" }, t("share_clash", { parts: share.clashes.join(", ") })) : null,
     ...(share.status !== "closed" ? share.kept ?? [] : []).map((name) =>
       h("p", { class: "share-news share-kept" }, t("versions_kept_elsewhere", { name }))),
+    ...(share.status !== "closed" ? share.keptYours ?? [] : []).map((name) =>
+      h("p", { class: "share-news share-kept" }, t("versions_kept_yours", { name }))),
     share.renumbered && share.status !== "closed"
       ? h("p", { class: "share-news", id: "share-renumbered" }, t("share_renumbered", { n: share.renumbered })) : null,
     share.restarted && share.status !== "closed"

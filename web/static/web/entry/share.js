@@ -58,8 +58,9 @@ export function stop() {
 
 export function changed() {
   if (!state.share || state.share.status === "closed") return;
-  if (!taking && (state.share.clashes?.length || state.share.kept?.length || state.share.renumbered)) {
-    state.share = { ...state.share, clashes: [], kept: [], renumbered: null };
+  const { clashes, kept, keptYours, renumbered } = state.share;
+  if (!taking && (clashes?.length || kept?.length || keptYours?.length || renumbered)) {
+    state.share = { ...state.share, clashes: [], kept: [], keptYours: [], renumbered: null };
     actions.renderShare?.();
   }
   schedule();
@@ -143,12 +144,13 @@ async function missedByRecord() {
 
 function take(answer) {
   const { changed: moved, clashes, restarted, kept } = adoptShared(state.draft, answer);
-  if (kept.length) {
-    // this phone's version was offered, and the other phone kept the part as written: said
-    // on screen (the cards changed under the player's eyes), until a tap made here
-    const names = kept.map((key) => state.draft.players.find((p) => String(p.id) === key)?.name ?? "");
-    state.share = { ...state.share, kept: [...new Set([...(state.share.kept ?? []), ...names])] };
-    for (const name of names) announce(t("versions_kept_elsewhere", { name }));
+  // two versions of a player's cards, and another phone's choice settled it, not this one's:
+  // said on screen (the cards changed under the player's eyes), until a tap made here
+  for (const { key, whose } of kept) {
+    const name = state.draft.players.find((p) => String(p.id) === key)?.name ?? "";
+    const [field, sentence] = whose === "yours" ? ["keptYours", "versions_kept_yours"] : ["kept", "versions_kept_elsewhere"];
+    state.share = { ...state.share, [field]: [...new Set([...(state.share[field] ?? []), name])] };
+    announce(t(sentence, { name }));
   }
   if (restarted) {
     // cleared on another phone: said here, until this phone shares a tap made since; what it
@@ -283,13 +285,23 @@ async function sendOffer(key) {
 }
 
 // The part as written kept (here, or on the phone that offered another version): the version
-// offered beside it withdrawn.
+// offered beside it withdrawn, from the part's version the choice was made on. Another
+// phone's choice made first is refused it: this phone then takes the part as it stands.
 async function sendDrop(key) {
-  const answer = await request(`${base()}players/${key}/contest/`, { method: "DELETE" });
-  etag = answer.headers.get("ETag");
-  markDropped(state.draft, key);
-  written += 1;
-  take(answer.data);
+  const version = sharedOf(state.draft).drops[key];
+  try {
+    const answer = await request(`${base()}players/${key}/contest/?version=${version}`, { method: "DELETE" });
+    etag = answer.headers.get("ETag");
+    markDropped(state.draft, key);
+    written += 1;
+    take(answer.data);
+  } catch (error) {
+    if (error instanceof ApiError && error.codes.includes("draft_changed") && error.envelope.draft) {
+      take(error.envelope.draft);
+      return;
+    }
+    throw error;
+  }
 }
 
 async function send() {
@@ -303,9 +315,10 @@ async function send() {
   try {
     for (let round = 0; round < MAX_ROUNDS; round += 1) {
       if (!pendingWork(state.draft).length) break;
+      // a choice to keep a part as written goes before the taps held back while it waited
+      for (const key of pendingDrops(state.draft)) await sendDrop(key);
       for (const key of pendingParts(state.draft)) await sendPart(key);
       for (const key of pendingOffers(state.draft)) await sendOffer(key);
-      for (const key of pendingDrops(state.draft)) await sendDrop(key);
     }
     // an answer of this phone's that another phone's replaced in this round stays said
     // until a change made here (changed())
