@@ -152,6 +152,7 @@ ENTRY_SENTENCES: dict[str, Any] = {
     "versions_mine": _("On this phone"),
     "versions_theirs": _("On another phone"),
     "versions_theirs_by": _("On the phone of %(by)s"),
+    "versions_theirs_yours": _("On another of your phones"),
     "versions_keep_mine": _("Keep this phone's"),
     "versions_keep_theirs": _("Keep the other phone's"),
     "share_renumbered": _(

@@ -121,3 +121,13 @@ def test_keeping_this_phones_version_after_tapping_on_settles_it_with_one_press(
         expect(page.locator("#two-versions")).to_have_count(0)
     (part,) = HandDraftPart.objects.filter(player=roster[0])
     assert part.data["melds"] == [whole] and part.contest is None
+
+
+def test_two_versions_from_one_login_name_the_other_as_your_own_phone(page_as, alice, roster):
+    """Two phones of Alice's enter Ann's meld differently: each box names the other version
+    as on another of her phones. Before, it said "On the phone of alice", her own username."""
+    a, tablet, box = differing_phones(page_as, alice, alice, roster)
+    expect(box.locator(".stale-column.theirs h3")).to_have_text("On another of your phones")
+    offered = a.locator("#two-versions")
+    expect(offered).to_be_visible(timeout=30_000)
+    expect(offered.locator(".stale-column.theirs h3")).to_have_text("On another of your phones")

@@ -133,9 +133,8 @@ function progress() {
   const { draft } = state;
   // once the hand is recorded elsewhere, who had entered what is no longer news
   if (state.own !== null || state.share?.status === "closed") return null;
-  const me = document.querySelector('meta[name="user"]')?.content ?? null;
   const done = draft.players.filter((player) =>
-    sharedFrom(draft, player.id).some((by) => by !== me) && cardTotal(player));
+    sharedFrom(draft, player.id).some((by) => by !== me()) && cardTotal(player));
   if (!done.length) return null;
   return h("ul", { class: "share-progress", id: "share-progress" }, done.map((player) => {
     const melds = player.melds.filter((meld) => meld.length).length;
@@ -145,6 +144,10 @@ function progress() {
     }));
   }));
 }
+
+// The login this page is signed in with (a part entered under it came from one of its own
+// devices).
+const me = () => document.querySelector('meta[name="user"]')?.content ?? null;
 
 // A player's cards entered differently on two phones: both versions side by side, and the
 // choice of one (entry/draft.js keeps the part unsent until then).
@@ -164,10 +167,17 @@ function twoVersions() {
     h("p", { class: "muted" }, t("versions_hint")),
     h("div", { class: "stale-columns" },
       side(t("versions_mine"), found.mine, "yours"),
-      side(found.by ? t("versions_theirs_by", { by: found.by }) : t("versions_theirs"), found.theirs, "theirs")),
+      side(theirsTitle(found.by), found.theirs, "theirs")),
     h("div", { class: "stale-actions" },
       h("button", { type: "button", class: "button wide", id: "keep-mine", onclick: () => actions.choose(found.key, "mine") }, t("versions_keep_mine")),
       h("button", { type: "button", class: "button wide", id: "keep-theirs", onclick: () => actions.choose(found.key, "theirs") }, t("versions_keep_theirs"))));
+}
+
+// Whose the other version is: another login by name, this page's own login as another of its
+// devices.
+function theirsTitle(by) {
+  if (!by) return t("versions_theirs");
+  return by === me() ? t("versions_theirs_yours") : t("versions_theirs_by", { by });
 }
 
 export function renderShare() {
@@ -255,9 +265,8 @@ function playerPanel() {
   const ownProblems = violationsAt(draft, state.preview.violations, index, null);
   // who else entered this part: another login by name; this phone's own login, on another of
   // its devices, as such (a second phone or browser of the same person)
-  const me = document.querySelector('meta[name="user"]')?.content ?? null;
   const from = sharedFrom(draft, player.id);
-  const others = from.filter((by) => by !== me);
+  const others = from.filter((by) => by !== me());
   const sharedLine = !from.length ? null : !others.length ? t("shared_from_yours")
     : others.every(Boolean) ? t("shared_from", { by: others.join(", ") }) : t("shared_from_other");
   return h("section", { class: "player-panel", id: "player-panel", role: "tabpanel", "aria-labelledby": `tab-${index}` },
