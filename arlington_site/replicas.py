@@ -60,12 +60,21 @@ def reachable(alias: str) -> bool:
     return True
 
 
+def _in_transaction(alias: str) -> bool:
+    """Whether this thread has a transaction open on ``alias``."""
+    try:
+        return connections[alias].in_atomic_block
+    except ConnectionDoesNotExist:
+        return False  # not configured in this process (tests add aliases)
+
+
 class PrimaryReplicaRouter:
     """Writes and pinned reads to the primary; other reads to a replica chosen at random.
 
     A read made inside a transaction on the primary reads the primary too, whoever makes it
     (a request, the webhook worker, a management command such as ``rerate``): a replica sees
-    neither the transaction's own writes nor the rows it has locked, and lags behind.
+    neither the transaction's own writes nor the rows it has locked, and lags behind. A read
+    made inside a transaction on a replica (a table read from one snapshot) reads that replica.
     A replica that cannot be reached is skipped, for the primary if it is the last one.
     """
 
@@ -75,6 +84,10 @@ class PrimaryReplicaRouter:
         cache = getattr(getattr(model, "_meta", None), "app_label", None) == "django_cache"
         if _pinned.get() or not replicas or cache or connections[PRIMARY].in_atomic_block:
             return PRIMARY
+        for alias in replicas:
+            # a snapshot open on a replica (``selectors.one_snapshot``): its reads stay there
+            if _in_transaction(alias):
+                return alias
         for alias in random.sample(replicas, len(replicas)):
             if reachable(alias):
                 return alias

@@ -113,3 +113,51 @@ def test_the_database_caches_counts_are_read_from_the_primary(one_replica):
     assert PrimaryReplicaRouter().db_for_read(Club) == "replica_0"
     cache = DatabaseCache("arlington_cache", {})
     assert PrimaryReplicaRouter().db_for_read(cache.cache_model_class) == "default"
+
+
+@pytest.mark.django_db
+def test_reads_inside_one_snapshot_stay_on_the_replica_it_opened_on():
+    """A table read from one snapshot (``selectors.one_snapshot``) opens its transaction on a
+    replica: every read inside goes to that replica, in that transaction, not to another one
+    at random, outside it. Two replicas (both the test database) in a process of its own."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from django.db import connection
+
+    from tests.database import server_url
+
+    url = server_url(connection.settings_dict, connection.settings_dict["NAME"])
+    env = {
+        **os.environ,
+        "DEBUG": "true",
+        "DATABASE_URL": url,
+        "DATABASE_REPLICA_URLS": f"{url},{url}",
+    }
+    script = (
+        "import django; django.setup()\n"
+        "from django.db import connections, router\n"
+        "from matches import selectors\n"
+        "from matches.models import Match\n"
+        "seen, levels = set(), set()\n"
+        "with selectors.one_snapshot():\n"
+        "    for _ in range(12):\n"
+        "        alias = router.db_for_read(Match)\n"
+        "        seen.add(alias)\n"
+        "        with connections[alias].cursor() as cursor:\n"
+        "            cursor.execute('SHOW transaction_isolation')\n"
+        "            levels.add(cursor.fetchone()[0])\n"
+        "print(len(seen), sorted(seen)[0][:8], sorted(levels))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script],
+        env=env,
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).resolve().parents[2],
+        timeout=60,
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split("\n")[0] == "1 replica_ ['repeatable read']"
