@@ -277,9 +277,11 @@ def remembering_tables(
         first = random_tables(ids, sizes, seed=seed)
     else:
         # players equal in strength (newcomers all count as 1000) in an order the seed
-        # shuffles, not in the order they were entered: the seed decides who starts where
+        # shuffles, not in the order they were entered: the seed decides who starts where.
+        # A generator of its own, so that players all of different strength are drawn as
+        # before from the same seed
         shuffled = list(ids)
-        rng.shuffle(shuffled)
+        random.Random(seed).shuffle(shuffled)
         ranked = sorted(shuffled, key=lambda p: -power[p])
         first = balanced_tables(ranked, sizes, seed=seed)
     best = improve(first, rng)
