@@ -92,8 +92,10 @@ def event_written(sender: Any, *, event: Event, **kwargs: Any) -> None:
 
 def _lock_club(club_id: int) -> None:
     """Hold the club's row until the transaction ends: its webhooks are counted and compared
-    by one registration at a time."""
-    Club.objects.select_for_update().filter(pk=club_id).exists()
+    by one registration at a time. ``NO KEY UPDATE``: the club's match writes, which hold its
+    row ``FOR KEY SHARE`` to read their requester's role, do not wait for a registration."""
+    no_key = connection.features.has_select_for_no_key_update
+    Club.objects.select_for_update(no_key=no_key).filter(pk=club_id).exists()
 
 
 def _refuse_duplicate(club_id: int, url: str, events: Sequence[str], *, other_than: int) -> None:

@@ -365,3 +365,42 @@ def test_a_registration_sent_again_with_its_key_is_answered_as_the_first(
     refused = as_alice.post(url, HOOK, format="json", HTTP_IDEMPOTENCY_KEY="k-2")
     assert refused.status_code == 400
     assert codes(refused) == ["webhook_target_unresolvable"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_registration_under_way_does_not_hold_back_the_clubs_match_writes(
+    as_alice, alice, carol, club, roster, allow_loopback
+):
+    """A webhook's registration holds the club's row while it counts the club's webhooks; a
+    match write reads its requester's role with that row held too (FOR KEY SHARE). Held FOR
+    UPDATE, the registration made every match write of the club wait for it."""
+    from tests import locks
+    from tests.factories import start_match
+
+    match = start_match(client_for(carol), club, roster[:3])["id"]
+    results: dict[str, object] = {}
+    registration, release = locks.paused_before(  # its lock taken, counting the webhooks
+        'FROM "webhooks_endpoint"',
+        "registration",
+        lambda: register(client_for(alice), club).status_code,
+        results,
+    )
+    try:
+        assert registration.is_alive()
+        live = locks.started(
+            "live start",
+            lambda: (
+                client_for(carol)
+                .post(f"/api/v1/matches/{match}/live/", {"turned_up": "7H"}, format="json")
+                .status_code
+            ),
+            results,
+        )
+        locks.finished_or_waiting(live)
+        finished_first = not live.is_alive()
+    finally:
+        release.set()
+    registration.join(60)
+    live.join(60)
+    assert finished_first
+    assert (results["live start"], results["registration"]) == (201, 201)
