@@ -5,8 +5,8 @@ draft queues for its match here: ``lock_match`` locks the match and its seats wi
 statement, then reads them with another, so that the read sees every write committed before
 the lock was granted. ``hold_role`` reads a requester's role with the club's members held
 still, for the writes that lock their match otherwise (a correction, a void, a live event, a
-confirmation) and for a club night's changes. PostgreSQL and SQLite run the statements as
-written.
+confirmation), for a club night's changes, and for making a match or a club night.
+PostgreSQL and SQLite run the statements as written.
 """
 
 from __future__ import annotations
@@ -82,7 +82,8 @@ ORDER BY s.position
 # that other writer committed. The statement after the lock sees every commit before it.
 #
 # The club's row is held too, FOR KEY SHARE: a change to the club's members (a role changed, a
-# member removed: matches/services/clubs.py) holds it FOR UPDATE, so it waits for the writers
+# member removed: matches/services/clubs.py) holds it FOR UPDATE (a webhook registered holds it
+# FOR NO KEY UPDATE, which does not wait for this), so it waits for the writers
 # of the club's matches, or they for it, and the role read after the lock is the one that
 # holds while the hand is written. Writers of the club's other rows (a hand's place in the
 # feed, a player renamed) hold it FOR NO KEY UPDATE, which does not wait for this.
@@ -120,7 +121,8 @@ def hold_role(club_id: int, user_id: int) -> str | None:
     waits for this transaction, or this for it, so the role read is the one that holds until
     the transaction ends. None for someone who is no member (any more). For a write that
     locked its match otherwise than with ``lock_match`` (a correction, a void, a live event,
-    a confirmation). On SQLite the transaction already holds the database's write lock."""
+    a confirmation), a club night's change, and the making of a match or a club night. On
+    SQLite the transaction already holds the database's write lock."""
     held = " FOR KEY SHARE OF c" if connection.vendor == "postgresql" else ""
     with connection.cursor() as cursor:
         cursor.execute(HOLD_ROLE + held, [user_id, club_id])
