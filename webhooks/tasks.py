@@ -161,12 +161,18 @@ def _lease(*, delivery_id: int, number: int, task_id: str | None) -> Delivery | 
         running = Delivery.objects.filter(endpoint__club_id=club_id, leased_until__gt=now)
         endpoint = locked.endpoint
         untried = endpoint.failure_count > 0 or endpoint.succeeded_at is None
+        full = running.count() >= CLUB_IN_FLIGHT
         if (
-            running.count() >= CLUB_IN_FLIGHT
+            full
             or running.filter(endpoint_id=locked.endpoint_id).exists()
             or (untried and running.filter(UNTRIED).exists())
         ):
             Delivery.objects.filter(pk=locked.pk).update(task_id=WAITING, queued_for=None)
+            if not full:
+                # a place is free that this delivery cannot take (its webhook, or the club's
+                # untried ones, busy): another waiting delivery that can is queued for it, as
+                # an ending attempt would (new deliveries wait behind queued ones: queue_new)
+                transaction.on_commit(lambda: _wake_next(club_id, now=timezone.now()))
             return None
         locked.leased_until = now + lease()
         locked.save(update_fields=["leased_until"])

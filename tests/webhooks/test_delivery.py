@@ -454,3 +454,35 @@ def test_an_attempt_cut_off_every_time_backs_off_and_ends(
     assert delivery.status == "failed"
     assert delivery.history.count() == len(tasks.RETRY_DELAYS) + 1
     assert Endpoint.objects.get().failure_count == 0  # not the receiver's failures
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_place_a_queued_delivery_cannot_take_goes_to_one_that_can(club):
+    """An untried webhook's attempt is running (its receiver hangs) and a new event comes:
+    its delivery to the untried webhook is queued, the one to a webhook known to answer waits
+    behind it (the club's places' worth is on the queue). The untried one's task finds the
+    untried place taken and waits too: the free place goes to the known webhook's delivery at
+    once, not at the next sweep."""
+    from matches import events
+    from matches.models import EventType
+
+    now = timezone.now()
+    untried = Endpoint.objects.create(club=club, url="https://u.example/", events=["match.started"])
+    known = Endpoint.objects.create(
+        club=club, url="https://k.example/", events=["match.started"], succeeded_at=now
+    )
+    events.write(club_id=club.pk, type=EventType.MATCH_STARTED, data={"match": 1})
+    hanging = Delivery.objects.get(endpoint=untried)
+    Delivery.objects.filter(pk=hanging.pk).update(leased_until=now + dt.timedelta(seconds=30))
+    Delivery.objects.filter(endpoint=known).update(status="succeeded", task_id="")
+    events.write(club_id=club.pk, type=EventType.MATCH_STARTED, data={"match": 2})
+    queued = Delivery.objects.exclude(pk=hanging.pk).get(endpoint=untried)
+    waiting = Delivery.objects.get(endpoint=known, status="pending")
+    assert waiting.task_id == tasks.WAITING
+
+    tasks.attempt(delivery_id=queued.pk, number=1, task_id=queued.task_id)
+
+    queued.refresh_from_db()
+    waiting.refresh_from_db()
+    assert queued.task_id == tasks.WAITING  # the untried place is taken
+    assert waiting.task_id not in ("", tasks.WAITING)  # queued for the free place
