@@ -131,3 +131,73 @@ def test_two_versions_from_one_login_name_the_other_as_your_own_phone(page_as, a
     offered = a.locator("#two-versions")
     expect(offered).to_be_visible(timeout=30_000)
     expect(offered.locator(".stale-column.theirs h3")).to_have_text("On another of your phones")
+
+
+def test_taps_held_back_by_a_withdrawal_whose_answer_was_lost_are_sent(page_as, alice, bob, roster):
+    """Alice keeps her version, the part as written, and taps 9♥ while the withdrawal is on
+    its way; the server keeps her choice but its answer never reaches her phone (the
+    connection dropped). Her phone learns of its own choice at its next read or retry, and
+    sends the 9♥ then. Before, it took the part as written over her cards: the 9♥ went
+    without a word."""
+    a, b, versions = differing_phones(page_as, alice, bob, roster)
+    expect(a.locator("#two-versions")).to_be_visible(timeout=30_000)
+    held = held_back(a)
+    with a.expect_request(is_choice):
+        a.locator("#keep-mine").click()
+    tap(a, "9H")
+    expect(a.locator('.player-panel .chip[data-card="9H"]')).to_be_visible()
+    (withdrawal,) = held
+    assert withdrawal.request.method == "DELETE"
+    assert withdrawal.fetch().ok  # the choice counts on the server...
+    withdrawal.abort()  # ...and its answer is lost on the way back
+    whole = [*HEARTS, "9H"]
+    # Bob's phone shows the 9♥ once it is shared: Alice's phone sent it
+    expect(b.locator('.player-panel .chip[data-card="9H"]')).to_be_visible(timeout=30_000)
+    expect(b.locator(".share-kept")).to_have_text(KEPT_THEIRS)
+    for page in (a, b):
+        expect(page.locator('.player-panel .chip[data-card="9H"]')).to_be_visible()
+        assert sorted(chips(page)) == sorted(whole)
+    expect(a.locator(".share-kept")).to_have_count(0)  # her own choice: no news
+    (part,) = HandDraftPart.objects.filter(player=roster[0])
+    assert part.data["melds"] == [whole] and part.contest is None
+
+
+@pytest.mark.parametrize(
+    ("tapping", "first", "whole"),
+    [("alice", "bob", [[*HEARTS, "9H"]]), ("bob", "alice", [HEARTS, ["9H"]])],
+    ids=["alice-taps-bob-first", "bob-taps-alice-first"],
+)
+def test_taps_made_while_both_phones_keep_the_same_version_are_sent(
+    page_as, alice, bob, roster, tapping, first, whole
+):
+    """Both phones keep the part as written (Alice "this phone's", Bob "the other phone's")
+    at the same moment, and the phone whose choice reaches the server second had tapped 9♥
+    meanwhile. Both chose the same, so nothing is taken over its cards: the 9♥ is shared,
+    and nobody is told of another's choice. Before, the second phone took the part as it
+    stood over its cards, and the 9♥ went without a word."""
+    a, b, versions = differing_phones(page_as, alice, bob, roster)
+    expect(a.locator("#two-versions")).to_be_visible(timeout=30_000)
+    pages = {"alice": (a, "mine"), "bob": (b, "theirs")}
+    loser, loser_keeps = pages[tapping]
+    winner, winner_keeps = pages[first]
+    held = held_back(loser)
+    with loser.expect_request(is_choice):
+        loser.locator(f"#keep-{loser_keeps}").click()
+    tap(loser, "9H")
+    expect(loser.locator('.player-panel .chip[data-card="9H"]')).to_be_visible()
+    with answered(winner) as first_answer:
+        winner.locator(f"#keep-{winner_keeps}").click()
+    assert first_answer.value.ok
+    with answered(loser) as late:
+        held[0].continue_()
+    assert late.value.status == 409
+    # the winner's phone shows the 9♥ once it is shared: the loser's phone sent it
+    expect(winner.locator('.player-panel .chip[data-card="9H"]')).to_be_visible(timeout=30_000)
+    for page in (a, b):
+        expect(page.locator('.player-panel .chip[data-card="9H"]')).to_be_visible()
+        expect(page.locator("#two-versions")).to_have_count(0)
+        assert sorted(chips(page)) == sorted(card for meld in whole for card in meld)
+    expect(loser.locator(".share-kept")).to_have_count(0)
+    expect(winner.locator(".share-kept")).to_have_count(0)
+    (part,) = HandDraftPart.objects.filter(player=roster[0])
+    assert part.data["melds"] == whole and part.contest is None

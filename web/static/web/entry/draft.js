@@ -796,16 +796,28 @@ function takeKept(draft, shared, key, part) {
 }
 
 // A choice made here between two versions of a player's cards, not answered yet, overtaken:
-// the part moved on from the version it was made on, so another phone chose first (or wrote
-// the part meanwhile), and the server refuses this phone's choice. The part as it stands is
-// taken here. Returns null (no such choice), "agreed" (the other phone chose the same),
-// "yours" (it chose this phone's version, this phone the other's) or "declined" (it kept its
-// own).
+// the part moved on from the version it was made on. Either the choice made here counts
+// after all, or another phone's did and the server refuses this one. It counts when the part
+// holds the cards picked (the other phone chose the same version at once), or when this
+// phone kept the part as written and the part's `declined` names the version the choice was
+// made on: that withdrawal, this phone's own whose answer was lost or another phone's made at
+// once, kept what this phone chose. The choice is then settled without touching this phone's
+// cards: the part, from the version the choice made it, is merged as any newer part is, and
+// what was tapped here while the choice waited is sent. Otherwise the part as it stands is
+// taken here. Returns null (no such choice), "agreed" (this phone's choice counts), "yours"
+// (another phone chose this phone's version, this phone the other's) or "declined" (it kept
+// its own).
 function overtaken(draft, shared, key, part) {
   const choice = shared.chosen[key];
   if (!choice || part.version <= choice.version) return null;
+  const withdrawn = key in shared.drops;
+  if (sameCards(part.data, choice.picked) || (withdrawn && part.declined?.version === choice.version)) {
+    // a withdrawal kept the part as this phone last saw it; a write, the cards picked
+    if (!withdrawn) shared.base[key] = choice.picked;
+    for (const held of [shared.conflicts, shared.contested, shared.drops, shared.chosen, shared.ahead]) delete held[key];
+    return "agreed";
+  }
   takeKept(draft, shared, key, part);
-  if (sameCards(part.data, choice.picked)) return "agreed";
   return sameCards(part.data, choice.own) ? "yours" : "declined";
 }
 
