@@ -201,3 +201,43 @@ def test_taps_made_while_both_phones_keep_the_same_version_are_sent(
     expect(winner.locator(".share-kept")).to_have_count(0)
     (part,) = HandDraftPart.objects.filter(player=roster[0])
     assert part.data["melds"] == whole and part.contest is None
+
+
+def test_a_withdrawal_saved_by_the_release_before_is_settled_when_refused(
+    page_as, alice, bob, roster
+):
+    """Alice's phone pressed "Keep this phone's" under the release before, which saved the
+    withdrawal as `true` with no choice remembered, and was closed before sending it. Bob
+    then kept his own version. When the entry opens again, her phone finds the part moved on
+    from the version her choice was made on, as the server's refusal of it would say: it
+    takes Bob's version and says so, and what she taps for Ann is shared again. Before, the
+    withdrawal stayed waiting for good: every send repeated it, refused each time, and nothing
+    she tapped for Ann left her phone."""
+    a, b, versions = differing_phones(page_as, alice, bob, roster)
+    expect(a.locator("#two-versions")).to_be_visible(timeout=30_000)
+    entry = a.url
+    a.goto(entry.replace("hands/new/", ""))  # the entry left: nothing of it is sent
+    ann = str(roster[0].pk)
+    a.evaluate(
+        """ann => {
+          const key = Object.keys(localStorage).find((k) => k.startsWith("arlington.entry."));
+          const draft = JSON.parse(localStorage.getItem(key));
+          draft.shared.drops[ann] = true;  // as the release before saved a withdrawal
+          delete draft.shared.conflicts[ann];
+          delete draft.shared.chosen;
+          localStorage.setItem(key, JSON.stringify(draft));
+        }""",
+        ann,
+    )
+    with answered(b) as kept:
+        b.locator("#keep-mine").click()
+    assert kept.value.ok
+    a.goto(entry)
+    expect(a.locator(".share-kept")).to_have_text(KEPT_THEIRS)
+    expect(a.locator('.player-panel .chip[data-card="6S"]')).to_be_visible()
+    assert sorted(chips(a)) == sorted(SPADES)
+    tap(a, "9S")
+    # Bob's phone shows the 9♠ once it is shared: Alice's phone sent it
+    expect(b.locator('.player-panel .chip[data-card="9S"]')).to_be_visible(timeout=30_000)
+    (part,) = HandDraftPart.objects.filter(player=roster[0])
+    assert sorted(card for meld in part.data["melds"] for card in meld) == sorted([*SPADES, "9S"])

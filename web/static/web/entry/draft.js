@@ -472,11 +472,17 @@ export function sharedOf(draft) {
   draft.shared.ahead ??= {};
   draft.shared.contested ??= {}; // what this phone offered beside a part: {version, data}
   draft.shared.drops ??= {}; // offers beside parts to withdraw on the server: the version kept
-  for (const key of Object.keys(draft.shared.drops)) {
-    // saved before a withdrawal named the version it keeps: the one last seen here
-    if (draft.shared.drops[key] === true) draft.shared.drops[key] = draft.shared.versions[key] ?? 0;
-  }
   draft.shared.chosen ??= {}; // a choice made here not yet answered: {version, own, picked}
+  for (const key of Object.keys(draft.shared.drops)) {
+    if (draft.shared.drops[key] !== true) continue;
+    // saved before a withdrawal named the version it keeps: the one last seen here, and the
+    // choice remembered as one made now would be (the part as written kept), so that a
+    // refusal settles it instead of holding the player's taps back for good
+    const version = draft.shared.versions[key] ?? 0;
+    draft.shared.drops[key] = version;
+    const picked = draft.shared.base[key] ?? emptyPart(draft, key);
+    draft.shared.chosen[key] ??= { version, own: partData(draft, key), picked };
+  }
   return draft.shared;
 }
 
