@@ -13,6 +13,24 @@ def one_replica(monkeypatch, fresh_cache):
     monkeypatch.setattr(replicas, "replica_aliases", lambda: ["replica_0"])
 
 
+def in_a_process(script: str, env: dict[str, str]):
+    """Run ``script`` with Python in a process of its own, with ``env``; its finished run."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    out = subprocess.run(
+        [sys.executable, "-c", script],
+        env=env,
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).resolve().parents[2],
+        timeout=60,
+    )
+    assert out.returncode == 0, out.stderr
+    return out
+
+
 def reads_go_to(request, status=200):
     """Pass ``request`` through the middleware; say where a read inside it would go."""
     seen = []
@@ -72,9 +90,6 @@ def test_reads_inside_a_transaction_go_to_the_primary(one_replica):
 
 def test_replica_urls_become_mirrored_database_aliases():
     import os
-    import subprocess
-    import sys
-    from pathlib import Path
 
     env = {
         **os.environ,
@@ -86,15 +101,7 @@ def test_replica_urls_become_mirrored_database_aliases():
         "print(sorted(settings.DATABASES), settings.DATABASES['replica_1']['HOST'],"
         " settings.DATABASES['replica_1']['TEST']['MIRROR'])"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", script],
-        env=env,
-        capture_output=True,
-        text=True,
-        cwd=Path(__file__).resolve().parents[2],
-        timeout=60,
-    )
-    assert out.returncode == 0, out.stderr
+    out = in_a_process(script, env)
     assert out.stdout.split() == [
         "['default',",
         "'replica_0',",
@@ -121,9 +128,6 @@ def test_reads_inside_one_snapshot_stay_on_the_replica_it_opened_on():
     replica: every read inside goes to that replica, in that transaction, not to another one
     at random, outside it. Two replicas (both the test database) in a process of its own."""
     import os
-    import subprocess
-    import sys
-    from pathlib import Path
 
     from django.db import connection
 
@@ -151,13 +155,5 @@ def test_reads_inside_one_snapshot_stay_on_the_replica_it_opened_on():
         "            levels.add(cursor.fetchone()[0])\n"
         "print(len(seen), sorted(seen)[0][:8], sorted(levels))\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", script],
-        env=env,
-        capture_output=True,
-        text=True,
-        cwd=Path(__file__).resolve().parents[2],
-        timeout=60,
-    )
-    assert out.returncode == 0, out.stderr
+    out = in_a_process(script, env)
     assert out.stdout.split("\n")[0] == "1 replica_ ['repeatable read']"

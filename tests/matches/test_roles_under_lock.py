@@ -89,6 +89,11 @@ class Write:
     send: Callable[[Table, Any], int]
 
 
+def _record(table: Table, user) -> int:
+    body = went_out(table.players[0], table.players)
+    return client_for(user).post(f"{table.url}hands/", body, format="json").status_code
+
+
 def _correct(table: Table, user) -> int:
     body = {**went_out(table.players[1], table.players), "reason": "Ben went out"}
     return correct(client_for(user), table.match, 1, body).status_code
@@ -159,6 +164,7 @@ def offer_a_contest(table: Table, user) -> None:
 
 
 SCOREKEEPERS_WRITES = {
+    "a hand": (Write(None, _record), 201),
     "correction": (Write(record_hand, _correct), 200),
     "void": (Write(record_hand, _void), 204),
     "live start": (Write(None, _live_start), 201),
