@@ -55,8 +55,8 @@ def tournament_create(
     """Enter distinct players of the club's roster, at least a table's worth of them.
 
     With ``roles``, the roles that may, ``user``'s role is read again first, the club's
-    members held still until the night is made (``_hold_role``)."""
-    _hold_role(club.pk, user, roles)
+    members held still until the night is made (``locking.require_role``)."""
+    locking.require_role(club.pk, user, roles)
     rules = rulesets.ruleset(ruleset)
     roster = Player.objects.filter(club=club).in_bulk(list(players))
     seen: set[int] = set()
@@ -163,21 +163,11 @@ def earlier_tables(tournament: Tournament) -> list[list[list[int]]]:
     return [list(tables.values()) for _, tables in sorted(rounds.items())]
 
 
-def _hold_role(club_id: int, user: User | None, roles: frozenset[str] | None) -> None:
-    """Refuse (``NotAllowed``, 403) a ``user`` whose role in the club is not one of ``roles``,
-    read with the club's members held still until the transaction ends: a director demoted or
-    removed while their request waited for the night is refused, and a change to the members
-    arriving now waits for the change to the night. ``roles`` None: nobody is checked."""
-    if roles is not None:
-        role = None if user is None else locking.hold_role(club_id, user.pk)
-        locking.check_role(role, roles)
-
-
 def _between_rounds(
     tournament: Tournament, user: User | None = None, roles: frozenset[str] | None = None
 ) -> tuple[Tournament, Round | None]:
     """Lock the tournament, and refuse while a match of any of its rounds is being played
-    (and a ``user`` whose role, read then, is not one of ``roles``: ``_hold_role``).
+    (and a ``user`` whose role, read then, is not one of ``roles``: ``locking.require_role``).
 
     Usually that is the last round's; a correction can also reopen a finished table of an
     earlier round, whose players would otherwise be drawn at a second table. The night's
@@ -185,7 +175,7 @@ def _between_rounds(
     seen here) or waits until this change has committed.
     """
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
-    _hold_role(locked.club_id, user, roles)
+    locking.require_role(locked.club_id, user, roles)
     last = locked.rounds.order_by("-number").first()
     playing = sorted(
         (number, table)
@@ -299,7 +289,7 @@ def round_undo(
     ``roles`` as for ``round_draw``.
     """
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
-    _hold_role(locked.club_id, user, roles)
+    locking.require_role(locked.club_id, user, roles)
     undone = locked.rounds.filter(number=number).first()
     if undone is None:
         raise errors.RoundNotDrawn(number=number)

@@ -130,8 +130,8 @@ def hand_confirm(
     """
     club = Match.objects.select_for_update().filter(pk=match_id).values_list("club", flat=True)
     club_id = club.first()
-    if roles is not None and club_id is not None:
-        locking.check_role(locking.hold_role(club_id, user.pk), roles)
+    if club_id is not None:  # else its hand is not found either: 404 below
+        locking.require_role(club_id, user, roles)
     hand = Hand.objects.filter(match_id=match_id, number=number).first()
     if hand is None:
         raise errors.NoSuchHand(number=number)

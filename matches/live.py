@@ -100,9 +100,7 @@ def _lock(match_id: int, user: User | None, roles: frozenset[str] | None) -> Mat
     match = Match.objects.select_for_update().filter(pk=match_id).first()
     if match is None:
         raise errors.NoSuchMatch(match=match_id)
-    if roles is not None:
-        role = None if user is None else locking.hold_role(match.club_id, user.pk)
-        locking.check_role(role, roles)
+    locking.require_role(match.club_id, user, roles)
     return match
 
 
@@ -241,8 +239,7 @@ def live_append(
             state = first.status_code == 200 and first.data["type"] != "finish"
             tag = f'"{live.pk}.{first.answer["version"]}"' if state else None
             return Answer(first.status_code, first.answer, replayed=True, etag=tag)
-    if roles is not None:
-        locking.check_role(locking.hold_role(match.club_id, user.pk), roles)
+    locking.require_role(match.club_id, user, roles)
     if live.status != LiveStatus.PLAYING:
         raise LiveHand.DoesNotExist(f"no live hand in play on match {match_id}")
     finishing_a_recorded_number = data["type"] == "finish" and live.number <= match.hands_played

@@ -16,6 +16,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import connection
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
@@ -136,6 +137,14 @@ def check_role(role: str | None, roles: frozenset[str] | None) -> None:
     None: the caller checked nobody (the admin, the demo, the tests)."""
     if roles is not None and role not in roles:
         raise errors.NotAllowed()
+
+
+def require_role(club_id: int, user: User | None, roles: frozenset[str] | None) -> None:
+    """Refuse (``errors.NotAllowed``, 403) a ``user`` whose role in the club, read with the
+    club's members held still (``hold_role``), is not one of ``roles``: demoted or removed
+    while the request waited. ``roles`` None: nobody is checked, and nothing is read."""
+    if roles is not None:
+        check_role(None if user is None else hold_role(club_id, user.pk), roles)
 
 
 def read_match(match_id: int, user_id: int | None = None) -> LockedMatch:

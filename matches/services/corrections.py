@@ -81,8 +81,7 @@ def _locked_hand(
     )
     if match is None:  # deleted while this request waited for it (a round undone)
         raise errors.NoSuchMatch(match=match_id)
-    if roles is not None:
-        locking.check_role(locking.hold_role(match.club_id, user.pk), roles)
+    locking.require_role(match.club_id, user, roles)
     # read after the lock, not within its statement: that would see the drafts as they were
     # before the wait for the lock (locking.LOCK)
     match.has_drafts = HandDraftPart.objects.filter(match=match).exists()  # type: ignore[attr-defined]

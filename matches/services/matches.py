@@ -60,11 +60,10 @@ def match_create(
     seats as many as its ruleset says; ``options`` (already read) are completed with the ruleset's
     defaults and fixed for the match's life. Raises ``errors.InvalidSetup`` naming the first
     field at fault. With ``roles``, the roles that may, ``user``'s role is read again first,
-    the club's members held still until the match is made (``locking.hold_role``): one
+    the club's members held still until the match is made (``locking.require_role``): one
     demoted or removed a moment before is refused (``errors.NotAllowed``).
     """
-    if roles is not None:
-        locking.check_role(locking.hold_role(club.pk, user.pk), roles)
+    locking.require_role(club.pk, user, roles)
     rules = rulesets.ruleset(ruleset)
     if not rules.min_players <= len(players) <= rules.max_players:
         raise errors.InvalidSetup(
